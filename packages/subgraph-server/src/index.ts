@@ -1,0 +1,135 @@
+/**
+ * A minimal HTTP GraphQL server for the federation subgraphs.
+ * Plain node:http + graphql-js with a document cache, so the subgraphs stay cheap
+ * and never become the bottleneck of a gateway benchmark. It counts the requests it
+ * serves (GET /__gwprof/stats) so the harness can report fan-out.
+ */
+import http from 'node:http';
+import { parse, validate, execute, type DocumentNode, type GraphQLSchema, type GraphQLError } from 'graphql';
+
+export interface SubgraphOptions {
+  name: string;
+  schema: GraphQLSchema;
+  port: number;
+  host?: string;
+  /** Fixed delay added to every GraphQL request, to emulate the network. */
+  delayMs?: number;
+}
+
+interface CachedDocument {
+  document?: DocumentNode;
+  errors?: readonly GraphQLError[];
+}
+
+const MAX_CACHED_DOCUMENTS = 1000;
+
+export function startSubgraph(options: SubgraphOptions): Promise<http.Server> {
+  const { schema, name } = options;
+  const host = options.host ?? '127.0.0.1';
+  const delayMs = options.delayMs ?? 0;
+  const documents = new Map<string, CachedDocument>();
+  let requests = 0;
+
+  const prepare = (query: string): CachedDocument => {
+    const cached = documents.get(query);
+    if (cached) return cached;
+    let entry: CachedDocument;
+    try {
+      const document = parse(query);
+      const errors = validate(schema, document);
+      entry = errors.length > 0 ? { errors } : { document };
+    } catch (error) {
+      entry = { errors: [error as GraphQLError] };
+    }
+    if (documents.size >= MAX_CACHED_DOCUMENTS) documents.clear();
+    documents.set(query, entry);
+    return entry;
+  };
+
+  const send = (res: http.ServerResponse, status: number, body: unknown): void => {
+    const payload = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) });
+    res.end(payload);
+  };
+
+  const handleGraphQL = async (raw: string, res: http.ServerResponse): Promise<void> => {
+    let body: { query?: unknown; variables?: unknown; operationName?: unknown };
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      send(res, 400, { errors: [{ message: 'Request body is not JSON' }] });
+      return;
+    }
+    if (typeof body.query !== 'string') {
+      send(res, 400, { errors: [{ message: 'Missing query' }] });
+      return;
+    }
+    const prepared = prepare(body.query);
+    if (!prepared.document) {
+      send(res, 400, { errors: (prepared.errors ?? []).map((e) => ({ message: e.message })) });
+      return;
+    }
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const result = await execute({
+      schema,
+      document: prepared.document,
+      variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
+      operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
+    });
+    send(res, 200, result);
+  };
+
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (req.method === 'GET' && url.startsWith('/__gwprof/stats')) {
+      send(res, 200, { name, requests });
+      return;
+    }
+    if (req.method === 'GET' && url.startsWith('/health')) {
+      send(res, 200, { ok: true });
+      return;
+    }
+    if (req.method !== 'POST' || !url.startsWith('/graphql')) {
+      send(res, 404, { errors: [{ message: `POST /graphql only (got ${req.method} ${url})` }] });
+      return;
+    }
+    requests++;
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      handleGraphQL(Buffer.concat(chunks).toString('utf8'), res).catch((error: unknown) => {
+        send(res, 500, { errors: [{ message: String(error) }] });
+      });
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
+/** Entry point helper for a subgraph's main module: reads PORT / SUBGRAPH_DELAY_MS, logs one JSON line when ready. */
+export async function runSubgraphMain(name: string, schema: GraphQLSchema, defaultPort: number): Promise<void> {
+  const port = Number(process.env.PORT ?? defaultPort);
+  const delayMs = Number(process.env.SUBGRAPH_DELAY_MS ?? 0);
+  try {
+    const server = await startSubgraph({ name, schema, port, delayMs });
+    process.stdout.write(JSON.stringify({ level: 30, time: Date.now(), msg: 'subgraph ready', name, port, delayMs }) + '\n');
+    const stop = (): void => {
+      server.close();
+      server.closeAllConnections();
+      process.exit(0);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  } catch (error) {
+    const message = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${port} is already in use` : String(error);
+    process.stderr.write(JSON.stringify({ level: 50, time: Date.now(), msg: `subgraph ${name} failed to start: ${message}` }) + '\n');
+    process.exit(1);
+  }
+}

@@ -1,0 +1,28 @@
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { parse } from 'graphql';
+
+const typeDefs = parse(`
+  extend type Product @key(fields: "upc") {
+    upc: String! @external
+    weight: Int @external
+    price: Int @external
+    inStock: Boolean
+    shippingEstimate: Int @requires(fields: "price weight")
+  }
+`);
+
+interface ProductRef { upc: string; price?: number; weight?: number }
+
+export const schema = buildSubgraphSchema({
+  typeDefs,
+  resolvers: {
+    Product: {
+      __resolveReference: (ref: ProductRef) => ({ ...ref, inStock: Number(ref.upc) % 4 !== 0 }),
+      // Free for expensive items, otherwise half the weight (the federation demo's rule).
+      shippingEstimate: (product: ProductRef) => {
+        if (product.price === undefined || product.weight === undefined) return null;
+        return product.price > 1000 ? 0 : product.weight * 0.5;
+      },
+    },
+  } as never,
+});

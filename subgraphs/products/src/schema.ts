@@ -1,0 +1,41 @@
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { parse } from 'graphql';
+
+export const PRODUCT_COUNT = 10;
+
+interface Product { upc: string; name: string; price: number; weight: number }
+
+// Prices span both sides of inventory's 1000 threshold so shippingEstimate exercises both branches.
+const products: Product[] = Array.from({ length: PRODUCT_COUNT }, (_, i) => ({
+  upc: String(i + 1),
+  name: `Product ${i + 1} ${['Table', 'Couch', 'Chair', 'Lamp', 'Desk'][i % 5]}`,
+  price: 200 + ((i * 373) % 1300),
+  weight: 10 + ((i * 7) % 45) * 2, // even, so weight * 0.5 stays an Int
+}));
+const productsByUpc = new Map(products.map((p) => [p.upc, p]));
+
+const typeDefs = parse(`
+  type Query {
+    topProducts(first: Int = 5): [Product]
+    product(upc: String!): Product
+  }
+  type Product @key(fields: "upc") {
+    upc: String!
+    name: String
+    price: Int
+    weight: Int
+  }
+`);
+
+export const schema = buildSubgraphSchema({
+  typeDefs,
+  resolvers: {
+    Query: {
+      topProducts: (_: unknown, { first }: { first: number }) => products.slice(0, Math.max(0, first)),
+      product: (_: unknown, { upc }: { upc: string }) => productsByUpc.get(upc) ?? null,
+    },
+    Product: {
+      __resolveReference: (ref: { upc: string }) => productsByUpc.get(ref.upc) ?? null,
+    },
+  } as never,
+});

@@ -1,0 +1,66 @@
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { parse } from 'graphql';
+
+const USER_COUNT = 10;
+const PRODUCT_COUNT = 10;
+const REVIEWS_PER_USER = 3;
+
+interface Review { id: string; body: string; authorId: string; upc: string }
+
+const reviews: Review[] = [];
+for (let u = 1; u <= USER_COUNT; u++) {
+  for (let r = 0; r < REVIEWS_PER_USER; r++) {
+    const id = String(reviews.length + 1);
+    const upc = String(((u * 3 + r * 7) % PRODUCT_COUNT) + 1);
+    reviews.push({
+      id,
+      authorId: String(u),
+      upc,
+      body: `Review ${id} by user ${u} of product ${upc}: ${['Love it!', 'Too expensive.', 'Could be better.', 'Prefer something else.'][(u + r) % 4]}`,
+    });
+  }
+}
+const byAuthor = new Map<string, Review[]>();
+const byProduct = new Map<string, Review[]>();
+for (const review of reviews) {
+  byAuthor.set(review.authorId, [...(byAuthor.get(review.authorId) ?? []), review]);
+  byProduct.set(review.upc, [...(byProduct.get(review.upc) ?? []), review]);
+}
+const usernames = new Map(Array.from({ length: USER_COUNT }, (_, i) => [String(i + 1), `@user${i + 1}`]));
+
+// Non-owning subgraphs use `extend type ... @key`: legacy Mesh detects federation from that form.
+const typeDefs = parse(`
+  type Review @key(fields: "id") {
+    id: ID!
+    body: String
+    author: User @provides(fields: "username")
+    product: Product
+  }
+  extend type User @key(fields: "id") {
+    id: ID! @external
+    username: String @external
+    reviews: [Review]
+  }
+  extend type Product @key(fields: "upc") {
+    upc: String! @external
+    reviews: [Review]
+  }
+`);
+
+export const schema = buildSubgraphSchema({
+  typeDefs,
+  resolvers: {
+    Review: {
+      __resolveReference: (ref: { id: string }) => reviews.find((r) => r.id === ref.id) ?? null,
+      author: (review: Review) => ({ __typename: 'User', id: review.authorId, username: usernames.get(review.authorId) }),
+      product: (review: Review) => ({ __typename: 'Product', upc: review.upc }),
+    },
+    User: {
+      reviews: (user: { id: string }) => byAuthor.get(user.id) ?? [],
+      username: (user: { id: string }) => usernames.get(user.id) ?? null,
+    },
+    Product: {
+      reviews: (product: { upc: string }) => byProduct.get(product.upc) ?? [],
+    },
+  } as never,
+});
