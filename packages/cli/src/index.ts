@@ -1,1 +1,1 @@
-export {};
+export { publishRun, publishStepProfile } from './publish.js';

@@ -1,0 +1,126 @@
+import { readFile } from 'node:fs/promises';
+
+/** A V8 call frame as written in a `.cpuprofile` (Chrome DevTools protocol `Runtime.CallFrame`). */
+export interface CpuProfileCallFrame {
+  functionName: string;
+  scriptId: string;
+  url: string;
+  /** 0-based; −1 for V8's pseudo-frames. */
+  lineNumber: number;
+  columnNumber: number;
+}
+
+export interface CpuProfileNode {
+  id: number;
+  callFrame: CpuProfileCallFrame;
+  hitCount?: number;
+  children?: number[];
+}
+
+/** A V8 CPU profile (`Profiler.stop`, `node --cpu-prof`, Chrome DevTools). Times are in µs. */
+export interface CpuProfile {
+  nodes: CpuProfileNode[];
+  startTime: number;
+  endTime: number;
+  /** Leaf node id of each sample, in time order. */
+  samples?: number[];
+  /** µs since the previous sample (the first: since startTime). */
+  timeDeltas?: number[];
+}
+
+/** A file that is not a usable V8 CPU profile. The message is one line and names the source. */
+export class ProfileFormatError extends Error {
+  override name = 'ProfileFormatError';
+}
+
+/** Validates the shape that analysis relies on, so a bad file fails here with a clear message. */
+export function parseCpuProfile(text: string, source: string): CpuProfile {
+  const fail = (what: string): never => {
+    throw new ProfileFormatError(`${source}: ${what}`);
+  };
+  if (text.trim() === '') fail('empty file, not a V8 CPU profile');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    fail(`truncated or invalid JSON (${oneLine((error as Error).message)})`);
+  }
+  if (!isRecord(value)) fail('not a V8 CPU profile: top level is not a JSON object');
+  const raw = value as Record<string, unknown>;
+  if (!Array.isArray(raw.nodes)) fail('not a V8 CPU profile: missing "nodes" array');
+  const nodes = raw.nodes as unknown[];
+  if (nodes.length === 0) fail('not a V8 CPU profile: "nodes" is empty');
+
+  const ids = new Set<number>();
+  nodes.forEach((node, index) => {
+    const where = `nodes[${index}]`;
+    if (!isRecord(node)) fail(`not a V8 CPU profile: ${where} is not an object`);
+    const { id, callFrame, hitCount, children } = node as Record<string, unknown>;
+    if (!Number.isInteger(id)) fail(`not a V8 CPU profile: ${where} has no integer "id"`);
+    if (ids.has(id as number)) fail(`not a V8 CPU profile: node id ${id} appears twice`);
+    ids.add(id as number);
+    if (!isRecord(callFrame)) fail(`not a V8 CPU profile: ${where} has no "callFrame"`);
+    const frame = callFrame as Record<string, unknown>;
+    if (typeof frame.functionName !== 'string' || typeof frame.url !== 'string') {
+      fail(`not a V8 CPU profile: ${where}.callFrame needs string "functionName" and "url"`);
+    }
+    if (typeof frame.lineNumber !== 'number') fail(`not a V8 CPU profile: ${where}.callFrame has no "lineNumber"`);
+    if (hitCount !== undefined && !isCount(hitCount)) fail(`${where}.hitCount is not a non-negative integer`);
+    if (children !== undefined && !(Array.isArray(children) && children.every(Number.isInteger))) {
+      fail(`${where}.children is not an array of node ids`);
+    }
+  });
+  for (const node of nodes as CpuProfileNode[]) {
+    for (const child of node.children ?? []) {
+      if (!ids.has(child)) fail(`node ${node.id} lists child ${child}, which names no node`);
+    }
+  }
+
+  if (typeof raw.startTime !== 'number' || typeof raw.endTime !== 'number') {
+    fail('not a V8 CPU profile: missing numeric "startTime"/"endTime"');
+  }
+  if (raw.samples === undefined) {
+    if (!(nodes as CpuProfileNode[]).some((node) => node.hitCount !== undefined)) {
+      fail('not a V8 CPU profile: no "samples" array and no node "hitCount"');
+    }
+  } else {
+    if (!Array.isArray(raw.samples)) fail('"samples" is not an array');
+    (raw.samples as unknown[]).forEach((id, index) => {
+      if (!ids.has(id as number)) fail(`samples[${index}] = ${JSON.stringify(id)} names no node`);
+    });
+  }
+  if (raw.timeDeltas !== undefined) {
+    if (!Array.isArray(raw.timeDeltas) || !raw.timeDeltas.every((d) => typeof d === 'number')) {
+      fail('"timeDeltas" is not an array of numbers');
+    }
+    const samples = (raw.samples as unknown[] | undefined)?.length ?? 0;
+    if ((raw.timeDeltas as number[]).length !== samples) {
+      fail(`"timeDeltas" has ${(raw.timeDeltas as number[]).length} entries but "samples" has ${samples}`);
+    }
+  }
+  return value as CpuProfile;
+}
+
+/** Reads and parses a `.cpuprofile`; every failure, including a missing file, names the path. */
+export async function readCpuProfile(path: string): Promise<CpuProfile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new Error(`${path}: cannot read CPU profile (${code ?? oneLine(message)})`, { cause: error });
+  }
+  return parseCpuProfile(text, path);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isCount(value: unknown): boolean {
+  return Number.isInteger(value) && (value as number) >= 0;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,71 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BUCKET_ORDER, analyzeProfile } from './buckets.js';
+import { BucketRulesError, DEFAULT_BUCKET_RULES, loadBucketRules } from './rules.js';
+import { frame, profileOf } from './testing/profiles.js';
+
+async function rulesFile(content: string): Promise<string> {
+  const path = join(await mkdtemp(join(tmpdir(), 'gwprof-rules-')), 'rules.json');
+  await writeFile(path, content);
+  return path;
+}
+
+function catchError(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe('bucket rules', () => {
+  it('ships default rules for every built-in bucket except other', () => {
+    const used = new Set(DEFAULT_BUCKET_RULES.map((rule) => rule.bucket));
+    expect([...BUCKET_ORDER].filter((bucket) => !used.has(bucket))).toEqual(['other']);
+  });
+
+  it('puts a maintainer’s rules before the defaults, with custom buckets before other', async () => {
+    const path = await rulesFile(
+      JSON.stringify([
+        { bucket: 'myPlanner', url: 'my-gateway[/\\\\]planner', comment: 'our planner' },
+        { bucket: 'ticks', functionName: '^executeFields$' },
+      ]),
+    );
+    const rules = loadBucketRules(path);
+    expect(rules.length).toBe(DEFAULT_BUCKET_RULES.length + 2);
+    const result = analyzeProfile(
+      profileOf([
+        { stack: [frame('plan', 'C:\\srv\\my-gateway\\planner\\index.js')], count: 2 },
+        // Same frame as the default execute rule: the extra rule wins.
+        { stack: [frame('executeFields', '/gw/node_modules/graphql/execution/execute.js')], count: 1 },
+      ]),
+      { rules },
+    );
+    expect(Object.keys(result.buckets)).toEqual([...BUCKET_ORDER.slice(0, -1), 'myPlanner', 'other']);
+    expect(result.counts).toMatchObject({ myPlanner: 2, ticks: 1, execute: 0 });
+  });
+
+  it('rejects a bad rules file with one line naming it', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['{"bucket": "x"}', /expected a JSON array/],
+      ['[{"bucket": "x", "url": "a", "file": "b"}]', /rule 0 has unknown field "file"/],
+      ['[{"bucket": "x", "url": "("}]', /rule 0: "url" is not a valid regex/],
+      ['[{"bucket": "x"}]', /rule 0 needs "functionName" or "url"/],
+      ['[{"url": "a"}]', /rule 0 needs a non-empty string "bucket"/],
+      ['[{"bucket": "x", "functionName": 3}]', /rule 0: "functionName" must be a string/],
+      ['[{"bucket": ', /invalid JSON/],
+    ];
+    for (const [content, pattern] of cases) {
+      const path = await rulesFile(content);
+      const error = catchError(() => loadBucketRules(path));
+      expect(error).toBeInstanceOf(BucketRulesError);
+      expect((error as Error).message).toMatch(pattern);
+      expect((error as Error).message.startsWith(`${path}: `)).toBe(true);
+      expect((error as Error).message).not.toContain('\n');
+    }
+    expect(() => loadBucketRules('/nonexistent/rules.json')).toThrow('/nonexistent/rules.json: cannot read bucket rules (ENOENT)');
+  });
+});

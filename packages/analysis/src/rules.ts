@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import defaultRulesJson from './bucket-rules.json' with { type: 'json' };
+
+/**
+ * One line of a bucket rules file. A rule matches a stack frame when every regex it gives matches;
+ * rules are tried in file order and the first match names the frame's bucket.
+ */
+export interface BucketRule {
+  bucket: string;
+  /** Regex (JavaScript syntax, unanchored) tested against `callFrame.functionName`. */
+  functionName?: string;
+  /** Regex tested against `callFrame.url` (`file:///…`, an absolute path, or `node:…`). */
+  url?: string;
+  /** Why the rule exists; ignored by the classifier. */
+  comment?: string;
+}
+
+/** A rules file that cannot be used. The message is one line and names the file. */
+export class BucketRulesError extends Error {
+  override name = 'BucketRulesError';
+}
+
+const RULE_FIELDS = new Set(['bucket', 'functionName', 'url', 'comment']);
+
+/** Checks a parsed rules file: an array of rules, known fields only, valid regexes. */
+export function parseBucketRules(value: unknown, source: string): BucketRule[] {
+  const fail = (what: string): never => {
+    throw new BucketRulesError(`${source}: ${what}`);
+  };
+  if (!Array.isArray(value)) fail('expected a JSON array of rules like {"bucket": "plan", "url": "…"}');
+  return (value as unknown[]).map((entry, index) => {
+    const where = `rule ${index}`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) fail(`${where} is not an object`);
+    const rule = entry as Record<string, unknown>;
+    for (const key of Object.keys(rule)) {
+      if (!RULE_FIELDS.has(key)) fail(`${where} has unknown field "${key}" (allowed: ${[...RULE_FIELDS].join(', ')})`);
+    }
+    if (typeof rule.bucket !== 'string' || rule.bucket.trim() === '') fail(`${where} needs a non-empty string "bucket"`);
+    if (rule.functionName === undefined && rule.url === undefined) fail(`${where} needs "functionName" or "url"`);
+    for (const field of ['functionName', 'url', 'comment'] as const) {
+      if (rule[field] !== undefined && typeof rule[field] !== 'string') fail(`${where}: "${field}" must be a string`);
+    }
+    for (const field of ['functionName', 'url'] as const) {
+      const pattern = rule[field];
+      if (typeof pattern !== 'string') continue;
+      try {
+        new RegExp(pattern);
+      } catch (error) {
+        fail(`${where}: "${field}" is not a valid regex (${(error as Error).message})`);
+      }
+    }
+    return rule as unknown as BucketRule;
+  });
+}
+
+/** The built-in rules, from `bucket-rules.json` next to this module. */
+export const DEFAULT_BUCKET_RULES: readonly BucketRule[] = Object.freeze(
+  parseBucketRules(defaultRulesJson, 'bucket-rules.json'),
+);
+
+/**
+ * Reads a maintainer's rules file; its rules come before the defaults, so they win on the same frame.
+ * Synchronous: a small file read once when a command starts.
+ */
+export function loadBucketRules(path: string): BucketRule[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new BucketRulesError(`${path}: cannot read bucket rules (${code ?? message})`, { cause: error });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new BucketRulesError(`${path}: invalid JSON (${(error as Error).message.replace(/\s+/g, ' ')})`);
+  }
+  return [...parseBucketRules(value, path), ...DEFAULT_BUCKET_RULES];
+}

@@ -1,0 +1,52 @@
+/** Test support (not built): seeded randomness and hand-built CPU profiles. */
+import type { CpuProfile, CpuProfileCallFrame, CpuProfileNode } from '../cpuprofile.js';
+
+/** Seeded PRNG in [0, 1) so statistical tests have fixed answers. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export type Frame = Pick<CpuProfileCallFrame, 'functionName' | 'url'> & { lineNumber?: number };
+
+export function frame(functionName: string, url = '', lineNumber = 0): Frame {
+  return { functionName, url, lineNumber };
+}
+
+/**
+ * A profile whose samples are the given stacks (root first, leaf last), each repeated `count` times.
+ * Stacks sharing a prefix share nodes, as in V8's tree. Samples are 1000 µs apart.
+ */
+export function profileOf(stacks: Array<{ stack: Frame[]; count: number }>): CpuProfile {
+  const root: CpuProfileNode = { id: 1, callFrame: callFrame(frame('(root)')), children: [] };
+  const nodes = [root];
+  const samples: number[] = [];
+  for (const { stack, count } of stacks) {
+    let parent = root;
+    for (const f of stack) {
+      const existing = parent.children!
+        .map((id) => nodes[id - 1]!)
+        .find((n) => n.callFrame.functionName === f.functionName && n.callFrame.url === f.url && n.callFrame.lineNumber === (f.lineNumber ?? 0));
+      if (existing) {
+        parent = existing;
+        continue;
+      }
+      const node: CpuProfileNode = { id: nodes.length + 1, callFrame: callFrame(f), children: [] };
+      nodes.push(node);
+      parent.children!.push(node.id);
+      parent = node;
+    }
+    for (let i = 0; i < count; i++) samples.push(parent.id);
+  }
+  return { nodes, startTime: 0, endTime: samples.length * 1000, samples, timeDeltas: samples.map(() => 1000) };
+}
+
+function callFrame(f: Frame): CpuProfileCallFrame {
+  return { functionName: f.functionName, url: f.url, lineNumber: f.lineNumber ?? 0, columnNumber: 0, scriptId: '0' };
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+/** gwprof: profiling harness for GraphQL federation gateways. */
+import { Command, CommanderError } from 'commander';
+import { TOOL_VERSION } from '@gwprof/collect';
+import { sweepCommand } from './sweep-command.js';
+import { bucketsCommand } from './buckets-command.js';
+import { reportCommand } from './report-command.js';
+import { compareCommand } from './compare-command.js';
+
+const program = new Command('gwprof')
+  .description('load-test and CPU-profile GraphQL federation gateways: sweeps, CPU buckets, flame graphs, pre-merge comparisons')
+  .version(TOOL_VERSION)
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride();
+
+for (const command of [sweepCommand(), compareCommand(), bucketsCommand(), reportCommand()]) {
+  program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // commander already printed its message (or help / version)
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else {
+    // Expected failures (bad input, busy port, gateway that won't start) are one line, no stack.
+    const message = (error as Error).message ?? String(error);
+    process.stderr.write(`gwprof: ${message}\n`);
+    process.exitCode = 2;
+  }
+}

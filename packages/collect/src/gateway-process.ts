@@ -1,0 +1,133 @@
+/**
+ * Starts a gateway adapter's process the same way for every gateway: its own CPU set and
+ * memory cap, PORT and SUBGRAPH_<NAME>_URL in its environment plus the user's --gateway-env,
+ * the profiler preload when profiling; then waits until it answers a GraphQL request.
+ */
+import type { Logger } from 'pino';
+import { pinnedCommand, type MemoryCap } from './isolation.js';
+import { assertPortFree, waitForPort } from './ports.js';
+import type { ManagedProcess, ProcessRegistry } from './processes.js';
+import { processTree } from './proc-stats.js';
+import { pidListeningOn } from './listening-pid.js';
+import type { GatewayAdapter, GatewayContext, SubgraphName } from './gateways/types.js';
+
+export class GatewayStartError extends Error {}
+
+export interface GatewayStartOptions {
+  adapter: GatewayAdapter;
+  port: number;
+  subgraphUrls: Record<SubgraphName, string>;
+  /** --gateway-env, for the gateway process only. */
+  extraEnv: Record<string, string>;
+  /** NODE_OPTIONS additions (profiler preload, heap cap), appended after the user's. */
+  nodeOptions: string[];
+  /** Extra environment from the harness (profiler socket directory). */
+  harnessEnv: Record<string, string>;
+  cpus: string | null;
+  memoryCap: MemoryCap | null;
+  /** Wraps a Node gateway in clinic or 0x. */
+  wrapNodeScript?: (command: string, args: string[]) => { command: string; args: string[] };
+  runDir: string;
+  registry: ProcessRegistry;
+  logger: Logger;
+  processName?: string;
+}
+
+export interface RunningGateway {
+  url: string;
+  process: ManagedProcess;
+  /** The process that owns the listening socket (for `sh -c` or npm-started gateways, not the wrapper). */
+  serverPid: number;
+  /** Every pid of the gateway's process tree. */
+  pids(): number[];
+  stop(): Promise<void>;
+}
+
+export function gatewayEnvironment(port: number, subgraphUrls: Record<SubgraphName, string>): Record<string, string> {
+  const env: Record<string, string> = { PORT: String(port) };
+  for (const [name, url] of Object.entries(subgraphUrls)) env[`SUBGRAPH_${name.toUpperCase()}_URL`] = url;
+  return env;
+}
+
+async function answersGraphQL(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+      signal: AbortSignal.timeout(5000),
+    });
+    if (!response.ok) return false;
+    const body = (await response.json()) as { data?: { __typename?: string } };
+    return body.data?.__typename === 'Query';
+  } catch {
+    return false;
+  }
+}
+
+export async function startGateway(options: GatewayStartOptions): Promise<RunningGateway> {
+  const { adapter, port, logger } = options;
+  await assertPortFree(port, `gateway ${adapter.spec}`);
+  const baseEnv = gatewayEnvironment(port, options.subgraphUrls);
+  const context: GatewayContext = { port, subgraphUrls: options.subgraphUrls, env: baseEnv, runDir: options.runDir, logger };
+  try {
+    await adapter.prepare(context);
+  } catch (error) {
+    throw new GatewayStartError(`gateway ${adapter.spec} failed to prepare: ${(error as Error).message}`);
+  }
+
+  const launch = adapter.launch(context);
+  let { command, args } = launch;
+  if (options.wrapNodeScript) {
+    if (!launch.isNodeScript) throw new GatewayStartError(`gateway ${adapter.spec} is not a node script: clinic and 0x can only wrap Node gateways`);
+    ({ command, args } = options.wrapNodeScript(command, args));
+  }
+  if (options.memoryCap) ({ command, args } = options.memoryCap.wrap(command, args));
+  ({ command, args } = pinnedCommand(options.cpus, command, args));
+
+  const nodeOptions = [options.extraEnv.NODE_OPTIONS ?? process.env.NODE_OPTIONS, ...options.nodeOptions].filter(Boolean).join(' ');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...options.extraEnv,
+    ...baseEnv,
+    ...options.harnessEnv,
+    ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+  };
+  const name = options.processName ?? 'gateway';
+  const child = options.registry.spawn({ name, command, args, cwd: launch.cwd, env, logger });
+  const url = `http://127.0.0.1:${port}/graphql`;
+
+  const failure = (reason: string): GatewayStartError => {
+    const tail = child.tail().slice(-15);
+    return new GatewayStartError(
+      `gateway ${adapter.spec} failed to start: ${reason}${tail.length ? `\n  last log lines:\n    ${tail.join('\n    ')}` : ''}`,
+    );
+  };
+
+  try {
+    await waitForPort(port, adapter.startTimeoutMs, () => child.isRunning());
+    const deadline = Date.now() + adapter.startTimeoutMs;
+    while (!(await answersGraphQL(url))) {
+      if (!child.isRunning()) throw new Error('process exited');
+      if (Date.now() > deadline) throw new Error(`${url} did not answer { __typename } within ${adapter.startTimeoutMs / 1000} s`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } catch (error) {
+    await child.stop();
+    const exit = child.isRunning() ? '' : ' (process exited)';
+    throw failure(`${(error as Error).message}${exit}`);
+  }
+
+  const tree = processTree(child.pid);
+  const serverPid = pidListeningOn(port, tree) ?? child.pid;
+  logger.info({ event: 'gateway-ready', url, pid: child.pid, serverPid }, `gateway ${adapter.spec} ready`);
+  return {
+    url,
+    process: child,
+    serverPid,
+    pids: () => processTree(child.pid),
+    stop: async () => {
+      await child.stop();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/** The reference point: @apollo/gateway (IntrospectAndCompose) on @apollo/server 5. */
+import path from 'node:path';
+import { gatewaysDir } from '../paths.js';
+import { resolveVersions } from './package-versions.js';
+import type { GatewayAdapter, GatewayLaunch } from './types.js';
+
+const apolloDir = path.join(gatewaysDir, 'apollo');
+
+export function apolloGateway(): GatewayAdapter {
+  return {
+    spec: 'apollo',
+    description: 'Apollo Gateway (@apollo/gateway, IntrospectAndCompose) on @apollo/server',
+    startTimeoutMs: 60_000,
+    packageVersions: () => resolveVersions(apolloDir, ['@apollo/gateway', '@apollo/server', '@apollo/query-planner', 'graphql']),
+    prepare: async () => undefined,
+    launch(): GatewayLaunch {
+      return { command: process.execPath, args: [path.join(apolloDir, 'server.js')], cwd: apolloDir, isNodeScript: true };
+    },
+  };
+}

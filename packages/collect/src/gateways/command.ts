@@ -1,0 +1,21 @@
+/**
+ * Any gateway a maintainer builds: `cmd:<shell command>`. It is started with PORT and one
+ * SUBGRAPH_<NAME>_URL per subgraph in its environment and must serve
+ * http://127.0.0.1:$PORT/graphql.
+ */
+import { repoRoot } from '../paths.js';
+import type { GatewayAdapter, GatewayLaunch } from './types.js';
+
+export function commandGateway(shellCommand: string, cwd = repoRoot): GatewayAdapter {
+  return {
+    spec: `cmd:${shellCommand}`,
+    description: `custom gateway: ${shellCommand}`,
+    startTimeoutMs: 120_000,
+    packageVersions: () => ({}),
+    prepare: async () => undefined,
+    launch(): GatewayLaunch {
+      // exec: the shell becomes the gateway when the command is a single program.
+      return { command: 'sh', args: ['-c', `exec ${shellCommand}`], cwd, isNodeScript: false };
+    },
+  };
+}

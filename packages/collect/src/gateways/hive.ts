@@ -1,0 +1,66 @@
+/**
+ * GraphQL Mesh v1: `@graphql-mesh/compose-cli` composes a Federation supergraph from the four
+ * running subgraphs (gateways/hive/mesh.config.mjs, URLs from SUBGRAPH_<NAME>_URL) into the run
+ * folder, then `@graphql-hive/gateway` serves it in one process:
+ *
+ *   node @graphql-hive/gateway/dist/bin.js supergraph <runDir>/hive/supergraph.graphql
+ *     --config-path gateways/hive/gateway.config.mjs --port $PORT --host 127.0.0.1 --fork 0
+ *
+ * `--fork 0`: no cluster workers (hive-gateway forks only when fork > 1), so the process we
+ * start is the one that serves, gets measured and gets profiled. `--config-path` is explicit
+ * because hive-gateway would otherwise fall back to importing mesh.config.mjs as its config.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { gatewaysDir } from '../paths.js';
+import { resolvePackageFile, resolveVersions } from './package-versions.js';
+import { runToCompletion } from './run-to-completion.js';
+import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
+
+const hiveDir = path.join(gatewaysDir, 'hive');
+
+/** Where prepare() writes the composed supergraph for this run (never inside the repo). */
+export function hiveSupergraphPath(runDir: string): string {
+  return path.join(runDir, 'hive', 'supergraph.graphql');
+}
+
+export function hiveGateway(): GatewayAdapter {
+  const composeBin = (): string => resolvePackageFile(hiveDir, '@graphql-mesh/compose-cli', 'esm/bin.js');
+  const gatewayBin = (): string => resolvePackageFile(hiveDir, '@graphql-hive/gateway', 'dist/bin.js');
+  return {
+    spec: 'hive',
+    description: 'GraphQL Mesh v1 (@graphql-mesh/compose-cli supergraph served by @graphql-hive/gateway)',
+    startTimeoutMs: 60_000,
+    packageVersions: () => resolveVersions(hiveDir, ['@graphql-hive/gateway', '@graphql-mesh/compose-cli', 'graphql']),
+    async prepare(context: GatewayContext): Promise<void> {
+      const supergraph = hiveSupergraphPath(context.runDir);
+      mkdirSync(path.dirname(supergraph), { recursive: true });
+      await runToCompletion(
+        'mesh compose',
+        process.execPath,
+        [composeBin(), '--config-path', path.join(hiveDir, 'mesh.config.mjs'), '--output', supergraph],
+        { cwd: hiveDir, env: { ...process.env, ...context.env }, logger: context.logger, timeoutMs: 120_000 },
+      );
+    },
+    launch(context: GatewayContext): GatewayLaunch {
+      return {
+        command: process.execPath,
+        args: [
+          gatewayBin(),
+          'supergraph',
+          hiveSupergraphPath(context.runDir),
+          '--config-path',
+          path.join(hiveDir, 'gateway.config.mjs'),
+          '--port',
+          String(context.port),
+          '--host',
+          '127.0.0.1',
+          '--fork',
+          '0',
+        ],
+        cwd: hiveDir,
+        isNodeScript: true,
+      };
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * One interface for every gateway under test. An adapter says how to prepare and launch a
+ * gateway; starting, waiting until ready, CPU sets, memory caps, profiling and stopping are
+ * shared (gateway-process.ts), so every adapter is measured the same way.
+ */
+import type { Logger } from 'pino';
+
+export const SUBGRAPH_NAMES = ['accounts', 'reviews', 'products', 'inventory'] as const;
+export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
+
+export interface GatewayContext {
+  port: number;
+  subgraphUrls: Record<SubgraphName, string>;
+  /** PORT and SUBGRAPH_<NAME>_URL, as given to every gateway process. */
+  env: Record<string, string>;
+  /** The run folder: adapters may write generated files under it. */
+  runDir: string;
+  logger: Logger;
+}
+
+export interface GatewayLaunch {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** True when command is `node` running a script: profilers (clinic, 0x) can wrap it. */
+  isNodeScript: boolean;
+}
+
+export interface GatewayAdapter {
+  /** The spec the user gave: mesh, hive, apollo, cmd:… */
+  readonly spec: string;
+  readonly description: string;
+  /** Name → version of the packages that make this gateway, for the run's environment. */
+  packageVersions(): Record<string, string>;
+  /** Work done once per gateway start, before launch (compose a supergraph, build artifacts). */
+  prepare(context: GatewayContext): Promise<void>;
+  launch(context: GatewayContext): GatewayLaunch;
+  /** How long a start may take before it is called failed. */
+  readonly startTimeoutMs: number;
+}

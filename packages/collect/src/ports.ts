@@ -1,0 +1,37 @@
+import net from 'node:net';
+
+export class PortInUseError extends Error {}
+
+/** Fails with a message naming the port and its intended user when something listens on it. */
+export function assertPortFree(port: number, usedFor: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new PortInUseError(`port ${port} (${usedFor}) is already in use: stop what listens there or choose another port`)
+          : error,
+      );
+    });
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
+  });
+}
+
+/** Resolves once something accepts connections on 127.0.0.1:port, or rejects after the timeout. */
+export async function waitForPort(port: number, timeoutMs: number, isAlive: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isAlive()) throw new Error('process exited before it listened');
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nothing listened on port ${port} within ${Math.round(timeoutMs / 1000)} s`);
+}

@@ -1,0 +1,115 @@
+/** CPU time and resident memory of process trees, read from /proc (Linux). */
+import { readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+
+const PAGE_SIZE = 4096;
+let clockTicks: number | undefined;
+
+function ticksPerSecond(): number {
+  if (clockTicks === undefined) {
+    try {
+      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  return clockTicks;
+}
+
+interface StatFields {
+  ppid: number;
+  cpuTicks: number;
+}
+
+function readStat(pid: number): StatFields | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may contain spaces and parentheses: fields start after the last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), cpuTicks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return null;
+  }
+}
+
+/** The pid and all its live descendants. */
+export function processTree(rootPid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    const stat = readStat(pid);
+    if (!stat) continue;
+    const list = children.get(stat.ppid);
+    if (list) list.push(pid);
+    else children.set(stat.ppid, [pid]);
+  }
+  const tree: number[] = [];
+  const queue = [rootPid];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    if (readStat(pid) === null) continue;
+    tree.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return tree;
+}
+
+/** Total user+system CPU seconds consumed so far by these processes. */
+export function cpuSeconds(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) ticks += readStat(pid)?.cpuTicks ?? 0;
+  return ticks / ticksPerSecond();
+}
+
+export function rssBytes(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE_SIZE;
+    } catch {
+      // exited
+    }
+  }
+  return total;
+}
+
+/**
+ * Measures CPU of a set of process trees over a window, and peak RSS sampled during it.
+ * CPU of processes that exit inside the window is lost; the gateway and subgraphs live across it.
+ */
+export class TreeUsageMeter {
+  private startCpu = 0;
+  private startTime = 0;
+  private peakRss = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private pids: number[] = [];
+
+  constructor(private readonly roots: () => number[], private readonly sampleMs = 250) {}
+
+  start(): void {
+    this.pids = this.roots().flatMap(processTree);
+    this.startCpu = cpuSeconds(this.pids);
+    this.startTime = performance.now();
+    this.peakRss = rssBytes(this.pids);
+    this.timer = setInterval(() => {
+      this.pids = this.roots().flatMap(processTree);
+      this.peakRss = Math.max(this.peakRss, rssBytes(this.pids));
+    }, this.sampleMs);
+    this.timer.unref();
+  }
+
+  stop(): { cpuSeconds: number; wallSeconds: number; cpuPercent: number; rssMaxMB: number; pids: number[] } {
+    if (this.timer) clearInterval(this.timer);
+    const wallSeconds = (performance.now() - this.startTime) / 1000;
+    const used = Math.max(0, cpuSeconds(this.pids) - this.startCpu);
+    this.peakRss = Math.max(this.peakRss, rssBytes(this.pids));
+    return {
+      cpuSeconds: used,
+      wallSeconds,
+      cpuPercent: wallSeconds > 0 ? (used / wallSeconds) * 100 : 0,
+      rssMaxMB: this.peakRss / (1024 * 1024),
+      pids: this.pids,
+    };
+  }
+}

@@ -1,0 +1,156 @@
+/**
+ * Child processes the harness owns. Each runs in its own process group (detached) so that
+ * stopping it stops everything it started, and so a terminal's Ctrl-C reaches only the
+ * harness, which then stops them in order. Their output goes, line by line, into a pino
+ * JSON log in the run folder; the last lines are kept to explain a failed start.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Logger } from 'pino';
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface ManagedProcess {
+  readonly name: string;
+  readonly pid: number;
+  readonly exited: Promise<ExitInfo>;
+  isRunning(): boolean;
+  /** Last lines of its stdout and stderr, oldest first. */
+  tail(): string[];
+  /** SIGTERM to the whole group, SIGKILL after the grace period. */
+  stop(graceMs?: number): Promise<ExitInfo>;
+  /**
+   * A signal to the group leader only, then SIGKILL to the group after the grace period:
+   * for wrappers (0x, clinic) that must stop their child themselves and write a report.
+   */
+  stopLeader(signal: NodeJS.Signals, graceMs: number): Promise<ExitInfo>;
+}
+
+export interface SpawnOptions {
+  name: string;
+  command: string;
+  args: string[];
+  cwd?: string;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+}
+
+const TAIL_LINES = 40;
+
+/** Every process started and not yet stopped, so any exit path can stop them all. */
+export class ProcessRegistry {
+  private readonly running = new Set<ManagedProcess>();
+
+  spawn(options: SpawnOptions): ManagedProcess {
+    const managed = spawnManaged(options);
+    this.running.add(managed);
+    void managed.exited.then(() => this.running.delete(managed));
+    return managed;
+  }
+
+  async stopAll(graceMs = 5000): Promise<void> {
+    await Promise.all([...this.running].map((p) => p.stop(graceMs)));
+  }
+
+  /** Last-resort synchronous kill, for process 'exit' handlers. */
+  killAllNow(): void {
+    for (const p of this.running) {
+      try {
+        process.kill(-p.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  get size(): number {
+    return this.running.size;
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+export function spawnManaged(options: SpawnOptions): ManagedProcess {
+  const child: ChildProcess = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const tailLines: string[] = [];
+  let running = true;
+
+  const exited = new Promise<ExitInfo>((resolve) => {
+    child.once('exit', (code, signal) => {
+      running = false;
+      options.logger.info({ event: 'exit', code, signal }, `${options.name} exited`);
+      resolve({ code, signal });
+    });
+    child.once('error', (error) => {
+      running = false;
+      tailLines.push(String(error));
+      options.logger.error({ event: 'spawn-error', err: error }, `${options.name} could not start`);
+      resolve({ code: null, signal: null });
+    });
+  });
+
+  for (const [stream, source] of [['stdout', child.stdout], ['stderr', child.stderr]] as const) {
+    if (!source) continue;
+    createInterface({ input: source }).on('line', (line) => {
+      tailLines.push(line);
+      if (tailLines.length > TAIL_LINES) tailLines.shift();
+      options.logger.info({ stream }, line);
+    });
+  }
+
+  const pid = child.pid ?? -1;
+  options.logger.info({ event: 'spawn', pid, command: options.command, args: options.args }, `${options.name} started`);
+
+  return {
+    name: options.name,
+    pid,
+    exited,
+    isRunning: () => running,
+    tail: () => [...tailLines],
+    async stop(graceMs = 5000): Promise<ExitInfo> {
+      if (running && pid > 0) {
+        signalGroup(pid, 'SIGTERM');
+        const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+        const info = await exited;
+        clearTimeout(timer);
+        // Grandchildren that ignored SIGTERM must not outlive their group leader.
+        signalGroup(pid, 'SIGKILL');
+        return info;
+      }
+      return exited;
+    },
+    async stopLeader(signal: NodeJS.Signals, graceMs: number): Promise<ExitInfo> {
+      if (running && pid > 0) {
+        try {
+          process.kill(pid, signal);
+        } catch {
+          // already gone
+        }
+        const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+        const info = await exited;
+        clearTimeout(timer);
+        signalGroup(pid, 'SIGKILL');
+        return info;
+      }
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The harness's side of the in-process profiler: finds the gateway's control socket and asks
+ * it to start and stop V8's sampler around each measurement window.
+ */
+import net from 'node:net';
+import path from 'node:path';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The preload to pass to the gateway: `node --require <this>`. */
+export const profilerPreloadPath = fileURLToPath(new URL('./preload.cjs', import.meta.url));
+
+export class ProfilerControlError extends Error {}
+
+export function profilerSocketPath(directory: string, pid: number): string {
+  return path.join(directory, `profiler-${pid}.sock`);
+}
+
+/** Node options that load the preload, appended to the user's own NODE_OPTIONS. */
+export function withProfilerPreload(nodeOptions: string | undefined): string {
+  const preload = `--require ${profilerPreloadPath}`;
+  return nodeOptions ? `${nodeOptions} ${preload}` : preload;
+}
+
+export class ProfilerClient {
+  private constructor(private readonly socket: net.Socket) {}
+
+  private buffer = '';
+  private readonly waiting: Array<(line: string) => void> = [];
+
+  static async connect(directory: string, pid: number, timeoutMs = 10_000): Promise<ProfilerClient> {
+    const socketPath = profilerSocketPath(directory, pid);
+    const deadline = Date.now() + timeoutMs;
+    while (!existsSync(socketPath)) {
+      if (Date.now() > deadline) {
+        throw new ProfilerControlError(
+          `the gateway process (pid ${pid}) did not load the profiler preload: is it a Node.js process that honours NODE_OPTIONS?`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const socket = await new Promise<net.Socket>((resolve, reject) => {
+      const s = net.connect(socketPath);
+      s.once('connect', () => resolve(s));
+      s.once('error', reject);
+    });
+    const client = new ProfilerClient(socket);
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => client.onData(chunk));
+    socket.on('error', () => client.failAll());
+    socket.on('close', () => client.failAll());
+    return client;
+  }
+
+  private onData(chunk: string): void {
+    this.buffer += chunk;
+    let newline: number;
+    while ((newline = this.buffer.indexOf('\n')) >= 0) {
+      const line = this.buffer.slice(0, newline);
+      this.buffer = this.buffer.slice(newline + 1);
+      this.waiting.shift()?.(line);
+    }
+  }
+
+  private failAll(): void {
+    for (const waiter of this.waiting.splice(0)) waiter(JSON.stringify({ ok: false, error: 'the gateway closed the profiler connection (did it exit?)' }));
+  }
+
+  private request(command: object, timeoutMs: number): Promise<Record<string, unknown>> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new ProfilerControlError(`profiler did not answer ${JSON.stringify(command)} within ${timeoutMs} ms`)), timeoutMs);
+      this.waiting.push((line) => {
+        clearTimeout(timer);
+        const reply = JSON.parse(line) as Record<string, unknown>;
+        if (reply.ok) resolve(reply);
+        else reject(new ProfilerControlError(`profiler: ${String(reply.error)}`));
+      });
+      this.socket.write(JSON.stringify(command) + '\n');
+    });
+  }
+
+  async start(intervalUs: number): Promise<void> {
+    await this.request({ op: 'start', intervalUs }, 10_000);
+  }
+
+  /** Stops sampling and has the gateway write the profile; returns its sample count. */
+  async stop(file: string): Promise<number> {
+    const reply = await this.request({ op: 'stop', file }, 60_000);
+    return Number(reply.samples ?? 0);
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}

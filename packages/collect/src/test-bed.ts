@@ -1,0 +1,121 @@
+/**
+ * The services around the gateway under test, shared by sweep and compare: resource plan
+ * (open files, CPU sets, memory cap), the four subgraphs, and a way to launch a gateway
+ * (fresh process each time for compare) with its in-process profiler connected.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureFdLimit, type FdLimit } from './fd-limit.js';
+import { createMemoryCap, pinSelf, planCpuSets, type CpuPlan, type MemoryCap } from './isolation.js';
+import type { RunLogs } from './log.js';
+import { ProcessRegistry } from './processes.js';
+import { startSubgraphs, type RunningSubgraphs } from './subgraphs.js';
+import { startGateway, type RunningGateway } from './gateway-process.js';
+import { ProfilerClient, withProfilerPreload } from './profiler/controller.js';
+import { profilerWrapper, type ExternalProfiler } from './profiler/external.js';
+import type { GatewayAdapter, SubgraphName } from './gateways/types.js';
+
+export type ProfilerKind = 'inspector' | 'clinic' | '0x' | 'none';
+
+export interface ResourcePlan {
+  fdLimit: FdLimit;
+  cpuPlan: CpuPlan;
+  memoryCap: MemoryCap | null;
+  memoryLimitMB: number | null;
+}
+
+/** Checks and plans everything that can be refused before any process starts. */
+export function planResources(options: { maxConcurrency: number; gatewayCpus?: number; gatewayMemoryMB?: number }): ResourcePlan {
+  const fdLimit = ensureFdLimit(options.maxConcurrency);
+  const cpuPlan = planCpuSets(options.gatewayCpus);
+  const memoryCap = options.gatewayMemoryMB !== undefined ? createMemoryCap(options.gatewayMemoryMB, `gwprof-${process.pid}-gateway`) : null;
+  return { fdLimit, cpuPlan, memoryCap, memoryLimitMB: options.gatewayMemoryMB ?? null };
+}
+
+export interface LaunchedGateway {
+  gateway: RunningGateway;
+  profiler: ProfilerClient | null;
+  external: ExternalProfiler | null;
+}
+
+export interface TestBed {
+  subgraphs: RunningSubgraphs;
+  registry: ProcessRegistry;
+  launchGateway(options: { adapter: GatewayAdapter; gatewayEnv: Record<string, string>; processName: string }): Promise<LaunchedGateway>;
+  close(): Promise<void>;
+}
+
+export async function startTestBed(options: {
+  resources: ResourcePlan;
+  runDir: string;
+  logs: RunLogs;
+  subgraphPorts: Record<SubgraphName, number>;
+  subgraphDelayMs: number;
+  gatewayPort: number;
+  profiler: ProfilerKind;
+  onProgress: (line: string, final: boolean) => void;
+}): Promise<TestBed> {
+  const { resources, logs, runDir } = options;
+  const registry = new ProcessRegistry();
+  const profilerDir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-'));
+  const close = async (): Promise<void> => {
+    await registry.stopAll();
+    resources.memoryCap?.release();
+    rmSync(profilerDir, { recursive: true, force: true });
+  };
+  pinSelf(resources.cpuPlan.others);
+
+  let subgraphs: RunningSubgraphs;
+  try {
+    options.onProgress('starting subgraphs…', false);
+    subgraphs = await startSubgraphs({
+      ports: options.subgraphPorts,
+      delayMs: options.subgraphDelayMs,
+      cpus: resources.cpuPlan.others,
+      registry,
+      logger: (name) => logs.forProcess(`subgraph-${name}`),
+    });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+
+  return {
+    subgraphs,
+    registry,
+    close,
+    async launchGateway({ adapter, gatewayEnv, processName }): Promise<LaunchedGateway> {
+      options.onProgress(`starting gateway ${adapter.spec}…`, false);
+      const external = options.profiler === 'clinic' || options.profiler === '0x' ? profilerWrapper(options.profiler, runDir) : null;
+      const gateway = await startGateway({
+        adapter,
+        port: options.gatewayPort,
+        subgraphUrls: subgraphs.urls,
+        extraEnv: gatewayEnv,
+        nodeOptions: [
+          ...(options.profiler === 'inspector' ? [withProfilerPreload(undefined)] : []),
+          ...(resources.memoryCap?.nodeOptions ? [resources.memoryCap.nodeOptions] : []),
+        ],
+        harnessEnv: options.profiler === 'inspector' ? { GWPROF_PROFILER_DIR: profilerDir } : (external?.env ?? {}),
+        cpus: resources.cpuPlan.gateway,
+        memoryCap: resources.memoryCap,
+        ...(external ? { wrapNodeScript: external.wrap } : {}),
+        runDir,
+        registry,
+        logger: logs.forProcess(processName),
+        processName,
+      });
+      let profiler: ProfilerClient | null = null;
+      if (options.profiler === 'inspector') {
+        try {
+          profiler = await ProfilerClient.connect(profilerDir, gateway.serverPid);
+        } catch (error) {
+          logs.harness.warn({ err: (error as Error).message }, 'CPU profiling unavailable');
+          options.onProgress(`warning: CPU profiling unavailable: ${(error as Error).message}`, true);
+        }
+      }
+      return { gateway, profiler, external };
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { followsSelectionOrder, selectionOrderOf, validateResponse } from './validate-response.js';
+
+const query = `query Q { users { id name reviews { id body } } topProducts { upc name } }`;
+const order = selectionOrderOf(query);
+const golden = {
+  users: [{ id: '1', name: 'Ada', reviews: [{ id: '10', body: 'fine' }] }],
+  topProducts: [{ upc: '1', name: 'Table' }],
+};
+const ok = (data: unknown): string => JSON.stringify({ data });
+
+describe('validateResponse', () => {
+  it('accepts a 200 with the golden data', () => {
+    expect(validateResponse(200, ok(golden), { order, expected: golden })).toEqual({ ok: true, orderWarning: false });
+  });
+
+  it('counts a non-2xx status as a failure even when the body looks like data', () => {
+    const verdict = validateResponse(500, ok(golden), { order, expected: golden });
+    expect(verdict).toMatchObject({ ok: false, kind: 'non2xx' });
+    if (!verdict.ok) expect(verdict.message).toMatch(/^HTTP 500/);
+  });
+
+  it('counts a 200 that carries GraphQL errors as a failure', () => {
+    const body = JSON.stringify({ errors: [{ message: 'Cannot query field "users" on type "Query".' }] });
+    const verdict = validateResponse(200, body, { order, expected: null });
+    expect(verdict).toEqual({ ok: false, kind: 'graphqlErrors', message: 'Cannot query field "users" on type "Query".' });
+  });
+
+  it('counts partial data with errors as a failure', () => {
+    const body = JSON.stringify({ data: golden, errors: [{ message: 'subgraph down' }] });
+    expect(validateResponse(200, body, { order, expected: null })).toMatchObject({ ok: false, kind: 'graphqlErrors' });
+  });
+
+  it('counts a body that is not JSON, or has no data, as a bad body', () => {
+    expect(validateResponse(200, '<html>oops</html>', { order, expected: null })).toMatchObject({ ok: false, kind: 'badBody' });
+    expect(validateResponse(200, '{"data":null}', { order, expected: null })).toMatchObject({ ok: false, kind: 'badBody' });
+  });
+
+  it('reports a data mismatch with the first differing path', () => {
+    const wrong = structuredClone(golden);
+    wrong.users[0]!.reviews[0]!.body = 'changed';
+    const verdict = validateResponse(200, ok(wrong), { order, expected: golden });
+    expect(verdict).toMatchObject({ ok: false, kind: 'mismatch' });
+    if (!verdict.ok) expect(verdict.message).toContain('data.users[0].reviews[0].body');
+  });
+
+  it('treats missing and extra list items and fields as mismatches', () => {
+    expect(validateResponse(200, ok({ ...golden, users: [] }), { order, expected: golden })).toMatchObject({ kind: 'mismatch' });
+    const extra = { ...golden, topProducts: [{ upc: '1', name: 'Table', price: 3 }] };
+    expect(validateResponse(200, ok(extra), { order, expected: golden })).toMatchObject({ kind: 'mismatch' });
+  });
+
+  it('ignores key order for equality but warns when it differs from the query', () => {
+    const reordered = { topProducts: golden.topProducts, users: golden.users };
+    expect(validateResponse(200, ok(reordered), { order, expected: golden })).toEqual({ ok: true, orderWarning: true });
+    const nestedReordered = { users: [{ name: 'Ada', id: '1', reviews: [{ id: '10', body: 'fine' }] }], topProducts: golden.topProducts };
+    expect(validateResponse(200, ok(nestedReordered), { order, expected: golden })).toEqual({ ok: true, orderWarning: true });
+  });
+});
+
+describe('selection order', () => {
+  it('follows aliases and fragments in document order', () => {
+    const withFragments = selectionOrderOf(`query { a: users { ...U } topProducts { ... on Product { upc } name } } fragment U on User { id name }`);
+    expect(withFragments.keys).toEqual(['a', 'topProducts']);
+    expect(withFragments.children.get('a')!.keys).toEqual(['id', 'name']);
+    expect(withFragments.children.get('topProducts')!.keys).toEqual(['upc', 'name']);
+    expect(followsSelectionOrder({ a: [{ id: 1, name: 'x' }], topProducts: [{ name: 'n', upc: 'u' }] }, withFragments)).toBe(false);
+    expect(followsSelectionOrder({ a: [{ id: 1, __typename: 'User', name: 'x' }], topProducts: [] }, withFragments)).toBe(true);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * Escaping for every string that comes from a run (gateway error messages, env values, command lines,
+ * function names): all of it is untrusted text and must render as text, never as markup.
+ */
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(value: unknown): string {
+  return String(value).replace(/[&<>"'`]/g, (ch) => HTML_ESCAPES[ch] ?? ch);
+}
+
+/**
+ * Escapes text for inline Markdown (table cells, list items). GitHub renders raw HTML in markdown, so
+ * `<` and `&` become entities; markdown punctuation gets a backslash; newlines and pipes would break a
+ * table row, so they are flattened.
+ */
+export function escapeMarkdown(value: unknown): string {
+  return String(value)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_{}[\]()#+!|~])/g, '\\$1')
+    .replace(/\r?\n/g, ' ');
+}
+
+/**
+ * Text for a markdown code span: backticks cannot be escaped inside one, so the fence grows instead.
+ * Inside a table cell a pipe still ends the cell (GFM), so it takes a backslash there.
+ */
+export function markdownCode(value: unknown, inTable = false): string {
+  const flat = String(value).replace(/\r?\n/g, ' ');
+  const text = inTable ? flat.replace(/\|/g, '\\|') : flat;
+  let fence = '`';
+  while (text.includes(fence)) fence += '`';
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/**
+ * JSON for embedding inside `<script type="application/json">`: `<` is escaped so no value can close
+ * the script element or open a comment; U+2028/2029 so it stays valid JavaScript too.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/** Untrusted text in a terminal: control characters could add lines, move the cursor or recolor. */
+export function escapeTerminal(value: unknown): string {
+  // eslint-disable-next-line no-control-regex
+  return String(value).replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+}

@@ -1,0 +1,224 @@
+import type { RunResult, StepResult } from '@gwprof/results';
+import { runBucketColumns, hasBuckets, stepBuckets } from './bucket-rows.js';
+import { LITTLES_LAW_HEADERS, capacityFacts, littlesLawCells } from './capacity-facts.js';
+import { escapeHtml } from './escape.js';
+import { NONE, integer, shareAsPercent } from './format.js';
+import { type HtmlColumn, factsTable, htmlPage, htmlTable } from './html-page.js';
+import { relativeHref } from './links.js';
+import { configFacts, environmentFacts } from './run-facts.js';
+import { bucketsChart, cpuChart, latencyChart, memoryChart, throughputChart } from './run-charts.js';
+import { STEP_COLUMNS, failedStepReasons, failedSteps, failureBreakdown, failureLabel, overallVerdict, stepCells } from './step-rows.js';
+import { functionDisplayName, functionLocation, topFunctionsOf } from './top-functions.js';
+
+export interface ReportHtmlOptions {
+  /** Page title; defaults to "gwprof <run id>". */
+  title?: string;
+  /** Top self-time functions listed per step. */
+  topFunctions?: number;
+}
+
+/** Failure messages are shown up to this length; they are samples, not logs. */
+const SAMPLE_MESSAGE_MAX = 2000;
+
+function link(path: string | undefined, text: string, className: string): string | null {
+  const href = relativeHref(path);
+  return href === null ? null : `<a class="${className}" href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
+}
+
+function headerSection(run: RunResult): string {
+  const verdict = overallVerdict(run);
+  const reasons = failedSteps(run).flatMap((step) =>
+    failedStepReasons(step).map((r) => `<li><b class="status-failed">c=${step.concurrency} FAILED</b>: ${escapeHtml(r)}</li>`),
+  );
+  return `<header id="summary">
+<h1>gwprof run <span class="mono">${escapeHtml(run.runId)}</span></h1>
+<p class="meta">gateway <b class="mono" id="gateway-name">${escapeHtml(run.config.gateway)}</b> · started ${escapeHtml(run.startedAt)}${
+    run.finishedAt ? ` · finished ${escapeHtml(run.finishedAt)}` : ''
+  } · state ${escapeHtml(run.state)} · ${escapeHtml(run.tool.name)} ${escapeHtml(run.tool.version)}</p>
+<div id="verdict" class="verdict ${verdict.ok ? 'ok' : 'bad'}">${escapeHtml(verdict.text)}</div>
+${reasons.length > 0 ? `<ul id="failed-reasons">${reasons.join('')}</ul>` : ''}
+${run.error ? `<p class="status-failed">Harness error: ${escapeHtml(run.error)}</p>` : ''}
+</header>`;
+}
+
+function chartsSection(run: RunResult): string {
+  if (run.steps.length === 0) return '<section id="charts"><h2>Curves</h2><p>No steps recorded.</p></section>';
+  return `<section id="charts"><h2>Throughput and latency against concurrency</h2>
+<div class="charts">${throughputChart(run)}${latencyChart(run)}</div>
+<h2>Resources</h2>
+<div class="charts">${cpuChart(run)}${memoryChart(run)}</div>
+<p class="meta">Failed levels are marked ✗ on the x axis. rps counts successful responses only; latency is of successful responses.</p>
+</section>`;
+}
+
+function stepsSection(run: RunResult): string {
+  const columns: HtmlColumn[] = [
+    ...STEP_COLUMNS.map((c) => ({ header: c.header, numeric: c.align === 'right' })),
+    { header: 'profile' },
+  ];
+  const rows = run.steps.map((step) => {
+    const cells = stepCells(step, '').map((cell) => escapeHtml(cell));
+    cells[1] =
+      step.status === 'ok' ? '<span class="status-ok">ok</span>' : '<span class="status-failed">FAILED</span>';
+    const links = [
+      link(step.profile?.flamegraph, 'flame graph', 'flamegraph-link'),
+      link(step.profile?.cpuprofile, '.cpuprofile', 'cpuprofile-link'),
+    ].filter((l): l is string => l !== null);
+    cells.push(links.length > 0 ? links.join(' · ') : NONE);
+    return {
+      cells,
+      className: step.status === 'failed' ? 'failed' : 'ok',
+      attrs: `data-concurrency="${step.concurrency}" data-status="${step.status}"`,
+    };
+  });
+  const artifacts = Object.entries(run.artifacts)
+    .map(([name, path]) => link(path, name, 'artifact-link'))
+    .filter((l): l is string => l !== null);
+  return `<section id="steps"><h2>Steps</h2>
+${htmlTable(columns, rows, 'id="steps-table"')}
+<p class="meta">CPU % is of one core. fan-out = subgraph requests per gateway response.</p>
+${artifacts.length > 0 ? `<p id="artifacts">Other artifacts: ${artifacts.join(' · ')}</p>` : ''}
+</section>`;
+}
+
+function stepFailures(step: StepResult): string {
+  const samples = step.failureSamples.map(
+    (s) =>
+      `<li class="failure-sample" data-kind="${escapeHtml(s.kind)}"><b>${escapeHtml(failureLabel(s.kind))}</b> ×${escapeHtml(integer(s.count))}<pre>${escapeHtml(
+        s.message.length > SAMPLE_MESSAGE_MAX ? `${s.message.slice(0, SAMPLE_MESSAGE_MAX)}…` : s.message,
+      )}</pre></li>`,
+  );
+  const reasons =
+    step.status === 'failed'
+      ? `<ul>${failedStepReasons(step).map((r) => `<li class="status-failed">${escapeHtml(r)}</li>`).join('')}</ul>`
+      : '';
+  return `<div class="step-failures" data-concurrency="${step.concurrency}">
+<h3>c=${step.concurrency}: ${step.status === 'failed' ? '<span class="status-failed">FAILED</span>' : 'ok'} · ${escapeHtml(
+    integer(step.requests.failed),
+  )} failed of ${escapeHtml(integer(step.requests.total))} · ${escapeHtml(failureBreakdown(step.failures))}</h3>
+${reasons}${samples.length > 0 ? `<ul class="failure-samples">${samples.join('')}</ul>` : ''}
+</div>`;
+}
+
+function failuresSection(run: RunResult): string {
+  const steps = run.steps.filter((s) => s.status === 'failed' || s.requests.failed > 0 || s.failureSamples.length > 0);
+  const warnings = run.steps.filter((s) => s.orderWarnings > 0);
+  const warningText =
+    warnings.length > 0
+      ? `<p class="note">Key-order warnings (data correct, keys not in the query's order): ${warnings
+          .map((s) => `c=${s.concurrency}: ${escapeHtml(integer(s.orderWarnings))}`)
+          .join(', ')}</p>`
+      : '';
+  return `<section id="failures"><h2>Failures</h2>
+${steps.length === 0 ? '<p class="status-ok">No failed requests in any step.</p>' : steps.map(stepFailures).join('\n')}
+${warningText}
+</section>`;
+}
+
+function bucketsSection(run: RunResult, topN: number): string {
+  if (!hasBuckets(run)) {
+    return '<section id="buckets"><h2>CPU buckets</h2><p class="meta">No CPU profile in this run (profiling off or no samples).</p></section>';
+  }
+  const columns = runBucketColumns(run);
+  const rows = run.steps.map((step) => {
+    const entry = stepBuckets(step);
+    if (entry.kind !== 'shares') {
+      return {
+        cells: [String(step.concurrency), entry.kind === 'no-samples' ? 'no samples' : 'not profiled', ...columns.map(() => NONE)],
+      };
+    }
+    return {
+      cells: [
+        String(step.concurrency),
+        entry.samples === null ? NONE : escapeHtml(integer(entry.samples)),
+        ...columns.map((b) => shareAsPercent(entry.shares[b] ?? 0, 1)),
+      ],
+    };
+  });
+  const table = htmlTable(
+    [
+      { header: 'conc', numeric: true },
+      { header: 'samples', numeric: true },
+      ...columns.map((b) => ({ header: `${b} %`, numeric: true })),
+    ],
+    rows,
+    'id="buckets-table"',
+  );
+  return `<section id="buckets"><h2>CPU buckets</h2>
+<div class="charts">${bucketsChart(run)}</div>
+${table}
+${topFunctionsBlock(run, topN)}
+</section>`;
+}
+
+function topFunctionsBlock(run: RunResult, n: number): string {
+  const blocks = run.steps
+    .map((step) => ({ step, top: topFunctionsOf(step, n) }))
+    .filter((b) => b.top.length > 0)
+    .map(
+      ({ step, top }) =>
+        `<details class="top-functions" data-concurrency="${step.concurrency}"><summary>c=${step.concurrency}: top ${top.length} self-time functions</summary>${htmlTable(
+          [{ header: 'self %', numeric: true }, { header: 'bucket' }, { header: 'function' }, { header: 'location' }],
+          top.map((fn) => ({
+            cells: [
+              shareAsPercent(fn.selfShare, 1),
+              escapeHtml(fn.bucket),
+              `<span class="mono">${escapeHtml(functionDisplayName(fn))}</span>`,
+              `<span class="mono">${escapeHtml(functionLocation(fn))}</span>`,
+            ],
+          })),
+        )}</details>`,
+    );
+  return blocks.length > 0 ? `<h3>Top self-time functions</h3>${blocks.join('\n')}` : '';
+}
+
+function capacitySection(run: RunResult): string {
+  const capacity = run.capacity;
+  if (!capacity) return '<section id="capacity"><h2>Capacity</h2><p class="meta">No capacity analysis in this run.</p></section>';
+  const facts = capacityFacts(capacity)
+    .map((f) => `<li><b>${escapeHtml(f.label)}</b>: ${escapeHtml(f.value)}</li>`)
+    .join('');
+  const little =
+    capacity.littlesLaw.length > 0
+      ? `<h3>Little's law check (concurrency ≈ throughput × mean latency)</h3>${htmlTable(
+          LITTLES_LAW_HEADERS.map((header, i) => ({ header, numeric: i < 5 })),
+          capacity.littlesLaw.map((check) => ({
+            cells: littlesLawCells(check).map((c, i) => (i === 5 && check.flag !== 'ok' ? `<b class="note">${escapeHtml(c)}</b>` : escapeHtml(c))),
+            className: check.flag === 'ok' ? 'ok' : 'flagged',
+          })),
+          'id="littles-law"',
+        )}`
+      : '';
+  const notes =
+    capacity.notes.length > 0
+      ? `<h3>Notes</h3><ul id="capacity-notes">${capacity.notes.map((n) => `<li class="note">${escapeHtml(n)}</li>`).join('')}</ul>`
+      : '';
+  return `<section id="capacity"><h2>Capacity</h2><ul class="facts">${facts}</ul>${little}${notes}</section>`;
+}
+
+function environmentSection(run: RunResult): string {
+  return `<section id="environment"><h2>Environment</h2>
+${factsTable(environmentFacts(run.environment), 'id="environment-table"')}
+<h3>Configuration</h3>
+${factsTable(configFacts(run.config), 'id="config-table"')}
+</section>`;
+}
+
+/**
+ * profiles/<run-id>/index.html: one self-contained page (inline CSS and SVG, no script, no external
+ * resource) that opens from file://. Every string from the run is escaped.
+ */
+export function renderReportHtml(run: RunResult, opts: ReportHtmlOptions = {}): string {
+  return htmlPage({
+    title: opts.title ?? `gwprof ${run.runId}`,
+    body: [
+      headerSection(run),
+      chartsSection(run),
+      stepsSection(run),
+      failuresSection(run),
+      bucketsSection(run, opts.topFunctions ?? 10),
+      capacitySection(run),
+      environmentSection(run),
+    ].join('\n'),
+  });
+}

@@ -1,0 +1,108 @@
+import type { RunResult, UslFit } from '@gwprof/results';
+import { bucketColor } from './buckets.js';
+import { runBucketColumns, stepBuckets } from './bucket-rows.js';
+import { type LineSeries, type XMarker, lineChart, stackedBarChart } from './svg-chart.js';
+
+function levels(run: RunResult): string[] {
+  return run.steps.map((s) => String(s.concurrency));
+}
+
+function failedFlags(run: RunResult): boolean[] {
+  return run.steps.map((s) => s.status === 'failed');
+}
+
+/** X(N) = λN / (1 + σ(N−1) + κN(N−1)), the USL curve the fit predicts. */
+export function uslThroughput(usl: UslFit, n: number): number {
+  return (usl.lambda * n) / (1 + usl.sigma * (n - 1) + usl.kappa * n * (n - 1));
+}
+
+/** Successful rps per level, the USL prediction dashed, the knee marked when there is one. */
+export function throughputChart(run: RunResult): string {
+  const markers: XMarker[] = [];
+  const knee = run.capacity?.knee;
+  if (knee) {
+    const index = run.steps.findIndex((s) => s.concurrency === knee.concurrency);
+    if (index >= 0) markers.push({ index, label: `knee c=${knee.concurrency}` });
+  }
+  const series: LineSeries[] = [{ name: 'rps (successful)', color: '#1f77b4', values: run.steps.map((s) => s.rps) }];
+  const usl = run.capacity?.usl;
+  if (usl) {
+    series.push({
+      name: 'USL fit',
+      color: '#9467bd',
+      values: run.steps.map((s) => uslThroughput(usl, s.concurrency)),
+      dashed: true,
+    });
+  }
+  return lineChart({
+    id: 'throughput-chart',
+    title: 'Throughput (successful responses per second)',
+    xLabels: levels(run),
+    xTitle: 'concurrency',
+    yTitle: 'req/s',
+    series,
+    flaggedX: failedFlags(run),
+    markers,
+  });
+}
+
+export function latencyChart(run: RunResult): string {
+  const pick = (key: 'p50' | 'p90' | 'p99') => run.steps.map((s) => s.latencyMs?.[key] ?? null);
+  return lineChart({
+    id: 'latency-chart',
+    title: 'Latency of successful responses (ms)',
+    xLabels: levels(run),
+    xTitle: 'concurrency',
+    yTitle: 'ms',
+    series: [
+      { name: 'p50', color: '#2ca02c', values: pick('p50') },
+      { name: 'p90', color: '#ff7f0e', values: pick('p90') },
+      { name: 'p99', color: '#d62728', values: pick('p99') },
+    ],
+    flaggedX: failedFlags(run),
+  });
+}
+
+/** CPU of the gateway against its helpers: subgraphs and load generator must not be the bottleneck. */
+export function cpuChart(run: RunResult): string {
+  return lineChart({
+    id: 'cpu-chart',
+    title: 'CPU (% of one core)',
+    xLabels: levels(run),
+    xTitle: 'concurrency',
+    yTitle: '% CPU',
+    series: [
+      { name: 'gateway', color: '#1f77b4', values: run.steps.map((s) => s.gateway.cpuPercent) },
+      { name: 'subgraphs', color: '#8c564b', values: run.steps.map((s) => s.subgraphs.cpuPercent) },
+      { name: 'load generator', color: '#7f7f7f', values: run.steps.map((s) => s.loadgen.cpuPercent) },
+    ],
+    flaggedX: failedFlags(run),
+  });
+}
+
+export function memoryChart(run: RunResult): string {
+  return lineChart({
+    id: 'memory-chart',
+    title: 'Gateway peak RSS (MB)',
+    xLabels: levels(run),
+    xTitle: 'concurrency',
+    yTitle: 'MB',
+    series: [{ name: 'gateway RSS max', color: '#17becf', values: run.steps.map((s) => s.gateway.rssMaxMB) }],
+    flaggedX: failedFlags(run),
+  });
+}
+
+/** CPU buckets per level as 100% stacked bars. */
+export function bucketsChart(run: RunResult): string {
+  const columns = runBucketColumns(run);
+  const entries = run.steps.map(stepBuckets);
+  return stackedBarChart({
+    id: 'buckets-chart',
+    title: 'Gateway CPU by bucket (% of samples)',
+    xLabels: levels(run),
+    xTitle: 'concurrency',
+    stacks: columns.map((name) => ({ name, color: bucketColor(name, columns) })),
+    shares: entries.map((e) => (e.kind === 'shares' ? columns.map((c) => e.shares[c] ?? 0) : null)),
+    emptyLabels: entries.map((e) => (e.kind === 'no-samples' ? 'no samples' : 'not profiled')),
+  });
+}

@@ -1,0 +1,91 @@
+import type { FailureCounts, RunResult, StepResult } from '@gwprof/results';
+import type { Column } from './text-table.js';
+import { NONE, fixed, integer, ms, successPercent } from './format.js';
+
+/** Short labels of failure kinds, in the order a reader checks them. */
+const FAILURE_LABELS: Array<[keyof FailureCounts, string]> = [
+  ['non2xx', 'non2xx'],
+  ['graphqlErrors', 'graphqlErrors'],
+  ['mismatch', 'mismatch'],
+  ['timeouts', 'timeouts'],
+  ['socketErrors', 'socket'],
+  ['badBody', 'badBody'],
+];
+
+export function failureLabel(kind: keyof FailureCounts): string {
+  return FAILURE_LABELS.find(([k]) => k === kind)?.[1] ?? kind;
+}
+
+/** "non2xx 1,000, timeouts 3", or the placeholder when nothing failed. */
+export function failureBreakdown(failures: FailureCounts): string {
+  const parts = FAILURE_LABELS.filter(([kind]) => (failures[kind] ?? 0) > 0).map(
+    ([kind, label]) => `${label} ${integer(failures[kind])}`,
+  );
+  return parts.length > 0 ? parts.join(', ') : NONE;
+}
+
+export const STEP_COLUMNS: Column[] = [
+  { header: 'conc', align: 'right' },
+  { header: 'status' },
+  { header: 'ok/total', align: 'right' },
+  { header: 'success %', align: 'right' },
+  { header: 'rps', align: 'right' },
+  { header: 'p50 ms', align: 'right' },
+  { header: 'p90 ms', align: 'right' },
+  { header: 'p99 ms', align: 'right' },
+  { header: 'max ms', align: 'right' },
+  { header: 'failures' },
+  { header: 'order warn', align: 'right' },
+  { header: 'gw CPU %', align: 'right' },
+  { header: 'gw RSS MB', align: 'right' },
+  { header: 'subgraphs CPU %', align: 'right' },
+  { header: 'fan-out', align: 'right' },
+  { header: 'loadgen CPU %', align: 'right' },
+];
+
+/**
+ * The cells of one step row, as plain text. `status` is rendered by the caller (color in the terminal,
+ * bold in markdown) so the text FAILED is always present.
+ */
+export function stepCells(step: StepResult, status: string): string[] {
+  const latency = step.latencyMs;
+  return [
+    String(step.concurrency),
+    status,
+    `${integer(step.requests.ok)}/${integer(step.requests.total)}`,
+    successPercent(step.requests.ok, step.requests.total),
+    fixed(step.rps, 1),
+    ms(latency?.p50),
+    ms(latency?.p90),
+    ms(latency?.p99),
+    ms(latency?.max),
+    failureBreakdown(step.failures),
+    step.orderWarnings > 0 ? integer(step.orderWarnings) : '0',
+    fixed(step.gateway.cpuPercent, 0),
+    fixed(step.gateway.rssMaxMB, 0),
+    fixed(step.subgraphs.cpuPercent, 0),
+    fixed(step.fanout, 2),
+    fixed(step.loadgen.cpuPercent, 0),
+  ];
+}
+
+export function failedSteps(run: RunResult): StepResult[] {
+  return run.steps.filter((s) => s.status === 'failed');
+}
+
+/** One line per reason of a failed step; a failed step without reasons still gets a line. */
+export function failedStepReasons(step: StepResult): string[] {
+  return step.statusReasons.length > 0 ? step.statusReasons : ['(no reason recorded)'];
+}
+
+/** "ALL STEPS OK", "1 STEP FAILED", "NO STEPS", plus the run state when it did not complete. */
+export function overallVerdict(run: RunResult): { ok: boolean; text: string } {
+  const failed = failedSteps(run).length;
+  let text: string;
+  if (run.steps.length === 0) text = 'NO STEPS COMPLETED';
+  else if (failed === 0) text = 'ALL STEPS OK';
+  else text = `${failed} ${failed === 1 ? 'STEP' : 'STEPS'} FAILED`;
+  const complete = run.state === 'complete';
+  if (!complete) text += ` (run ${run.state})`;
+  return { ok: failed === 0 && run.steps.length > 0 && complete, text };
+}

@@ -1,0 +1,152 @@
+import type { RunResult } from '@gwprof/results';
+import { renderBucketTableMarkdown } from './bucket-table.js';
+import { LITTLES_LAW_HEADERS, capacityFacts, littlesLawCells } from './capacity-facts.js';
+import { escapeMarkdown, markdownCode } from './escape.js';
+import { integer } from './format.js';
+import { relativeHref } from './links.js';
+import { factsMarkdownTable, truncate } from './markdown-blocks.js';
+import { configFacts, environmentFacts } from './run-facts.js';
+import { STEP_COLUMNS, failedStepReasons, failedSteps, failureLabel, overallVerdict, stepCells } from './step-rows.js';
+import { formatMarkdownTable } from './text-table.js';
+import { renderTopFunctionsMarkdown } from './top-functions.js';
+
+const SAMPLE_MESSAGE_MAX = 300;
+
+function verdictSection(run: RunResult): string[] {
+  const verdict = overallVerdict(run);
+  const lines = [`**Verdict: ${verdict.text}**`];
+  const failed = failedSteps(run);
+  if (failed.length > 0) {
+    lines.push('');
+    for (const step of failed) {
+      for (const reason of failedStepReasons(step)) {
+        lines.push(`- c=${step.concurrency} **FAILED**: ${escapeMarkdown(reason)}`);
+      }
+    }
+  }
+  if (run.error) lines.push('', `Harness error: ${escapeMarkdown(run.error)}`);
+  return lines;
+}
+
+function stepsSection(run: RunResult): string[] {
+  if (run.steps.length === 0) return ['## Steps', '', 'No steps recorded.'];
+  // Status is markdown we wrote; every other cell is escaped.
+  const rows = run.steps.map((step) =>
+    stepCells(step, '').map((cell, i) => (i === 1 ? (step.status === 'ok' ? 'ok' : '**FAILED**') : escapeMarkdown(cell))),
+  );
+  return [
+    '## Steps',
+    '',
+    formatMarkdownTable(STEP_COLUMNS, rows),
+    '',
+    'rps counts successful responses only; latency is of successful responses; CPU % is of one core.',
+  ];
+}
+
+function failureSamplesSection(run: RunResult): string[] {
+  const withSamples = run.steps.filter((s) => s.failureSamples.length > 0);
+  if (withSamples.length === 0) return [];
+  const lines = ['## Failure samples', ''];
+  for (const step of withSamples) {
+    for (const sample of step.failureSamples) {
+      lines.push(
+        `- c=${step.concurrency} ${escapeMarkdown(failureLabel(sample.kind))} ×${integer(sample.count)}: ${markdownCode(truncate(sample.message, SAMPLE_MESSAGE_MAX))}`,
+      );
+    }
+  }
+  return lines;
+}
+
+function bucketsSection(run: RunResult): string[] {
+  const table = renderBucketTableMarkdown(run);
+  if (!table) return [];
+  return ['## CPU buckets (% of gateway CPU samples)', '', table];
+}
+
+function topFunctionsSection(run: RunResult): string[] {
+  const blocks = run.steps
+    .map((step) => ({ step, table: renderTopFunctionsMarkdown(step, 10) }))
+    .filter((b) => b.table !== '');
+  if (blocks.length === 0) return [];
+  const lines = ['## Top self-time functions'];
+  for (const { step, table } of blocks) lines.push('', `### c=${step.concurrency}`, '', table);
+  return lines;
+}
+
+function capacitySection(run: RunResult): string[] {
+  const capacity = run.capacity;
+  if (!capacity) return ['## Capacity', '', 'No capacity analysis in this run.'];
+  const lines = ['## Capacity', ''];
+  for (const fact of capacityFacts(capacity)) lines.push(`- ${escapeMarkdown(fact.label)}: ${escapeMarkdown(fact.value)}`);
+  if (capacity.littlesLaw.length > 0) {
+    lines.push(
+      '',
+      "Little's law (concurrency ≈ throughput × mean latency):",
+      '',
+      formatMarkdownTable(
+        LITTLES_LAW_HEADERS.map((header, i) => ({ header, align: i < 5 ? 'right' : 'left' })),
+        capacity.littlesLaw.map((check) => littlesLawCells(check).map(escapeMarkdown)),
+      ),
+    );
+    const flagged = capacity.littlesLaw.filter((c) => c.flag !== 'ok');
+    if (flagged.length > 0) {
+      lines.push('');
+      for (const c of flagged) lines.push(`- c=${c.concurrency}: **${escapeMarkdown(c.flag)}** ${escapeMarkdown(c.note)}`);
+    }
+  }
+  if (capacity.notes.length > 0) {
+    lines.push('', 'Notes:', '');
+    for (const note of capacity.notes) lines.push(`- ${escapeMarkdown(note)}`);
+  }
+  return lines;
+}
+
+function markdownLink(text: string, path: string | undefined): string | null {
+  const href = relativeHref(path);
+  return href === null ? null : `[${escapeMarkdown(text)}](${href})`;
+}
+
+function flameGraphsSection(run: RunResult): string[] {
+  const lines: string[] = [];
+  for (const step of run.steps) {
+    const links = [
+      markdownLink('flame graph', step.profile?.flamegraph),
+      markdownLink('.cpuprofile', step.profile?.cpuprofile),
+    ].filter((l): l is string => l !== null);
+    if (links.length > 0) lines.push(`- c=${step.concurrency}: ${links.join(' · ')}`);
+  }
+  const artifacts = Object.entries(run.artifacts)
+    .map(([name, path]) => markdownLink(name, path))
+    .filter((l): l is string => l !== null);
+  if (lines.length === 0 && artifacts.length === 0) return [];
+  const out = ['## Flame graphs', '', ...lines];
+  if (artifacts.length > 0) out.push('', `Other artifacts: ${artifacts.join(' · ')}`);
+  out.push('', 'The full report with charts: [index.html](index.html)');
+  return out;
+}
+
+/** summary.md of a sweep run. Untrusted text (gateway messages, env, names) is escaped. */
+export function renderSummaryMarkdown(run: RunResult): string {
+  const sections: string[][] = [
+    [
+      `# gwprof run ${markdownCode(run.runId)}`,
+      '',
+      `Gateway ${markdownCode(run.config.gateway)} · started ${escapeMarkdown(run.startedAt)}${
+        run.finishedAt ? ` · finished ${escapeMarkdown(run.finishedAt)}` : ''
+      } · state ${escapeMarkdown(run.state)} · ${escapeMarkdown(run.tool.name)} ${escapeMarkdown(run.tool.version)}`,
+    ],
+    verdictSection(run),
+    stepsSection(run),
+    failureSamplesSection(run),
+    bucketsSection(run),
+    topFunctionsSection(run),
+    capacitySection(run),
+    flameGraphsSection(run),
+    ['## Configuration', '', factsMarkdownTable(configFacts(run.config))],
+    ['## Environment', '', factsMarkdownTable(environmentFacts(run.environment))],
+  ];
+  return `${sections
+    .filter((s) => s.length > 0)
+    .map((s) => s.join('\n'))
+    .join('\n\n')}\n`;
+}

@@ -1,0 +1,244 @@
+/** Hand-built results for the render tests: every number is chosen so tests can assert it. */
+import type { CompareResult, RunResult, StepResult, TrialResult } from '@gwprof/results';
+
+export const SCRIPT_TAG = '<script>alert(1)</script>';
+export const IMG_TAG = '<img src=x onerror=alert(1)>';
+
+const BASE_FAILURES = { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 };
+
+function okStep(concurrency: number, rps: number, p50: number, buckets: Record<string, number>): StepResult {
+  const total = Math.round(rps * 10);
+  return {
+    concurrency,
+    status: 'ok',
+    statusReasons: [],
+    startedAt: '2025-01-01T00:00:00.000Z',
+    durationSec: 10,
+    warmupSec: 2,
+    requests: { total, ok: total, failed: 0 },
+    failures: { ...BASE_FAILURES },
+    failureSamples: [],
+    orderWarnings: concurrency === 100 ? 42 : 0,
+    successRate: 1,
+    rps,
+    latencyMs: { mean: p50 * 1.1, p50, p75: p50 * 1.2, p90: p50 * 1.5, p95: p50 * 1.7, p99: p50 * 2, max: p50 * 3 },
+    bytesPerResponse: 4096,
+    gateway: { cpuPercent: 97.4, cpuMsPerOkRequest: 4.4, rssMaxMB: 312.6, pids: [1234] },
+    subgraphs: { cpuPercent: 21.3, perSubgraph: { accounts: { cpuPercent: 5, requests: total } } },
+    fanout: 7,
+    loadgen: { cpuPercent: 8.2 },
+    profile: {
+      cpuprofile: `step-${concurrency}.cpuprofile`,
+      flamegraph: `step-${concurrency}.flame.html`,
+      samples: 9876,
+      samplingIntervalUs: 1000,
+    },
+    buckets,
+    topFunctions: [
+      { functionName: 'parseDocument', url: 'file:///app/node_modules/graphql/language/parser.js', line: 119, selfShare: 0.123, bucket: 'parse' },
+      { functionName: '', url: '', line: -1, selfShare: 0.05, bucket: 'gc' },
+    ],
+  };
+}
+
+/** Three steps: c=10 and c=100 ok, c=1000 failed with every response non-2xx (seed 000's hidden failure). */
+export function makeRunFixture(): RunResult {
+  const failed: StepResult = {
+    ...okStep(1000, 0, 0, {}),
+    status: 'failed',
+    statusReasons: ['success rate 0.0% below 100%', `gateway said ${SCRIPT_TAG}`],
+    requests: { total: 1000, ok: 0, failed: 1000 },
+    failures: { ...BASE_FAILURES, non2xx: 1000 },
+    failureSamples: [
+      { kind: 'non2xx', message: `HTTP 500 ${SCRIPT_TAG}`, count: 900 },
+      { kind: 'non2xx', message: `HTTP 502 ${IMG_TAG}`, count: 100 },
+    ],
+    successRate: 0,
+    rps: 0,
+    latencyMs: null,
+    fanout: null,
+    profile: { cpuprofile: 'step-1000.cpuprofile', flamegraph: 'step-1000.flame.html', samples: 0, samplingIntervalUs: 1000 },
+    buckets: undefined,
+    topFunctions: [],
+  };
+  delete failed.buckets;
+  return {
+    schemaVersion: 1,
+    tool: { name: 'gwprof', version: '0.1.0' },
+    kind: 'sweep',
+    runId: '2025-01-01T00-00-00-mesh',
+    startedAt: '2025-01-01T00:00:00.000Z',
+    finishedAt: '2025-01-01T00:01:00.000Z',
+    state: 'complete',
+    error: null,
+    config: {
+      gateway: `mesh${IMG_TAG}`,
+      gatewayEnv: { NODE_OPTIONS: '--max-old-space-size=512' },
+      concurrency: [10, 100, 1000],
+      durationSec: 10,
+      warmupSec: 2,
+      query: 'fixtures/test-query.graphql',
+      variables: null,
+      expect: 'fixtures/test-query.expected.json',
+      minSuccess: 1,
+      timeoutSec: 10,
+      subgraphDelayMs: 0,
+      subgraphPorts: { accounts: 4001, reviews: 4002 },
+      gatewayPort: 4000,
+      profile: true,
+      profiler: 'inspector',
+      samplingIntervalUs: 1000,
+      quick: false,
+    },
+    environment: {
+      node: 'v20.20.2',
+      platform: 'linux x64',
+      cpuModel: `Fake CPU ${SCRIPT_TAG}`,
+      cpuCount: 2,
+      totalMemMB: 7936,
+      cpuSets: { gateway: '1', others: '0' },
+      gatewayMemoryLimitMB: 512,
+      memoryLimitMethod: 'cgroup v2',
+      fdLimit: { soft: 65536, hard: 65536 },
+      gatewayPackages: { '@graphql-mesh/cli': '0.103.0' },
+      gitCommit: 'abc123',
+      commandLine: ['node', 'gwprof', 'sweep', '--gateway-env', `X=${IMG_TAG}`],
+      hostname: 'bench-1',
+    },
+    steps: [
+      okStep(10, 190.5, 6.2, { gc: 0.1, idle: 0.3, program: 0.05, parse: 0.1234, validate: 0.05, execute: 0.2, plan: 0.05, httpParser: 0.0266, onconnection: 0, pubsub: 0, ticks: 0.05, other: 0.02, myPlugin: 0.03 }),
+      okStep(100, 220.25, 100, { gc: 0.2, idle: 0.05, program: 0.05, parse: 0.1, validate: 0.05, execute: 0.3, plan: 0.1, httpParser: 0.05, onconnection: 0.01, pubsub: 0.01, ticks: 0.05, other: 0.03 }),
+      failed,
+    ],
+    artifacts: { 'gateway log': 'logs/gateway.log', evil: 'javascript:alert(1)' },
+    capacity: {
+      knee: { concurrency: 100, rps: 220.25, method: 'max curvature' },
+      optimalConcurrency: 100,
+      maxConcurrency: null,
+      usl: { sigma: 0.05, kappa: 0.0001, lambda: 20, peakConcurrency: 97.5, peakRps: 230.1, r2: 0.97, points: 2 },
+      littlesLaw: [
+        { concurrency: 10, rps: 190.5, meanLatencyMs: 6.82, impliedConcurrency: 1.3, ratio: 0.13, flag: 'loadgen-saturated', note: 'load generator cannot keep 10 requests in flight' },
+        { concurrency: 1000, rps: 0, meanLatencyMs: null, impliedConcurrency: null, ratio: null, flag: 'no-data', note: 'no successful responses' },
+      ],
+      notes: ['maximum concurrency: no level met the success target'],
+    },
+  };
+}
+
+/** A tiny V8 CPU profile: root → main → parse (leaf) and root → (garbage collector). */
+export function makeCpuProfile(): object {
+  const frame = (id: number, functionName: string, url = '') => ({
+    id,
+    callFrame: { functionName, scriptId: url ? '1' : '0', url, lineNumber: 1, columnNumber: 1 },
+    hitCount: 0,
+    children: [] as number[],
+  });
+  const root = { ...frame(1, '(root)'), children: [2, 4] };
+  const main = { ...frame(2, 'main', 'file:///app/main.js'), children: [3] };
+  const parse = { ...frame(3, 'parseDocument', 'file:///app/node_modules/graphql/language/parser.js'), hitCount: 6 };
+  const gc = { ...frame(4, '(garbage collector)'), hitCount: 4 };
+  const samples = [3, 3, 4, 3, 3, 4, 3, 4, 3, 4];
+  return {
+    nodes: [root, main, parse, gc],
+    startTime: 0,
+    endTime: samples.length * 1000,
+    samples,
+    timeDeltas: samples.map(() => 1000),
+  };
+}
+
+function step(concurrency: number, rps: number, cpuMs: number): StepResult {
+  const s = okStep(concurrency, rps, 10, { gc: 0.1, execute: 0.9 });
+  return { ...s, gateway: { ...s.gateway, cpuMsPerOkRequest: cpuMs } };
+}
+
+/** A trials compare at c=50: rps fell 10% (a regression), CPU per request rose, p99 inconclusive. */
+export function makeCompareFixture(mode: 'trials' | 'runs' = 'trials'): CompareResult {
+  const trials: TrialResult[] = [];
+  const baseRps = [200, 202, 198, 201, 199];
+  const candRps = [180, 181, 179, 182, 178];
+  baseRps.forEach((rps, i) => {
+    trials.push({ side: 'baseline', index: i, concurrency: 50, step: step(50, rps, 4.4) });
+    trials.push({ side: 'candidate', index: i, concurrency: 50, step: step(50, candRps[i] ?? 0, 4.9) });
+  });
+  const summary = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return { n: values.length, median: sorted[Math.floor(sorted.length / 2)] ?? 0, mean: values.reduce((a, b) => a + b, 0) / values.length, values };
+  };
+  const trialsMode = mode === 'trials';
+  return {
+    schemaVersion: 1,
+    tool: { name: 'gwprof', version: '0.1.0' },
+    kind: 'compare',
+    runId: '2025-01-02T00-00-00-compare',
+    startedAt: '2025-01-02T00:00:00.000Z',
+    finishedAt: '2025-01-02T00:10:00.000Z',
+    state: 'complete',
+    mode,
+    config: {
+      baseline: 'mesh',
+      candidate: `cmd:node ./pr/gateway.js ${SCRIPT_TAG}`,
+      baselineEnv: {},
+      candidateEnv: { NODE_OPTIONS: '--require ./slow.cjs' },
+      concurrency: [50],
+      threshold: 0.05,
+      minTrials: 5,
+      maxTrials: 20,
+      budgetMinutes: 30,
+      durationSec: 10,
+      warmupSec: 2,
+      query: 'fixtures/test-query.graphql',
+    },
+    environment: makeRunFixture().environment,
+    trials: trialsMode ? trials : [],
+    levels: [
+      {
+        concurrency: 50,
+        metrics: [
+          {
+            metric: 'rps',
+            unit: 'req/s',
+            higherIsBetter: true,
+            baseline: summary(baseRps),
+            candidate: summary(candRps),
+            relativeChange: -0.1,
+            ci95: trialsMode ? [-0.115, -0.085] : null,
+            verdict: trialsMode ? 'regression' : 'inconclusive',
+            method: trialsMode ? 'bootstrap' : 'single runs',
+          },
+          {
+            metric: 'cpuMsPerOkRequest',
+            unit: 'ms',
+            higherIsBetter: false,
+            baseline: summary([4.4, 4.4, 4.4, 4.4, 4.4]),
+            candidate: summary([4.9, 4.9, 4.9, 4.9, 4.9]),
+            relativeChange: 0.1136,
+            ci95: trialsMode ? [0.1, 0.127] : null,
+            verdict: trialsMode ? 'regression' : 'inconclusive',
+            method: 'bootstrap',
+          },
+          {
+            metric: 'p99',
+            unit: 'ms',
+            higherIsBetter: false,
+            baseline: summary([20, 35, 18, 40, 22]),
+            candidate: summary([25, 30, 45, 19, 28]),
+            relativeChange: 0.04,
+            ci95: trialsMode ? [-0.2, 0.3] : null,
+            verdict: 'inconclusive',
+            method: 'bootstrap',
+          },
+        ],
+        buckets: [
+          { bucket: 'execute', baseline: 0.3, candidate: 0.36, deltaPoints: 6 },
+          { bucket: 'gc', baseline: 0.1, candidate: 0.09, deltaPoints: -1 },
+          { bucket: 'idle', baseline: 0.05, candidate: 0.051, deltaPoints: 0.1 },
+        ],
+      },
+    ],
+    verdict: trialsMode ? 'regression' : 'deltas only',
+    verdictReasons: trialsMode ? ['c=50 rps −10.0% (CI −11.5%…−8.5%) beyond the 5% threshold'] : [],
+    stopReason: trialsMode ? 'all metrics decided after 5 trials per side' : 'compared two finished runs',
+    exitCode: trialsMode ? 1 : 0,
+  };
+}

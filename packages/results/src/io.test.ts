@@ -1,0 +1,42 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readRunResult, writeRunResult } from './io.js';
+import { RESULTS_SCHEMA_VERSION, type RunResult } from './types.js';
+
+function run(steps: number): RunResult {
+  return {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    tool: { name: 'gwprof', version: '0.0.0' },
+    kind: 'sweep',
+    runId: 'r1',
+    startedAt: '2026-01-01T00:00:00Z',
+    finishedAt: null,
+    state: 'running',
+    error: null,
+    config: {} as RunResult['config'],
+    environment: {} as RunResult['environment'],
+    steps: Array.from({ length: steps }, (_, i) => ({ concurrency: 10 * (i + 1) }) as RunResult['steps'][number]),
+    artifacts: {},
+  };
+}
+
+describe('results.json', () => {
+  it('round-trips and replaces the file atomically, leaving no temporary file', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-results-'));
+    writeRunResult(dir, run(1));
+    writeRunResult(dir, run(2));
+    expect(readRunResult(dir).steps.map((s) => s.concurrency)).toEqual([10, 20]);
+    expect(readdirSync(dir)).toEqual(['results.json']);
+  });
+
+  it('explains what is wrong with a folder that is not a run', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-results-'));
+    expect(() => readRunResult(dir)).toThrow(/results\.json does not exist: is this a gwprof run folder\?/);
+    writeFileSync(path.join(dir, 'results.json'), '{"kind": "sweep", "steps": [');
+    expect(() => readRunResult(dir)).toThrow(/is not valid JSON/);
+    writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ ...run(0), schemaVersion: 99 }));
+    expect(() => readRunResult(dir)).toThrow(/schema version 99/);
+  });
+});

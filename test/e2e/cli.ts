@@ -1,0 +1,59 @@
+/** Runs the built gwprof CLI as a user would, for end-to-end tests. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+export const cliBin = path.join(repoRoot, 'packages/cli/dist/bin.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(path.join(os.tmpdir(), `gwprof-${prefix}-`));
+}
+
+/** Ports well away from the defaults, so a developer's running services don't collide with tests. */
+export function portArgs(base: number): string[] {
+  return ['--gateway-port', String(base), '--subgraph-ports', [1, 2, 3, 4].map((i) => base + i).join(',')];
+}
+
+export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; result: Promise<CliResult> } {
+  const child = spawn(process.execPath, [cliBin, ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const result = new Promise<CliResult>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, result };
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return startCli(args, env).result;
+}
+
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

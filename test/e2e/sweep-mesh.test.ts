@@ -1,0 +1,74 @@
+/**
+ * End to end: the real subgraphs and the real legacy Mesh gateway, a short sweep at two
+ * levels with every response validated against the golden response, profiled per step.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '@gwprof/results';
+import { portArgs, portIsFree, runCli, tempDir, type CliResult } from './cli.js';
+
+const BASE_PORT = 4510;
+let result: CliResult;
+let run: RunResult;
+let runDir: string;
+
+describe('sweep of the Mesh gateway', () => {
+  beforeAll(async () => {
+    const out = tempDir('sweep');
+    result = await runCli(['sweep', '--gateway', 'mesh', '-c', '4,16', '-d', '3', '-w', '1', '--out', out, '--run-id', 'e2e', ...portArgs(BASE_PORT)]);
+    runDir = path.join(out, 'e2e');
+    run = JSON.parse(readFileSync(path.join(runDir, 'results.json'), 'utf8')) as RunResult;
+  }, 180_000);
+
+  it('exits 0 with every step ok and every response valid', () => {
+    expect(result.stderr).not.toMatch(/FAILED/);
+    expect(result.code).toBe(0);
+    expect(run.state).toBe('complete');
+    expect(run.steps.map((s) => s.concurrency)).toEqual([4, 16]);
+    for (const step of run.steps) {
+      expect(step.status).toBe('ok');
+      expect(step.requests.ok).toBeGreaterThan(0);
+      expect(step.requests.failed).toBe(0);
+      expect(step.successRate).toBe(1);
+      expect(step.rps).toBeGreaterThan(0);
+      expect(step.latencyMs!.p99).toBeGreaterThanOrEqual(step.latencyMs!.p50);
+      expect(step.gateway.cpuPercent).toBeGreaterThan(0);
+      expect(step.gateway.rssMaxMB).toBeGreaterThan(20);
+    }
+  });
+
+  it('reports fan-out from the subgraphs’ own request counts', () => {
+    for (const step of run.steps) {
+      expect(step.fanout).not.toBeNull();
+      expect(step.fanout!).toBeGreaterThan(0);
+      const perSubgraph = Object.values(step.subgraphs.perSubgraph).reduce((a, s) => a + s.requests, 0);
+      expect(step.fanout).toBeCloseTo(perSubgraph / step.requests.total, 2);
+    }
+  });
+
+  it('writes a CPU profile, a self-contained flame graph and buckets summing to 1 per step', () => {
+    for (const step of run.steps) {
+      expect(step.profile).toBeDefined();
+      const profile = JSON.parse(readFileSync(path.join(runDir, step.profile!.cpuprofile), 'utf8')) as { nodes: unknown[]; samples: number[] };
+      expect(profile.nodes.length).toBeGreaterThan(10);
+      expect(profile.samples.length).toBe(step.profile!.samples);
+      const html = readFileSync(path.join(runDir, step.profile!.flamegraph!), 'utf8');
+      expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=["']?https?:/i);
+      const shares = Object.values(step.buckets!);
+      expect(shares.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+      expect(step.buckets!.execute! + step.buckets!.plan! + step.buckets!.parse! + step.buckets!.validate!).toBeGreaterThan(0);
+    }
+  });
+
+  it('writes summary.md and index.html, prints the table, and frees every port', async () => {
+    expect(existsSync(path.join(runDir, 'summary.md'))).toBe(true);
+    expect(existsSync(path.join(runDir, 'index.html'))).toBe(true);
+    expect(existsSync(path.join(runDir, 'logs', 'gateway.log'))).toBe(true);
+    expect(result.stdout).toMatch(/\b16\b/);
+    for (let port = BASE_PORT; port <= BASE_PORT + 4; port++) expect(await portIsFree(port)).toBe(true);
+    for (const pid of run.steps[0]!.gateway.pids) {
+      expect(() => process.kill(pid, 0)).toThrow();
+    }
+  });
+});
