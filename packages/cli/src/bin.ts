@@ -6,6 +6,7 @@ import { sweepCommand } from './sweep-command.js';
 import { bucketsCommand } from './buckets-command.js';
 import { reportCommand } from './report-command.js';
 import { compareCommand } from './compare-command.js';
+import { openCommand } from './open-command.js';
 
 const program = new Command('gwprof')
   .description('load-test and CPU-profile GraphQL federation gateways: sweeps, CPU buckets, flame graphs, pre-merge comparisons')
@@ -13,7 +14,7 @@ const program = new Command('gwprof')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
-for (const command of [sweepCommand(), compareCommand(), bucketsCommand(), reportCommand()]) {
+for (const command of [sweepCommand(), compareCommand(), bucketsCommand(), reportCommand(), openCommand()]) {
   program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
 }
 

@@ -12,3 +12,8 @@ export { ProfilerControlError } from './profiler/controller.js';
 export { repoRoot, fixturesDir, defaultProfilesDir } from './paths.js';
 export { TOOL_VERSION } from './version.js';
 export { runCompareTrials, validateCompareOptions, type CompareTrialOptions, type CompareTrialsOutcome } from './compare.js';
+// Building blocks for benchmark scripts (scripts/): the same machinery the sweep uses.
+export { planResources, startTestBed, type TestBed, type ResourcePlan } from './test-bed.js';
+export { runLoad, type LoadOutcome } from './driver.js';
+export { createRunLogs } from './log.js';
+export { TreeUsageMeter } from './proc-stats.js';

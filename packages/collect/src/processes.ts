@@ -39,6 +39,8 @@ export interface SpawnOptions {
 }
 
 const TAIL_LINES = 40;
+// Colour codes make logs and error messages unreadable outside a terminal.
+const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
 
 /** Every process started and not yet stopped, so any exit path can stop them all. */
 export class ProcessRegistry {
@@ -109,7 +111,8 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
 
   for (const [stream, source] of [['stdout', child.stdout], ['stderr', child.stderr]] as const) {
     if (!source) continue;
-    createInterface({ input: source }).on('line', (line) => {
+    createInterface({ input: source }).on('line', (raw) => {
+      const line = raw.replace(ANSI, '');
       tailLines.push(line);
       if (tailLines.length > TAIL_LINES) tailLines.shift();
       options.logger.info({ stream }, line);

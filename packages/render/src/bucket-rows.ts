@@ -4,8 +4,7 @@ import { bucketColumns } from './buckets.js';
 /** What a step contributes to the bucket table. */
 export type StepBuckets =
   | { kind: 'shares'; concurrency: number; samples: number | null; shares: Record<string, number> }
-  | { kind: 'no-samples'; concurrency: number }
-  | { kind: 'not-profiled'; concurrency: number };
+  | { kind: 'no-samples' | 'not-analysed' | 'not-profiled'; concurrency: number };
 
 export function stepBuckets(step: StepResult): StepBuckets {
   const samples = step.profile?.samples;
@@ -13,8 +12,15 @@ export function stepBuckets(step: StepResult): StepBuckets {
   if (step.buckets && Object.keys(step.buckets).length > 0) {
     return { kind: 'shares', concurrency: step.concurrency, samples: samples ?? null, shares: step.buckets };
   }
-  if (step.profile) return { kind: 'no-samples', concurrency: step.concurrency };
+  if (step.profile) return { kind: 'not-analysed', concurrency: step.concurrency };
   return { kind: 'not-profiled', concurrency: step.concurrency };
+}
+
+/** What a step without bucket shares shows in place of them. */
+export function missingBucketsLabel(entry: StepBuckets): string {
+  if (entry.kind === 'no-samples') return 'no samples';
+  if (entry.kind === 'not-analysed') return 'not analysed';
+  return 'not profiled';
 }
 
 /** True when at least one step carries bucket shares: otherwise the bucket table is left out. */

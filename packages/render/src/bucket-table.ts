@@ -1,6 +1,6 @@
 import type { RunResult } from '@gwprof/results';
 import { NONE, integer, shareAsPercent } from './format.js';
-import { hasBuckets, runBucketColumns, stepBuckets } from './bucket-rows.js';
+import { hasBuckets, missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';
 import { type Column, formatMarkdownTable, formatTextTable } from './text-table.js';
 
 /** Header and rows of the seed-000 table: a row per concurrency, a column per bucket in %. */
@@ -14,8 +14,7 @@ function bucketTableData(run: RunResult): { columns: Column[]; rows: string[][] 
   const rows = run.steps.map((step) => {
     const entry = stepBuckets(step);
     if (entry.kind !== 'shares') {
-      const label = entry.kind === 'no-samples' ? 'no samples' : 'not profiled';
-      return [String(step.concurrency), label, ...buckets.map(() => NONE)];
+      return [String(step.concurrency), missingBucketsLabel(entry), ...buckets.map(() => NONE)];
     }
     return [
       String(step.concurrency),

@@ -19,16 +19,19 @@ export function escapeHtml(value: unknown): string {
 
 /**
  * Escapes text for inline Markdown (table cells, list items). GitHub renders raw HTML in markdown, so
- * `<` and `&` become entities; markdown punctuation gets a backslash; newlines and pipes would break a
- * table row, so they are flattened.
+ * `<`, `>` and `&` become entities; inline markdown punctuation gets a backslash; a leading character
+ * that would start a heading or list is escaped too; newlines would break a table row, so they are
+ * flattened.
  */
 export function escapeMarkdown(value: unknown): string {
   return String(value)
+    .replace(/\r?\n/g, ' ')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/([\\`*_{}[\]()#+!|~])/g, '\\$1')
-    .replace(/\r?\n/g, ' ');
+    .replace(/([\\`*_[\]|~])/g, '\\$1')
+    .replace(/^(\s*)([#+=-])/, '$1\\$2')
+    .replace(/^(\s*\d+)([.)])/, '$1\\$2');
 }
 
 /**

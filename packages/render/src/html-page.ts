@@ -30,7 +30,7 @@ svg .chart-title { font-size: 13px; font-weight: 600; } svg .axis-title { fill: 
 svg .empty { fill: var(--muted); font-style: italic; }
 details { margin: 4px 0; } summary { cursor: pointer; }
 ul.facts { padding-left: 20px; }
-td.delta-bad, .verdict-regression { color: var(--bad); font-weight: 700; } td.delta-good, .verdict-improvement { color: var(--ok); }
+.delta-bad, .verdict-regression { color: var(--bad); font-weight: 700; } .delta-good, .verdict-improvement { color: var(--ok); }
 .verdict-inconclusive { color: var(--warn); }
 `;
 

@@ -1,5 +1,5 @@
 import type { RunResult, StepResult } from '@gwprof/results';
-import { runBucketColumns, hasBuckets, stepBuckets } from './bucket-rows.js';
+import { hasBuckets, missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';
 import { LITTLES_LAW_HEADERS, capacityFacts, littlesLawCells } from './capacity-facts.js';
 import { escapeHtml } from './escape.js';
 import { NONE, integer, shareAsPercent } from './format.js';
@@ -124,7 +124,7 @@ function bucketsSection(run: RunResult, topN: number): string {
     const entry = stepBuckets(step);
     if (entry.kind !== 'shares') {
       return {
-        cells: [String(step.concurrency), entry.kind === 'no-samples' ? 'no samples' : 'not profiled', ...columns.map(() => NONE)],
+        cells: [String(step.concurrency), missingBucketsLabel(entry), ...columns.map(() => NONE)],
       };
     }
     return {

@@ -1,6 +1,6 @@
 import type { RunResult, UslFit } from '@gwprof/results';
 import { bucketColor } from './buckets.js';
-import { runBucketColumns, stepBuckets } from './bucket-rows.js';
+import { missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';
 import { type LineSeries, type XMarker, lineChart, stackedBarChart } from './svg-chart.js';
 
 function levels(run: RunResult): string[] {
@@ -103,6 +103,6 @@ export function bucketsChart(run: RunResult): string {
     xTitle: 'concurrency',
     stacks: columns.map((name) => ({ name, color: bucketColor(name, columns) })),
     shares: entries.map((e) => (e.kind === 'shares' ? columns.map((c) => e.shares[c] ?? 0) : null)),
-    emptyLabels: entries.map((e) => (e.kind === 'no-samples' ? 'no samples' : 'not profiled')),
+    emptyLabels: entries.map(missingBucketsLabel),
   });
 }

@@ -9,6 +9,7 @@ import inspector = require('node:inspector');
 import net = require('node:net');
 import fs = require('node:fs');
 import path = require('node:path');
+import workerThreads = require('node:worker_threads');
 
 interface Command {
   op: 'ping' | 'start' | 'stop';
@@ -17,7 +18,9 @@ interface Command {
 }
 
 const directory = process.env.GWPROF_PROFILER_DIR;
-if (directory) {
+// Loader-hook threads (e.g. Hive Gateway's) run --require preloads again: only the main
+// thread, where the gateway's JavaScript runs, may own the control socket.
+if (directory && workerThreads.isMainThread) {
   const socketPath = path.join(directory, `profiler-${process.pid}.sock`);
   let session: inspector.Session | null = null;
 

@@ -58,7 +58,6 @@ export function makeRunFixture(): RunResult {
     latencyMs: null,
     fanout: null,
     profile: { cpuprofile: 'step-1000.cpuprofile', flamegraph: 'step-1000.flame.html', samples: 0, samplingIntervalUs: 1000 },
-    buckets: undefined,
     topFunctions: [],
   };
   delete failed.buckets;

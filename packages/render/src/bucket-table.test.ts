@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { renderBucketTable, renderBucketTableMarkdown } from './bucket-table.js';
+import { BUCKET_DISPLAY_ORDER } from './buckets.js';
+import { makeRunFixture } from './test-fixtures/run-fixture.js';
+
+function cells(line: string): string[] {
+  return line.trim().split(/\s{2,}/);
+}
+
+describe('renderBucketTable', () => {
+  const run = makeRunFixture();
+  const lines = renderBucketTable(run).split('\n');
+  const header = cells(lines[0]!);
+
+  it('has a column per bucket in display order, custom buckets after the known ones', () => {
+    expect(header.slice(0, 2)).toEqual(['conc', 'samples']);
+    expect(header.slice(2, 2 + BUCKET_DISPLAY_ORDER.length)).toEqual(BUCKET_DISPLAY_ORDER.map((b) => `${b} %`));
+    expect(header.at(-1)).toBe('myPlugin %');
+  });
+
+  it('shows each share as a percentage with one decimal, matching the data', () => {
+    for (const [rowIndex, step] of [[2, run.steps[0]!], [3, run.steps[1]!]] as const) {
+      const row = cells(lines[rowIndex]!);
+      expect(row[0]).toBe(String(step.concurrency));
+      expect(row[1]).toBe('9,876');
+      header.slice(2).forEach((col, i) => {
+        const bucket = col.replace(/ %$/, '');
+        const share = step.buckets?.[bucket] ?? 0;
+        expect(row[i + 2], `${bucket} at c=${step.concurrency}`).toBe((share * 100).toFixed(1));
+      });
+    }
+    // 0.1234 → 12.3, 0.0266 → 2.7
+    expect(cells(lines[2]!)[2 + BUCKET_DISPLAY_ORDER.indexOf('parse')]).toBe('12.3');
+    expect(cells(lines[2]!)[2 + BUCKET_DISPLAY_ORDER.indexOf('httpParser')]).toBe('2.7');
+  });
+
+  it('says "no samples" for a step whose profile had none', () => {
+    expect(cells(lines[4]!).slice(0, 3)).toEqual(['1000', 'no samples', '–']);
+  });
+
+  it('is absent when no step has buckets', () => {
+    const unprofiled = makeRunFixture();
+    for (const step of unprofiled.steps) {
+      delete step.buckets;
+      delete step.profile;
+    }
+    expect(renderBucketTable(unprofiled)).toBe('');
+    expect(renderBucketTableMarkdown(unprofiled)).toBe('');
+  });
+});

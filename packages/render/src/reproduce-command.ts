@@ -1,0 +1,38 @@
+import type { CompareResult } from '@gwprof/results';
+import { commandLineText } from './run-facts.js';
+
+/** Flags for one side's environment, repeatable K=V. */
+function envFlags(flag: string, env: Record<string, string>): string[] {
+  return Object.entries(env).flatMap(([k, v]) => [flag, `${k}=${v}`]);
+}
+
+/**
+ * The command that reproduces this comparison: the recorded command line when there is one
+ * (exact), otherwise one rebuilt from the config.
+ */
+export function reproduceCommand(compare: CompareResult): string {
+  const argv = compare.environment?.commandLine ?? [];
+  const at = argv.indexOf('compare');
+  if (at >= 0) return `pnpm gwprof ${commandLineText(argv.slice(at))}`;
+  const c = compare.config;
+  const args =
+    compare.mode === 'runs'
+      ? ['compare', '--baseline-run', c.baseline, '--candidate-run', c.candidate]
+      : [
+          'compare',
+          '--baseline', c.baseline,
+          '--candidate', c.candidate,
+          ...envFlags('--baseline-env', c.baselineEnv),
+          ...envFlags('--candidate-env', c.candidateEnv),
+          '--concurrency', c.concurrency.join(','),
+          '--duration', String(c.durationSec),
+          '--warmup', String(c.warmupSec),
+          '--query', c.query,
+          // The config keeps the threshold as a fraction; the flag takes a percentage.
+          '--threshold', String(Number((c.threshold * 100).toFixed(3))),
+          '--min-trials', String(c.minTrials),
+          '--max-trials', String(c.maxTrials),
+          ...(c.budgetMinutes === null ? [] : ['--budget', String(c.budgetMinutes)]),
+        ];
+  return `pnpm gwprof ${commandLineText(args)}`;
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { stripAnsi } from './ansi.js';
+import { renderStepTable } from './step-table.js';
+import { SCRIPT_TAG, makeRunFixture } from './test-fixtures/run-fixture.js';
+
+function rowOf(table: string, concurrency: number): string {
+  const row = table.split('\n').find((line) => stripAnsi(line).trimStart().startsWith(`${concurrency} `));
+  if (!row) throw new Error(`no row for c=${concurrency}`);
+  return row;
+}
+
+describe('renderStepTable', () => {
+  const run = makeRunFixture();
+
+  it('shows each step with its status, the failed one as FAILED', () => {
+    const table = renderStepTable(run);
+    expect(rowOf(table, 10)).toMatch(/^\s*10\s+ok\s+1,905\/1,905\s+100\.0\s+190\.5\s+6\.2\s+9\.3\s+12\.4\s+18\.6\s+–/);
+    const failed = rowOf(table, 1000);
+    expect(failed).toContain('FAILED');
+    expect(failed).toMatch(/0\/1,000\s+0\.0\s+0\.0\s+–\s+–\s+–\s+–\s+non2xx 1,000/);
+    expect(table).not.toMatch(/\bok\b.*non2xx/);
+  });
+
+  it('lists why failed steps failed, one line each, control characters removed', () => {
+    const withNewline = makeRunFixture();
+    withNewline.steps[2]!.statusReasons.push('line one\nline two\u001b[2J');
+    const table = renderStepTable(withNewline);
+    expect(table).toContain('FAILED c=1000: success rate 0.0% below 100%');
+    expect(table).toContain(`FAILED c=1000: gateway said ${SCRIPT_TAG}`);
+    expect(table).toContain('FAILED c=1000: line one line two [2J');
+    expect(table).not.toContain('\u001b');
+  });
+
+  it('shows order warnings, CPU, RSS, fan-out and load generator CPU', () => {
+    const row = rowOf(renderStepTable(run), 100);
+    expect(row).toMatch(/–\s+42\s+97\s+313\s+21\s+7\.00\s+8$/);
+  });
+
+  it('paints failed rows red only when color is on, with columns still aligned', () => {
+    const plain = renderStepTable(run);
+    const colored = renderStepTable(run, { color: true });
+    expect(plain).not.toContain('\u001b[');
+    expect(rowOf(colored, 1000)).toContain('\u001b[31m');
+    expect(rowOf(colored, 10)).not.toContain('\u001b[31m');
+    expect(stripAnsi(colored)).toBe(plain);
+  });
+
+  it('says when the run did not complete', () => {
+    const interrupted = { ...makeRunFixture(), state: 'interrupted' as const };
+    expect(renderStepTable(interrupted)).toMatch(/Run interrupted$/);
+  });
+
+  it('never shows 100.0% success for a step with a failed request', () => {
+    const almost = makeRunFixture();
+    const step = almost.steps[0]!;
+    step.requests = { total: 100_000, ok: 99_999, failed: 1 };
+    step.failures.timeouts = 1;
+    expect(rowOf(renderStepTable(almost), 10)).toMatch(/99,999\/100,000\s+>99\.9/);
+    expect(rowOf(renderStepTable(almost), 10)).toContain('timeouts 1');
+  });
+});

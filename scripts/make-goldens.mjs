@@ -1,0 +1,265 @@
+#!/usr/bin/env node
+// Regenerates (or checks) the golden responses in fixtures/ from a running gateway.
+// Plain Node 20, no dependencies.
+//
+//   node scripts/make-goldens.mjs <gateway-url>                  write the goldens of every fixture
+//   node scripts/make-goldens.mjs <gateway-url> --check          compare another gateway with them
+//   node scripts/make-goldens.mjs <gateway-url> --stats-ports 4001,4002,4003,4004
+//                                                                also print the subgraph fan-out
+//   node scripts/make-goldens.mjs <gateway-url> --query Q.graphql [--variables V.json] [--out E.json]
+//
+// For each query, one POST per variables entry (sequential, so fan-out is "alone"). A response
+// with a non-200 status, no JSON, `errors` or no `data` stops the script: a golden must be a
+// real, clean answer. Keys are written in the query's selection order (whatever order the
+// gateway used), so the files read like the query. --check compares `data` ignoring key order
+// and reports, separately, responses whose key order differs from the query.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const fixturesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+const DEFAULT_FIXTURES = [
+  { query: 'test-query.graphql', variables: null, out: 'test-query.expected.json' },
+  { query: 'user-reviews.graphql', variables: 'user-reviews.variables.json', out: 'user-reviews.expected.json' },
+];
+
+// ---------- a small GraphQL reader: enough to know each selection set's field order ----------
+
+function tokenize(source) {
+  const tokens = [];
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i];
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === ',' || c === '\ufeff') i++;
+    else if (c === '#') while (i < source.length && source[i] !== '\n') i++;
+    else if (source.startsWith('...', i)) (tokens.push('...'), (i += 3));
+    else if ('{}()[]:!$@=|&'.includes(c)) (tokens.push(c), i++);
+    else if (source.startsWith('"""', i)) {
+      const end = source.indexOf('"""', i + 3);
+      if (end < 0) throw new Error('unterminated block string');
+      tokens.push({ string: true }), (i = end + 3);
+    } else if (c === '"') {
+      i++;
+      while (i < source.length && source[i] !== '"') i += source[i] === '\\' ? 2 : 1;
+      tokens.push({ string: true }), i++;
+    } else {
+      const match = /^[_A-Za-z0-9.+-]+/.exec(source.slice(i));
+      if (!match) throw new Error(`unexpected character ${JSON.stringify(c)} at offset ${i}`);
+      tokens.push(match[0]), (i += match[0].length);
+    }
+  }
+  return tokens;
+}
+
+/** Operations and fragments of a document, each with its selection tree. */
+function readDocument(source) {
+  const tokens = tokenize(source);
+  let p = 0;
+  const peek = () => tokens[p];
+  const next = () => tokens[p++];
+  const expect = (t) => {
+    if (tokens[p] !== t) throw new Error(`expected ${t}, found ${JSON.stringify(tokens[p])}`);
+    p++;
+  };
+  const skipBalanced = (open, close) => {
+    expect(open);
+    for (let depth = 1; depth > 0; ) {
+      const t = next();
+      if (t === undefined) throw new Error(`unbalanced ${open}`);
+      if (t === open) depth++;
+      else if (t === close) depth--;
+    }
+  };
+  const skipDirectives = () => {
+    while (peek() === '@') {
+      next(), next();
+      if (peek() === '(') skipBalanced('(', ')');
+    }
+  };
+  const selectionSet = () => {
+    expect('{');
+    const items = [];
+    while (peek() !== '}') {
+      if (peek() === undefined) throw new Error('unterminated selection set');
+      if (peek() === '...') {
+        next();
+        if (peek() === 'on') (next(), next(), skipDirectives(), items.push({ inline: selectionSet() }));
+        else if (peek() === '@' || peek() === '{') (skipDirectives(), items.push({ inline: selectionSet() }));
+        else (items.push({ spread: next() }), skipDirectives());
+        continue;
+      }
+      let key = next();
+      if (peek() === ':') (next(), next()); // alias: the response key is the alias
+      if (peek() === '(') skipBalanced('(', ')');
+      skipDirectives();
+      items.push({ key, sub: peek() === '{' ? selectionSet() : null });
+    }
+    next();
+    return items;
+  };
+  const operations = [];
+  const fragments = new Map();
+  while (p < tokens.length) {
+    const t = peek();
+    if (t === '{') operations.push({ name: null, items: selectionSet() });
+    else if (t === 'query' || t === 'mutation' || t === 'subscription') {
+      next();
+      const name = peek() !== '{' && peek() !== '(' && peek() !== '@' ? next() : null;
+      if (peek() === '(') skipBalanced('(', ')');
+      skipDirectives();
+      operations.push({ name, items: selectionSet() });
+    } else if (t === 'fragment') {
+      next();
+      const name = next();
+      expect('on'), next(), skipDirectives();
+      fragments.set(name, selectionSet());
+    } else throw new Error(`unexpected ${JSON.stringify(t)} at top level`);
+  }
+  return { operations, fragments };
+}
+
+/** Response keys of a selection set in order, each with its (merged) sub-selections. */
+function collectFields(items, fragments, into = new Map(), seen = new Set()) {
+  for (const item of items) {
+    if (item.spread !== undefined) {
+      if (seen.has(item.spread)) continue;
+      const fragment = fragments.get(item.spread);
+      if (!fragment) throw new Error(`unknown fragment ${item.spread}`);
+      collectFields(fragment, fragments, into, new Set([...seen, item.spread]));
+    } else if (item.inline) collectFields(item.inline, fragments, into, seen);
+    else {
+      if (!into.has(item.key)) into.set(item.key, []);
+      if (item.sub) into.get(item.key).push(...item.sub);
+    }
+  }
+  return into;
+}
+
+/** A copy of value whose object keys follow the selection order (unknown keys last). */
+function orderBySelection(value, items, fragments) {
+  if (Array.isArray(value)) return value.map((v) => orderBySelection(v, items, fragments));
+  if (value === null || typeof value !== 'object' || !items) return value;
+  const fields = collectFields(items, fragments);
+  const out = {};
+  for (const [key, sub] of fields) if (key in value) out[key] = orderBySelection(value[key], sub.length ? sub : null, fragments);
+  for (const key of Object.keys(value)) if (!(key in out)) out[key] = value[key];
+  return out;
+}
+
+const canonical = (v) =>
+  Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])])) : v;
+const sameIgnoringOrder = (a, b) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+
+// ---------- talking to the gateway and the subgraphs ----------
+
+async function post(url, body) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`${url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+  }
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${text.slice(0, 300)}`);
+  if (json.errors) throw new Error(`${url} answered with errors: ${JSON.stringify(json.errors).slice(0, 300)}`);
+  if (!json.data) throw new Error(`${url} answered without data`);
+  return { json, bytes: Buffer.byteLength(text) };
+}
+
+async function subgraphRequests(ports) {
+  const counts = await Promise.all(
+    ports.map(async (port) => ((await (await fetch(`http://127.0.0.1:${port}/__gwprof/stats`)).json()).requests)),
+  );
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+// ---------- main ----------
+
+function parseArgs(argv) {
+  const args = { url: null, check: false, statsPorts: null, query: null, variables: null, out: null };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--check') args.check = true;
+    else if (a === '--stats-ports') args.statsPorts = argv[++i].split(',').map(Number);
+    else if (a === '--query') args.query = argv[++i];
+    else if (a === '--variables') args.variables = argv[++i];
+    else if (a === '--out') args.out = argv[++i];
+    else if (a === '--help' || a === '-h') args.help = true;
+    else if (!args.url) args.url = a;
+    else throw new Error(`unexpected argument ${a}`);
+  }
+  return args;
+}
+
+async function run(args, fixture) {
+  const source = readFileSync(fixture.query, 'utf8');
+  const { operations, fragments } = readDocument(source);
+  if (operations.length !== 1) throw new Error(`${fixture.query} must hold exactly one operation`);
+  const [operation] = operations;
+  const variableSets = fixture.variables ? JSON.parse(readFileSync(fixture.variables, 'utf8')) : null;
+  const list = variableSets === null ? [null] : Array.isArray(variableSets) ? variableSets : [variableSets];
+
+  const goldens = [];
+  const sizes = [];
+  const fanouts = [];
+  let orderWarnings = 0;
+  for (const variables of list) {
+    const body = { query: source, ...(operation.name ? { operationName: operation.name } : {}), ...(variables ? { variables } : {}) };
+    const before = args.statsPorts ? await subgraphRequests(args.statsPorts) : 0;
+    const { json, bytes } = await post(args.url, body);
+    if (args.statsPorts) fanouts.push((await subgraphRequests(args.statsPorts)) - before);
+    sizes.push(bytes);
+    const ordered = orderBySelection(json.data, operation.items, fragments);
+    if (JSON.stringify(ordered) !== JSON.stringify(json.data)) orderWarnings++;
+    goldens.push({ data: ordered });
+  }
+
+  const name = path.basename(fixture.query);
+  const stat = (xs) => (xs.length === 1 ? `${xs[0]}` : `min ${Math.min(...xs)}, mean ${Math.round(xs.reduce((a, b) => a + b, 0) / xs.length)}, max ${Math.max(...xs)}`);
+  console.log(`${name}: ${list.length} request(s), response bytes ${stat(sizes)}${fanouts.length ? `, fan-out alone ${stat(fanouts)}` : ''}`);
+  if (orderWarnings) console.log(`  ${orderWarnings} response(s) had keys in another order than the query`);
+
+  const outFile = fixture.out;
+  if (args.check) {
+    const stored = JSON.parse(readFileSync(outFile, 'utf8'));
+    const expected = Array.isArray(stored) ? stored : [stored];
+    if (expected.length !== goldens.length) throw new Error(`${outFile} has ${expected.length} responses, the gateway gave ${goldens.length}`);
+    const bad = goldens.map((g, i) => (sameIgnoringOrder(g.data, expected[i].data) ? -1 : i)).filter((i) => i >= 0);
+    console.log(bad.length ? `  MISMATCH with ${outFile} at entries ${bad.join(', ')}` : `  same data as ${outFile} (key order ignored)`);
+    return bad.length === 0;
+  }
+  const text =
+    variableSets === null
+      ? JSON.stringify(goldens[0], null, 2) + '\n'
+      : '[\n' + goldens.map((g) => JSON.stringify(g)).join(',\n') + '\n]\n'; // one compact response per line
+  writeFileSync(outFile, text);
+  console.log(`  wrote ${outFile}`);
+  return true;
+}
+
+const args = parseArgs(process.argv.slice(2));
+if (args.help || !args.url) {
+  console.log('usage: node scripts/make-goldens.mjs <gateway-url> [--check] [--stats-ports 4001,4002,4003,4004] [--query Q --variables V --out E]');
+  process.exit(args.help ? 0 : 2);
+}
+const fixtures = args.query
+  ? [{ query: args.query, variables: args.variables, out: args.out ?? args.query.replace(/\.graphql$/, '.expected.json') }]
+  : DEFAULT_FIXTURES.map((f) => ({
+      query: path.join(fixturesDir, f.query),
+      variables: f.variables && path.join(fixturesDir, f.variables),
+      out: path.join(fixturesDir, f.out),
+    }));
+let ok = true;
+try {
+  for (const fixture of fixtures) ok = (await run(args, fixture)) && ok;
+} catch (error) {
+  console.error(`make-goldens: ${error.message}`);
+  process.exit(1);
+}
+process.exit(ok ? 0 : 1);
