@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '@gwprof/results';
 import { portArgs, portIsFree, runCli, tempDir, type CliResult } from './cli.js';
@@ -71,4 +72,38 @@ describe('sweep of the Mesh gateway', () => {
       expect(() => process.kill(pid, 0)).toThrow();
     }
   });
+});
+
+describe('the real run’s report in headless Chromium', () => {
+  it('renders charts and tables with no console error and no network request, and links to working flame graphs', async () => {
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({
+      executablePath: process.env.GWPROF_CHROMIUM ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      const remote: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('request', (r) => !/^(file|data|blob):/.test(r.url()) && remote.push(r.url()));
+      await page.goto(pathToFileURL(path.join(runDir, 'index.html')).href);
+      for (const id of ['#throughput-chart', '#latency-chart', '#buckets-chart', '#steps-table', '#capacity', '#environment']) {
+        expect(await page.locator(id).count(), id).toBe(1);
+      }
+      expect(await page.locator('#throughput-chart svg, svg#throughput-chart').count()).toBeGreaterThan(0);
+      expect(await page.locator('#steps-table tr').count()).toBeGreaterThanOrEqual(3);
+      const links = page.locator('a.flamegraph-link');
+      expect(await links.count()).toBe(run.steps.length);
+      await links.first().click();
+      await page.waitForURL(/\.flame\.html/);
+      await page.waitForSelector('canvas', { timeout: 20_000 });
+      expect(await page.locator('canvas').count()).toBeGreaterThan(0);
+      expect(errors).toEqual([]);
+      expect(remote).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
