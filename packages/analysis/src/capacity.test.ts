@@ -86,6 +86,16 @@ describe('checkLittlesLaw', () => {
     expect(check.note).toMatch(/50\.0 requests in flight for 100 connections \(50% busy\).*CPU was at 98%/);
   });
 
+  it('tells idle connections from connections held by timed-out requests', () => {
+    const idle = checkLittlesLaw({ ...step(100, 1000), latencyMs: { mean: 50 }, loadgen: { cpuPercent: 5 } });
+    expect(idle).toMatchObject({ ratio: 0.5, flag: 'connections-idle' });
+    // 300 connections, 100 ok req/s at 1.5 s = 150 busy; 300 timeouts in 20 s × 10 s = 150 more.
+    const held = { ...step(300, 100), latencyMs: { mean: 1500 }, successRate: 0.87, failures: { timeouts: 300 }, durationSec: 20 };
+    expect(checkLittlesLaw(held, 10)).toMatchObject({ ratio: 0.5, flag: 'failures-hold-connections' });
+    expect(checkLittlesLaw(held, 10).note).toMatch(/300 timeouts held about 150\.0 more for 10 s each/);
+    expect(checkLittlesLaw(held)).toMatchObject({ flag: 'connections-idle' });
+  });
+
   it('accepts a closed loop that holds, and flags latency inflated by client-side queueing', () => {
     expect(checkLittlesLaw(step(100, 1000))).toMatchObject({ impliedConcurrency: 100, ratio: 1, flag: 'ok', note: '' });
     expect(checkLittlesLaw({ ...step(10, 100), latencyMs: { mean: 200 } })).toMatchObject({ ratio: 2, flag: 'client-queueing' });

@@ -14,6 +14,8 @@ export interface CapacityOptions {
   minSuccess?: number;
   /** p99 latency a step must stay within to count as within capacity; none by default. */
   latencyTargetMs?: number;
+  /** The run's request timeout, so Little's law can count the time timed-out requests held. */
+  timeoutSec?: number;
 }
 
 /**
@@ -53,7 +55,7 @@ export function analyzeCapacity(steps: readonly CapacityStep[], options: Capacit
     optimalConcurrency: optimal.concurrency,
     maxConcurrency: maximum.concurrency,
     usl: usl.fit,
-    littlesLaw: sorted.map(checkLittlesLaw),
+    littlesLaw: sorted.map((step) => checkLittlesLaw(step, options.timeoutSec)),
     notes,
   };
 }

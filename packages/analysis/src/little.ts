@@ -11,6 +11,9 @@ export interface LittlesLawInput {
   latencyMs: { mean: number } | null;
   successRate: number;
   loadgen?: { cpuPercent: number };
+  /** With the request timeout, lets timed-out requests count as the connection time they held. */
+  failures?: { timeouts: number };
+  durationSec?: number;
 }
 
 /**
@@ -20,7 +23,7 @@ export interface LittlesLawInput {
  * the measured latency includes time requests waited on the client side before reaching the server.
  * Throughput counts successful responses only, so failures also pull the ratio down.
  */
-export function checkLittlesLaw(step: LittlesLawInput): LittlesLawCheck {
+export function checkLittlesLaw(step: LittlesLawInput, timeoutSec?: number): LittlesLawCheck {
   const base = { concurrency: step.concurrency, rps: step.rps };
   if (step.latencyMs === null) {
     return { ...base, meanLatencyMs: null, impliedConcurrency: null, ratio: null, flag: 'no-data', note: 'no successful responses, no latency' };
@@ -38,13 +41,33 @@ export function checkLittlesLaw(step: LittlesLawInput): LittlesLawCheck {
       note: `${implied}: measured latency includes time requests queued in the client, so it overstates the gateway's`,
     };
   }
-  const reasons = [`${implied} (${Math.round(ratio * 100)}% busy): the load generator did not keep its connections busy`];
-  const cpu = step.loadgen?.cpuPercent;
-  if (cpu !== undefined) {
-    reasons.push(cpu >= SATURATED_CPU_PERCENT ? `its CPU was at ${Math.round(cpu)}%` : `its CPU was only ${Math.round(cpu)}%, so look elsewhere`);
+  // Timed-out requests held their connection for the whole timeout without counting in rps:
+  // when they account for the idle share, the gateway is the limit, not the load generator.
+  const timeouts = step.failures?.timeouts ?? 0;
+  if (timeouts > 0 && timeoutSec !== undefined && step.durationSec) {
+    const heldByTimeouts = (timeouts / step.durationSec) * timeoutSec;
+    const withTimeouts = (impliedConcurrency + heldByTimeouts) / step.concurrency;
+    if (withTimeouts >= 1 - TOLERANCE) {
+      return {
+        ...checked,
+        flag: 'failures-hold-connections',
+        note: `${implied} (${Math.round(ratio * 100)}% busy with successful requests); ${timeouts} timeouts held about ${heldByTimeouts.toFixed(1)} more for ${timeoutSec} s each: the gateway, not the load generator, left requests unanswered`,
+      };
+    }
   }
+  const cpu = step.loadgen?.cpuPercent;
+  const reasons = [`${implied} (${Math.round(ratio * 100)}% busy)`];
   if (step.successRate < 1) {
     reasons.push(`${((1 - step.successRate) * 100).toFixed(1)}% of responses failed and held connections without counting here`);
   }
-  return { ...checked, flag: 'loadgen-saturated', note: reasons.join('; ') };
+  if (cpu !== undefined && cpu >= SATURATED_CPU_PERCENT) {
+    reasons.push(`the load generator's CPU was at ${Math.round(cpu)}%: it could not keep its connections busy`);
+    return { ...checked, flag: 'loadgen-saturated', note: reasons.join('; ') };
+  }
+  reasons.push(
+    cpu === undefined
+      ? 'connections sat idle between a response and the next request'
+      : `connections sat idle though the load generator's CPU was only ${Math.round(cpu)}%: look at connection errors or the client`,
+  );
+  return { ...checked, flag: 'connections-idle', note: reasons.join('; ') };
 }

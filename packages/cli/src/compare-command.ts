@@ -1,25 +1,14 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
-import {
-  DEFAULT_SUBGRAPH_PORTS,
-  SUBGRAPH_NAMES,
-  TOOL_VERSION,
-  defaultProfilesDir,
-  fixturesDir,
-  runCompareTrials,
-  type SubgraphName,
-} from '@gwprof/collect';
+import { DEFAULT_SUBGRAPH_PORTS, TOOL_VERSION, defaultProfilesDir, runCompareTrials } from '@gwprof/collect';
 import { COMPARE_FILE, readRunResult, writeJsonAtomic, RESULTS_SCHEMA_VERSION, type CompareResult, type TrialResult } from '@gwprof/results';
 import { analyzeProfile, diffRuns, judgeTrials, readCpuProfile } from '@gwprof/analysis';
 import { renderCompareMarkdown, renderCompareReportHtml, renderCompareTable } from '@gwprof/render';
 import { ProgressLine } from './progress.js';
-import { collectKeyValue, parseIntegerList, parsePercent, parsePort, parsePositiveNumber } from './options.js';
+import { collectKeyValue, parseIntegerList, parsePercent, parsePort, parsePositiveNumber, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
-import { UsageError } from './sweep-command.js';
-
-const DEFAULT_QUERY = path.join(fixturesDir, 'test-query.graphql');
-const DEFAULT_EXPECT = path.join(fixturesDir, 'test-query.expected.json');
+import { DEFAULT_QUERY, UsageError, expectedResponseFile, subgraphPortsFrom } from './defaults.js';
 
 interface CompareFlags {
   baseline?: string;
@@ -53,12 +42,6 @@ interface CompareFlags {
   color: boolean;
 }
 
-const wholeNumber = (name: string) => (value: string): number => {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a whole number ≥ 1 (got "${value}")`);
-  return n;
-};
-
 export function compareCommand(): Command {
   return new Command('compare')
     .description('did the candidate gateway get slower than the baseline? Alternating trials, confidence intervals, a verdict and an exit code (0 no regression, 1 regression, 2 invalid)')
@@ -72,8 +55,8 @@ export function compareCommand(): Command {
     .option('-d, --duration <seconds>', 'measured seconds per trial and level', parsePositiveNumber('--duration'), 10)
     .option('-w, --warmup <seconds>', 'discarded warm-up seconds before each measurement', parsePositiveNumber('--warmup', { allowZero: true }), 3)
     .option('--threshold <percent>', 'smallest change that counts as a regression', parsePercent('--threshold'), 5)
-    .option('--min-trials <n>', 'trials per side before a verdict may be reached', wholeNumber('--min-trials'), 3)
-    .option('--max-trials <n>', 'trials per side at most, while a gating metric is inconclusive', wholeNumber('--max-trials'), 10)
+    .option('--min-trials <n>', 'trials per side before a verdict may be reached', parseWholeNumber('--min-trials'), 3)
+    .option('--max-trials <n>', 'trials per side at most, while a gating metric is inconclusive', parseWholeNumber('--max-trials'), 10)
     .option('--budget <minutes>', 'stop adding trials when another pair would exceed this many minutes', parsePositiveNumber('--budget'))
     .option('--query <file>', 'GraphQL query to POST', DEFAULT_QUERY)
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
@@ -155,7 +138,6 @@ async function compareAction(flags: CompareFlags): Promise<number> {
       stopReason: 'compared finished runs',
       exitCode: failedSteps.length > 0 ? 2 : 0,
     };
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(runDir, { recursive: true });
     emit(compare, runDir, flags);
     process.stdout.write(`${renderCompareTable(compare, { color })}\n\nrun folder: ${runDir}\n`);
@@ -163,10 +145,9 @@ async function compareAction(flags: CompareFlags): Promise<number> {
   }
 
   if (!flags.baseline || !flags.candidate) throw new UsageError('compare needs --baseline and --candidate gateways (or --baseline-run and --candidate-run)');
-  if (flags.subgraphPorts.length !== SUBGRAPH_NAMES.length) throw new UsageError(`--subgraph-ports needs ${SUBGRAPH_NAMES.length} ports`);
-  const subgraphPorts = Object.fromEntries(SUBGRAPH_NAMES.map((n, i) => [n, flags.subgraphPorts[i]!])) as Record<SubgraphName, number>;
+  const subgraphPorts = subgraphPortsFrom(flags.subgraphPorts);
   const queryFile = path.resolve(flags.query);
-  const expectFile = flags.expect ? path.resolve(flags.expect) : queryFile === DEFAULT_QUERY && existsSync(DEFAULT_EXPECT) ? DEFAULT_EXPECT : null;
+  const expectFile = expectedResponseFile(queryFile, flags.expect);
   const threshold = flags.threshold / 100;
   const progress = new ProgressLine();
   const config: CompareResult['config'] = {

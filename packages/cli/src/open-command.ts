@@ -8,7 +8,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { Command } from 'commander';
 import { defaultProfilesDir } from '@gwprof/collect';
-import { UsageError } from './sweep-command.js';
+import { UsageError } from './defaults.js';
+import { parsePort } from './options.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -68,9 +69,9 @@ export function openCommand(): Command {
   return new Command('open')
     .description("serve the profiles folder on 127.0.0.1 and print the URL of a run's report (default: the newest run)")
     .argument('[run-dir]', 'a run folder')
-    .option('-p, --port <port>', 'port to listen on (0: any free port)', (v) => Number(v), 0)
+    .option('-p, --port <port>', 'port to listen on (default: any free port)', parsePort('--port'))
     .option('--profiles <dir>', 'the profiles folder to serve when no run folder is given', defaultProfilesDir)
-    .action(async (runDirArg: string | undefined, flags: { port: number; profiles: string }) => {
+    .action(async (runDirArg: string | undefined, flags: { port?: number; profiles: string }) => {
       let root: string;
       let run: string;
       if (runDirArg) {
@@ -84,7 +85,7 @@ export function openCommand(): Command {
         if (!latest) throw new UsageError(`no run with a report in ${root}: run 'pnpm bench:sweep' first`);
         run = latest;
       }
-      const server = await serveFolder(root, flags.port);
+      const server = await serveFolder(root, flags.port ?? 0);
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : flags.port;
       process.stdout.write(`serving ${root} on http://127.0.0.1:${port}/ (Ctrl-C to stop)\nreport: http://127.0.0.1:${port}/${encodeURIComponent(run)}/index.html\n`);

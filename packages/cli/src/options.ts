@@ -46,3 +46,11 @@ export function collectKeyValue(name: string) {
     return { ...previous, [value.slice(0, index)]: value.slice(index + 1) };
   };
 }
+
+export function parseWholeNumber(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number ≥ 1 (got "${value}")`);
+    return n;
+  };
+}

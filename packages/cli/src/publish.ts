@@ -30,7 +30,7 @@ export async function publishStepProfile(step: StepResult, runDir: string, run: 
 
 /** Writes capacity analysis, results.json, summary.md and index.html. */
 export function publishRun(run: RunResult, runDir: string): { summary: string; report: string } {
-  run.capacity = analyzeCapacity(run.steps, { minSuccess: run.config.minSuccess });
+  run.capacity = analyzeCapacity(run.steps, { minSuccess: run.config.minSuccess, timeoutSec: run.config.timeoutSec });
   writeRunResult(runDir, run);
   const summary = path.join(runDir, 'summary.md');
   const report = path.join(runDir, 'index.html');

@@ -1,24 +1,16 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import {
-  DEFAULT_SUBGRAPH_PORTS,
-  SUBGRAPH_NAMES,
-  defaultProfilesDir,
-  fixturesDir,
-  runSweep,
-  type SubgraphName,
-} from '@gwprof/collect';
+import { DEFAULT_SUBGRAPH_PORTS, defaultProfilesDir, runSweep } from '@gwprof/collect';
 import { writeRunResult } from '@gwprof/results';
 import { renderBucketTable, renderStepTable } from '@gwprof/render';
 import { ProgressLine } from './progress.js';
 import { collectKeyValue, parseIntegerList, parsePercent, parsePort, parsePositiveNumber } from './options.js';
 import { publishRun, publishStepProfile } from './publish.js';
 import { withInterruptSignal } from './signals.js';
+import { DEFAULT_EXPECT, DEFAULT_QUERY, expectedResponseFile, subgraphPortsFrom } from './defaults.js';
 
 export const DEFAULT_CONCURRENCY = [10, 100, 300, 500, 1000];
 const QUICK = { concurrency: [10, 100], durationSec: 5, warmupSec: 2 };
-const DEFAULT_QUERY = path.join(fixturesDir, 'test-query.graphql');
-const DEFAULT_EXPECT = path.join(fixturesDir, 'test-query.expected.json');
 
 interface SweepFlags {
   gateway: string;
@@ -78,12 +70,9 @@ export function sweepCommand(): Command {
 }
 
 async function sweepAction(flags: SweepFlags): Promise<number> {
-  if (flags.subgraphPorts.length !== SUBGRAPH_NAMES.length) {
-    throw new UsageError(`--subgraph-ports needs ${SUBGRAPH_NAMES.length} ports (${SUBGRAPH_NAMES.join(',')})`);
-  }
-  const subgraphPorts = Object.fromEntries(SUBGRAPH_NAMES.map((n, i) => [n, flags.subgraphPorts[i]!])) as Record<SubgraphName, number>;
+  const subgraphPorts = subgraphPortsFrom(flags.subgraphPorts);
   const queryFile = path.resolve(flags.query ?? DEFAULT_QUERY);
-  const expectFile = flags.expectNone ? null : flags.expect ? path.resolve(flags.expect) : queryFile === DEFAULT_QUERY ? DEFAULT_EXPECT : null;
+  const expectFile = expectedResponseFile(queryFile, flags.expect, flags.expectNone);
   const progress = new ProgressLine();
   const color = flags.color && process.stdout.isTTY === true;
 
@@ -144,5 +133,3 @@ async function sweepAction(flags: SweepFlags): Promise<number> {
   }
   return 0;
 }
-
-export class UsageError extends Error {}

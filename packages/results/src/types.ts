@@ -148,7 +148,13 @@ export interface LittlesLawCheck {
   impliedConcurrency: number | null;
   /** impliedConcurrency / concurrency. */
   ratio: number | null;
-  flag: 'ok' | 'client-queueing' | 'loadgen-saturated' | 'no-data';
+  /**
+   * ok: connections were kept busy; client-queueing: latency includes client-side waiting;
+   * loadgen-saturated: idle connections and the load generator's CPU at its limit;
+   * failures-hold-connections: timed-out requests account for the idle share;
+   * connections-idle: idle for another reason; no-data: no successful response.
+   */
+  flag: 'ok' | 'client-queueing' | 'loadgen-saturated' | 'failures-hold-connections' | 'connections-idle' | 'no-data';
   note: string;
 }
 
