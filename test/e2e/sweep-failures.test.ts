@@ -62,6 +62,29 @@ describe('failing and interrupted sweeps', () => {
     for (let port = BASE_PORT; port <= BASE_PORT + 4; port++) expect(await portIsFree(port)).toBe(true);
   }, 120_000);
 
+  it('leaves no gateway or subgraph behind even when the harness itself is SIGKILLed', async () => {
+    const out = tempDir('killed');
+    const { child, result } = startCli(['sweep', '--no-profile', '-c', '4', '-d', '60', '-w', '0', '--out', out, '--run-id', 'k', ...portArgs(BASE_PORT)]);
+    const gatewayLog = path.join(out, 'k', 'logs', 'gateway.log');
+    await waitFor(() => {
+      try {
+        return readFileSync(gatewayLog, 'utf8').includes('gateway-ready');
+      } catch {
+        return false;
+      }
+    }, 90_000);
+    child.kill('SIGKILL');
+    await result;
+    // The kernel kills the gateway (parent-death signal); the subgraphs notice their parent is gone.
+    const deadline = Date.now() + 10_000;
+    let free = false;
+    while (!free && Date.now() < deadline) {
+      free = (await Promise.all([0, 1, 2, 3, 4].map((i) => portIsFree(BASE_PORT + i)))).every(Boolean);
+      if (!free) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(free).toBe(true);
+  }, 120_000);
+
   it('names a busy port and starts nothing', async () => {
     const blocker = net.createServer().listen(BASE_PORT + 2, '127.0.0.1');
     await new Promise((r) => blocker.once('listening', r));

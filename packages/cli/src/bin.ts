@@ -8,6 +8,14 @@ import { reportCommand } from './report-command.js';
 import { compareCommand } from './compare-command.js';
 import { openCommand } from './open-command.js';
 
+// A closed pipe (`gwprof … | head`, a parent that died) must not crash the harness before it
+// has stopped its processes and written results.json.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 const program = new Command('gwprof')
   .description('load-test and CPU-profile GraphQL federation gateways: sweeps, CPU buckets, flame graphs, pre-merge comparisons')
   .version(TOOL_VERSION)

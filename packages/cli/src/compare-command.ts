@@ -8,7 +8,7 @@ import { renderCompareMarkdown, renderCompareReportHtml, renderCompareTable } fr
 import { ProgressLine } from './progress.js';
 import { collectKeyValue, parseIntegerList, parsePercent, parsePort, parsePositiveNumber, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
-import { DEFAULT_QUERY, UsageError, expectedResponseFile, subgraphPortsFrom } from './defaults.js';
+import { COMPARE_DEFAULT_SCENARIO, UsageError, expectedResponseFile, subgraphPortsFrom } from './defaults.js';
 
 interface CompareFlags {
   baseline?: string;
@@ -24,7 +24,7 @@ interface CompareFlags {
   minTrials: number;
   maxTrials: number;
   budget?: number;
-  query: string;
+  query?: string;
   variables?: string;
   expect?: string;
   timeout: number;
@@ -58,9 +58,9 @@ export function compareCommand(): Command {
     .option('--min-trials <n>', 'trials per side before a verdict may be reached', parseWholeNumber('--min-trials'), 3)
     .option('--max-trials <n>', 'trials per side at most, while a gating metric is inconclusive', parseWholeNumber('--max-trials'), 10)
     .option('--budget <minutes>', 'stop adding trials when another pair would exceed this many minutes', parsePositiveNumber('--budget'))
-    .option('--query <file>', 'GraphQL query to POST', DEFAULT_QUERY)
+    .option('--query <file>', 'GraphQL query to POST (default: fixtures/user-reviews.graphql, with its 100 variable sets cycled per request and their golden responses)')
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
-    .option('--expect <file>', 'golden {"data": …} (default for the default query: fixtures/test-query.expected.json)')
+    .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry')
     .option('--timeout <seconds>', 'request timeout', parsePositiveNumber('--timeout'), 10)
     .option('--subgraph-delay <ms>', 'fixed delay per subgraph request', parsePositiveNumber('--subgraph-delay', { allowZero: true }), 0)
     .option('--subgraph-ports <list>', 'ports of accounts,reviews,products,inventory', parseIntegerList('--subgraph-ports'), Object.values(DEFAULT_SUBGRAPH_PORTS))
@@ -146,8 +146,9 @@ async function compareAction(flags: CompareFlags): Promise<number> {
 
   if (!flags.baseline || !flags.candidate) throw new UsageError('compare needs --baseline and --candidate gateways (or --baseline-run and --candidate-run)');
   const subgraphPorts = subgraphPortsFrom(flags.subgraphPorts);
-  const queryFile = path.resolve(flags.query);
-  const expectFile = expectedResponseFile(queryFile, flags.expect);
+  const queryFile = path.resolve(flags.query ?? COMPARE_DEFAULT_SCENARIO.query);
+  const variablesFile = flags.variables ? path.resolve(flags.variables) : flags.query ? null : COMPARE_DEFAULT_SCENARIO.variables;
+  const expectFile = flags.query ? expectedResponseFile(queryFile, flags.expect) : (flags.expect ? path.resolve(flags.expect) : COMPARE_DEFAULT_SCENARIO.expect);
   const threshold = flags.threshold / 100;
   const progress = new ProgressLine();
   const config: CompareResult['config'] = {
@@ -189,7 +190,7 @@ async function compareAction(flags: CompareFlags): Promise<number> {
       minSuccess: 1,
       samplingIntervalUs: flags.samplingInterval,
       queryFile,
-      variablesFile: flags.variables ? path.resolve(flags.variables) : null,
+      variablesFile,
       expectFile,
       subgraphDelayMs: flags.subgraphDelay,
       subgraphPorts,

@@ -6,6 +6,17 @@ import { SUBGRAPH_NAMES, fixturesDir, type SubgraphName } from '@gwprof/collect'
 export const DEFAULT_QUERY = path.join(fixturesDir, 'test-query.graphql');
 export const DEFAULT_EXPECT = path.join(fixturesDir, 'test-query.expected.json');
 
+/**
+ * compare's default request stream: a query whose variables change on every request, so that a
+ * gateway's sharing of identical in-flight requests neither flatters it nor makes its work per
+ * request (fan-out) swing from trial to trial.
+ */
+export const COMPARE_DEFAULT_SCENARIO = {
+  query: path.join(fixturesDir, 'user-reviews.graphql'),
+  variables: path.join(fixturesDir, 'user-reviews.variables.json'),
+  expect: path.join(fixturesDir, 'user-reviews.expected.json'),
+};
+
 export class UsageError extends Error {}
 
 /** The golden response to check against: the given file, or the default query's own golden. */

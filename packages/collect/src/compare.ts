@@ -8,27 +8,19 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { RunEnvironment, TrialResult } from '@gwprof/results';
 import { loadScenario } from './fixtures.js';
-import { gatewayFromSpec, type SubgraphName } from './gateways/index.js';
+import { gatewayFromSpec } from './gateways/index.js';
 import { createRunLogs } from './log.js';
 import { measureStep, type StepSettings } from './step.js';
-import { planResources, startTestBed, type TestBed } from './test-bed.js';
+import { planResources, startTestBed, type TestBed, type TestBedSettings } from './test-bed.js';
 import { describeEnvironment } from './environment.js';
 import { SweepInputError } from './sweep.js';
 
-export interface CompareTrialOptions extends StepSettings {
+export interface CompareTrialOptions extends StepSettings, TestBedSettings {
   baseline: string;
   candidate: string;
   baselineEnv: Record<string, string>;
   candidateEnv: Record<string, string>;
   concurrency: number[];
-  queryFile: string;
-  variablesFile: string | null;
-  expectFile: string | null;
-  subgraphDelayMs: number;
-  subgraphPorts: Record<SubgraphName, number>;
-  gatewayPort: number;
-  gatewayCpus?: number;
-  gatewayMemoryMB?: number;
   profile: boolean;
   minTrials: number;
   maxTrials: number;

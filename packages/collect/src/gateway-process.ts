@@ -4,7 +4,7 @@
  * the profiler preload when profiling; then waits until it answers a GraphQL request.
  */
 import type { Logger } from 'pino';
-import { pinnedCommand, type MemoryCap } from './isolation.js';
+import { orphanGuardedCommand, pinnedCommand, type MemoryCap } from './isolation.js';
 import { assertPortFree, waitForPort } from './ports.js';
 import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import { processTree } from './proc-stats.js';
@@ -82,6 +82,7 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
     if (!launch.isNodeScript) throw new GatewayStartError(`gateway ${adapter.spec} is not a node script: clinic and 0x can only wrap Node gateways`);
     ({ command, args } = options.wrapNodeScript(command, args));
   }
+  ({ command, args } = orphanGuardedCommand(command, args));
   if (options.memoryCap) ({ command, args } = options.memoryCap.wrap(command, args));
   ({ command, args } = pinnedCommand(options.cpus, command, args));
 

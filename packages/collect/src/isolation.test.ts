@@ -30,3 +30,32 @@ describe('open files', () => {
     expect(fdsNeeded(1000)).toBe(2256);
   });
 });
+
+describe('gateway memory cap', () => {
+  it('caps a process in a memory cgroup (or falls back to the heap flag and says so)', async () => {
+    const { createMemoryCap } = await import('./isolation.js');
+    const { spawn } = await import('node:child_process');
+    const cap = createMemoryCap(80, `gwprof-test-${process.pid}`);
+    try {
+      if (!cap.method.startsWith('cgroup')) {
+        expect(cap.method).toMatch(/heap flag/);
+        expect(cap.nodeOptions).toBe('--max-old-space-size=60');
+        return;
+      }
+      expect(cap.nodeOptions).toBeNull();
+      // Off-heap memory (Buffers) that the heap flag would not limit: only the cgroup stops it.
+      const grow = 'const a = []; setInterval(() => a.push(Buffer.alloc(8e6, 1)), 5);';
+      const { command, args } = cap.wrap(process.execPath, ['-e', grow]);
+      const child = spawn(command, args, { stdio: 'ignore' });
+      const exit = await new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+      expect(exit).toBe('SIGKILL');
+    } finally {
+      cap.release();
+    }
+  }, 20_000);
+
+  it('refuses a cap too small to start a gateway', async () => {
+    const { createMemoryCap } = await import('./isolation.js');
+    expect(() => createMemoryCap(10, 'x')).toThrow(/--gateway-memory must be at least 64/);
+  });
+});

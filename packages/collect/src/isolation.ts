@@ -43,6 +43,18 @@ export function pinnedCommand(cpus: string | null, command: string, args: string
   return { command: 'taskset', args: ['-c', cpus, command, ...args] };
 }
 
+let setprivAvailable: boolean | undefined;
+
+/**
+ * Makes the kernel SIGKILL the command when the harness dies, even of SIGKILL, where no
+ * cleanup code can run (util-linux setpriv --pdeathsig; the setting survives exec).
+ */
+export function orphanGuardedCommand(command: string, args: string[]): { command: string; args: string[] } {
+  if (setprivAvailable === undefined) setprivAvailable = existsSync('/usr/bin/setpriv');
+  if (!setprivAvailable) return { command, args };
+  return { command: '/usr/bin/setpriv', args: ['--pdeathsig', 'KILL', '--', command, ...args] };
+}
+
 /** Pins this process (every thread) to a CPU set. */
 export function pinSelf(cpus: string | null): void {
   if (!cpus) return;

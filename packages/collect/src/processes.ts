@@ -42,9 +42,26 @@ const TAIL_LINES = 40;
 // Colour codes make logs and error messages unreadable outside a terminal.
 const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
 
-/** Every process started and not yet stopped, so any exit path can stop them all. */
+const liveRegistries = new Set<ProcessRegistry>();
+let exitHookInstalled = false;
+
+/**
+ * Every process started and not yet stopped, so any exit path can stop them all. The orderly
+ * path is stopAll(); if the harness dies of an uncaught error or process.exit() instead, an
+ * 'exit' hook SIGKILLs what is left, so no gateway or subgraph outlives it.
+ */
 export class ProcessRegistry {
   private readonly running = new Set<ManagedProcess>();
+
+  constructor() {
+    liveRegistries.add(this);
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      process.on('exit', () => {
+        for (const registry of liveRegistries) registry.killAllNow();
+      });
+    }
+  }
 
   spawn(options: SpawnOptions): ManagedProcess {
     const managed = spawnManaged(options);
@@ -85,6 +102,14 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+function signalLeader(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
 export function spawnManaged(options: SpawnOptions): ManagedProcess {
   const child: ChildProcess = spawn(options.command, options.args, {
     cwd: options.cwd,
@@ -120,6 +145,17 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
   }
 
   const pid = child.pid ?? -1;
+  /** Sends the first signal, SIGKILLs the group after the grace period, and always at the end:
+   * grandchildren that ignored the signal must not outlive their group leader. */
+  const terminate = async (firstSignal: () => void, graceMs: number): Promise<ExitInfo> => {
+    if (!running || pid <= 0) return exited;
+    firstSignal();
+    const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+    const info = await exited;
+    clearTimeout(timer);
+    signalGroup(pid, 'SIGKILL');
+    return info;
+  };
   options.logger.info({ event: 'spawn', pid, command: options.command, args: options.args }, `${options.name} started`);
 
   return {
@@ -128,32 +164,7 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
     exited,
     isRunning: () => running,
     tail: () => [...tailLines],
-    async stop(graceMs = 5000): Promise<ExitInfo> {
-      if (running && pid > 0) {
-        signalGroup(pid, 'SIGTERM');
-        const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
-        const info = await exited;
-        clearTimeout(timer);
-        // Grandchildren that ignored SIGTERM must not outlive their group leader.
-        signalGroup(pid, 'SIGKILL');
-        return info;
-      }
-      return exited;
-    },
-    async stopLeader(signal: NodeJS.Signals, graceMs: number): Promise<ExitInfo> {
-      if (running && pid > 0) {
-        try {
-          process.kill(pid, signal);
-        } catch {
-          // already gone
-        }
-        const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
-        const info = await exited;
-        clearTimeout(timer);
-        signalGroup(pid, 'SIGKILL');
-        return info;
-      }
-      return exited;
-    },
+    stop: (graceMs = 5000) => terminate(() => signalGroup(pid, 'SIGTERM'), graceMs),
+    stopLeader: (signal: NodeJS.Signals, graceMs: number) => terminate(() => signalLeader(pid, signal), graceMs),
   };
 }

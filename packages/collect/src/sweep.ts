@@ -8,27 +8,20 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { RESULTS_SCHEMA_VERSION, writeRunResult, type RunConfig, type RunResult, type StepResult } from '@gwprof/results';
 import { loadScenario, type Scenario } from './fixtures.js';
-import { gatewayFromSpec, type GatewayAdapter, type SubgraphName } from './gateways/index.js';
+import { gatewayFromSpec, type GatewayAdapter } from './gateways/index.js';
 import { createRunLogs } from './log.js';
 import { measureStep, type StepSettings } from './step.js';
-import { planResources, startTestBed, type ProfilerKind, type TestBed } from './test-bed.js';
+import { planResources, startTestBed, type ProfilerKind, type TestBed, type TestBedSettings } from './test-bed.js';
+import type { RunningGateway } from './gateway-process.js';
 import { describeEnvironment } from './environment.js';
 import { TOOL_VERSION } from './version.js';
 
 export class SweepInputError extends Error {}
 
-export interface SweepOptions extends StepSettings {
+export interface SweepOptions extends StepSettings, TestBedSettings {
   gateway: string;
   gatewayEnv: Record<string, string>;
   concurrency: number[];
-  queryFile: string;
-  variablesFile: string | null;
-  expectFile: string | null;
-  subgraphDelayMs: number;
-  subgraphPorts: Record<SubgraphName, number>;
-  gatewayPort: number;
-  gatewayCpus?: number;
-  gatewayMemoryMB?: number;
   profiler: ProfilerKind;
   outDir: string;
   runId?: string;
@@ -144,7 +137,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     profiler?.close();
     if (external && !options.signal.aborted) {
       options.onProgress(`stopping the gateway so ${options.profiler} writes its report…`, true);
-      await gateway.process.stopLeader('SIGINT', 180_000);
+      await stopProfiledGateway(gateway);
       const artifact = external.artifact();
       if (artifact) run.artifacts[options.profiler] = artifact;
     }
@@ -162,6 +155,29 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     logs.flush();
   }
   return { run, runDir };
+}
+
+/**
+ * clinic and 0x write their report once the profiled process has exited: ask the wrapper with
+ * SIGINT (as Ctrl-C would), and if the gateway ignores the SIGINT it forwards (legacy Mesh does),
+ * stop the gateway itself so the wrapper can go on to write its HTML.
+ */
+async function stopProfiledGateway(gateway: RunningGateway): Promise<void> {
+  const leaderExit = gateway.process.stopLeader('SIGINT', 180_000);
+  const stillThere = async (ms: number): Promise<boolean> => {
+    await new Promise((r) => setTimeout(r, ms));
+    try {
+      process.kill(gateway.serverPid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (gateway.serverPid !== gateway.process.pid && (await stillThere(5000))) {
+    process.kill(gateway.serverPid, 'SIGTERM');
+    if (await stillThere(10_000)) process.kill(gateway.serverPid, 'SIGKILL');
+  }
+  await leaderExit;
 }
 
 function runConfig(options: SweepOptions): RunConfig {

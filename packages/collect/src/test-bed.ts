@@ -18,6 +18,18 @@ import type { GatewayAdapter, SubgraphName } from './gateways/types.js';
 
 export type ProfilerKind = 'inspector' | 'clinic' | '0x' | 'none';
 
+/** What the load sends and where the services run: shared by sweep and compare. */
+export interface TestBedSettings {
+  queryFile: string;
+  variablesFile: string | null;
+  expectFile: string | null;
+  subgraphDelayMs: number;
+  subgraphPorts: Record<SubgraphName, number>;
+  gatewayPort: number;
+  gatewayCpus?: number;
+  gatewayMemoryMB?: number;
+}
+
 export interface ResourcePlan {
   fdLimit: FdLimit;
   cpuPlan: CpuPlan;
@@ -61,7 +73,6 @@ export async function startTestBed(options: {
   const profilerDir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-'));
   const close = async (): Promise<void> => {
     await registry.stopAll();
-    resources.memoryCap?.release();
     rmSync(profilerDir, { recursive: true, force: true });
   };
   pinSelf(resources.cpuPlan.others);

@@ -1,22 +1,10 @@
+import { BUCKET_ORDER } from '@gwprof/analysis';
+
 /**
- * Display order of CPU buckets. Same list as the analysis package's BUCKET_ORDER, kept here on purpose:
- * rendering depends only on the results types, and a bucket this list does not know (a maintainer's
- * custom rule) is still shown, after these.
+ * Display order of CPU buckets: the analysis package's order. A bucket it does not know (a
+ * maintainer's custom rule) is still shown, after these.
  */
-export const BUCKET_DISPLAY_ORDER = [
-  'gc',
-  'idle',
-  'program',
-  'parse',
-  'validate',
-  'execute',
-  'plan',
-  'httpParser',
-  'onconnection',
-  'pubsub',
-  'ticks',
-  'other',
-] as const;
+export const BUCKET_DISPLAY_ORDER = BUCKET_ORDER;
 
 /**
  * The bucket columns for a set of bucket maps: every known bucket in display order (so tables of

@@ -127,6 +127,11 @@ export async function runSubgraphMain(name: string, schema: GraphQLSchema, defau
     };
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
+    // Started by the harness: if the harness is killed outright, do not linger as an orphan.
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) stop();
+    }, 1000).unref();
   } catch (error) {
     const message = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${port} is already in use` : String(error);
     process.stderr.write(JSON.stringify({ level: 50, time: Date.now(), msg: `subgraph ${name} failed to start: ${message}` }) + '\n');
