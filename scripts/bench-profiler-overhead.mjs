@@ -4,7 +4,7 @@
 // so slow drifts of a shared machine hit both alike. Figure of merit: gateway CPU time per
 // successful request in each window; the overhead is the median of the on/off ratios of pairs.
 //
-//   node scripts/bench-profiler-overhead.mjs [--pairs 8] [--duration 10] [--concurrency 20] [--interval 1000]
+//   node scripts/bench-profiler-overhead.mjs [--pairs 10] [--duration 10] [--concurrency 20] [--interval 4000]
 import path from 'node:path';
 import os from 'node:os';
 import { mkdtempSync } from 'node:fs';
@@ -19,7 +19,7 @@ const { values } = parseArgs({
     pairs: { type: 'string', default: '8' },
     duration: { type: 'string', default: '10' },
     concurrency: { type: 'string', default: '20' },
-    interval: { type: 'string', default: '1000' },
+    interval: { type: 'string', default: '4000' },
     gateway: { type: 'string', default: 'mesh' },
   },
 });

@@ -9,7 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '@gwprof/results';
-import { cliBin, pidAlive, portArgs, portIsFree, runCli, startCli, tempDir } from './cli.js';
+import { cliBin, pidAlive, portArgs, portIsFree, repoRoot, runCli, startCli, tempDir } from './cli.js';
 
 const BASE_PORT = 4520;
 
@@ -83,6 +83,26 @@ describe('failing and interrupted sweeps', () => {
       if (!free) await new Promise((r) => setTimeout(r, 250));
     }
     expect(free).toBe(true);
+  }, 120_000);
+
+  it('marks the step failed when the gateway dies mid-profile, and keeps the steps before it', async () => {
+    const out = tempDir('died');
+    const preload = path.join(repoRoot, 'test/e2e/fixtures/exit-after-requests.cjs');
+    const result = await runCli([
+      'sweep', '-c', '2,3,4', '-d', '2', '-w', '0', '--out', out, '--run-id', 'd', ...portArgs(BASE_PORT),
+      '--gateway-env', `NODE_OPTIONS=--require ${preload}`, '--gateway-env', 'GWPROF_EXIT_AFTER=700',
+    ]);
+    expect(result.code).toBe(2);
+    const run = JSON.parse(readFileSync(path.join(out, 'd', 'results.json'), 'utf8')) as RunResult;
+    expect(run.state).toBe('failed');
+    expect(run.error).toMatch(/gateway exited/);
+    // ~150-250 req/s: the first 2 s step ends well before request 700, a later one does not.
+    expect(run.steps.length).toBeGreaterThanOrEqual(2);
+    const last = run.steps.at(-1)!;
+    expect(last.status).toBe('failed');
+    expect(last.statusReasons.join(' ')).toMatch(/gateway exited \(code 3\) during the step/);
+    expect(run.steps.slice(0, -1).every((s) => s.status === 'ok' && s.profile !== undefined)).toBe(true);
+    for (let port = BASE_PORT; port <= BASE_PORT + 4; port++) expect(await portIsFree(port)).toBe(true);
   }, 120_000);
 
   it('names a busy port and starts nothing', async () => {

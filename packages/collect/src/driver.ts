@@ -28,8 +28,6 @@ export interface LoadOutcome {
   latencyMs: LatencyMs | null;
   durationSec: number;
   bytesPerResponse: number;
-  /** Stopped early by stop(). */
-  stopped: boolean;
 }
 
 export interface LoadRun {
@@ -159,7 +157,6 @@ export function runLoad(options: LoadOptions): LoadRun {
       }, 1000)
     : undefined;
 
-  let stopped = false;
   const done = new Promise<LoadOutcome>((resolve, reject) => {
     finish = (error) => {
       if (progressTimer) clearInterval(progressTimer);
@@ -177,7 +174,6 @@ export function runLoad(options: LoadOptions): LoadRun {
         latencyMs: summarizeLatency(latencies),
         durationSec,
         bytesPerResponse: responses > 0 ? Math.round(bytes / responses) : 0,
-        stopped,
       };
       latencies.destroy();
       resolve(outcome);
@@ -186,10 +182,7 @@ export function runLoad(options: LoadOptions): LoadRun {
 
   return {
     done,
-    stop: () => {
-      stopped = true;
-      instance.stop();
-    },
+    stop: () => instance.stop(),
   };
 }
 

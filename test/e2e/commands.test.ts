@@ -1,0 +1,102 @@
+/**
+ * The commands that read files only: `buckets` on any .cpuprofile and `report` on a run folder.
+ * No services are started.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RESULTS_SCHEMA_VERSION, type RunResult } from '@gwprof/results';
+import { runCli, tempDir } from './cli.js';
+
+/** A tiny V8 profile: root → parserOnHeadersComplete → graphql execute (3 samples), plus 1 GC sample. */
+function profile(samples: number[] = [3, 3, 3, 4]): object {
+  return {
+    nodes: [
+      { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1, columnNumber: -1, scriptId: '0' }, children: [2, 4] },
+      { id: 2, callFrame: { functionName: 'parserOnHeadersComplete', url: 'node:_http_common', lineNumber: 71, columnNumber: 0, scriptId: '1' }, children: [3] },
+      { id: 3, callFrame: { functionName: 'executeField', url: 'file:///app/node_modules/graphql/execution/execute.js', lineNumber: 480, columnNumber: 0, scriptId: '2' } },
+      { id: 4, callFrame: { functionName: '(garbage collector)', url: '', lineNumber: -1, columnNumber: -1, scriptId: '0' } },
+    ],
+    startTime: 0,
+    endTime: samples.length * 1000,
+    samples,
+    timeDeltas: samples.map(() => 1000),
+  };
+}
+
+describe('gwprof buckets', () => {
+  it('prints the bucket table of a profile, GraphQL frames winning over the HTTP parser above them', async () => {
+    const file = path.join(tempDir('buckets'), 'p.cpuprofile');
+    writeFileSync(file, JSON.stringify(profile()));
+    const table = await runCli(['buckets', file]);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/4 samples/);
+    expect(table.stdout).toMatch(/execute\s+75\.0%/);
+    expect(table.stdout).toMatch(/gc\s+25\.0%/);
+    const json = await runCli(['buckets', file, '--json']);
+    const parsed = JSON.parse(json.stdout) as { samples: number; buckets: Record<string, number> };
+    expect(parsed.samples).toBe(4);
+    expect(parsed.buckets.execute).toBeCloseTo(0.75, 9);
+    expect(parsed.buckets.httpParser).toBe(0);
+  });
+
+  it('names a truncated or non-profile file, and reports a profile without samples', async () => {
+    const dir = tempDir('buckets-bad');
+    const truncated = path.join(dir, 'truncated.cpuprofile');
+    writeFileSync(truncated, JSON.stringify(profile()).slice(0, 80));
+    const bad = await runCli(['buckets', truncated]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toContain('truncated.cpuprofile');
+    const notProfile = path.join(dir, 'package.json');
+    writeFileSync(notProfile, '{"name": "x"}');
+    const wrong = await runCli(['buckets', notProfile]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/package\.json.*not a V8 CPU profile|package\.json.*nodes/);
+    const empty = path.join(dir, 'empty.cpuprofile');
+    writeFileSync(empty, JSON.stringify(profile([])));
+    const none = await runCli(['buckets', empty]);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toMatch(/no samples/);
+  });
+});
+
+describe('gwprof report', () => {
+  it('re-renders a run folder: buckets from its profiles, flame graphs, summary.md and index.html', async () => {
+    const runDir = path.join(tempDir('report'), 'run');
+    mkdirSync(runDir, { recursive: true });
+    writeFileSync(path.join(runDir, 'step-10.cpuprofile'), JSON.stringify(profile()));
+    const step = {
+      concurrency: 10, status: 'ok', statusReasons: [], startedAt: '2026-01-01T00:00:00Z', durationSec: 5, warmupSec: 1,
+      requests: { total: 100, ok: 100, failed: 0 },
+      failures: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 },
+      failureSamples: [], orderWarnings: 0, successRate: 1, rps: 20,
+      latencyMs: { mean: 500, p50: 480, p75: 520, p90: 600, p95: 650, p99: 700, max: 710 }, bytesPerResponse: 8602,
+      gateway: { cpuPercent: 95, cpuMsPerOkRequest: 47, rssMaxMB: 300, pids: [] },
+      subgraphs: { cpuPercent: 5, perSubgraph: {} }, fanout: 9, loadgen: { cpuPercent: 3 },
+      profile: { cpuprofile: 'step-10.cpuprofile', samples: 4, samplingIntervalUs: 1000 },
+    };
+    const run = {
+      schemaVersion: RESULTS_SCHEMA_VERSION, tool: { name: 'gwprof', version: '0' }, kind: 'sweep', runId: 'run',
+      startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:01:00Z', state: 'complete', error: null,
+      config: { gateway: 'mesh', gatewayEnv: {}, concurrency: [10], durationSec: 5, warmupSec: 1, query: 'q.graphql', variables: null, expect: null, minSuccess: 1, timeoutSec: 10, subgraphDelayMs: 0, subgraphPorts: {}, gatewayPort: 4000, profile: true, profiler: 'inspector', samplingIntervalUs: 1000, quick: false },
+      environment: { node: 'v20', platform: 'linux', cpuModel: 'x', cpuCount: 2, totalMemMB: 1, cpuSets: { gateway: '1', others: '0' }, gatewayMemoryLimitMB: null, memoryLimitMethod: null, fdLimit: { soft: 1, hard: 1 }, gatewayPackages: {}, gitCommit: null, commandLine: [], hostname: 'h' },
+      steps: [step], artifacts: {},
+    };
+    writeFileSync(path.join(runDir, 'results.json'), JSON.stringify(run));
+    const result = await runCli(['report', runDir, '--no-color']);
+    expect(result.code).toBe(0);
+    const rendered = JSON.parse(readFileSync(path.join(runDir, 'results.json'), 'utf8')) as RunResult;
+    expect(rendered.steps[0]!.buckets!.execute).toBeCloseTo(0.75, 9);
+    expect(rendered.steps[0]!.profile!.flamegraph).toBe('step-10.flame.html');
+    expect(rendered.capacity).toBeDefined();
+    for (const file of ['summary.md', 'index.html', 'step-10.flame.html']) expect(existsSync(path.join(runDir, file))).toBe(true);
+    expect(result.stdout).toMatch(/execute/);
+  });
+
+  it('explains a folder that is not a run', async () => {
+    const result = await runCli(['report', tempDir('not-a-run')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/results\.json does not exist: is this a gwprof run folder\?/);
+  });
+});
