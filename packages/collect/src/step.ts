@@ -109,6 +109,9 @@ export async function measureStep(ctx: StepContext): Promise<StepResult | null> 
 
   // Buckets and flame graphs are derived from the .cpuprofile later, by analysis and rendering.
   let profile: StepResult['profile'];
+  if (ctx.profiler && !profileError && !gateway.process.isRunning()) {
+    profileError = 'the gateway exited before its profile could be written';
+  }
   if (ctx.profiler && !profileError) {
     try {
       const samples = await ctx.profiler.stop(path.join(runDir, profileFile));

@@ -67,6 +67,9 @@ export class ProfilerClient {
   }
 
   private request(command: object, timeoutMs: number): Promise<Record<string, unknown>> {
+    if (this.socket.destroyed) {
+      return Promise.reject(new ProfilerControlError('the gateway closed the profiler connection (did it exit?)'));
+    }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new ProfilerControlError(`profiler did not answer ${JSON.stringify(command)} within ${timeoutMs} ms`)), timeoutMs);
       this.waiting.push((line) => {
