@@ -1,16 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
-import { DEFAULT_SUBGRAPH_PORTS, TOOL_VERSION, defaultProfilesDir, runCompareTrials } from '@gwprof/collect';
+import { TOOL_VERSION, runCompareTrials } from '@gwprof/collect';
 import { COMPARE_FILE, readRunResult, writeJsonAtomic, RESULTS_SCHEMA_VERSION, type CompareResult, type TrialResult } from '@gwprof/results';
 import { analyzeProfile, diffRuns, judgeTrials, readCpuProfile } from '@gwprof/analysis';
 import { renderCompareMarkdown, renderCompareReportHtml, renderCompareTable } from '@gwprof/render';
 import { ProgressLine } from './progress.js';
-import { collectKeyValue, parseIntegerList, parsePercent, parsePort, parsePositiveNumber, parseWholeNumber } from './options.js';
+import { collectKeyValue, parseIntegerList, parsePercent, parsePositiveNumber, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
+import { addServiceOptions, type ServiceFlags } from './service-options.js';
 import { COMPARE_DEFAULT_SCENARIO, UsageError, expectedResponseFile, subgraphPortsFrom } from './defaults.js';
 
-interface CompareFlags {
+interface CompareFlags extends ServiceFlags {
   baseline?: string;
   candidate?: string;
   baselineEnv?: Record<string, string>;
@@ -27,23 +28,13 @@ interface CompareFlags {
   query?: string;
   variables?: string;
   expect?: string;
-  timeout: number;
-  subgraphDelay: number;
-  subgraphPorts: number[];
-  gatewayPort: number;
-  gatewayCpus?: number;
-  gatewayMemory?: number;
   profile: boolean;
-  samplingInterval: number;
   markdown?: string;
   json?: string;
-  out: string;
-  runId?: string;
-  color: boolean;
 }
 
 export function compareCommand(): Command {
-  return new Command('compare')
+  const command = new Command('compare')
     .description('did the candidate gateway get slower than the baseline? Alternating trials, confidence intervals, a verdict and an exit code (0 no regression, 1 regression, 2 invalid)')
     .option('--baseline <gateway>', 'baseline gateway spec: mesh, hive, apollo or cmd:<shell command>')
     .option('--candidate <gateway>', 'candidate gateway spec (same forms)')
@@ -61,22 +52,12 @@ export function compareCommand(): Command {
     .option('--query <file>', 'GraphQL query to POST (default: fixtures/user-reviews.graphql, with its 100 variable sets cycled per request and their golden responses)')
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
     .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry')
-    .option('--timeout <seconds>', 'request timeout', parsePositiveNumber('--timeout'), 10)
-    .option('--subgraph-delay <ms>', 'fixed delay per subgraph request', parsePositiveNumber('--subgraph-delay', { allowZero: true }), 0)
-    .option('--subgraph-ports <list>', 'ports of accounts,reviews,products,inventory', parseIntegerList('--subgraph-ports'), Object.values(DEFAULT_SUBGRAPH_PORTS))
-    .option('--gateway-port <port>', 'port of the gateway (one side at a time)', parsePort('--gateway-port'), 4000)
-    .option('--gateway-cpus <n>', 'cores reserved for the gateway', parsePositiveNumber('--gateway-cpus'))
-    .option('--gateway-memory <MB>', 'memory cap of the gateway process', parsePositiveNumber('--gateway-memory'))
     .option('--no-profile', 'do not CPU-profile the trials (no bucket deltas)')
-    .option('--sampling-interval <µs>', 'V8 CPU sampling interval in microseconds (1000 costs ~12% CPU on Mesh here, 4000 ~2%: see README)', parsePositiveNumber('--sampling-interval'), 4000)
     .option('--markdown <file>', 'write a PR comment in markdown')
-    .option('--json <file>', 'write the comparison as JSON')
-    .option('-o, --out <dir>', 'folder for run folders', defaultProfilesDir)
-    .option('--run-id <id>', 'name of the run folder')
-    .option('--no-color', 'no ANSI colours')
-    .action(async (flags: CompareFlags) => {
-      process.exitCode = await compareAction(flags);
-    });
+    .option('--json <file>', 'write the comparison as JSON');
+  return addServiceOptions(command).action(async (flags: CompareFlags) => {
+    process.exitCode = await compareAction(flags);
+  });
 }
 
 function emit(compare: CompareResult, runDir: string, flags: CompareFlags): void {

@@ -1,18 +1,19 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { DEFAULT_SUBGRAPH_PORTS, defaultProfilesDir, runSweep } from '@gwprof/collect';
+import { runSweep } from '@gwprof/collect';
 import { writeRunResult } from '@gwprof/results';
 import { renderBucketTable, renderStepTable } from '@gwprof/render';
 import { ProgressLine } from './progress.js';
-import { collectKeyValue, parseIntegerList, parsePercent, parsePort, parsePositiveNumber } from './options.js';
+import { collectKeyValue, parseIntegerList, parsePercent, parsePositiveNumber } from './options.js';
 import { publishRun, publishStepProfile } from './publish.js';
 import { withInterruptSignal } from './signals.js';
+import { addServiceOptions, type ServiceFlags } from './service-options.js';
 import { DEFAULT_EXPECT, DEFAULT_QUERY, expectedResponseFile, subgraphPortsFrom } from './defaults.js';
 
 export const DEFAULT_CONCURRENCY = [10, 100, 300, 500, 1000];
 const QUICK = { concurrency: [10, 100], durationSec: 5, warmupSec: 2 };
 
-interface SweepFlags {
+interface SweepFlags extends ServiceFlags {
   gateway: string;
   gatewayEnv?: Record<string, string>;
   concurrency?: number[];
@@ -24,22 +25,12 @@ interface SweepFlags {
   expect?: string;
   expectNone?: boolean;
   minSuccess: number;
-  timeout: number;
-  subgraphDelay: number;
-  subgraphPorts: number[];
-  gatewayPort: number;
-  gatewayCpus?: number;
-  gatewayMemory?: number;
   profile: boolean;
   profiler: 'inspector' | 'clinic' | '0x';
-  samplingInterval: number;
-  out: string;
-  runId?: string;
-  color: boolean;
 }
 
 export function sweepCommand(): Command {
-  return new Command('sweep')
+  const command = new Command('sweep')
     .description('start the subgraphs and a gateway, sweep load over concurrency levels, validate every response and profile the gateway')
     .option('-g, --gateway <spec>', 'gateway under test: mesh, hive, apollo, or cmd:<shell command> (gets PORT and SUBGRAPH_<NAME>_URL)', 'mesh')
     .option('--gateway-env <KEY=VALUE>', 'environment variable for the gateway process only (repeatable)', collectKeyValue('--gateway-env'))
@@ -52,21 +43,11 @@ export function sweepCommand(): Command {
     .option('--expect <file>', `golden {"data": …} (or a list, one per variables entry); default: ${path.relative(process.cwd(), DEFAULT_EXPECT)} for the default query`)
     .option('--expect-none', 'do not compare data with a golden response (status and errors are still checked)', false)
     .option('--min-success <percent>', 'a step with a lower success rate fails the run', parsePercent('--min-success'), 100)
-    .option('--timeout <seconds>', 'a request without a response after this long counts as a timeout', parsePositiveNumber('--timeout'), 10)
-    .option('--subgraph-delay <ms>', 'fixed delay per subgraph request, to emulate the network', parsePositiveNumber('--subgraph-delay', { allowZero: true }), 0)
-    .option('--subgraph-ports <list>', 'ports of accounts,reviews,products,inventory', parseIntegerList('--subgraph-ports'), Object.values(DEFAULT_SUBGRAPH_PORTS))
-    .option('--gateway-port <port>', 'port of the gateway', parsePort('--gateway-port'), 4000)
-    .option('--gateway-cpus <n>', 'cores reserved for the gateway (default: 1 on machines with ≥ 2 cores, the rest run subgraphs and load)', parsePositiveNumber('--gateway-cpus'))
-    .option('--gateway-memory <MB>', 'memory cap of the gateway process (cgroup when possible)', parsePositiveNumber('--gateway-memory'))
     .option('--no-profile', 'do not CPU-profile the gateway')
-    .addOption(new Option('--profiler <kind>', 'inspector: V8 sampler per step (flame graph and buckets per step); clinic or 0x: wrap the gateway for the whole run').choices(['inspector', 'clinic', '0x']).default('inspector'))
-    .option('--sampling-interval <µs>', 'V8 CPU sampling interval in microseconds (1000 costs ~12% CPU on Mesh here, 4000 ~2%: see README)', parsePositiveNumber('--sampling-interval'), 4000)
-    .option('-o, --out <dir>', 'folder for run folders', defaultProfilesDir)
-    .option('--run-id <id>', 'name of the run folder (default: timestamp and gateway)')
-    .option('--no-color', 'no ANSI colours in the terminal table')
-    .action(async (flags: SweepFlags) => {
-      process.exitCode = await sweepAction(flags);
-    });
+    .addOption(new Option('--profiler <kind>', 'inspector: V8 sampler per step (flame graph and buckets per step); clinic or 0x: wrap the gateway for the whole run').choices(['inspector', 'clinic', '0x']).default('inspector'));
+  return addServiceOptions(command).action(async (flags: SweepFlags) => {
+    process.exitCode = await sweepAction(flags);
+  });
 }
 
 async function sweepAction(flags: SweepFlags): Promise<number> {
