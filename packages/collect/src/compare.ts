@@ -95,7 +95,7 @@ export async function runCompareTrials(options: CompareTrialOptions): Promise<Co
       for (const { side, adapter, env } of sides) {
         if (options.signal.aborted) break trialLoop;
         const label = `${side} #${index}`;
-        const { gateway, profiler } = await bed.launchGateway({ adapter, gatewayEnv: env, processName: `${side}-${index}` });
+        const { gateway, profiler, profilerUnavailable } = await bed.launchGateway({ adapter, gatewayEnv: env, processName: `${side}-${index}` });
         try {
           for (const concurrency of options.concurrency) {
             const step = await measureStep({
@@ -105,6 +105,7 @@ export async function runCompareTrials(options: CompareTrialOptions): Promise<Co
               gateway,
               subgraphs: bed.subgraphs,
               profiler,
+              profilerUnavailable,
               runDir,
               profileFile: `trial-${side}-${index}-c${concurrency}.cpuprofile`,
               logs,

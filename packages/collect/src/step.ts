@@ -37,6 +37,8 @@ export interface StepContext {
   gateway: RunningGateway;
   subgraphs: RunningSubgraphs;
   profiler: ProfilerClient | null;
+  /** Why there is no profiler although profiling was asked for; recorded on the step. */
+  profilerUnavailable?: string | null;
   runDir: string;
   /** File name of this step's profile inside the run folder. */
   profileFile: string;
@@ -89,7 +91,7 @@ export async function measureStep(ctx: StepContext): Promise<StepResult | null> 
   const gatewayMeter = new TreeUsageMeter(() => [gateway.process.pid]);
   const subgraphMeters = Object.fromEntries(SUBGRAPH_NAMES.map((n) => [n, new TreeUsageMeter(() => [subgraphs.processes[n].pid])]));
   const countsBefore = await subgraphs.requestCounts();
-  let profileError: string | null = null;
+  let profileError: string | null = ctx.profilerUnavailable ?? null;
   if (ctx.profiler && gateway.process.isRunning()) {
     try {
       await ctx.profiler.start(options.samplingIntervalUs);

@@ -108,7 +108,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
       onProgress: options.onProgress,
     });
     if (options.signal.aborted) throw new Error('interrupted');
-    const { gateway, profiler, external } = await bed.launchGateway({ adapter, gatewayEnv: options.gatewayEnv, processName: 'gateway' });
+    const { gateway, profiler, profilerUnavailable, external } = await bed.launchGateway({ adapter, gatewayEnv: options.gatewayEnv, processName: 'gateway' });
 
     for (const concurrency of options.concurrency) {
       if (options.signal.aborted) break;
@@ -122,6 +122,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
         gateway,
         subgraphs: bed.subgraphs,
         profiler,
+        profilerUnavailable,
         runDir,
         profileFile: `step-${concurrency}.cpuprofile`,
         logs,

@@ -48,6 +48,8 @@ export function planResources(options: { maxConcurrency: number; gatewayCpus?: n
 export interface LaunchedGateway {
   gateway: RunningGateway;
   profiler: ProfilerClient | null;
+  /** Why in-process profiling was asked for but is not available (e.g. not a Node gateway). */
+  profilerUnavailable: string | null;
   external: ExternalProfiler | null;
 }
 
@@ -118,15 +120,17 @@ export async function startTestBed(options: {
         processName,
       });
       let profiler: ProfilerClient | null = null;
+      let profilerUnavailable: string | null = null;
       if (options.profiler === 'inspector') {
         try {
           profiler = await ProfilerClient.connect(profilerDir, gateway.serverPid);
         } catch (error) {
-          logs.harness.warn({ err: (error as Error).message }, 'CPU profiling unavailable');
-          options.onProgress(`warning: CPU profiling unavailable: ${(error as Error).message}`, true);
+          profilerUnavailable = (error as Error).message;
+          logs.harness.warn({ err: profilerUnavailable }, 'CPU profiling unavailable');
+          options.onProgress(`warning: CPU profiling unavailable: ${profilerUnavailable}`, true);
         }
       }
-      return { gateway, profiler, external };
+      return { gateway, profiler, profilerUnavailable, external };
     },
   };
 }

@@ -1,0 +1,30 @@
+/**
+ * End to end: a `cmd:` gateway (here Apollo Gateway started by a shell command that drops
+ * NODE_OPTIONS, as a gateway in another language would never load the preload) is swept and
+ * validated like any other; its steps say why they have no CPU profile instead of failing.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '@gwprof/results';
+import { portArgs, runCli, tempDir } from './cli.js';
+
+describe('sweep of a cmd: gateway', () => {
+  it('measures it with PORT and SUBGRAPH_<NAME>_URL, and records why it could not be profiled', async () => {
+    const out = tempDir('cmd');
+    const result = await runCli([
+      'sweep', '--gateway', 'cmd:env -u NODE_OPTIONS node gateways/apollo/server.js',
+      '-c', '4', '-d', '2', '-w', '1', '--out', out, '--run-id', 'c', ...portArgs(4540),
+    ]);
+    expect(result.code).toBe(0);
+    const run = JSON.parse(readFileSync(path.join(out, 'c', 'results.json'), 'utf8')) as RunResult;
+    const step = run.steps[0]!;
+    expect(step.status).toBe('ok');
+    expect(step.requests.ok).toBeGreaterThan(0);
+    expect(step.requests.failed).toBe(0);
+    expect(step.fanout).toBeGreaterThan(0);
+    expect(step.profile).toBeUndefined();
+    expect(step.statusReasons.join(' ')).toMatch(/no CPU profile: the gateway process \(pid \d+\) did not load the profiler preload/);
+    expect(result.stderr).toMatch(/CPU profiling unavailable/);
+  }, 120_000);
+});
