@@ -44,7 +44,7 @@ interface RequestContext {
 
 type AutocannonInstance = import('node:events').EventEmitter & { stop(): void };
 
-export function emptyFailures(): FailureCounts {
+function emptyFailures(): FailureCounts {
   return { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 };
 }
 
@@ -186,6 +186,6 @@ export function runLoad(options: LoadOptions): LoadRun {
   };
 }
 
-export function sumFailures(counts: FailureCounts): number {
+function sumFailures(counts: FailureCounts): number {
   return Object.values(counts).reduce((a, b) => a + b, 0);
 }

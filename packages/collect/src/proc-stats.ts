@@ -85,17 +85,22 @@ export class TreeUsageMeter {
   private timer: NodeJS.Timeout | undefined;
   private pids: number[] = [];
 
-  constructor(private readonly roots: () => number[], private readonly sampleMs = 250) {}
+  /**
+   * sampleRssMs: how often to sample peak RSS (and pick up new child processes) during the window,
+   * or null for CPU only: every sample is a /proc scan in the load generator's own process.
+   */
+  constructor(private readonly roots: () => number[], private readonly sampleRssMs: number | null = 250) {}
 
   start(): void {
     this.pids = this.roots().flatMap(processTree);
     this.startCpu = cpuSeconds(this.pids);
     this.startTime = performance.now();
     this.peakRss = rssBytes(this.pids);
+    if (this.sampleRssMs === null) return;
     this.timer = setInterval(() => {
       this.pids = this.roots().flatMap(processTree);
       this.peakRss = Math.max(this.peakRss, rssBytes(this.pids));
-    }, this.sampleMs);
+    }, this.sampleRssMs);
     this.timer.unref();
   }
 

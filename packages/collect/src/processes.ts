@@ -84,10 +84,6 @@ export class ProcessRegistry {
       }
     }
   }
-
-  get size(): number {
-    return this.running.size;
-  }
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {

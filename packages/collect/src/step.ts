@@ -89,7 +89,8 @@ export async function measureStep(ctx: StepContext): Promise<StepResult | null> 
   }
 
   const gatewayMeter = new TreeUsageMeter(() => [gateway.process.pid]);
-  const subgraphMeters = Object.fromEntries(SUBGRAPH_NAMES.map((n) => [n, new TreeUsageMeter(() => [subgraphs.processes[n].pid])]));
+  // Subgraphs: CPU only, no periodic /proc scans competing with the load generator.
+  const subgraphMeters = Object.fromEntries(SUBGRAPH_NAMES.map((n) => [n, new TreeUsageMeter(() => [subgraphs.processes[n].pid], null)]));
   const countsBefore = await subgraphs.requestCounts();
   let profileError: string | null = ctx.profilerUnavailable ?? null;
   if (ctx.profiler && gateway.process.isRunning()) {
