@@ -87,17 +87,17 @@ describe('failing and interrupted sweeps', () => {
 
   it('marks the step failed when the gateway dies mid-profile, and keeps the steps before it', async () => {
     const out = tempDir('died');
-    const preload = path.join(repoRoot, 'test/e2e/fixtures/exit-after-requests.cjs');
+    const preload = path.join(repoRoot, 'test/e2e/fixtures/exit-at-in-flight.cjs');
     const result = await runCli([
-      'sweep', '-c', '2,3,4', '-d', '2', '-w', '0', '--out', out, '--run-id', 'd', ...portArgs(BASE_PORT),
-      '--gateway-env', `NODE_OPTIONS=--require ${preload}`, '--gateway-env', 'GWPROF_EXIT_AFTER=700',
+      'sweep', '-c', '2,3', '-d', '2', '-w', '0', '--out', out, '--run-id', 'd', ...portArgs(BASE_PORT),
+      '--gateway-env', `NODE_OPTIONS=--require ${preload}`, '--gateway-env', 'GWPROF_EXIT_AT_IN_FLIGHT=3',
     ]);
     expect(result.code).toBe(2);
     const run = JSON.parse(readFileSync(path.join(out, 'd', 'results.json'), 'utf8')) as RunResult;
     expect(run.state).toBe('failed');
     expect(run.error).toMatch(/gateway exited/);
-    // ~150-250 req/s: the first 2 s step ends well before request 700, a later one does not.
-    expect(run.steps.length).toBeGreaterThanOrEqual(2);
+    // c=2 never has 3 requests in flight; c=3 does at once, inside its measured (profiled) window.
+    expect(run.steps.map((s) => s.concurrency)).toEqual([2, 3]);
     const last = run.steps.at(-1)!;
     expect(last.status).toBe('failed');
     expect(last.statusReasons.join(' ')).toMatch(/gateway exited \(code 3\) during the step/);
