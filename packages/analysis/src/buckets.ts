@@ -4,21 +4,8 @@ import { median } from './descriptive.js';
 import { DEFAULT_BUCKET_RULES, type BucketRule } from './rules.js';
 import { topFunctions } from './top-functions.js';
 
-/** The built-in buckets in display order (the columns of seed 000's CPU table). */
-export const BUCKET_ORDER = [
-  'gc',
-  'idle',
-  'program',
-  'parse',
-  'validate',
-  'execute',
-  'plan',
-  'httpParser',
-  'onconnection',
-  'pubsub',
-  'ticks',
-  'other',
-] as const;
+export { BUCKET_ORDER } from './bucket-catalog.js';
+import { BUCKET_ORDER } from './bucket-catalog.js';
 
 const UNMATCHED = 'other';
 

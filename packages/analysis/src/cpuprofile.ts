@@ -124,3 +124,25 @@ function isCount(value: unknown): boolean {
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
+
+/**
+ * Microseconds of CPU each sample stands for, in sample order: the gap to the next sample (Chrome
+ * DevTools' convention: a sample lasts until the next one), the last one until `endTime`. Profiles
+ * without `timeDeltas` give every sample the mean gap over the profile's span.
+ */
+export function sampleDurationsUs(profile: CpuProfile): number[] {
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas;
+  if (!deltas || deltas.length !== samples.length) {
+    const count = samples.length;
+    return new Array<number>(count).fill(count > 0 ? (profile.endTime - profile.startTime) / count : 0);
+  }
+  const durations = new Array<number>(samples.length);
+  let time = profile.startTime;
+  const stamps = deltas.map((delta) => (time += delta));
+  for (let i = 0; i < stamps.length; i++) {
+    const next = i + 1 < stamps.length ? stamps[i + 1]! : Math.max(profile.endTime, stamps[i]!);
+    durations[i] = Math.max(0, next - stamps[i]!);
+  }
+  return durations;
+}

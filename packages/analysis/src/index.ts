@@ -1,6 +1,8 @@
+export { BUCKETS, EXTRA_BUCKET_COLORS, type BucketInfo } from './bucket-catalog.js';
 export {
   parseCpuProfile,
   readCpuProfile,
+  sampleDurationsUs,
   ProfileFormatError,
   type CpuProfile,
   type CpuProfileNode,

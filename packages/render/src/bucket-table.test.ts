@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderBucketTable, renderBucketTableMarkdown } from './bucket-table.js';
-import { BUCKET_DISPLAY_ORDER } from './buckets.js';
+import { BUCKET_ORDER as BUCKET_DISPLAY_ORDER } from '@gwprof/analysis';
 import { makeRunFixture } from './test-fixtures/run-fixture.js';
 
 function cells(line: string): string[] {

@@ -11,6 +11,6 @@ export { renderReportHtml, type ReportHtmlOptions } from './report-html.js';
 export { renderCompareReportHtml } from './compare-html.js';
 export { renderFlameGraphHtml, writeFlameGraph, type FlameGraphOptions } from './flamegraph-html.js';
 // Helpers other packages may want (tests, CLI)
-export { BUCKET_DISPLAY_ORDER } from './buckets.js';
+
 export { escapeHtml, escapeMarkdown, escapeTerminal } from './escape.js';
 export { findExternalResourceLoads, type ResourceLoad } from './external-resources.js';

@@ -1,0 +1,31 @@
+/**
+ * The one list of CPU buckets: their order (the columns of seed 000's CPU table), their colour in
+ * every chart, and what each holds. Every renderer and `gwprof buckets` read it from here.
+ */
+export interface BucketInfo {
+  name: string;
+  color: string;
+  /** One line: what work lands in this bucket. */
+  holds: string;
+}
+
+export const BUCKETS: readonly BucketInfo[] = Object.freeze([
+  { name: 'gc', color: '#d62728', holds: 'V8 garbage collection on the main thread' },
+  { name: 'idle', color: '#c7c7c7', holds: 'the event loop waiting (not CPU work)' },
+  { name: 'program', color: '#8c564b', holds: 'native code V8 cannot attribute to a JavaScript function' },
+  { name: 'parse', color: '#1f77b4', holds: 'GraphQL lexing and parsing of the incoming query' },
+  { name: 'validate', color: '#17becf', holds: 'GraphQL validation of the incoming query' },
+  { name: 'execute', color: '#2ca02c', holds: 'GraphQL execution: resolvers and result building' },
+  { name: 'plan', color: '#9467bd', holds: 'query planning and delegation to subgraphs' },
+  { name: 'httpParser', color: '#ff7f0e', holds: "Node's HTTP parser callbacks for incoming requests" },
+  { name: 'onconnection', color: '#e377c2', holds: 'accepting TCP connections' },
+  { name: 'pubsub', color: '#bcbd22', holds: "legacy Mesh's pub/sub handler" },
+  { name: 'ticks', color: '#7f7f7f', holds: 'promise and nextTick plumbing with no recognised frame below' },
+  { name: 'other', color: '#393b79', holds: 'frames no rule recognises' },
+]);
+
+/** Bucket names in display order; `other` is always last. */
+export const BUCKET_ORDER: readonly string[] = Object.freeze(BUCKETS.map((bucket) => bucket.name));
+
+/** Colours for buckets outside the catalog (a maintainer's own rules), in first-seen order. */
+export const EXTRA_BUCKET_COLORS: readonly string[] = Object.freeze(['#637939', '#8c6d31', '#843c39', '#7b4173', '#3182bd', '#e6550d', '#31a354', '#756bb1']);
