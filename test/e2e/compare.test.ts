@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CompareResult } from '@gwprof/results';
+import type { PublishedCompare } from '@gwprof/results';
 import { portArgs, repoRoot, runCli, tempDir } from './cli.js';
 
 const BASE_PORT = 4530;
@@ -23,11 +23,11 @@ describe('gwprof compare', () => {
       '-c', '4', '-d', '2', '-w', '1', '--min-trials', '3', '--max-trials', '3',
       '--markdown', markdown, '--json', json, '--out', out, '--run-id', 'cmp', ...portArgs(BASE_PORT),
     ]);
-    const compare = JSON.parse(readFileSync(json, 'utf8')) as CompareResult;
+    const compare = JSON.parse(readFileSync(json, 'utf8')) as PublishedCompare;
     expect(compare.trials.map((t) => `${t.side[0]}${t.index}`)).toEqual(['b1', 'c1', 'b2', 'c2', 'b3', 'c3']);
-    expect(compare.verdict).toBe('regression');
+    expect(compare.analysis.verdict).toBe('regression');
     expect(result.code).toBe(1);
-    const cpu = compare.levels[0]!.metrics.find((m) => m.metric === 'cpuMsPerOkRequest')!;
+    const cpu = compare.analysis.levels[0]!.metrics.find((m) => m.metric === 'cpuMsPerOkRequest')!;
     expect(cpu.verdict).toBe('regression');
     expect(cpu.ci95![0]).toBeGreaterThan(0.05);
     expect(readFileSync(markdown, 'utf8')).toMatch(/regression/i);

@@ -35,9 +35,9 @@ describe('failing and interrupted sweeps', () => {
     expect(step.status).toBe('failed');
     expect(step.requests.ok).toBe(0);
     expect(step.rps).toBe(0);
-    expect(step.failures.graphqlErrors + step.failures.non2xx).toBe(step.requests.total);
+    expect(step.failureCounts.graphqlErrors + step.failureCounts.non2xx).toBe(step.requests.total);
     expect(step.failureSamples[0]!.message).toMatch(/doesNotExist/);
-    expect(step.statusReasons[0]).toMatch(/success rate 0\.00% is below the required 100\.00%/);
+    expect(step.failures[0]).toMatch(/success rate 0\.00% is below the required 100\.00%/);
   }, 120_000);
 
   it('stops every process on SIGINT and keeps the finished steps', async () => {
@@ -100,7 +100,7 @@ describe('failing and interrupted sweeps', () => {
     expect(run.steps.map((s) => s.concurrency)).toEqual([2, 3]);
     const last = run.steps.at(-1)!;
     expect(last.status).toBe('failed');
-    expect(last.statusReasons.join(' ')).toMatch(/gateway exited \(code 3\) during the step/);
+    expect(last.failures.join(' ')).toMatch(/gateway exited \(code 3\) during the step/);
     expect(run.steps.slice(0, -1).every((s) => s.status === 'ok' && s.profile !== undefined)).toBe(true);
     for (let port = BASE_PORT; port <= BASE_PORT + 4; port++) expect(await portIsFree(port)).toBe(true);
   }, 120_000);

@@ -54,12 +54,22 @@ describe('sweep of the Mesh gateway', () => {
       const profile = JSON.parse(readFileSync(path.join(runDir, step.profile!.cpuprofile), 'utf8')) as { nodes: unknown[]; samples: number[] };
       expect(profile.nodes.length).toBeGreaterThan(10);
       expect(profile.samples.length).toBe(step.profile!.samples);
-      const html = readFileSync(path.join(runDir, step.profile!.flamegraph!), 'utf8');
+      const analysis = run.analysis!.steps.find((a) => a.stepId === step.id)!;
+      expect(analysis.samples).toBe(step.profile!.samples);
+      const html = readFileSync(path.join(runDir, analysis.flamegraph!), 'utf8');
       expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)=["']?https?:/i);
-      const shares = Object.values(step.buckets!);
-      expect(shares.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
-      expect(step.buckets!.execute! + step.buckets!.plan! + step.buckets!.parse! + step.buckets!.validate!).toBeGreaterThan(0);
+      const buckets = analysis.buckets!;
+      expect(Object.values(buckets).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 6);
+      expect(buckets.execute! + buckets.plan! + buckets.parse! + buckets.validate!).toBeGreaterThan(0);
     }
+  });
+
+  it('reproduces results.json, summary.md, index.html and the flame graphs byte for byte with gwprof report', async () => {
+    const files = ['results.json', 'summary.md', 'index.html', ...run.analysis!.steps.map((a) => a.flamegraph!)];
+    const live = files.map((file) => readFileSync(path.join(runDir, file)));
+    const again = await runCli(['report', runDir, '--no-color']);
+    expect(again.code).toBe(0);
+    files.forEach((file, i) => expect(readFileSync(path.join(runDir, file)).equals(live[i]!), file).toBe(true));
   });
 
   it('writes summary.md and index.html, prints the table, and frees every port', async () => {

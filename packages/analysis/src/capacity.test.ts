@@ -90,7 +90,7 @@ describe('checkLittlesLaw', () => {
     const idle = checkLittlesLaw({ ...step(100, 1000), latencyMs: { mean: 50 }, loadgen: { cpuPercent: 5 } });
     expect(idle).toMatchObject({ ratio: 0.5, flag: 'connections-idle' });
     // 300 connections, 100 ok req/s at 1.5 s = 150 busy; 300 timeouts in 20 s × 10 s = 150 more.
-    const held = { ...step(300, 100), latencyMs: { mean: 1500 }, successRate: 0.87, failures: { timeouts: 300 }, durationSec: 20 };
+    const held = { ...step(300, 100), latencyMs: { mean: 1500 }, successRate: 0.87, failureCounts: { timeouts: 300 }, durationSec: 20 };
     expect(checkLittlesLaw(held, 10)).toMatchObject({ ratio: 0.5, flag: 'failures-hold-connections' });
     expect(checkLittlesLaw(held, 10).note).toMatch(/300 timeouts held about 150\.0 more for 10 s each/);
     expect(checkLittlesLaw(held)).toMatchObject({ flag: 'connections-idle' });

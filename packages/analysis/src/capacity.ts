@@ -3,7 +3,7 @@ import { BUCKLING_DROP, findKnee } from './knee.js';
 import { checkLittlesLaw, type LittlesLawInput } from './little.js';
 import { fitUsl } from './usl.js';
 
-/** One sweep step as capacity analysis needs it; a `StepResult` from results.json fits as is. */
+/** One sweep step as capacity analysis needs it; a `StepRecord` from results.json fits as is. */
 export interface CapacityStep extends LittlesLawInput {
   latencyMs: { mean: number; p99: number } | null;
   status: 'ok' | 'failed';

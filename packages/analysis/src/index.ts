@@ -25,4 +25,4 @@ export { analyzeCapacity, type CapacityStep, type CapacityOptions } from './capa
 export { findKnee, type KneeResult } from './knee.js';
 export { fitUsl, uslThroughput, type UslResult, type ThroughputPoint } from './usl.js';
 export { checkLittlesLaw, type LittlesLawInput } from './little.js';
-export { judgeTrials, diffRuns, COMPARE_METRICS, type TrialsVerdict } from './trials.js';
+export { judgeTrials, diffRuns, COMPARE_METRICS, type TrialsVerdict, type BucketLookup } from './trials.js';

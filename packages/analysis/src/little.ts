@@ -12,7 +12,7 @@ export interface LittlesLawInput {
   successRate: number;
   loadgen?: { cpuPercent: number };
   /** With the request timeout, lets timed-out requests count as the connection time they held. */
-  failures?: { timeouts: number };
+  failureCounts?: { timeouts: number };
   durationSec?: number;
 }
 
@@ -43,7 +43,7 @@ export function checkLittlesLaw(step: LittlesLawInput, timeoutSec?: number): Lit
   }
   // Timed-out requests held their connection for the whole timeout without counting in rps:
   // when they account for the idle share, the gateway is the limit, not the load generator.
-  const timeouts = step.failures?.timeouts ?? 0;
+  const timeouts = step.failureCounts?.timeouts ?? 0;
   if (timeouts > 0 && timeoutSec !== undefined && step.durationSec) {
     const heldByTimeouts = (timeouts / step.durationSec) * timeoutSec;
     const withTimeouts = (impliedConcurrency + heldByTimeouts) / step.concurrency;

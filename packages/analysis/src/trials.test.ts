@@ -1,31 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import type { StepResult, TrialResult } from '@gwprof/results';
+import type { StepRecord, TrialRecord } from '@gwprof/results';
 import { diffRuns, judgeTrials } from './trials.js';
 import { mulberry32 } from './testing/profiles.js';
 
-function step(cpuMs: number, rps: number, status: 'ok' | 'failed' = 'ok', buckets?: Record<string, number>): StepResult {
+function step(cpuMs: number, rps: number, status: 'ok' | 'failed' = 'ok', id = 's'): StepRecord {
   return {
+    id,
     concurrency: 50,
     status,
-    statusReasons: status === 'failed' ? ['success rate 90.00% is below the required 100.00%'] : [],
+    failures: status === 'failed' ? ['success rate 90.00% is below the required 100.00%'] : [],
+    warnings: [],
     rps,
     latencyMs: { mean: 50000 / rps, p50: 50000 / rps, p75: 0, p90: 0, p95: 0, p99: 80000 / rps, max: 0 },
     gateway: { cpuPercent: 90, cpuMsPerOkRequest: cpuMs, rssMaxMB: 300, pids: [] },
     fanout: 7,
-    ...(buckets ? { buckets } : {}),
-  } as StepResult;
+  } as StepRecord;
 }
 
 /** n trials per side, alternating, with multiplicative noise of `noise` (relative sd-ish) and a candidate slowdown. */
-function trials(n: number, slowdown: number, noise: number, seed: number): TrialResult[] {
+function trials(n: number, slowdown: number, noise: number, seed: number): TrialRecord[] {
   const random = mulberry32(seed);
   const jitter = () => 1 + noise * (random() * 2 - 1) * Math.sqrt(3);
-  const out: TrialResult[] = [];
+  const out: TrialRecord[] = [];
   for (let index = 1; index <= n; index++) {
     for (const side of ['baseline', 'candidate'] as const) {
       const factor = side === 'candidate' ? 1 + slowdown : 1;
       const cpu = 10 * factor * jitter();
-      out.push({ side, index, concurrency: 50, step: step(cpu, 1000 / cpu) });
+      out.push({ side, index, step: step(cpu, 1000 / cpu) });
     }
   }
   return out;
@@ -71,7 +72,10 @@ describe('judgeTrials', () => {
 
 describe('diffRuns', () => {
   it('gives deltas per shared level without intervals', () => {
-    const levels = diffRuns([step(10, 100, 'ok', { execute: 0.5, gc: 0.5 })], [step(12, 80, 'ok', { execute: 0.6, gc: 0.4 })]);
+    const levels = diffRuns(
+      { steps: [step(10, 100, 'ok', 'a')], buckets: () => ({ execute: 0.5, gc: 0.5 }) },
+      { steps: [step(12, 80, 'ok', 'b')], buckets: (id) => (id === 'b' ? { execute: 0.6, gc: 0.4 } : null) },
+    );
     expect(levels).toHaveLength(1);
     const cpu = levels[0]!.metrics.find((m) => m.metric === 'cpuMsPerOkRequest')!;
     expect(cpu.relativeChange).toBeCloseTo(0.2, 6);

@@ -5,7 +5,7 @@
  * metrics at several levels after every pair does not inflate false alarms. Latency
  * percentiles, peak RSS and fan-out are reported with 95% intervals as information.
  */
-import type { CompareLevel, MetricComparison, StepResult, TrialResult } from '@gwprof/results';
+import type { CompareLevel, MetricComparison, StepRecord, TrialRecord } from '@gwprof/results';
 import { compareBuckets, compareSamples } from './compare.js';
 
 interface MetricSpec {
@@ -13,7 +13,7 @@ interface MetricSpec {
   unit: string;
   higherIsBetter: boolean;
   gating: boolean;
-  value: (step: StepResult) => number | null;
+  value: (step: StepRecord) => number | null;
 }
 
 export const COMPARE_METRICS: readonly MetricSpec[] = [
@@ -36,14 +36,21 @@ export interface TrialsVerdict {
   gatingConfidence: number;
 }
 
-const values = (trials: readonly TrialResult[], spec: MetricSpec): number[] =>
+/** Bucket shares of a step's profile, by step id (from the publish pass); null when it has none. */
+export type BucketLookup = (stepId: string) => Record<string, number> | null;
+
+const values = (trials: readonly TrialRecord[], spec: MetricSpec): number[] =>
   trials.map((t) => spec.value(t.step)).filter((v): v is number => v !== null && Number.isFinite(v));
 
-export function judgeTrials(trials: readonly TrialResult[], options: { threshold: number; concurrency: readonly number[] }): TrialsVerdict {
+export function judgeTrials(
+  trials: readonly TrialRecord[],
+  options: { threshold: number; concurrency: readonly number[]; buckets?: BucketLookup },
+): TrialsVerdict {
+  const bucketsOf = (trial: TrialRecord) => options.buckets?.(trial.step.id) ?? {};
   const gatingCount = COMPARE_METRICS.filter((m) => m.gating).length * options.concurrency.length;
   const gatingConfidence = 1 - 0.05 / gatingCount;
   const levels: CompareLevel[] = options.concurrency.map((concurrency) => {
-    const at = trials.filter((t) => t.concurrency === concurrency);
+    const at = trials.filter((t) => t.step.concurrency === concurrency);
     const baseline = at.filter((t) => t.side === 'baseline');
     const candidate = at.filter((t) => t.side === 'candidate');
     const metrics: MetricComparison[] = COMPARE_METRICS.map((spec) =>
@@ -55,10 +62,7 @@ export function judgeTrials(trials: readonly TrialResult[], options: { threshold
         unit: spec.unit,
       }),
     );
-    const buckets = compareBuckets(
-      baseline.map((t) => t.step.buckets ?? {}),
-      candidate.map((t) => t.step.buckets ?? {}),
-    );
+    const buckets = compareBuckets(baseline.map(bucketsOf), candidate.map(bucketsOf));
     return { concurrency, metrics, buckets };
   });
 
@@ -67,7 +71,7 @@ export function judgeTrials(trials: readonly TrialResult[], options: { threshold
     return {
       levels,
       verdict: 'invalid',
-      reasons: failed.map((t) => `${t.side} trial ${t.index} at concurrency ${t.concurrency} failed: ${t.step.statusReasons[0] ?? 'failed'}`),
+      reasons: failed.map((t) => `${t.side} trial ${t.index} at concurrency ${t.step.concurrency} failed: ${t.step.failures[0] ?? 'failed'}`),
       needMoreTrials: false,
       exitCode: 2,
       gatingConfidence,
@@ -94,10 +98,13 @@ export function judgeTrials(trials: readonly TrialResult[], options: { threshold
 }
 
 /** Two finished sweeps' tables side by side: deltas only, no interval and no verdict. */
-export function diffRuns(baseline: readonly StepResult[], candidate: readonly StepResult[]): CompareLevel[] {
+export function diffRuns(
+  baseline: { steps: readonly StepRecord[]; buckets: BucketLookup },
+  candidate: { steps: readonly StepRecord[]; buckets: BucketLookup },
+): CompareLevel[] {
   const levels: CompareLevel[] = [];
-  for (const b of baseline) {
-    const c = candidate.find((s) => s.concurrency === b.concurrency);
+  for (const b of baseline.steps) {
+    const c = candidate.steps.find((s) => s.concurrency === b.concurrency);
     if (!c) continue;
     const metrics = COMPARE_METRICS.map((spec): MetricComparison => {
       const bv = spec.value(b);
@@ -115,7 +122,7 @@ export function diffRuns(baseline: readonly StepResult[], candidate: readonly St
         method: 'single run per side: delta only, no interval',
       };
     });
-    levels.push({ concurrency: b.concurrency, metrics, buckets: compareBuckets([b.buckets ?? {}], [c.buckets ?? {}]) });
+    levels.push({ concurrency: b.concurrency, metrics, buckets: compareBuckets([baseline.buckets(b.id) ?? {}], [candidate.buckets(c.id) ?? {}]) });
   }
   return levels;
 }

@@ -2,6 +2,7 @@
 /** gwprof: profiling harness for GraphQL federation gateways. */
 import { Command, CommanderError } from 'commander';
 import { TOOL_VERSION } from '@gwprof/collect';
+import { GwprofError } from '@gwprof/results';
 import { sweepCommand } from './sweep-command.js';
 import { bucketsCommand } from './buckets-command.js';
 import { reportCommand } from './report-command.js';
@@ -32,10 +33,13 @@ try {
   if (error instanceof CommanderError) {
     // commander already printed its message (or help / version)
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else {
+  } else if (error instanceof GwprofError) {
     // Expected failures (bad input, busy port, gateway that won't start) are one line, no stack.
-    const message = (error as Error).message ?? String(error);
-    process.stderr.write(`gwprof: ${message}\n`);
+    process.stderr.write(`gwprof: ${error.message}\n`);
+    process.exitCode = 2;
+  } else {
+    // Anything else is a bug in gwprof: keep the stack so it can be reported.
+    process.stderr.write(`gwprof: unexpected error (a bug in gwprof): ${(error as Error)?.stack ?? String(error)}\n`);
     process.exitCode = 2;
   }
 }

@@ -1,34 +1,29 @@
-/** Defaults and flag conversions shared by the commands that measure (sweep, compare). */
+/** Flag values to options: what sweep and compare share. The defaults themselves live in collect's DEFAULTS. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { SUBGRAPH_NAMES, fixturesDir, type SubgraphName } from '@gwprof/collect';
-
-export const DEFAULT_QUERY = path.join(fixturesDir, 'test-query.graphql');
-export const DEFAULT_EXPECT = path.join(fixturesDir, 'test-query.expected.json');
+import { GwprofError } from '@gwprof/results';
+import { SEED_QUERY, SUBGRAPH_NAMES, VARIED_QUERY, type ScenarioFiles, type SubgraphName } from '@gwprof/collect';
 
 /**
- * compare's default request stream: a query whose variables change on every request, so that a
- * gateway's sharing of identical in-flight requests neither flatters it nor makes its work per
- * request (fan-out) swing from trial to trial.
+ * The request stream: the given query, or `fallback` when none is given. A query gwprof ships
+ * (the seed's TestQuery, user-reviews) brings its own variables and golden responses unless
+ * --variables or --expect replace them; any other query has neither unless given.
  */
-export const COMPARE_DEFAULT_SCENARIO = {
-  query: path.join(fixturesDir, 'user-reviews.graphql'),
-  variables: path.join(fixturesDir, 'user-reviews.variables.json'),
-  expect: path.join(fixturesDir, 'user-reviews.expected.json'),
-};
-
-export class UsageError extends Error {}
-
-/** The golden response to check against: the given file, or the default query's own golden. */
-export function expectedResponseFile(queryFile: string, expect: string | undefined, none = false): string | null {
-  if (none) return null;
-  if (expect) return path.resolve(expect);
-  return queryFile === DEFAULT_QUERY && existsSync(DEFAULT_EXPECT) ? DEFAULT_EXPECT : null;
+export function scenarioFrom(flags: { query?: string; variables?: string; expect?: string; expectNone?: boolean }, fallback: ScenarioFiles): ScenarioFiles {
+  const query = flags.query ? path.resolve(flags.query) : fallback.query;
+  const shipped = [SEED_QUERY, VARIED_QUERY, fallback].find((s) => s.query === query) ?? { query, variables: null, expect: null };
+  const shippedExpect = shipped.expect !== null && existsSync(shipped.expect) ? shipped.expect : null;
+  return {
+    query,
+    variables: flags.variables ? path.resolve(flags.variables) : shipped.variables,
+    // A golden belongs to its variables: other variables get no golden unless one is given.
+    expect: flags.expectNone ? null : flags.expect ? path.resolve(flags.expect) : flags.variables ? null : shippedExpect,
+  };
 }
 
 export function subgraphPortsFrom(list: number[]): Record<SubgraphName, number> {
   if (list.length !== SUBGRAPH_NAMES.length) {
-    throw new UsageError(`--subgraph-ports needs ${SUBGRAPH_NAMES.length} ports (${SUBGRAPH_NAMES.join(',')})`);
+    throw new GwprofError(`--subgraph-ports needs ${SUBGRAPH_NAMES.length} ports (${SUBGRAPH_NAMES.join(',')})`);
   }
   return Object.fromEntries(SUBGRAPH_NAMES.map((name, i) => [name, list[i]!])) as Record<SubgraphName, number>;
 }

@@ -7,8 +7,8 @@ import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { Command } from 'commander';
-import { defaultProfilesDir } from '@gwprof/collect';
-import { UsageError } from './defaults.js';
+import { DEFAULTS } from '@gwprof/collect';
+import { GwprofError } from '@gwprof/results';
 import { parsePort } from './options.js';
 
 const TYPES: Record<string, string> = {
@@ -59,7 +59,7 @@ export function serveFolder(root: string, port: number): Promise<http.Server> {
   });
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new UsageError(`port ${port} is already in use: choose another with --port`) : error),
+      reject(error.code === 'EADDRINUSE' ? new GwprofError(`port ${port} is already in use: choose another with --port`) : error),
     );
     server.listen(port, '127.0.0.1', () => resolve(server));
   });
@@ -70,19 +70,19 @@ export function openCommand(): Command {
     .description("serve the profiles folder on 127.0.0.1 and print the URL of a run's report (default: the newest run)")
     .argument('[run-dir]', 'a run folder')
     .option('-p, --port <port>', 'port to listen on (default: any free port)', parsePort('--port'))
-    .option('--profiles <dir>', 'the profiles folder to serve when no run folder is given', defaultProfilesDir)
+    .option('--profiles <dir>', 'the profiles folder to serve when no run folder is given', DEFAULTS.outDir)
     .action(async (runDirArg: string | undefined, flags: { port?: number; profiles: string }) => {
       let root: string;
       let run: string;
       if (runDirArg) {
         const runDir = path.resolve(runDirArg);
-        if (!existsSync(path.join(runDir, 'index.html'))) throw new UsageError(`${runDir} has no index.html: run 'gwprof report ${runDirArg}' first`);
+        if (!existsSync(path.join(runDir, 'index.html'))) throw new GwprofError(`${runDir} has no index.html: run 'gwprof report ${runDirArg}' first`);
         root = path.dirname(runDir);
         run = path.basename(runDir);
       } else {
         root = path.resolve(flags.profiles);
         const latest = latestRun(root);
-        if (!latest) throw new UsageError(`no run with a report in ${root}: run 'pnpm bench:sweep' first`);
+        if (!latest) throw new GwprofError(`no run with a report in ${root}: run 'pnpm bench:sweep' first`);
         run = latest;
       }
       const server = await serveFolder(root, flags.port ?? 0);

@@ -47,10 +47,10 @@ export function collectKeyValue(name: string) {
   };
 }
 
-export function parseWholeNumber(name: string) {
+export function parseWholeNumber(name: string, min = 1, why = '') {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number ≥ 1 (got "${value}")`);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number ≥ ${min}${why} (got "${value}")`);
     return n;
   };
 }

@@ -1,17 +1,16 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { runSweep } from '@gwprof/collect';
-import { writeRunResult } from '@gwprof/results';
+import { DEFAULTS, runSweep, type SweepOptions } from '@gwprof/collect';
+import { publishRun } from '@gwprof/publish';
 import { renderBucketTable, renderStepTable } from '@gwprof/render';
+import type { RunResult } from '@gwprof/results';
 import { ProgressLine } from './progress.js';
 import { collectKeyValue, parseIntegerList, parsePercent, parsePositiveNumber } from './options.js';
-import { publishRun, publishStepProfile } from './publish.js';
 import { withInterruptSignal } from './signals.js';
-import { addServiceOptions, type ServiceFlags } from './service-options.js';
-import { DEFAULT_EXPECT, DEFAULT_QUERY, expectedResponseFile, subgraphPortsFrom } from './defaults.js';
+import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
+import { scenarioFrom } from './defaults.js';
 
-export const DEFAULT_CONCURRENCY = [10, 100, 300, 500, 1000];
-const QUICK = { concurrency: [10, 100], durationSec: 5, warmupSec: 2 };
+const { sweep: SWEEP, quick: QUICK } = DEFAULTS;
 
 interface SweepFlags extends ServiceFlags {
   gateway: string;
@@ -32,73 +31,61 @@ interface SweepFlags extends ServiceFlags {
 export function sweepCommand(): Command {
   const command = new Command('sweep')
     .description('start the subgraphs and a gateway, sweep load over concurrency levels, validate every response and profile the gateway')
-    .option('-g, --gateway <spec>', 'gateway under test: mesh, hive, apollo, or cmd:<shell command> (gets PORT and SUBGRAPH_<NAME>_URL)', 'mesh')
+    .option('-g, --gateway <spec>', 'gateway under test: mesh, hive, apollo, or cmd:<shell command> (gets PORT and SUBGRAPH_<NAME>_URL)', DEFAULTS.gateway)
     .option('--gateway-env <KEY=VALUE>', 'environment variable for the gateway process only (repeatable)', collectKeyValue('--gateway-env'))
-    .option('-c, --concurrency <list>', `concurrent connections per step (default ${DEFAULT_CONCURRENCY.join(',')}; --quick: ${QUICK.concurrency.join(',')})`, parseIntegerList('--concurrency'))
-    .option('-d, --duration <seconds>', `measured seconds per step (default 20; --quick: ${QUICK.durationSec})`, parsePositiveNumber('--duration'))
-    .option('-w, --warmup <seconds>', `discarded warm-up seconds before each step (default 5; --quick: ${QUICK.warmupSec})`, parsePositiveNumber('--warmup', { allowZero: true }))
+    .option('-c, --concurrency <list>', `concurrent connections per step (default ${SWEEP.concurrency.join(',')}; --quick: ${QUICK.concurrency.join(',')})`, parseIntegerList('--concurrency'))
+    .option('-d, --duration <seconds>', `measured seconds per step (default ${SWEEP.durationSec}; --quick: ${QUICK.durationSec})`, parsePositiveNumber('--duration'))
+    .option('-w, --warmup <seconds>', `discarded warm-up seconds before each step (default ${SWEEP.warmupSec}; --quick: ${QUICK.warmupSec})`, parsePositiveNumber('--warmup', { allowZero: true }))
     .option('-q, --quick', 'a short run that still exercises everything (two levels, short steps)', false)
-    .option('--query <file>', 'GraphQL query to POST', DEFAULT_QUERY)
+    .option('--query <file>', `GraphQL query to POST (default: ${path.relative(process.cwd(), SWEEP.scenario.query)}, checked against its golden response)`)
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
-    .option('--expect <file>', `golden {"data": …} (or a list, one per variables entry); default: ${path.relative(process.cwd(), DEFAULT_EXPECT)} for the default query`)
+    .option('--expect <file>', 'golden {"data": …} (or a list, one per variables entry); the queries gwprof ships have theirs')
     .option('--expect-none', 'do not compare data with a golden response (status and errors are still checked)', false)
-    .option('--min-success <percent>', 'a step with a lower success rate fails the run', parsePercent('--min-success'), 100)
+    .option('--min-success <percent>', 'a step with a lower success rate fails the run', parsePercent('--min-success'), SWEEP.minSuccess * 100)
     .option('--no-profile', 'do not CPU-profile the gateway')
-    .addOption(new Option('--profiler <kind>', 'inspector: V8 sampler per step (flame graph and buckets per step); clinic or 0x: wrap the gateway for the whole run').choices(['inspector', 'clinic', '0x']).default('inspector'));
+    .addOption(new Option('--profiler <kind>', 'inspector: V8 sampler per step (flame graph and buckets per step); clinic or 0x: wrap the gateway for the whole run').choices(['inspector', 'clinic', '0x']).default(SWEEP.profiler));
   return addServiceOptions(command).action(async (flags: SweepFlags) => {
     process.exitCode = await sweepAction(flags);
   });
 }
 
+/** The flags as collect's options: defaults filled in, nothing else. */
+function sweepOptions(flags: SweepFlags, signal: AbortSignal, progress: ProgressLine): SweepOptions {
+  const preset = flags.quick ? QUICK : SWEEP;
+  return {
+    ...serviceOptions(flags),
+    gateway: flags.gateway,
+    gatewayEnv: flags.gatewayEnv ?? {},
+    concurrency: flags.concurrency ?? [...preset.concurrency],
+    durationSec: flags.duration ?? preset.durationSec,
+    warmupSec: flags.warmup ?? preset.warmupSec,
+    scenario: scenarioFrom(flags, SWEEP.scenario),
+    minSuccess: flags.minSuccess / 100,
+    profiler: flags.profile ? flags.profiler : 'none',
+    quick: flags.quick === true,
+    signal,
+    onProgress: (line, final) => progress.update(line, final),
+  };
+}
+
 async function sweepAction(flags: SweepFlags): Promise<number> {
-  const subgraphPorts = subgraphPortsFrom(flags.subgraphPorts);
-  const queryFile = path.resolve(flags.query ?? DEFAULT_QUERY);
-  const expectFile = expectedResponseFile(queryFile, flags.expect, flags.expectNone);
   const progress = new ProgressLine();
-  const color = flags.color && process.stdout.isTTY === true;
+  const { runDir } = await withInterruptSignal((signal) => runSweep(sweepOptions(flags, signal, progress)));
+  progress.update('analysing profiles and writing the report…', true);
+  const { run, summary, report } = await publishRun(runDir);
+  printRun(run, runDir, [summary, report], flags.color && process.stdout.isTTY === true);
+  return exitCode(run);
+}
 
-  const { run, runDir } = await withInterruptSignal((signal) =>
-    runSweep({
-      gateway: flags.gateway,
-      gatewayEnv: flags.gatewayEnv ?? {},
-      concurrency: flags.concurrency ?? (flags.quick ? QUICK.concurrency : DEFAULT_CONCURRENCY),
-      durationSec: flags.duration ?? (flags.quick ? QUICK.durationSec : 20),
-      warmupSec: flags.warmup ?? (flags.quick ? QUICK.warmupSec : 5),
-      timeoutSec: flags.timeout,
-      queryFile,
-      variablesFile: flags.variables ? path.resolve(flags.variables) : null,
-      expectFile,
-      minSuccess: flags.minSuccess / 100,
-      subgraphDelayMs: flags.subgraphDelay,
-      subgraphPorts,
-      gatewayPort: flags.gatewayPort,
-      ...(flags.gatewayCpus !== undefined ? { gatewayCpus: flags.gatewayCpus } : {}),
-      ...(flags.gatewayMemory !== undefined ? { gatewayMemoryMB: flags.gatewayMemory } : {}),
-      profiler: flags.profile ? flags.profiler : 'none',
-      samplingIntervalUs: flags.samplingInterval,
-      outDir: path.resolve(flags.out),
-      ...(flags.runId ? { runId: flags.runId } : {}),
-      quick: flags.quick === true,
-      commandLine: process.argv.slice(2),
-      signal,
-      onProgress: (line, final) => progress.update(line, final),
-      afterStep: async (step, current, dir) => {
-        try {
-          await publishStepProfile(step, dir, current);
-        } catch (error) {
-          step.statusReasons.push(`profile analysis failed: ${(error as Error).message}`);
-        }
-        writeRunResult(dir, current);
-      },
-    }),
-  );
-
-  const { summary, report } = publishRun(run, runDir);
+export function printRun(run: RunResult, runDir: string, files: string[], color: boolean): void {
   process.stdout.write(`\n${renderStepTable(run, { color })}\n`);
   const buckets = renderBucketTable(run);
   if (buckets) process.stdout.write(`\nWhere the gateway's CPU went (share of profile samples):\n${buckets}\n`);
-  process.stdout.write(`\nrun folder: ${runDir}\n  results.json, ${path.basename(summary)}, ${path.basename(report)}, logs/\n`);
+  process.stdout.write(`\nrun folder: ${runDir}\n  results.json, ${files.map((f) => path.basename(f)).join(', ')}, logs/\n`);
+}
 
+/** 0 every step ok, 1 a step failed, 2 harness error, 130 interrupted. */
+export function exitCode(run: RunResult): number {
   if (run.state === 'interrupted') {
     process.stderr.write(`interrupted: results.json keeps the ${run.steps.length} finished step(s)\n`);
     return 130;
@@ -109,7 +96,7 @@ async function sweepAction(flags: SweepFlags): Promise<number> {
   }
   const failed = run.steps.filter((s) => s.status === 'failed');
   if (failed.length > 0) {
-    process.stderr.write(`gwprof: ${failed.length} of ${run.steps.length} steps FAILED (${failed.map((s) => `c=${s.concurrency}: ${s.statusReasons[0] ?? ''}`).join('; ')})\n`);
+    process.stderr.write(`gwprof: ${failed.length} of ${run.steps.length} steps FAILED (${failed.map((s) => `c=${s.concurrency}: ${s.failures.join('; ')}`).join('; ')})\n`);
     return 1;
   }
   return 0;

@@ -1,153 +1,162 @@
 /**
  * Trials for `gwprof compare`: baseline and candidate alternate (A B A B …), each trial in a
  * fresh gateway process, against the same subgraphs, CPU sets and request stream, measured
- * like a sweep step. After each pair the caller decides (statistics live in analysis)
- * whether more trials are needed; the budget and the trial cap stop the loop too.
+ * like a sweep step. compare.json is rewritten after every trial. After each pair, analysis
+ * judges the trials so far and says whether more could decide; the budget and the trial cap
+ * stop the loop too.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import type { RunEnvironment, TrialResult } from '@gwprof/results';
-import { loadScenario } from './fixtures.js';
-import { gatewayFromSpec } from './gateways/index.js';
-import { createRunLogs } from './log.js';
+import { judgeTrials } from '@gwprof/analysis';
+import { GwprofError, RESULTS_SCHEMA_VERSION, writeCompareResult, type CompareConfig, type CompareResult, type TrialRecord } from '@gwprof/results';
+import { loadScenario, type Scenario } from './fixtures.js';
+import { gatewayFromSpec, type GatewayAdapter } from './gateways/index.js';
 import { measureStep, type StepSettings } from './step.js';
-import { planResources, startTestBed, type TestBed, type TestBedSettings } from './test-bed.js';
-import { describeEnvironment } from './environment.js';
-import { SweepInputError } from './sweep.js';
+import { openSession, type Session } from './session.js';
+import type { ServiceOptions, TestBed } from './test-bed.js';
+import type { ScenarioFiles } from './defaults.js';
+import { TOOL_VERSION } from './version.js';
 
-export interface CompareTrialOptions extends StepSettings, TestBedSettings {
+export interface CompareTrialOptions extends StepSettings, ServiceOptions {
   baseline: string;
   candidate: string;
   baselineEnv: Record<string, string>;
   candidateEnv: Record<string, string>;
   concurrency: number[];
+  scenario: ScenarioFiles;
   profile: boolean;
+  threshold: number;
   minTrials: number;
   maxTrials: number;
   budgetMinutes: number | null;
   outDir: string;
-  runId: string;
+  runId?: string;
   commandLine: string[];
-  /** After each A/B pair: true when more trials are needed to reach a verdict. */
-  afterPair: (trials: TrialResult[], runDir: string) => Promise<boolean>;
 }
 
-export interface CompareTrialsOutcome {
-  runDir: string;
-  environment: RunEnvironment;
-  trials: TrialResult[];
-  state: 'complete' | 'interrupted' | 'failed';
-  error: string | null;
-  stopReason: string;
+interface Side {
+  side: TrialRecord['side'];
+  adapter: GatewayAdapter;
+  env: Record<string, string>;
 }
 
-export function validateCompareOptions(options: CompareTrialOptions): void {
-  if (!Number.isInteger(options.minTrials) || options.minTrials < 2) throw new SweepInputError('--min-trials must be a whole number ≥ 2 (statistics need two values per side)');
-  if (!Number.isInteger(options.maxTrials) || options.maxTrials < options.minTrials) throw new SweepInputError(`--max-trials must be ≥ --min-trials (${options.minTrials})`);
-  if (options.budgetMinutes !== null && !(options.budgetMinutes > 0)) throw new SweepInputError('--budget must be > 0 minutes');
-}
-
-export async function runCompareTrials(options: CompareTrialOptions): Promise<CompareTrialsOutcome> {
-  validateCompareOptions(options);
-  const sides = [
-    { side: 'baseline' as const, adapter: gatewayFromSpec(options.baseline), env: options.baselineEnv },
-    { side: 'candidate' as const, adapter: gatewayFromSpec(options.candidate), env: options.candidateEnv },
+export async function runCompareTrials(options: CompareTrialOptions): Promise<{ compare: CompareResult; runDir: string }> {
+  if (options.minTrials < 2) throw new GwprofError('minTrials must be at least 2: statistics need two values per side');
+  if (options.maxTrials < options.minTrials) throw new GwprofError(`maxTrials (${options.maxTrials}) must be at least minTrials (${options.minTrials})`);
+  const sides: Side[] = [
+    { side: 'baseline', adapter: gatewayFromSpec(options.baseline), env: options.baselineEnv },
+    { side: 'candidate', adapter: gatewayFromSpec(options.candidate), env: options.candidateEnv },
   ];
-  const scenario = loadScenario({ query: options.queryFile, variables: options.variablesFile, expect: options.expectFile });
-  const resources = planResources({
+  const scenario = loadScenario(options.scenario);
+  const session = openSession({
+    ...options,
+    label: 'compare',
     maxConcurrency: Math.max(...options.concurrency),
-    ...(options.gatewayCpus !== undefined ? { gatewayCpus: options.gatewayCpus } : {}),
-    ...(options.gatewayMemoryMB !== undefined ? { gatewayMemoryMB: options.gatewayMemoryMB } : {}),
-  });
-  const runDir = path.resolve(options.outDir, options.runId);
-  mkdirSync(runDir, { recursive: true });
-  const logs = createRunLogs(runDir);
-  const environment = describeEnvironment({
-    cpuPlan: resources.cpuPlan,
-    memoryLimitMB: resources.memoryLimitMB,
-    memoryLimitMethod: resources.memoryCap?.method ?? null,
-    fdLimit: resources.fdLimit,
     gatewayPackages: Object.fromEntries(
       sides.flatMap(({ side, adapter }) => Object.entries(adapter.packageVersions()).map(([name, version]) => [`${side}:${name}`, version])),
     ),
-    commandLine: options.commandLine,
+    profiler: options.profile ? 'inspector' : 'none',
   });
-
-  const trials: TrialResult[] = [];
-  const started = Date.now();
-  let bed: TestBed | null = null;
-  let state: CompareTrialsOutcome['state'] = 'complete';
-  let error: string | null = null;
-  let stopReason = `reached --max-trials (${options.maxTrials} per side)`;
+  const compare = newCompare(options, session);
+  writeCompareResult(session.runDir, compare);
   try {
-    bed = await startTestBed({
-      resources,
-      runDir,
-      logs,
-      subgraphPorts: options.subgraphPorts,
-      subgraphDelayMs: options.subgraphDelayMs,
-      gatewayPort: options.gatewayPort,
-      profiler: options.profile ? 'inspector' : 'none',
-      onProgress: options.onProgress,
-    });
-    trialLoop: for (let index = 1; index <= options.maxTrials; index++) {
-      const pairStarted = Date.now();
-      for (const { side, adapter, env } of sides) {
-        if (options.signal.aborted) break trialLoop;
-        const label = `${side} #${index}`;
-        const { gateway, profiler, profilerUnavailable } = await bed.launchGateway({ adapter, gatewayEnv: env, processName: `${side}-${index}` });
-        try {
-          for (const concurrency of options.concurrency) {
-            const step = await measureStep({
-              concurrency,
-              settings: options,
-              scenario,
-              gateway,
-              subgraphs: bed.subgraphs,
-              profiler,
-              profilerUnavailable,
-              runDir,
-              profileFile: `trial-${side}-${index}-c${concurrency}.cpuprofile`,
-              logs,
-              label,
-            });
-            if (!step) break trialLoop;
-            trials.push({ side, index, concurrency, step });
-            options.onProgress(`${label} c=${concurrency}: ${step.status === 'ok' ? 'ok' : 'FAILED'} · ${step.rps} req/s · ${step.gateway.cpuMsPerOkRequest ?? '–'} CPU ms/req`, true);
-            if (step.status === 'failed') {
-              throw new Error(`${label} failed validation at concurrency ${concurrency}: ${step.statusReasons[0] ?? 'failed'}`);
-            }
-          }
-        } finally {
-          profiler?.close();
-          await gateway.stop();
-        }
-      }
-      const needMore = await options.afterPair(trials, runDir);
-      if (index >= options.minTrials && !needMore) {
-        stopReason = `every gating metric decided after ${index} trials per side`;
-        break;
-      }
-      const elapsedMin = (Date.now() - started) / 60_000;
-      const pairMin = (Date.now() - pairStarted) / 60_000;
-      if (options.budgetMinutes !== null && index < options.maxTrials && elapsedMin + pairMin > options.budgetMinutes) {
-        stopReason = `--budget ${options.budgetMinutes} min would be exceeded by another pair (after ${index} trials per side, ${elapsedMin.toFixed(1)} min)`;
-        break;
-      }
-    }
-    if (options.signal.aborted) {
-      state = 'interrupted';
-      stopReason = 'interrupted';
-    }
+    const bed = await session.startBed();
+    compare.stopReason = await trialLoop(options, sides, scenario, bed, session, compare);
+    compare.state = options.signal.aborted ? 'interrupted' : 'complete';
   } catch (caught) {
-    state = options.signal.aborted ? 'interrupted' : 'failed';
-    error = options.signal.aborted ? null : (caught as Error).message;
-    stopReason = error ?? 'interrupted';
-    logs.harness.error({ err: error }, 'compare stopped');
+    compare.state = options.signal.aborted ? 'interrupted' : 'failed';
+    compare.error = options.signal.aborted ? null : (caught as Error).message;
+    compare.stopReason = compare.error ?? 'interrupted';
+    session.logs.harness.error({ err: compare.error }, 'compare stopped');
   } finally {
-    await bed?.close();
-    resources.memoryCap?.release();
-    logs.flush();
+    await session.close();
+    compare.finishedAt = new Date().toISOString();
+    writeCompareResult(session.runDir, compare);
   }
-  return { runDir, environment, trials, state, error, stopReason };
+  return { compare, runDir: session.runDir };
+}
+
+/** Runs pairs until analysis has decided, the trial cap or the budget; returns why it stopped. */
+async function trialLoop(options: CompareTrialOptions, sides: Side[], scenario: Scenario, bed: TestBed, session: Session, compare: CompareResult): Promise<string> {
+  const started = Date.now();
+  for (let index = 1; index <= options.maxTrials; index++) {
+    const pairStarted = Date.now();
+    for (const side of sides) {
+      if (options.signal.aborted) return 'interrupted';
+      await runTrial(options, side, index, scenario, bed, session, compare);
+      if (options.signal.aborted) return 'interrupted';
+    }
+    const judged = judgeTrials(compare.trials, { threshold: options.threshold, concurrency: options.concurrency });
+    options.onProgress(`after ${index} trial(s) per side: ${judged.verdict}${judged.needMoreTrials ? ' (more trials needed)' : ''}`, true);
+    if (index >= options.minTrials && !judged.needMoreTrials) return `every gating metric decided after ${index} trials per side`;
+    const elapsedMin = (Date.now() - started) / 60_000;
+    const pairMin = (Date.now() - pairStarted) / 60_000;
+    if (options.budgetMinutes !== null && index < options.maxTrials && elapsedMin + pairMin > options.budgetMinutes) {
+      return `--budget ${options.budgetMinutes} min would be exceeded by another pair (after ${index} trials per side, ${elapsedMin.toFixed(1)} min)`;
+    }
+  }
+  return `reached --max-trials (${options.maxTrials} per side)`;
+}
+
+/** One fresh gateway process, measured at every level; a failed step ends the comparison. */
+async function runTrial(options: CompareTrialOptions, { side, adapter, env }: Side, index: number, scenario: Scenario, bed: TestBed, session: Session, compare: CompareResult): Promise<void> {
+  const label = `${side} #${index}`;
+  const { gateway, profiler, profilerUnavailable } = await bed.launchGateway({ adapter, gatewayEnv: env, processName: `${side}-${index}` });
+  try {
+    for (const concurrency of options.concurrency) {
+      const step = await measureStep({
+        id: `${side}-${index}-c${concurrency}`,
+        concurrency,
+        settings: options,
+        scenario,
+        gateway,
+        subgraphs: bed.subgraphs,
+        profiler,
+        profilerUnavailable,
+        runDir: session.runDir,
+        logs: session.logs,
+        label,
+      });
+      if (!step) return;
+      compare.trials.push({ side, index, step });
+      writeCompareResult(session.runDir, compare);
+      options.onProgress(`${label} c=${concurrency}: ${step.status === 'ok' ? 'ok' : 'FAILED'} · ${step.rps} req/s · ${step.gateway.cpuMsPerOkRequest ?? '–'} CPU ms/req`, true);
+      if (step.status === 'failed') throw new Error(`${label} failed validation at concurrency ${concurrency}: ${step.failures[0] ?? 'failed'}`);
+    }
+  } finally {
+    profiler?.close();
+    await gateway.stop();
+  }
+}
+
+function newCompare(options: CompareTrialOptions, session: Session): CompareResult {
+  const config: CompareConfig = {
+    baseline: options.baseline,
+    candidate: options.candidate,
+    baselineEnv: options.baselineEnv,
+    candidateEnv: options.candidateEnv,
+    concurrency: options.concurrency,
+    threshold: options.threshold,
+    minTrials: options.minTrials,
+    maxTrials: options.maxTrials,
+    budgetMinutes: options.budgetMinutes,
+    durationSec: options.durationSec,
+    warmupSec: options.warmupSec,
+    query: options.scenario.query,
+  };
+  return {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    tool: { name: 'gwprof', version: TOOL_VERSION },
+    kind: 'compare',
+    runId: session.runId,
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    state: 'running',
+    error: null,
+    mode: 'trials',
+    config,
+    environment: session.environment,
+    runs: null,
+    trials: [],
+    stopReason: 'still running',
+    analysis: null,
+  };
 }

@@ -4,6 +4,7 @@
  * (prlimit on our own pid; children inherit it), refuse when even the hard limit is too low.
  */
 import { execFileSync } from 'node:child_process';
+import { GwprofError } from '@gwprof/results';
 
 export interface FdLimit {
   soft: number;
@@ -26,21 +27,19 @@ export function fdsNeeded(maxConcurrency: number): number {
   return maxConcurrency * 2 + 256;
 }
 
-export class FdLimitError extends Error {}
-
 export function ensureFdLimit(maxConcurrency: number): FdLimit {
   const needed = fdsNeeded(maxConcurrency);
   const current = readFdLimit();
   if (current.soft >= needed) return current;
   if (current.hard < needed) {
-    throw new FdLimitError(
+    throw new GwprofError(
       `concurrency ${maxConcurrency} needs about ${needed} open files but the hard limit is ${current.hard}: raise it (ulimit -Hn ${needed}, as root) or lower --concurrency`,
     );
   }
   execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${current.hard}:${current.hard}`]);
   const raised = readFdLimit();
   if (raised.soft < needed) {
-    throw new FdLimitError(`could not raise the open-file limit to ${needed} (it is ${raised.soft}): run 'ulimit -n ${needed}' first`);
+    throw new GwprofError(`could not raise the open-file limit to ${needed} (it is ${raised.soft}): run 'ulimit -n ${needed}' first`);
   }
   return raised;
 }

@@ -6,8 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { GraphQLError, Kind, parse } from 'graphql';
 import { selectionOrderOf, type SelectionOrder } from './validate-response.js';
-
-export class ScenarioError extends Error {}
+import { GwprofError } from '@gwprof/results';
 
 export interface Scenario {
   queryFile: string;
@@ -25,7 +24,7 @@ function readText(file: string, what: string): string {
     return readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ScenarioError(`${what} ${file} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}`);
+    throw new GwprofError(`${what} ${file} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}`);
   }
 }
 
@@ -34,24 +33,24 @@ function readJson(file: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ScenarioError(`${what} ${file} is not valid JSON: ${(error as Error).message}`);
+    throw new GwprofError(`${what} ${file} is not valid JSON: ${(error as Error).message}`);
   }
 }
 
 export function loadScenario(files: { query: string; variables?: string | null; expect?: string | null }): Scenario {
   const query = readText(files.query, 'query file');
-  if (query.trim() === '') throw new ScenarioError(`query file ${files.query} is empty`);
+  if (query.trim() === '') throw new GwprofError(`query file ${files.query} is empty`);
   let document;
   try {
     document = parse(query);
   } catch (error) {
     const message = error instanceof GraphQLError ? error.message.split('\n')[0] : String(error);
     const location = error instanceof GraphQLError && error.locations?.[0] ? ` (line ${error.locations[0].line}, column ${error.locations[0].column})` : '';
-    throw new ScenarioError(`query file ${files.query} is not valid GraphQL: ${message}${location}`);
+    throw new GwprofError(`query file ${files.query} is not valid GraphQL: ${message}${location}`);
   }
   const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   if (operations.length !== 1) {
-    throw new ScenarioError(`query file ${files.query} must hold exactly one operation (found ${operations.length})`);
+    throw new GwprofError(`query file ${files.query} must hold exactly one operation (found ${operations.length})`);
   }
   const operationName = operations[0]!.name?.value;
 
@@ -60,7 +59,7 @@ export function loadScenario(files: { query: string; variables?: string | null; 
     const raw = readJson(files.variables, 'variables file');
     const list = Array.isArray(raw) ? raw : [raw];
     if (list.length === 0 || !list.every((v) => v !== null && typeof v === 'object' && !Array.isArray(v))) {
-      throw new ScenarioError(`variables file ${files.variables} must hold an object or a non-empty list of objects`);
+      throw new GwprofError(`variables file ${files.variables} must hold an object or a non-empty list of objects`);
     }
     variableSets = list as Record<string, unknown>[];
   }
@@ -71,12 +70,12 @@ export function loadScenario(files: { query: string; variables?: string | null; 
     const list = Array.isArray(raw) ? raw : [raw];
     for (const entry of list) {
       if (entry === null || typeof entry !== 'object' || !('data' in entry)) {
-        throw new ScenarioError(`expected-response file ${files.expect} must hold {"data": …} or a list of them`);
+        throw new GwprofError(`expected-response file ${files.expect} must hold {"data": …} or a list of them`);
       }
     }
     const count = variableSets?.length ?? 1;
     if (list.length !== 1 && list.length !== count) {
-      throw new ScenarioError(
+      throw new GwprofError(
         `expected-response file ${files.expect} has ${list.length} responses but the variables file has ${count} entries: give one, or one per entry`,
       );
     }

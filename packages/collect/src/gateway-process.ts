@@ -10,8 +10,7 @@ import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import { processTree } from './proc-stats.js';
 import { pidListeningOn } from './listening-pid.js';
 import type { GatewayAdapter, GatewayContext, SubgraphName } from './gateways/types.js';
-
-export class GatewayStartError extends Error {}
+import { GwprofError } from '@gwprof/results';
 
 export interface GatewayStartOptions {
   adapter: GatewayAdapter;
@@ -73,13 +72,13 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
   try {
     await adapter.prepare(context);
   } catch (error) {
-    throw new GatewayStartError(`gateway ${adapter.spec} failed to prepare: ${(error as Error).message}`);
+    throw new GwprofError(`gateway ${adapter.spec} failed to prepare: ${(error as Error).message}`);
   }
 
   const launch = adapter.launch(context);
   let { command, args } = launch;
   if (options.wrapNodeScript) {
-    if (!launch.isNodeScript) throw new GatewayStartError(`gateway ${adapter.spec} is not a node script: clinic and 0x can only wrap Node gateways`);
+    if (!launch.isNodeScript) throw new GwprofError(`gateway ${adapter.spec} is not a node script: clinic and 0x can only wrap Node gateways`);
     ({ command, args } = options.wrapNodeScript(command, args));
   }
   ({ command, args } = orphanGuardedCommand(command, args));
@@ -98,9 +97,9 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
   const child = options.registry.spawn({ name, command, args, cwd: launch.cwd, env, logger });
   const url = `http://127.0.0.1:${port}/graphql`;
 
-  const failure = (reason: string): GatewayStartError => {
+  const failure = (reason: string): GwprofError => {
     const tail = child.tail().slice(-15);
-    return new GatewayStartError(
+    return new GwprofError(
       `gateway ${adapter.spec} failed to start: ${reason}${tail.length ? `\n  last log lines:\n    ${tail.join('\n    ')}` : ''}`,
     );
   };

@@ -8,13 +8,12 @@ import { availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { GwprofError } from '@gwprof/results';
 
 export interface CpuPlan {
   gateway: string | null;
   others: string | null;
 }
-
-export class IsolationError extends Error {}
 
 function cpuList(ids: number[]): string {
   return ids.join(',');
@@ -23,10 +22,10 @@ function cpuList(ids: number[]): string {
 /** gatewayCpus: number of cores for the gateway, or undefined for the default. */
 export function planCpuSets(gatewayCpus: number | undefined, cores = availableParallelism()): CpuPlan {
   if (gatewayCpus !== undefined && (!Number.isInteger(gatewayCpus) || gatewayCpus < 1)) {
-    throw new IsolationError(`--gateway-cpus must be a whole number ≥ 1 (got ${gatewayCpus})`);
+    throw new GwprofError(`--gateway-cpus must be a whole number ≥ 1 (got ${gatewayCpus})`);
   }
   if (gatewayCpus !== undefined && gatewayCpus > cores) {
-    throw new IsolationError(`--gateway-cpus ${gatewayCpus} exceeds the ${cores} cores of this machine`);
+    throw new GwprofError(`--gateway-cpus ${gatewayCpus} exceeds the ${cores} cores of this machine`);
   }
   if (cores < 2) return { gateway: null, others: null };
   const count = gatewayCpus ?? 1;
@@ -97,7 +96,7 @@ function ownCgroupPath(controller: string): { version: 1 | 2; dir: string } | nu
 
 export function createMemoryCap(limitMB: number, name: string): MemoryCap {
   if (!Number.isFinite(limitMB) || limitMB < 64) {
-    throw new IsolationError(`--gateway-memory must be at least 64 (MB), got ${limitMB}`);
+    throw new GwprofError(`--gateway-memory must be at least 64 (MB), got ${limitMB}`);
   }
   const bytes = Math.round(limitMB * 1024 * 1024);
   const parent = ownCgroupPath('memory');

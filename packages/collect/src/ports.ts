@@ -1,6 +1,5 @@
 import net from 'node:net';
-
-export class PortInUseError extends Error {}
+import { GwprofError } from '@gwprof/results';
 
 /** Fails with a message naming the port and its intended user when something listens on it. */
 export function assertPortFree(port: number, usedFor: string): Promise<void> {
@@ -9,7 +8,7 @@ export function assertPortFree(port: number, usedFor: string): Promise<void> {
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'EADDRINUSE'
-          ? new PortInUseError(`port ${port} (${usedFor}) is already in use: stop what listens there or choose another port`)
+          ? new GwprofError(`port ${port} (${usedFor}) is already in use: stop what listens there or choose another port`)
           : error,
       );
     });

@@ -4,7 +4,7 @@
  * generator's own CPU are measured. Shared by sweep and compare, so both measure alike.
  */
 import path from 'node:path';
-import type { StepResult } from '@gwprof/results';
+import type { StepRecord } from '@gwprof/results';
 import type { Scenario } from './fixtures.js';
 import { SUBGRAPH_NAMES, type SubgraphName } from './gateways/types.js';
 import type { RunLogs } from './log.js';
@@ -31,6 +31,8 @@ export interface StepSettings {
 }
 
 export interface StepContext {
+  /** The step's id in its file; its profile is written as `step-<id>.cpuprofile`. */
+  id: string;
   concurrency: number;
   settings: StepSettings;
   scenario: Scenario;
@@ -40,16 +42,15 @@ export interface StepContext {
   /** Why there is no profiler although profiling was asked for; recorded on the step. */
   profilerUnavailable?: string | null;
   runDir: string;
-  /** File name of this step's profile inside the run folder. */
-  profileFile: string;
   logs: RunLogs;
   /** Prefix of progress lines, e.g. "baseline #2". */
   label?: string;
 }
 
 /** Warm-up (discarded), then one measured window; null when interrupted. */
-export async function measureStep(ctx: StepContext): Promise<StepResult | null> {
-  const { concurrency, settings: options, gateway, subgraphs, runDir, profileFile } = ctx;
+export async function measureStep(ctx: StepContext): Promise<StepRecord | null> {
+  const { concurrency, settings: options, gateway, subgraphs, runDir } = ctx;
+  const profileFile = `step-${ctx.id}.cpuprofile`;
   const startedAt = new Date().toISOString();
   // Reasons that fail the step, and caveats that do not.
   const failReasons: string[] = [];
@@ -111,14 +112,14 @@ export async function measureStep(ctx: StepContext): Promise<StepResult | null> 
   if (options.signal.aborted) return null;
 
   // Buckets and flame graphs are derived from the .cpuprofile later, by analysis and rendering.
-  let profile: StepResult['profile'];
+  let profile: StepRecord['profile'];
   if (ctx.profiler && !profileError && !gateway.process.isRunning()) {
     profileError = 'the gateway exited before its profile could be written';
   }
   if (ctx.profiler && !profileError) {
     try {
       const samples = await ctx.profiler.stop(path.join(runDir, profileFile));
-      profile = { cpuprofile: profileFile, samples, samplingIntervalUs: options.samplingIntervalUs };
+      profile = { cpuprofile: profileFile, samples, requestedIntervalUs: options.samplingIntervalUs };
     } catch (error) {
       profileError = (error as Error).message;
     }
@@ -153,14 +154,16 @@ export async function measureStep(ctx: StepContext): Promise<StepResult | null> 
   const wall = outcome.durationSec;
 
   return {
+    id: ctx.id,
     concurrency,
     status: failReasons.length > 0 ? 'failed' : 'ok',
-    statusReasons: [...failReasons, ...warnings],
+    failures: failReasons,
+    warnings,
     startedAt,
     durationSec: round(wall, 3),
     warmupSec: options.warmupSec,
     requests,
-    failures: outcome.failures,
+    failureCounts: outcome.failures,
     failureSamples: outcome.failureSamples,
     orderWarnings: outcome.orderWarnings,
     successRate: round(successRate, 6),

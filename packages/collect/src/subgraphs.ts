@@ -6,6 +6,7 @@ import { assertPortFree, waitForPort } from './ports.js';
 import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import { subgraphsDir } from './paths.js';
 import { SUBGRAPH_NAMES, type SubgraphName } from './gateways/types.js';
+import { GwprofError } from '@gwprof/results';
 
 export const DEFAULT_SUBGRAPH_PORTS: Record<SubgraphName, number> = { accounts: 4001, reviews: 4002, products: 4003, inventory: 4004 };
 
@@ -17,8 +18,6 @@ export interface RunningSubgraphs {
   requestCounts(): Promise<Record<SubgraphName, number>>;
   stop(): Promise<void>;
 }
-
-export class SubgraphStartError extends Error {}
 
 export async function startSubgraphs(options: {
   ports: Record<SubgraphName, number>;
@@ -50,7 +49,7 @@ export async function startSubgraphs(options: {
   } catch (error) {
     const tails = SUBGRAPH_NAMES.filter((n) => !processes[n].isRunning()).map((n) => `${n}: ${processes[n].tail().slice(-3).join(' | ')}`);
     await stop();
-    throw new SubgraphStartError(`subgraphs failed to start: ${(error as Error).message}${tails.length ? ` (${tails.join('; ')})` : ''}`);
+    throw new GwprofError(`subgraphs failed to start: ${(error as Error).message}${tails.length ? ` (${tails.join('; ')})` : ''}`);
   }
 
   return {

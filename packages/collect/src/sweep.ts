@@ -1,34 +1,29 @@
 /**
- * The sweep: start the subgraphs and the gateway, then for each concurrency level warm up
- * (discarded), measure with every response validated, profile the gateway's CPU over
- * exactly the measured window, and append the step to results.json at once, so an
- * interrupted run keeps every finished step.
+ * The sweep: start the subgraphs and the gateway, then measure one step per concurrency level
+ * and append it to results.json at once, so an interrupted run keeps every finished step. It
+ * measures and records; everything derived (buckets, flame graphs, capacity) is the publish
+ * pass's work, from the files.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { RESULTS_SCHEMA_VERSION, writeRunResult, type RunConfig, type RunResult, type StepResult } from '@gwprof/results';
-import { loadScenario, type Scenario } from './fixtures.js';
-import { gatewayFromSpec, type GatewayAdapter } from './gateways/index.js';
-import { createRunLogs } from './log.js';
+import { GwprofError, RESULTS_SCHEMA_VERSION, writeRunResult, type RunConfig, type RunResult } from '@gwprof/results';
+import { loadScenario } from './fixtures.js';
+import { gatewayFromSpec } from './gateways/index.js';
 import { measureStep, type StepSettings } from './step.js';
-import { planResources, startTestBed, type ProfilerKind, type TestBed, type TestBedSettings } from './test-bed.js';
+import { openSession, type Session } from './session.js';
+import type { ProfilerKind, ServiceOptions } from './test-bed.js';
 import type { RunningGateway } from './gateway-process.js';
-import { describeEnvironment } from './environment.js';
+import type { ScenarioFiles } from './defaults.js';
 import { TOOL_VERSION } from './version.js';
 
-export class SweepInputError extends Error {}
-
-export interface SweepOptions extends StepSettings, TestBedSettings {
+export interface SweepOptions extends StepSettings, ServiceOptions {
   gateway: string;
   gatewayEnv: Record<string, string>;
   concurrency: number[];
+  scenario: ScenarioFiles;
   profiler: ProfilerKind;
   outDir: string;
   runId?: string;
   quick: boolean;
   commandLine: string[];
-  /** Called after each step is written (the CLI renders its flame graph there). */
-  afterStep?: (step: StepResult, run: RunResult, runDir: string) => Promise<void>;
 }
 
 export interface SweepOutcome {
@@ -36,86 +31,32 @@ export interface SweepOutcome {
   runDir: string;
 }
 
-function makeRunId(gateway: string): string {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace('Z', '');
-  const slug = gateway.replace(/^cmd:/, 'cmd-').replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 32).replace(/-+$/, '');
-  return `${stamp}-${slug}`;
-}
-
-export function validateSweepOptions(options: SweepOptions): { scenario: Scenario; adapter: GatewayAdapter } {
-  if (options.concurrency.length === 0) throw new SweepInputError('--concurrency needs at least one level');
-  for (const c of options.concurrency) {
-    if (!Number.isInteger(c) || c < 1) throw new SweepInputError(`--concurrency levels must be whole numbers ≥ 1 (got ${c})`);
-  }
-  if (!(options.durationSec > 0)) throw new SweepInputError(`--duration must be > 0 seconds (got ${options.durationSec})`);
-  if (!(options.warmupSec >= 0)) throw new SweepInputError(`--warmup must be ≥ 0 seconds (got ${options.warmupSec})`);
-  if (!(options.minSuccess >= 0 && options.minSuccess <= 1)) throw new SweepInputError(`--min-success must be between 0 and 100 (%)`);
-  if (!(options.samplingIntervalUs >= 10)) throw new SweepInputError(`--sampling-interval must be ≥ 10 µs`);
-  const ports = [options.gatewayPort, ...Object.values(options.subgraphPorts)];
-  if (new Set(ports).size !== ports.length) throw new SweepInputError(`gateway and subgraph ports must all differ (got ${ports.join(', ')})`);
-  const scenario = loadScenario({ query: options.queryFile, variables: options.variablesFile, expect: options.expectFile });
-  const adapter = gatewayFromSpec(options.gateway);
-  return { scenario, adapter };
-}
-
 export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
-  const { scenario, adapter } = validateSweepOptions(options);
-  const resources = planResources({
+  checkPorts(options);
+  const scenario = loadScenario(options.scenario);
+  const adapter = gatewayFromSpec(options.gateway);
+  const session = openSession({
+    ...options,
+    label: options.gateway,
     maxConcurrency: Math.max(...options.concurrency),
-    ...(options.gatewayCpus !== undefined ? { gatewayCpus: options.gatewayCpus } : {}),
-    ...(options.gatewayMemoryMB !== undefined ? { gatewayMemoryMB: options.gatewayMemoryMB } : {}),
+    gatewayPackages: adapter.packageVersions(),
   });
-  const runId = options.runId ?? makeRunId(options.gateway);
-  const runDir = path.resolve(options.outDir, runId);
-  mkdirSync(runDir, { recursive: true });
-  const logs = createRunLogs(runDir);
-
-  const run: RunResult = {
-    schemaVersion: RESULTS_SCHEMA_VERSION,
-    tool: { name: 'gwprof', version: TOOL_VERSION },
-    kind: 'sweep',
-    runId,
-    startedAt: new Date().toISOString(),
-    finishedAt: null,
-    state: 'running',
-    error: null,
-    config: runConfig(options),
-    environment: describeEnvironment({
-      cpuPlan: resources.cpuPlan,
-      memoryLimitMB: resources.memoryLimitMB,
-      memoryLimitMethod: resources.memoryCap?.method ?? null,
-      fdLimit: resources.fdLimit,
-      gatewayPackages: adapter.packageVersions(),
-      commandLine: options.commandLine,
-    }),
-    steps: [],
-    artifacts: { logs: 'logs/' },
-  };
+  const { runDir, logs } = session;
+  const run = newRun(options, session);
   writeRunResult(runDir, run);
   logs.harness.info({ runDir, config: run.config }, 'sweep starting');
 
-  let bed: TestBed | null = null;
   try {
     if (options.signal.aborted) throw new Error('interrupted');
-    bed = await startTestBed({
-      resources,
-      runDir,
-      logs,
-      subgraphPorts: options.subgraphPorts,
-      subgraphDelayMs: options.subgraphDelayMs,
-      gatewayPort: options.gatewayPort,
-      profiler: options.profiler,
-      onProgress: options.onProgress,
-    });
+    const bed = await session.startBed();
     if (options.signal.aborted) throw new Error('interrupted');
     const { gateway, profiler, profilerUnavailable, external } = await bed.launchGateway({ adapter, gatewayEnv: options.gatewayEnv, processName: 'gateway' });
 
     for (const concurrency of options.concurrency) {
       if (options.signal.aborted) break;
-      if (!gateway.process.isRunning()) {
-        throw new Error(`gateway exited before the step at concurrency ${concurrency}; last log lines: ${gateway.process.tail().slice(-5).join(' | ')}`);
-      }
+      assertRunning(gateway, `before the step at concurrency ${concurrency}`);
       const step = await measureStep({
+        id: String(concurrency),
         concurrency,
         settings: options,
         scenario,
@@ -124,7 +65,6 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
         profiler,
         profilerUnavailable,
         runDir,
-        profileFile: `step-${concurrency}.cpuprofile`,
         logs,
       });
       if (!step) break;
@@ -132,8 +72,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
       writeRunResult(runDir, run);
       logs.harness.info({ step }, `step c=${concurrency} ${step.status}`);
       options.onProgress(`c=${concurrency} ${step.status === 'ok' ? 'ok' : 'FAILED'} · ${step.rps} req/s · ${step.requests.failed} failed`, true);
-      if (options.afterStep) await options.afterStep(step, run, runDir);
-      if (!gateway.process.isRunning()) throw new Error(`gateway exited during the step at concurrency ${concurrency}`);
+      assertRunning(gateway, `during the step at concurrency ${concurrency}`);
     }
     profiler?.close();
     if (external && !options.signal.aborted) {
@@ -148,14 +87,43 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     run.error = options.signal.aborted ? null : (error as Error).message;
     logs.harness.error({ err: (error as Error).message }, 'sweep stopped');
   } finally {
-    await bed?.close();
-    resources.memoryCap?.release();
+    await session.close();
     run.finishedAt = new Date().toISOString();
     writeRunResult(runDir, run);
     logs.harness.info({ state: run.state }, 'sweep finished');
     logs.flush();
   }
   return { run, runDir };
+}
+
+/** Checks only what a flag parser cannot: options that must differ from each other. */
+function checkPorts(options: SweepOptions): void {
+  const ports = [options.gatewayPort, ...Object.values(options.subgraphPorts)];
+  if (new Set(ports).size !== ports.length) throw new GwprofError(`gateway and subgraph ports must all differ (got ${ports.join(', ')})`);
+}
+
+function assertRunning(gateway: RunningGateway, when: string): void {
+  if (!gateway.process.isRunning()) {
+    throw new Error(`gateway exited ${when}; last log lines: ${gateway.process.tail().slice(-5).join(' | ')}`);
+  }
+}
+
+function newRun(options: SweepOptions, session: Session): RunResult {
+  return {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    tool: { name: 'gwprof', version: TOOL_VERSION },
+    kind: 'sweep',
+    runId: session.runId,
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    state: 'running',
+    error: null,
+    config: runConfig(options),
+    environment: session.environment,
+    steps: [],
+    artifacts: { logs: 'logs/' },
+    analysis: null,
+  };
 }
 
 /**
@@ -188,9 +156,9 @@ function runConfig(options: SweepOptions): RunConfig {
     concurrency: options.concurrency,
     durationSec: options.durationSec,
     warmupSec: options.warmupSec,
-    query: options.queryFile,
-    variables: options.variablesFile,
-    expect: options.expectFile,
+    query: options.scenario.query,
+    variables: options.scenario.variables,
+    expect: options.scenario.expect,
     minSuccess: options.minSuccess,
     timeoutSec: options.timeoutSec,
     subgraphDelayMs: options.subgraphDelayMs,

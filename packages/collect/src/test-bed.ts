@@ -18,11 +18,8 @@ import type { GatewayAdapter, SubgraphName } from './gateways/types.js';
 
 export type ProfilerKind = 'inspector' | 'clinic' | '0x' | 'none';
 
-/** What the load sends and where the services run: shared by sweep and compare. */
-export interface TestBedSettings {
-  queryFile: string;
-  variablesFile: string | null;
-  expectFile: string | null;
+/** Where and how the services around the gateway run: shared by sweep and compare. */
+export interface ServiceOptions {
   subgraphDelayMs: number;
   subgraphPorts: Record<SubgraphName, number>;
   gatewayPort: number;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFlameGraph } from './flamegraph-html.js';
+import { renderFlameGraphHtml } from './flamegraph-html.js';
 import { renderReportHtml } from './report-html.js';
 import { makeCpuProfile, makeRunFixture } from './test-fixtures/run-fixture.js';
 
@@ -49,9 +49,9 @@ describe('report and flame graph in headless Chromium', () => {
     const run = makeRunFixture();
     await writeFile(join(runDir, 'index.html'), renderReportHtml(run));
     for (const step of run.steps) {
-      const profilePath = join(runDir, `step-${step.concurrency}.cpuprofile`);
-      await writeFile(profilePath, JSON.stringify(makeCpuProfile()));
-      await writeFlameGraph(profilePath, join(runDir, `step-${step.concurrency}.flame.html`), `c=${step.concurrency}`);
+      const profile = makeCpuProfile();
+      await writeFile(join(runDir, `step-${step.id}.cpuprofile`), JSON.stringify(profile));
+      await writeFile(join(runDir, `step-${step.id}.flame.html`), renderFlameGraphHtml(profile, { title: `c=${step.concurrency}`, fileName: `step-${step.id}.cpuprofile` }));
     }
     browser = await chromium.launch({
       executablePath: CHROMIUM,

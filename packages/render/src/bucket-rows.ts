@@ -1,16 +1,18 @@
-import type { RunResult, StepResult } from '@gwprof/results';
+import type { RunResult, StepRecord } from '@gwprof/results';
 import { bucketColumns } from './buckets.js';
+import { stepAnalysisOf } from './step-analysis.js';
 
 /** What a step contributes to the bucket table. */
 export type StepBuckets =
   | { kind: 'shares'; concurrency: number; samples: number | null; shares: Record<string, number> }
   | { kind: 'no-samples' | 'not-analysed' | 'not-profiled'; concurrency: number };
 
-export function stepBuckets(step: StepResult): StepBuckets {
-  const samples = step.profile?.samples;
+export function stepBuckets(run: RunResult, step: StepRecord): StepBuckets {
+  const analysis = stepAnalysisOf(run, step);
+  const samples = analysis?.samples ?? step.profile?.samples;
   if (samples === 0) return { kind: 'no-samples', concurrency: step.concurrency };
-  if (step.buckets && Object.keys(step.buckets).length > 0) {
-    return { kind: 'shares', concurrency: step.concurrency, samples: samples ?? null, shares: step.buckets };
+  if (analysis?.buckets && Object.keys(analysis.buckets).length > 0) {
+    return { kind: 'shares', concurrency: step.concurrency, samples: samples ?? null, shares: analysis.buckets };
   }
   if (step.profile) return { kind: 'not-analysed', concurrency: step.concurrency };
   return { kind: 'not-profiled', concurrency: step.concurrency };
@@ -25,9 +27,9 @@ export function missingBucketsLabel(entry: StepBuckets): string {
 
 /** True when at least one step carries bucket shares: otherwise the bucket table is left out. */
 export function hasBuckets(run: RunResult): boolean {
-  return run.steps.some((s) => s.buckets && Object.keys(s.buckets).length > 0);
+  return (run.analysis?.steps ?? []).some((a) => a.buckets && Object.keys(a.buckets).length > 0);
 }
 
 export function runBucketColumns(run: RunResult): string[] {
-  return bucketColumns(run.steps.map((s) => s.buckets));
+  return bucketColumns((run.analysis?.steps ?? []).map((a) => a.buckets ?? undefined));
 }

@@ -1,4 +1,6 @@
-import type { RunResult } from '@gwprof/results';
+import type { RunResult, TopFunction } from '@gwprof/results';
+import { bucketColumns } from './buckets.js';
+import { functionDisplayName, functionLocation } from './top-functions.js';
 import { NONE, integer, shareAsPercent } from './format.js';
 import { hasBuckets, missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';
 import { type Column, formatMarkdownTable, formatTextTable } from './text-table.js';
@@ -12,7 +14,7 @@ function bucketTableData(run: RunResult): { columns: Column[]; rows: string[][] 
     ...buckets.map((b): Column => ({ header: `${b} %`, align: 'right' })),
   ];
   const rows = run.steps.map((step) => {
-    const entry = stepBuckets(step);
+    const entry = stepBuckets(run, step);
     if (entry.kind !== 'shares') {
       return [String(step.concurrency), missingBucketsLabel(entry), ...buckets.map(() => NONE)];
     }
@@ -40,4 +42,30 @@ export function renderBucketTableMarkdown(run: RunResult): string {
   if (!hasBuckets(run)) return '';
   const { columns, rows } = bucketTableData(run);
   return formatMarkdownTable(columns, rows);
+}
+
+/** What `gwprof buckets` shows of one profile: its bucket shares as bars, then its top functions. */
+export interface ProfileBuckets {
+  samples: number;
+  samplingIntervalUs: number;
+  buckets: Record<string, number>;
+  topFunctions: TopFunction[];
+}
+
+/** One profile's buckets as a bar chart in text, then its top self-time functions. */
+export function renderProfileBuckets(file: string, profile: ProfileBuckets): string {
+  if (profile.samples === 0) return `${file}: the profile has no samples: nothing to attribute`;
+  const names = bucketColumns([profile.buckets]);
+  const width = Math.max(...names.map((n) => n.length));
+  const lines = [`${file}: ${integer(profile.samples)} samples, ~${Math.round(profile.samplingIntervalUs)} µs apart`, ''];
+  for (const name of names) {
+    const share = profile.buckets[name] ?? 0;
+    lines.push(`${name.padEnd(width)}  ${shareAsPercent(share, 1).padStart(5)}%  ${'█'.repeat(Math.round(share * 40))}`);
+  }
+  lines.push('', 'top self-time functions:');
+  for (const f of profile.topFunctions) {
+    const location = functionLocation(f);
+    lines.push(`${shareAsPercent(f.selfShare, 1).padStart(5)}%  ${f.bucket.padEnd(width)}  ${functionDisplayName(f)}${location ? `  ${location}` : ''}`);
+  }
+  return lines.join('\n');
 }

@@ -1,4 +1,4 @@
-import type { CompareLevel, CompareResult } from '@gwprof/results';
+import type { CompareLevel, PublishedCompare } from '@gwprof/results';
 import { escapeHtml } from './escape.js';
 import { NONE, fixed, integer, ms, shareAsPercent, signedPoints } from './format.js';
 import {
@@ -20,7 +20,7 @@ import { dotPlot } from './svg-chart.js';
 
 const SIDE_COLORS = { baseline: '#1f77b4', candidate: '#ff7f0e' } as const;
 
-function metricsTable(compare: CompareResult, level: CompareLevel): string {
+function metricsTable(compare: PublishedCompare, level: CompareLevel): string {
   const deltasOnly = isDeltasOnly(compare);
   const columns: HtmlColumn[] = [
     { header: 'metric' },
@@ -67,7 +67,7 @@ function bucketTable(level: CompareLevel): string {
   );
 }
 
-function trialCharts(compare: CompareResult, level: CompareLevel): string {
+function trialCharts(compare: PublishedCompare, level: CompareLevel): string {
   if (isDeltasOnly(compare)) return '';
   const charts = level.metrics.map((m) =>
     dotPlot({
@@ -84,18 +84,17 @@ function trialCharts(compare: CompareResult, level: CompareLevel): string {
   return `<h3>Trial values (dots; bar = median)</h3><div class="charts trial-charts">${charts.join('')}</div>`;
 }
 
-function trialsTable(compare: CompareResult): string {
+function trialsTable(compare: PublishedCompare): string {
   if (compare.trials.length === 0) return '';
   const rows = compare.trials.map((t) => {
     const s = t.step;
-    const links = [
-      s.profile?.flamegraph ? relativeHref(s.profile.flamegraph) : null,
-    ].filter((h): h is string => h !== null);
+    const flamegraph = compare.analysis.trials.find((a) => a.stepId === s.id)?.flamegraph ?? null;
+    const links = [flamegraph ? relativeHref(flamegraph) : null].filter((h): h is string => h !== null);
     return {
       cells: [
         escapeHtml(t.side),
-        String(t.index + 1),
-        String(t.concurrency),
+        String(t.index),
+        String(t.step.concurrency),
         s.status === 'ok' ? '<span class="status-ok">ok</span>' : '<span class="status-failed">FAILED</span>',
         escapeHtml(fixed(s.rps, 1)),
         escapeHtml(fixed(s.gateway.cpuMsPerOkRequest, 2)),
@@ -103,7 +102,7 @@ function trialsTable(compare: CompareResult): string {
         escapeHtml(ms(s.latencyMs?.p99)),
         escapeHtml(fixed(s.gateway.rssMaxMB, 0)),
         escapeHtml(fixed(s.fanout, 2)),
-        escapeHtml(failureBreakdown(s.failures)),
+        escapeHtml(failureBreakdown(s.failureCounts)),
         links.length > 0 ? links.map((h) => `<a class="flamegraph-link" href="${escapeHtml(h)}">flame graph</a>`).join(' ') : NONE,
       ],
       className: s.status === 'failed' ? 'failed' : 'ok',
@@ -130,13 +129,13 @@ function trialsTable(compare: CompareResult): string {
   )}</section>`;
 }
 
-function failuresSection(compare: CompareResult): string {
+function failuresSection(compare: PublishedCompare): string {
   const failed = failedTrials(compare);
   if (failed.length === 0) return '<section id="failures"><h2>Failures</h2><p class="status-ok">No trial failed validation.</p></section>';
   const items = failed.map(
     (t) =>
-      `<li><b class="status-failed">${escapeHtml(t.side)} trial ${t.index + 1} c=${t.concurrency} FAILED</b>: ${escapeHtml(
-        t.step.statusReasons.join('; ') || 'failed',
+      `<li><b class="status-failed">${escapeHtml(t.side)} trial ${t.index} c=${t.step.concurrency} FAILED</b>: ${escapeHtml(
+        t.step.failures.join('; ') || 'failed',
       )}<ul>${t.step.failureSamples
         .map((s) => `<li class="failure-sample">${escapeHtml(s.kind)} ×${escapeHtml(integer(s.count))}<pre>${escapeHtml(s.message.slice(0, 2000))}</pre></li>`)
         .join('')}</ul></li>`,
@@ -145,17 +144,17 @@ function failuresSection(compare: CompareResult): string {
 }
 
 /** The report page of a compare run: both sides per level, bucket deltas, trial values as dots. */
-export function renderCompareReportHtml(compare: CompareResult): string {
+export function renderCompareReportHtml(compare: PublishedCompare): string {
   const c = compare.config;
   const tone = verdictTone(compare);
   const header = `<header id="compare-summary">
 <h1>gwprof compare <span class="mono">${escapeHtml(compare.runId)}</span></h1>
 <p class="meta">baseline <b class="mono">${escapeHtml(c.baseline)}</b> vs candidate <b class="mono">${escapeHtml(c.candidate)}</b> · mode ${escapeHtml(compare.mode)} · state ${escapeHtml(compare.state)} · started ${escapeHtml(compare.startedAt)}</p>
 <div id="verdict" class="verdict ${tone}">${escapeHtml(overallVerdictText(compare))}</div>
-${compare.verdictReasons.length > 0 ? `<ul id="verdict-reasons">${compare.verdictReasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>` : ''}
+${compare.analysis.verdictReasons.length > 0 ? `<ul id="verdict-reasons">${compare.analysis.verdictReasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>` : ''}
 ${compare.stopReason ? `<p>Stopped: ${escapeHtml(compare.stopReason)}</p>` : ''}
 </header>`;
-  const levels = compare.levels
+  const levels = compare.analysis.levels
     .map(
       (level) => `<section class="compare-level" data-concurrency="${level.concurrency}"><h2>Concurrency ${level.concurrency}</h2>
 ${metricsTable(compare, level)}

@@ -1,11 +1,11 @@
-import type { CompareResult } from '@gwprof/results';
+import type { PublishedCompare } from '@gwprof/results';
 import { escapeMarkdown, markdownCode } from './escape.js';
 import { bucketMoveText, bucketsMovedMost, failedTrials, isDeltasOnly, metricRow, overallVerdictText } from './compare-rows.js';
 import { fencedBlock } from './markdown-blocks.js';
 import { reproduceCommand } from './reproduce-command.js';
 import { type Column, formatMarkdownTable } from './text-table.js';
 
-function levelTable(compare: CompareResult, deltasOnly: boolean): string[] {
+function levelTable(compare: PublishedCompare, deltasOnly: boolean): string[] {
   const columns: Column[] = [
     { header: 'metric' },
     { header: 'baseline' },
@@ -20,7 +20,7 @@ function levelTable(compare: CompareResult, deltasOnly: boolean): string[] {
         ] satisfies Column[])),
   ];
   const out: string[] = [];
-  for (const level of compare.levels) {
+  for (const level of compare.analysis.levels) {
     const rows = level.metrics.map((m) => {
       const row = metricRow(m);
       const unit = row.unit ? ` ${escapeMarkdown(row.unit)}` : '';
@@ -44,7 +44,7 @@ function levelTable(compare: CompareResult, deltasOnly: boolean): string[] {
   return out;
 }
 
-function environmentLines(compare: CompareResult): string[] {
+function environmentLines(compare: PublishedCompare): string[] {
   const env = compare.environment;
   const c = compare.config;
   const lines = [
@@ -70,7 +70,7 @@ function environmentLines(compare: CompareResult): string[] {
  * candidate, delta, CI, verdict, trials), the buckets that moved, the setup and how to reproduce.
  * Mode 'runs' shows deltas only.
  */
-export function renderCompareMarkdown(compare: CompareResult): string {
+export function renderCompareMarkdown(compare: PublishedCompare): string {
   const deltasOnly = isDeltasOnly(compare);
   const verdict = overallVerdictText(compare);
   const lines: string[] = [`## gwprof compare: ${verdict}`, ''];
@@ -80,15 +80,15 @@ export function renderCompareMarkdown(compare: CompareResult): string {
       ? `**Deltas only** for ${sides}: two finished runs compared, one measurement per side, so no confidence interval and no verdict.`
       : `**Verdict: ${verdict}** for ${sides}.`,
   );
-  if (compare.verdictReasons.length > 0) {
+  if (compare.analysis.verdictReasons.length > 0) {
     lines.push('');
-    for (const reason of compare.verdictReasons) lines.push(`- ${escapeMarkdown(reason)}`);
+    for (const reason of compare.analysis.verdictReasons) lines.push(`- ${escapeMarkdown(reason)}`);
   }
   const failed = failedTrials(compare);
   if (failed.length > 0) {
     lines.push('', `${failed.length} trial(s) failed validation, so no verdict can be drawn from them:`, '');
     for (const t of failed) {
-      lines.push(`- ${t.side} trial ${t.index + 1} at c=${t.concurrency}: ${escapeMarkdown(t.step.statusReasons.join('; ') || 'failed')}`);
+      lines.push(`- ${t.side} trial ${t.index} at c=${t.step.concurrency}: ${escapeMarkdown(t.step.failures.join('; ') || 'failed')}`);
     }
   }
   if (compare.stopReason) lines.push('', `Stopped: ${escapeMarkdown(compare.stopReason)}`);

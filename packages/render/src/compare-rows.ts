@@ -1,4 +1,4 @@
-import type { BucketDelta, CompareResult, MetricComparison, Verdict } from '@gwprof/results';
+import type { BucketDelta, PublishedCompare, MetricComparison, Verdict } from '@gwprof/results';
 import { NONE, ciRange, metricValue, signedPercent, signedPoints, shareAsPercent } from './format.js';
 
 const METRIC_LABELS: Record<string, string> = {
@@ -22,7 +22,7 @@ export function changeIsWorse(m: MetricComparison): boolean | null {
 }
 
 /** The comparison only measures deltas (two finished runs): no CI, no verdict. */
-export function isDeltasOnly(compare: CompareResult): boolean {
+export function isDeltasOnly(compare: PublishedCompare): boolean {
   return compare.mode === 'runs';
 }
 
@@ -65,8 +65,8 @@ export function bucketMoveText(b: BucketDelta): string {
   return `${b.bucket} ${signedPoints(b.deltaPoints)} (${shareAsPercent(b.baseline)}% → ${shareAsPercent(b.candidate)}%)`;
 }
 
-export function overallVerdictText(compare: CompareResult): string {
-  switch (compare.verdict) {
+export function overallVerdictText(compare: PublishedCompare): string {
+  switch (compare.analysis.verdict) {
     case 'regression':
       return 'REGRESSION';
     case 'no regression':
@@ -78,18 +78,18 @@ export function overallVerdictText(compare: CompareResult): string {
     case 'deltas only':
       return 'DELTAS ONLY';
     default:
-      return String(compare.verdict).toUpperCase() || NONE;
+      return String(compare.analysis.verdict).toUpperCase() || NONE;
   }
 }
 
 /** Good, bad or neutral for the overall verdict banner. */
-export function verdictTone(compare: CompareResult): 'ok' | 'bad' | 'warn' {
-  if (compare.verdict === 'no regression') return 'ok';
-  if (compare.verdict === 'regression' || compare.verdict === 'invalid') return 'bad';
+export function verdictTone(compare: PublishedCompare): 'ok' | 'bad' | 'warn' {
+  if (compare.analysis.verdict === 'no regression') return 'ok';
+  if (compare.analysis.verdict === 'regression' || compare.analysis.verdict === 'invalid') return 'bad';
   return 'warn';
 }
 
 /** Trial steps that failed validation: any of them makes the comparison invalid. */
-export function failedTrials(compare: CompareResult) {
+export function failedTrials(compare: PublishedCompare) {
   return compare.trials.filter((t) => t.step.status === 'failed');
 }

@@ -1,4 +1,4 @@
-import type { CompareResult, Verdict } from '@gwprof/results';
+import type { PublishedCompare, Verdict } from '@gwprof/results';
 import { type Painter, painter } from './ansi.js';
 import { escapeTerminal } from './escape.js';
 import {
@@ -32,7 +32,7 @@ function paintVerdict(p: Painter, verdict: Verdict): string {
  * delta, 95% CI, verdict, trials per side), the buckets that moved most, then the overall verdict,
  * its reasons and why trials stopped. Mode 'runs' has no CI or verdict columns.
  */
-export function renderCompareTable(compare: CompareResult, opts: TerminalOptions = {}): string {
+export function renderCompareTable(compare: PublishedCompare, opts: TerminalOptions = {}): string {
   const p = painter(opts.color);
   const deltasOnly = isDeltasOnly(compare);
   const columns: Column[] = [
@@ -48,7 +48,7 @@ export function renderCompareTable(compare: CompareResult, opts: TerminalOptions
       deltasOnly ? '' : `  (threshold ${Number((compare.config.threshold * 100).toFixed(2))}%)`
     }`,
   ];
-  for (const level of compare.levels) {
+  for (const level of compare.analysis.levels) {
     const rows = level.metrics.map((m) => {
       const row = metricRow(m);
       const worse = changeIsWorse(m);
@@ -65,7 +65,7 @@ export function renderCompareTable(compare: CompareResult, opts: TerminalOptions
   if (failed.length > 0) {
     lines.push('', p.red(`${failed.length} trial(s) failed validation:`));
     for (const t of failed) {
-      lines.push(p.red(`  ${t.side} #${t.index + 1} c=${t.concurrency}: ${t.step.statusReasons.map(escapeTerminal).join('; ') || 'failed'}`));
+      lines.push(p.red(`  ${t.side} #${t.index} c=${t.step.concurrency}: ${t.step.failures.map(escapeTerminal).join('; ') || 'failed'}`));
     }
   }
   const tone = verdictTone(compare);
@@ -73,7 +73,7 @@ export function renderCompareTable(compare: CompareResult, opts: TerminalOptions
     ? 'Deltas only: two finished runs compared, no confidence interval or verdict'
     : `Verdict: ${overallVerdictText(compare)}`;
   lines.push('', tone === 'bad' ? p.bold(p.red(verdictText)) : tone === 'ok' ? p.bold(p.green(verdictText)) : p.bold(p.yellow(verdictText)));
-  for (const reason of compare.verdictReasons) lines.push(`  - ${escapeTerminal(reason)}`);
+  for (const reason of compare.analysis.verdictReasons) lines.push(`  - ${escapeTerminal(reason)}`);
   if (compare.stopReason) lines.push(`Stopped: ${escapeTerminal(compare.stopReason)}`);
   if (compare.state !== 'complete') lines.push(p.yellow(`Compare run ${compare.state}`));
   return lines.join('\n');

@@ -50,9 +50,9 @@ describe('renderCompareMarkdown (trials)', () => {
 
   it('lists trials that failed validation', () => {
     const compare = makeCompareFixture();
-    compare.verdict = 'invalid';
+    compare.analysis.verdict = 'invalid';
     const trial = compare.trials[3]!;
-    trial.step = { ...trial.step, status: 'failed', statusReasons: ['success rate 90.0% below 100%'] };
+    trial.step = { ...trial.step, status: 'failed', failures: ['success rate 90.0% below 100%'] };
     const md2 = renderCompareMarkdown(compare);
     expect(md2.split('\n')[0]).toBe('## gwprof compare: INVALID COMPARISON');
     expect(md2).toContain('- candidate trial 2 at c=50: success rate 90.0% below 100%');

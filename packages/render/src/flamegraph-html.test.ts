@@ -1,9 +1,6 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findExternalResourceLoads } from './external-resources.js';
-import { renderFlameGraphHtml, writeFlameGraph } from './flamegraph-html.js';
+import { renderFlameGraphHtml } from './flamegraph-html.js';
 import { makeCpuProfile } from './test-fixtures/run-fixture.js';
 
 describe('renderFlameGraphHtml', () => {
@@ -45,19 +42,5 @@ describe('renderFlameGraphHtml', () => {
     expect(html.match(/<\/script>/gi)).toHaveLength(3);
     // The speedscope bundle must be the body's last element: it renders by replacing it.
     expect(html.trimEnd()).toMatch(/<\/script>\s*<\/body>\s*<\/html>$/);
-  });
-
-  it('writeFlameGraph reads a .cpuprofile and writes the page; bad input names the file', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'gwprof-flame-'));
-    const profilePath = join(dir, 'step-10.cpuprofile');
-    await writeFile(profilePath, JSON.stringify(profile));
-    await writeFlameGraph(profilePath, join(dir, 'step-10.flame.html'), 'c=10');
-    const written = await readFile(join(dir, 'step-10.flame.html'), 'utf8');
-    expect(written).toContain(Buffer.from(JSON.stringify(profile)).toString('base64'));
-    expect(written).toContain('"name":"step-10.cpuprofile"');
-
-    const broken = join(dir, 'broken.cpuprofile');
-    await writeFile(broken, '{"nodes": [');
-    await expect(writeFlameGraph(broken, join(dir, 'x.html'), 'x')).rejects.toThrow(broken);
   });
 });

@@ -9,8 +9,6 @@
  * bundle sets that hash and intercepts exactly that one script element: instead of loading a file it
  * calls loadFileFromBase64 with the profile embedded in this page. Nothing is fetched.
  */
-import { readFile, writeFile } from 'node:fs/promises';
-import { basename } from 'node:path';
 import { escapeHtml, jsonForScript } from './escape.js';
 import { loadSpeedscopeAssets } from './speedscope-assets.js';
 
@@ -84,19 +82,4 @@ export function renderFlameGraphHtml(profile: object, opts: FlameGraphOptions): 
 </body>
 </html>
 `;
-}
-
-/** Reads a .cpuprofile and writes its flame graph page next to wherever htmlPath says. */
-export async function writeFlameGraph(profilePath: string, htmlPath: string, title?: string): Promise<void> {
-  let profile: unknown;
-  try {
-    profile = JSON.parse(await readFile(profilePath, 'utf8'));
-  } catch (error) {
-    throw new Error(`${profilePath}: not a readable JSON CPU profile (${(error as Error).message})`);
-  }
-  if (profile === null || typeof profile !== 'object') {
-    throw new Error(`${profilePath}: not a CPU profile (expected a JSON object)`);
-  }
-  const name = basename(profilePath);
-  await writeFile(htmlPath, renderFlameGraphHtml(profile, { title: title ?? name, fileName: name }), 'utf8');
 }

@@ -1,6 +1,6 @@
 // Terminal
 export { renderStepTable, type TerminalOptions } from './step-table.js';
-export { renderBucketTable, renderBucketTableMarkdown } from './bucket-table.js';
+export { renderBucketTable, renderBucketTableMarkdown, renderProfileBuckets } from './bucket-table.js';
 export { renderTopFunctions } from './top-functions.js';
 export { renderCompareTable } from './compare-table.js';
 // Markdown
@@ -9,7 +9,7 @@ export { renderCompareMarkdown } from './compare-markdown.js';
 // HTML
 export { renderReportHtml, type ReportHtmlOptions } from './report-html.js';
 export { renderCompareReportHtml } from './compare-html.js';
-export { renderFlameGraphHtml, writeFlameGraph, type FlameGraphOptions } from './flamegraph-html.js';
+export { renderFlameGraphHtml, type FlameGraphOptions } from './flamegraph-html.js';
 // Helpers other packages may want (tests, CLI)
 
 export { escapeHtml, escapeMarkdown, escapeTerminal } from './escape.js';

@@ -63,7 +63,7 @@ describe('renderReportHtml', () => {
 
   it('renders a run without steps, buckets or capacity', () => {
     const empty = { ...makeRunFixture(), steps: [], state: 'failed' as const, error: 'port 4001 in use' };
-    delete empty.capacity;
+    empty.analysis = null;
     const page = renderReportHtml(empty);
     expect(page).toContain('NO STEPS COMPLETED');
     expect(page).toContain('port 4001 in use');

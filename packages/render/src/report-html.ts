@@ -1,4 +1,4 @@
-import type { RunResult, StepResult } from '@gwprof/results';
+import type { RunResult, StepRecord } from '@gwprof/results';
 import { hasBuckets, missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';
 import { LITTLES_LAW_HEADERS, capacityFacts, littlesLawCells } from './capacity-facts.js';
 import { escapeHtml } from './escape.js';
@@ -7,7 +7,8 @@ import { type HtmlColumn, factsTable, htmlPage, htmlTable } from './html-page.js
 import { relativeHref } from './links.js';
 import { configFacts, environmentFacts } from './run-facts.js';
 import { bucketsChart, cpuChart, latencyChart, memoryChart, throughputChart } from './run-charts.js';
-import { STEP_COLUMNS, failedStepReasons, failedSteps, failureBreakdown, failureLabel, overallVerdict, stepCells } from './step-rows.js';
+import { STEP_COLUMNS, failedStepReasons, failedSteps, failureBreakdown, failureLabel, overallVerdict, stepCells, stepWarningLines } from './step-rows.js';
+import { stepAnalysisOf } from './step-analysis.js';
 import { functionDisplayName, functionLocation, topFunctionsOf } from './top-functions.js';
 
 export interface ReportHtmlOptions {
@@ -61,7 +62,7 @@ function stepsSection(run: RunResult): string {
     cells[1] =
       step.status === 'ok' ? '<span class="status-ok">ok</span>' : '<span class="status-failed">FAILED</span>';
     const links = [
-      link(step.profile?.flamegraph, 'flame graph', 'flamegraph-link'),
+      link(stepAnalysisOf(run, step)?.flamegraph ?? undefined, 'flame graph', 'flamegraph-link'),
       link(step.profile?.cpuprofile, '.cpuprofile', 'cpuprofile-link'),
     ].filter((l): l is string => l !== null);
     cells.push(links.length > 0 ? links.join(' · ') : NONE);
@@ -81,7 +82,7 @@ ${artifacts.length > 0 ? `<p id="artifacts">Other artifacts: ${artifacts.join(' 
 </section>`;
 }
 
-function stepFailures(step: StepResult): string {
+function stepFailures(step: StepRecord): string {
   const samples = step.failureSamples.map(
     (s) =>
       `<li class="failure-sample" data-kind="${escapeHtml(s.kind)}"><b>${escapeHtml(failureLabel(s.kind))}</b> ×${escapeHtml(integer(s.count))}<pre>${escapeHtml(
@@ -95,7 +96,7 @@ function stepFailures(step: StepResult): string {
   return `<div class="step-failures" data-concurrency="${step.concurrency}">
 <h3>c=${step.concurrency}: ${step.status === 'failed' ? '<span class="status-failed">FAILED</span>' : 'ok'} · ${escapeHtml(
     integer(step.requests.failed),
-  )} failed of ${escapeHtml(integer(step.requests.total))} · ${escapeHtml(failureBreakdown(step.failures))}</h3>
+  )} failed of ${escapeHtml(integer(step.requests.total))} · ${escapeHtml(failureBreakdown(step.failureCounts))}</h3>
 ${reasons}${samples.length > 0 ? `<ul class="failure-samples">${samples.join('')}</ul>` : ''}
 </div>`;
 }
@@ -109,9 +110,13 @@ function failuresSection(run: RunResult): string {
           .map((s) => `c=${s.concurrency}: ${escapeHtml(integer(s.orderWarnings))}`)
           .join(', ')}</p>`
       : '';
+  const stepWarnings = stepWarningLines(run);
+  const warningList =
+    stepWarnings.length > 0 ? `<h3>Warnings</h3><ul id="step-warnings">${stepWarnings.map((w) => `<li class="note">${escapeHtml(w)}</li>`).join('')}</ul>` : '';
   return `<section id="failures"><h2>Failures</h2>
 ${steps.length === 0 ? '<p class="status-ok">No failed requests in any step.</p>' : steps.map(stepFailures).join('\n')}
 ${warningText}
+${warningList}
 </section>`;
 }
 
@@ -121,7 +126,7 @@ function bucketsSection(run: RunResult, topN: number): string {
   }
   const columns = runBucketColumns(run);
   const rows = run.steps.map((step) => {
-    const entry = stepBuckets(step);
+    const entry = stepBuckets(run, step);
     if (entry.kind !== 'shares') {
       return {
         cells: [String(step.concurrency), missingBucketsLabel(entry), ...columns.map(() => NONE)],
@@ -153,7 +158,7 @@ ${topFunctionsBlock(run, topN)}
 
 function topFunctionsBlock(run: RunResult, n: number): string {
   const blocks = run.steps
-    .map((step) => ({ step, top: topFunctionsOf(step, n) }))
+    .map((step) => ({ step, top: topFunctionsOf(stepAnalysisOf(run, step), n) }))
     .filter((b) => b.top.length > 0)
     .map(
       ({ step, top }) =>
@@ -173,7 +178,7 @@ function topFunctionsBlock(run: RunResult, n: number): string {
 }
 
 function capacitySection(run: RunResult): string {
-  const capacity = run.capacity;
+  const capacity = run.analysis?.capacity;
   if (!capacity) return '<section id="capacity"><h2>Capacity</h2><p class="meta">No capacity analysis in this run.</p></section>';
   const facts = capacityFacts(capacity)
     .map((f) => `<li><b>${escapeHtml(f.label)}</b>: ${escapeHtml(f.value)}</li>`)

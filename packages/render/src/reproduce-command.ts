@@ -1,4 +1,4 @@
-import type { CompareResult } from '@gwprof/results';
+import type { PublishedCompare } from '@gwprof/results';
 import { commandLineText } from './run-facts.js';
 
 /** Flags for one side's environment, repeatable K=V. */
@@ -10,7 +10,7 @@ function envFlags(flag: string, env: Record<string, string>): string[] {
  * The command that reproduces this comparison: the recorded command line when there is one
  * (exact), otherwise one rebuilt from the config.
  */
-export function reproduceCommand(compare: CompareResult): string {
+export function reproduceCommand(compare: PublishedCompare): string {
   const argv = compare.environment?.commandLine ?? [];
   const at = argv.indexOf('compare');
   if (at >= 0) return `pnpm gwprof ${commandLineText(argv.slice(at))}`;

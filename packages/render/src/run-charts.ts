@@ -19,13 +19,13 @@ export function uslThroughput(usl: UslFit, n: number): number {
 /** Successful rps per level, the USL prediction dashed, the knee marked when there is one. */
 export function throughputChart(run: RunResult): string {
   const markers: XMarker[] = [];
-  const knee = run.capacity?.knee;
+  const knee = run.analysis?.capacity.knee;
   if (knee) {
     const index = run.steps.findIndex((s) => s.concurrency === knee.concurrency);
     if (index >= 0) markers.push({ index, label: `knee c=${knee.concurrency}` });
   }
   const series: LineSeries[] = [{ name: 'rps (successful)', color: '#1f77b4', values: run.steps.map((s) => s.rps) }];
-  const usl = run.capacity?.usl;
+  const usl = run.analysis?.capacity.usl;
   if (usl) {
     series.push({
       name: 'USL fit',
@@ -95,7 +95,7 @@ export function memoryChart(run: RunResult): string {
 /** CPU buckets per level as 100% stacked bars. */
 export function bucketsChart(run: RunResult): string {
   const columns = runBucketColumns(run);
-  const entries = run.steps.map(stepBuckets);
+  const entries = run.steps.map((step) => stepBuckets(run, step));
   return stackedBarChart({
     id: 'buckets-chart',
     title: 'Gateway CPU by bucket (% of samples)',

@@ -1,4 +1,4 @@
-import type { FailureCounts, RunResult, StepResult } from '@gwprof/results';
+import type { FailureCounts, RunResult, StepRecord } from '@gwprof/results';
 import type { Column } from './text-table.js';
 import { NONE, fixed, integer, ms, successPercent } from './format.js';
 
@@ -47,7 +47,7 @@ export const STEP_COLUMNS: Column[] = [
  * The cells of one step row, as plain text. `status` is rendered by the caller (color in the terminal,
  * bold in markdown) so the text FAILED is always present.
  */
-export function stepCells(step: StepResult, status: string): string[] {
+export function stepCells(step: StepRecord, status: string): string[] {
   const latency = step.latencyMs;
   return [
     String(step.concurrency),
@@ -59,7 +59,7 @@ export function stepCells(step: StepResult, status: string): string[] {
     ms(latency?.p90),
     ms(latency?.p99),
     ms(latency?.max),
-    failureBreakdown(step.failures),
+    failureBreakdown(step.failureCounts),
     step.orderWarnings > 0 ? integer(step.orderWarnings) : '0',
     fixed(step.gateway.cpuPercent, 0),
     fixed(step.gateway.rssMaxMB, 0),
@@ -69,13 +69,18 @@ export function stepCells(step: StepResult, status: string): string[] {
   ];
 }
 
-export function failedSteps(run: RunResult): StepResult[] {
+export function failedSteps(run: RunResult): StepRecord[] {
   return run.steps.filter((s) => s.status === 'failed');
 }
 
 /** One line per reason of a failed step; a failed step without reasons still gets a line. */
-export function failedStepReasons(step: StepResult): string[] {
-  return step.statusReasons.length > 0 ? step.statusReasons : ['(no reason recorded)'];
+export function failedStepReasons(step: StepRecord): string[] {
+  return step.failures.length > 0 ? step.failures : ['(no reason recorded)'];
+}
+
+/** Every step's warnings as "c=10: …" lines, for the sections below the table. */
+export function stepWarningLines(run: RunResult): string[] {
+  return run.steps.flatMap((step) => step.warnings.map((warning) => `c=${step.concurrency}: ${warning}`));
 }
 
 /** "ALL STEPS OK", "1 STEP FAILED", "NO STEPS", plus the run state when it did not complete. */

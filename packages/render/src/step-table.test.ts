@@ -23,7 +23,7 @@ describe('renderStepTable', () => {
 
   it('lists why failed steps failed, one line each, control characters removed', () => {
     const withNewline = makeRunFixture();
-    withNewline.steps[2]!.statusReasons.push('line one\nline two\u001b[2J');
+    withNewline.steps[2]!.failures.push('line one\nline two\u001b[2J');
     const table = renderStepTable(withNewline);
     expect(table).toContain('FAILED c=1000: success rate 0.0% below 100%');
     expect(table).toContain(`FAILED c=1000: gateway said ${SCRIPT_TAG}`);
@@ -54,7 +54,7 @@ describe('renderStepTable', () => {
     const almost = makeRunFixture();
     const step = almost.steps[0]!;
     step.requests = { total: 100_000, ok: 99_999, failed: 1 };
-    step.failures.timeouts = 1;
+    step.failureCounts.timeouts = 1;
     expect(rowOf(renderStepTable(almost), 10)).toMatch(/99,999\/100,000\s+>99\.9/);
     expect(rowOf(renderStepTable(almost), 10)).toContain('timeouts 1');
   });

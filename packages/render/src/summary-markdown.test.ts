@@ -68,7 +68,7 @@ describe('renderSummaryMarkdown', () => {
 
   it('says so when capacity could not be analysed', () => {
     const none = makeRunFixture();
-    delete none.capacity;
+    none.analysis = null;
     expect(renderSummaryMarkdown(none)).toContain('No capacity analysis in this run.');
   });
 });

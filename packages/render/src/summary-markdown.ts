@@ -6,7 +6,8 @@ import { integer } from './format.js';
 import { relativeHref } from './links.js';
 import { factsMarkdownTable, truncate } from './markdown-blocks.js';
 import { configFacts, environmentFacts } from './run-facts.js';
-import { STEP_COLUMNS, failedStepReasons, failedSteps, failureLabel, overallVerdict, stepCells } from './step-rows.js';
+import { STEP_COLUMNS, failedStepReasons, failedSteps, failureLabel, overallVerdict, stepCells, stepWarningLines } from './step-rows.js';
+import { stepAnalysisOf } from './step-analysis.js';
 import { formatMarkdownTable } from './text-table.js';
 import { renderTopFunctionsMarkdown } from './top-functions.js';
 
@@ -26,6 +27,12 @@ function verdictSection(run: RunResult): string[] {
   }
   if (run.error) lines.push('', `Harness error: ${escapeMarkdown(run.error)}`);
   return lines;
+}
+
+function warningsSection(run: RunResult): string[] {
+  const warnings = stepWarningLines(run);
+  if (warnings.length === 0) return [];
+  return ['## Warnings', '', ...warnings.map((w) => `- ${escapeMarkdown(w)}`)];
 }
 
 function stepsSection(run: RunResult): string[] {
@@ -65,7 +72,7 @@ function bucketsSection(run: RunResult): string[] {
 
 function topFunctionsSection(run: RunResult): string[] {
   const blocks = run.steps
-    .map((step) => ({ step, table: renderTopFunctionsMarkdown(step, 10) }))
+    .map((step) => ({ step, table: renderTopFunctionsMarkdown(stepAnalysisOf(run, step), 10) }))
     .filter((b) => b.table !== '');
   if (blocks.length === 0) return [];
   const lines = ['## Top self-time functions'];
@@ -74,7 +81,7 @@ function topFunctionsSection(run: RunResult): string[] {
 }
 
 function capacitySection(run: RunResult): string[] {
-  const capacity = run.capacity;
+  const capacity = run.analysis?.capacity;
   if (!capacity) return ['## Capacity', '', 'No capacity analysis in this run.'];
   const lines = ['## Capacity', ''];
   for (const fact of capacityFacts(capacity)) lines.push(`- ${escapeMarkdown(fact.label)}: ${escapeMarkdown(fact.value)}`);
@@ -110,7 +117,7 @@ function flameGraphsSection(run: RunResult): string[] {
   const lines: string[] = [];
   for (const step of run.steps) {
     const links = [
-      markdownLink('flame graph', step.profile?.flamegraph),
+      markdownLink('flame graph', stepAnalysisOf(run, step)?.flamegraph ?? undefined),
       markdownLink('.cpuprofile', step.profile?.cpuprofile),
     ].filter((l): l is string => l !== null);
     if (links.length > 0) lines.push(`- c=${step.concurrency}: ${links.join(' · ')}`);
@@ -137,6 +144,7 @@ export function renderSummaryMarkdown(run: RunResult): string {
     ],
     verdictSection(run),
     stepsSection(run),
+    warningsSection(run),
     failureSamplesSection(run),
     bucketsSection(run),
     topFunctionsSection(run),

@@ -1,4 +1,4 @@
-import type { StepResult, TopFunction } from '@gwprof/results';
+import type { StepAnalysis, TopFunction } from '@gwprof/results';
 import { escapeMarkdown, escapeTerminal, markdownCode } from './escape.js';
 import { shareAsPercent } from './format.js';
 import { type Column, formatMarkdownTable, formatTextTable } from './text-table.js';
@@ -16,12 +16,12 @@ export function functionLocation(fn: TopFunction): string {
   let url = fn.url.replace(/^file:\/\//, '');
   const nm = url.lastIndexOf('node_modules/');
   if (nm >= 0) url = url.slice(nm + 'node_modules/'.length);
-  // Profiles record 0-based line numbers; people read 1-based ones.
-  return fn.line >= 0 ? `${url}:${fn.line + 1}` : url;
+  // TopFunction.line is already 1-based (0 when V8 gives none).
+  return fn.line > 0 ? `${url}:${fn.line}` : url;
 }
 
-export function topFunctionsOf(step: StepResult, n: number): TopFunction[] {
-  return [...(step.topFunctions ?? [])].sort((a, b) => b.selfShare - a.selfShare).slice(0, Math.max(0, n));
+export function topFunctionsOf(analysis: StepAnalysis | null, n: number): TopFunction[] {
+  return [...(analysis?.topFunctions ?? [])].sort((a, b) => b.selfShare - a.selfShare).slice(0, Math.max(0, n));
 }
 
 const COLUMNS: Column[] = [
@@ -31,22 +31,22 @@ const COLUMNS: Column[] = [
   { header: 'location' },
 ];
 
-/** The step's top self-time functions as a terminal table; a line saying so when there are none. */
-export function renderTopFunctions(step: StepResult, n = 10): string {
-  const top = topFunctionsOf(step, n);
-  if (top.length === 0) return `c=${step.concurrency}: no profile functions`;
+/** A profile's top self-time functions as a terminal table; a line saying so when there are none. */
+export function renderTopFunctions(analysis: StepAnalysis | null, label: string, n = 10): string {
+  const top = topFunctionsOf(analysis, n);
+  if (top.length === 0) return `${label}: no profile functions`;
   const rows = top.map((fn) => [
     shareAsPercent(fn.selfShare, 1),
     escapeTerminal(fn.bucket),
     escapeTerminal(functionDisplayName(fn)),
     escapeTerminal(functionLocation(fn)),
   ]);
-  return `c=${step.concurrency}: top ${top.length} self-time functions\n${formatTextTable(COLUMNS, rows, '  ')}`;
+  return `${label}: top ${top.length} self-time functions\n${formatTextTable(COLUMNS, rows, '  ')}`;
 }
 
 /** Markdown variant; empty string when the step has no top functions. */
-export function renderTopFunctionsMarkdown(step: StepResult, n = 10): string {
-  const top = topFunctionsOf(step, n);
+export function renderTopFunctionsMarkdown(analysis: StepAnalysis | null, n = 10): string {
+  const top = topFunctionsOf(analysis, n);
   if (top.length === 0) return '';
   const rows = top.map((fn) => [
     shareAsPercent(fn.selfShare, 1),

@@ -1,2 +1,3 @@
 export * from './types.js';
 export * from './io.js';
+export { GwprofError } from './errors.js';

@@ -19,6 +19,7 @@ function run(steps: number): RunResult {
     environment: {} as RunResult['environment'],
     steps: Array.from({ length: steps }, (_, i) => ({ concurrency: 10 * (i + 1) }) as RunResult['steps'][number]),
     artifacts: {},
+    analysis: null,
   };
 }
 

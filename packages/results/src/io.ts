@@ -2,12 +2,11 @@
  * reader (or a run interrupted mid-write) never sees a half-written file. */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { GwprofError } from './errors.js';
 import { RESULTS_SCHEMA_VERSION, type CompareResult, type RunResult } from './types.js';
 
 export const RESULTS_FILE = 'results.json';
 export const COMPARE_FILE = 'compare.json';
-
-export class ResultsFileError extends Error {}
 
 export function writeJsonAtomic(file: string, value: unknown): void {
   const temporary = `${file}.${process.pid}.tmp`;
@@ -19,27 +18,31 @@ export function writeRunResult(runDir: string, run: RunResult): void {
   writeJsonAtomic(path.join(runDir, RESULTS_FILE), run);
 }
 
+export function writeCompareResult(runDir: string, compare: CompareResult): void {
+  writeJsonAtomic(path.join(runDir, COMPARE_FILE), compare);
+}
+
 function readJson(file: string): unknown {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ResultsFileError(`${file} ${code === 'ENOENT' ? 'does not exist: is this a gwprof run folder?' : `cannot be read (${code})`}`);
+    throw new GwprofError(`${file} ${code === 'ENOENT' ? 'does not exist: is this a gwprof run folder?' : `cannot be read (${code})`}`);
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ResultsFileError(`${file} is not valid JSON (${(error as Error).message})`);
+    throw new GwprofError(`${file} is not valid JSON (${(error as Error).message})`);
   }
 }
 
 export function readRunResult(runDir: string): RunResult {
   const file = path.join(runDir, RESULTS_FILE);
   const value = readJson(file) as Partial<RunResult>;
-  if (value?.kind !== 'sweep' || !Array.isArray(value.steps)) throw new ResultsFileError(`${file} is not a gwprof sweep result`);
+  if (value?.kind !== 'sweep' || !Array.isArray(value.steps)) throw new GwprofError(`${file} is not a gwprof sweep result`);
   if (value.schemaVersion !== RESULTS_SCHEMA_VERSION) {
-    throw new ResultsFileError(`${file} has schema version ${String(value.schemaVersion)}; this gwprof reads version ${RESULTS_SCHEMA_VERSION}`);
+    throw new GwprofError(`${file} has schema version ${String(value.schemaVersion)}; this gwprof reads version ${RESULTS_SCHEMA_VERSION}`);
   }
   return value as RunResult;
 }
@@ -47,6 +50,9 @@ export function readRunResult(runDir: string): RunResult {
 export function readCompareResult(runDir: string): CompareResult {
   const file = path.join(runDir, COMPARE_FILE);
   const value = readJson(file) as Partial<CompareResult>;
-  if (value?.kind !== 'compare') throw new ResultsFileError(`${file} is not a gwprof compare result`);
+  if (value?.kind !== 'compare') throw new GwprofError(`${file} is not a gwprof compare result`);
+  if (value.schemaVersion !== RESULTS_SCHEMA_VERSION) {
+    throw new GwprofError(`${file} has schema version ${String(value.schemaVersion)}; this gwprof reads version ${RESULTS_SCHEMA_VERSION}`);
+  }
   return value as CompareResult;
 }

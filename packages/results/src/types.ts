@@ -1,9 +1,11 @@
 /**
- * The results.json contract between collecting and reporting.
- * Every table and page is rendered from these types; collectors only write them.
- * Bump RESULTS_SCHEMA_VERSION on any incompatible change.
+ * The results.json and compare.json contract between collecting and reporting. Each file has two
+ * parts with one writer each: the raw record (steps, trials: what was measured), written by collect
+ * after every step and never changed afterwards, and `analysis`, everything derived from the raw
+ * record and the profiles, written by the publish pass. Every table and page is rendered from
+ * the file. Bump RESULTS_SCHEMA_VERSION on any incompatible change.
  */
-export const RESULTS_SCHEMA_VERSION = 1;
+export const RESULTS_SCHEMA_VERSION = 2;
 
 export type StepStatus = 'ok' | 'failed';
 
@@ -52,24 +54,29 @@ export interface TopFunction {
   bucket: string;
 }
 
+/** The CPU profile of a step's measured window, as recorded. */
 export interface StepProfile {
-  /** Paths relative to the run folder. */
+  /** Path relative to the run folder. */
   cpuprofile: string;
-  flamegraph?: string;
   samples: number;
-  samplingIntervalUs: number;
+  /** The interval asked of V8's sampler. */
+  requestedIntervalUs: number;
 }
 
-export interface StepResult {
+export interface StepRecord {
+  /** Unique within its file; names the step's files (`step-<id>.cpuprofile`). */
+  id: string;
   concurrency: number;
   status: StepStatus;
-  /** Why the step failed, one line each (success rate below threshold, gateway died, ...). */
-  statusReasons: string[];
+  /** Why the step failed, one line each (success rate below threshold, gateway died, ...); [] when ok. */
+  failures: string[];
+  /** Caveats that do not fail the step (no profile, subgraph counts unavailable, ...). */
+  warnings: string[];
   startedAt: string;
   durationSec: number;
   warmupSec: number;
   requests: RequestCounts;
-  failures: FailureCounts;
+  failureCounts: FailureCounts;
   failureSamples: FailureSample[];
   /** Responses whose key order differs from the query's selection order (a warning, not a failure). */
   orderWarnings: number;
@@ -85,9 +92,21 @@ export interface StepResult {
   fanout: number | null;
   loadgen: { cpuPercent: number };
   profile?: StepProfile;
-  /** CPU bucket -> share of all samples; shares sum to 1. */
-  buckets?: Record<string, number>;
-  topFunctions?: TopFunction[];
+}
+
+/** What the publish pass derived from one step's profile. */
+export interface StepAnalysis {
+  stepId: string;
+  /** Flame graph page, relative to the run folder; null without a profile. */
+  flamegraph: string | null;
+  /** Samples in the profile and their median spacing, as measured from the file. */
+  samples: number;
+  samplingIntervalUs: number;
+  /** CPU bucket -> share of all samples, summing to 1; null without samples. */
+  buckets: Record<string, number> | null;
+  topFunctions: TopFunction[];
+  /** Why the profile could not be analysed; null when it was (or there was none). */
+  error: string | null;
 }
 
 export interface RunEnvironment {
@@ -183,10 +202,19 @@ export interface RunResult {
   error: string | null;
   config: RunConfig;
   environment: RunEnvironment;
-  steps: StepResult[];
+  steps: StepRecord[];
   /** Extra artifacts relative to the run folder (clinic/0x HTML, logs). */
   artifacts: Record<string, string>;
-  capacity?: CapacityAnalysis;
+  /** Written by the publish pass; null until then. */
+  analysis: RunAnalysis | null;
+}
+
+export interface RunAnalysis {
+  /** The bucket rules used: "built-in", or the file given with --rules followed by the built-in ones. */
+  rules: string;
+  /** One per step that has a profile, in step order. */
+  steps: StepAnalysis[];
+  capacity: CapacityAnalysis;
 }
 
 export type Verdict = 'regression' | 'improvement' | 'no change' | 'inconclusive';
@@ -227,11 +255,36 @@ export interface CompareLevel {
   buckets: BucketDelta[];
 }
 
-export interface TrialResult {
+export interface TrialRecord {
   side: 'baseline' | 'candidate';
   index: number;
-  concurrency: number;
-  step: StepResult;
+  /** step.id is unique in the comparison: `<side>-<index>-c<concurrency>`. */
+  step: StepRecord;
+}
+
+export interface CompareConfig {
+  baseline: string;
+  candidate: string;
+  baselineEnv: Record<string, string>;
+  candidateEnv: Record<string, string>;
+  concurrency: number[];
+  threshold: number;
+  minTrials: number;
+  maxTrials: number;
+  budgetMinutes: number | null;
+  durationSec: number;
+  warmupSec: number;
+  query: string;
+}
+
+/** Everything derived from the trials (or the two finished runs) by the publish pass. */
+export interface CompareAnalysis {
+  levels: CompareLevel[];
+  verdict: 'regression' | 'no regression' | 'inconclusive' | 'invalid' | 'deltas only';
+  verdictReasons: string[];
+  exitCode: 0 | 1 | 2;
+  /** Profile analysis of each trial that has a profile. */
+  trials: StepAnalysis[];
 }
 
 export interface CompareResult {
@@ -242,28 +295,20 @@ export interface CompareResult {
   startedAt: string;
   finishedAt: string | null;
   state: 'running' | 'complete' | 'interrupted' | 'failed';
+  /** Harness error that ended the comparison early; null otherwise. */
+  error: string | null;
   /** 'runs' compares two finished sweeps' tables: deltas only, no verdict. */
   mode: 'trials' | 'runs';
-  config: {
-    baseline: string;
-    candidate: string;
-    baselineEnv: Record<string, string>;
-    candidateEnv: Record<string, string>;
-    concurrency: number[];
-    threshold: number;
-    minTrials: number;
-    maxTrials: number;
-    budgetMinutes: number | null;
-    durationSec: number;
-    warmupSec: number;
-    query: string;
-  };
+  config: CompareConfig;
   environment: RunEnvironment | null;
-  trials: TrialResult[];
-  levels: CompareLevel[];
-  verdict: 'regression' | 'no regression' | 'inconclusive' | 'invalid' | 'deltas only';
-  verdictReasons: string[];
-  /** Why trials stopped: all metrics decided, max trials, budget. */
+  /** mode 'runs': the two run folders compared. */
+  runs: { baseline: string; candidate: string } | null;
+  trials: TrialRecord[];
+  /** Why trials stopped: every gating metric decided, max trials, budget, interrupted. */
   stopReason: string;
-  exitCode: 0 | 1 | 2;
+  /** Written by the publish pass; null until then. */
+  analysis: CompareAnalysis | null;
 }
+
+/** A comparison after the publish pass: what every compare renderer takes. */
+export type PublishedCompare = CompareResult & { analysis: CompareAnalysis };

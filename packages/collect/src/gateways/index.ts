@@ -3,6 +3,7 @@ import { commandGateway } from './command.js';
 import { hiveGateway } from './hive.js';
 import { meshGateway } from './mesh.js';
 import type { GatewayAdapter } from './types.js';
+import { GwprofError } from '@gwprof/results';
 
 export * from './types.js';
 
@@ -12,18 +13,16 @@ export const BUILT_IN_GATEWAYS: Record<string, () => GatewayAdapter> = {
   apollo: apolloGateway,
 };
 
-export class UnknownGatewayError extends Error {}
-
 /** Turns a gateway spec (mesh, hive, apollo, cmd:<shell command>) into its adapter. */
 export function gatewayFromSpec(spec: string): GatewayAdapter {
   if (spec.startsWith('cmd:')) {
     const command = spec.slice(4).trim();
-    if (!command) throw new UnknownGatewayError('gateway spec cmd: needs a command, e.g. cmd:"node dist/server.js"');
+    if (!command) throw new GwprofError('gateway spec cmd: needs a command, e.g. cmd:"node dist/server.js"');
     return commandGateway(command);
   }
   const factory = BUILT_IN_GATEWAYS[spec];
   if (!factory) {
-    throw new UnknownGatewayError(`unknown gateway "${spec}": use one of ${Object.keys(BUILT_IN_GATEWAYS).join(', ')} or cmd:<shell command>`);
+    throw new GwprofError(`unknown gateway "${spec}": use one of ${Object.keys(BUILT_IN_GATEWAYS).join(', ')} or cmd:<shell command>`);
   }
   return factory();
 }

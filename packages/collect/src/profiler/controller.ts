@@ -6,11 +6,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { GwprofError } from '@gwprof/results';
 
 /** The preload to pass to the gateway: `node --require <this>`. */
 export const profilerPreloadPath = fileURLToPath(new URL('./preload.cjs', import.meta.url));
-
-export class ProfilerControlError extends Error {}
 
 export function profilerSocketPath(directory: string, pid: number): string {
   return path.join(directory, `profiler-${pid}.sock`);
@@ -33,7 +32,7 @@ export class ProfilerClient {
     const deadline = Date.now() + timeoutMs;
     while (!existsSync(socketPath)) {
       if (Date.now() > deadline) {
-        throw new ProfilerControlError(
+        throw new GwprofError(
           `the gateway process (pid ${pid}) did not load the profiler preload: is it a Node.js process that honours NODE_OPTIONS?`,
         );
       }
@@ -68,15 +67,15 @@ export class ProfilerClient {
 
   private request(command: object, timeoutMs: number): Promise<Record<string, unknown>> {
     if (this.socket.destroyed) {
-      return Promise.reject(new ProfilerControlError('the gateway closed the profiler connection (did it exit?)'));
+      return Promise.reject(new GwprofError('the gateway closed the profiler connection (did it exit?)'));
     }
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new ProfilerControlError(`profiler did not answer ${JSON.stringify(command)} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => reject(new GwprofError(`profiler did not answer ${JSON.stringify(command)} within ${timeoutMs} ms`)), timeoutMs);
       this.waiting.push((line) => {
         clearTimeout(timer);
         const reply = JSON.parse(line) as Record<string, unknown>;
         if (reply.ok) resolve(reply);
-        else reject(new ProfilerControlError(`profiler: ${String(reply.error)}`));
+        else reject(new GwprofError(`profiler: ${String(reply.error)}`));
       });
       this.socket.write(JSON.stringify(command) + '\n');
     });

@@ -33,7 +33,7 @@ describe('in-process CPU profiler', () => {
       endTime: number;
     };
     expect(samples).toBe(profile.samples.length);
-    expect(samples).toBeGreaterThan(200);
+    expect(samples).toBeGreaterThan(50);
     expect((profile.endTime - profile.startTime) / 1000).toBeGreaterThan(500);
     expect((profile.endTime - profile.startTime) / 1000).toBeLessThan(2000);
     expect(profile.nodes.some((n) => n.callFrame.functionName === 'busyLoop')).toBe(true);

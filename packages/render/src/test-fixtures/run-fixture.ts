@@ -1,22 +1,42 @@
 /** Hand-built results for the render tests: every number is chosen so tests can assert it. */
-import type { CompareResult, RunResult, StepResult, TrialResult } from '@gwprof/results';
+import type { PublishedCompare, RunResult, StepAnalysis, StepRecord, TrialRecord } from '@gwprof/results';
 
 export const SCRIPT_TAG = '<script>alert(1)</script>';
 export const IMG_TAG = '<img src=x onerror=alert(1)>';
 
 const BASE_FAILURES = { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 };
 
-function okStep(concurrency: number, rps: number, p50: number, buckets: Record<string, number>): StepResult {
+const TOP_FUNCTIONS = [
+  { functionName: 'parseDocument', url: 'file:///app/node_modules/graphql/language/parser.js', line: 119, selfShare: 0.123, bucket: 'parse' },
+  { functionName: '', url: '', line: -1, selfShare: 0.05, bucket: 'gc' },
+];
+
+/** What the publish pass would have derived for a step with these bucket shares (null: no samples). */
+function analysisOf(step: StepRecord, buckets: Record<string, number> | null, id = step.id): StepAnalysis {
+  return {
+    stepId: id,
+    flamegraph: `step-${id}.flame.html`,
+    samples: buckets ? 9876 : 0,
+    samplingIntervalUs: 1000,
+    buckets,
+    topFunctions: buckets ? TOP_FUNCTIONS : [],
+    error: null,
+  };
+}
+
+function okStep(concurrency: number, rps: number, p50: number, id = String(concurrency)): StepRecord {
   const total = Math.round(rps * 10);
   return {
+    id,
     concurrency,
     status: 'ok',
-    statusReasons: [],
+    failures: [],
+    warnings: [],
     startedAt: '2025-01-01T00:00:00.000Z',
     durationSec: 10,
     warmupSec: 2,
     requests: { total, ok: total, failed: 0 },
-    failures: { ...BASE_FAILURES },
+    failureCounts: { ...BASE_FAILURES },
     failureSamples: [],
     orderWarnings: concurrency === 100 ? 42 : 0,
     successRate: 1,
@@ -27,28 +47,19 @@ function okStep(concurrency: number, rps: number, p50: number, buckets: Record<s
     subgraphs: { cpuPercent: 21.3, perSubgraph: { accounts: { cpuPercent: 5, requests: total } } },
     fanout: 7,
     loadgen: { cpuPercent: 8.2 },
-    profile: {
-      cpuprofile: `step-${concurrency}.cpuprofile`,
-      flamegraph: `step-${concurrency}.flame.html`,
-      samples: 9876,
-      samplingIntervalUs: 1000,
-    },
-    buckets,
-    topFunctions: [
-      { functionName: 'parseDocument', url: 'file:///app/node_modules/graphql/language/parser.js', line: 119, selfShare: 0.123, bucket: 'parse' },
-      { functionName: '', url: '', line: -1, selfShare: 0.05, bucket: 'gc' },
-    ],
+    profile: { cpuprofile: `step-${id}.cpuprofile`, samples: 9876, requestedIntervalUs: 1000 },
   };
 }
 
 /** Three steps: c=10 and c=100 ok, c=1000 failed with every response non-2xx (seed 000's hidden failure). */
 export function makeRunFixture(): RunResult {
-  const failed: StepResult = {
-    ...okStep(1000, 0, 0, {}),
+  const failed: StepRecord = {
+    ...okStep(1000, 0, 0),
     status: 'failed',
-    statusReasons: ['success rate 0.0% below 100%', `gateway said ${SCRIPT_TAG}`],
+    failures: ['success rate 0.0% below 100%', `gateway said ${SCRIPT_TAG}`],
+    warnings: [`no CPU profile: ${IMG_TAG}`],
     requests: { total: 1000, ok: 0, failed: 1000 },
-    failures: { ...BASE_FAILURES, non2xx: 1000 },
+    failureCounts: { ...BASE_FAILURES, non2xx: 1000 },
     failureSamples: [
       { kind: 'non2xx', message: `HTTP 500 ${SCRIPT_TAG}`, count: 900 },
       { kind: 'non2xx', message: `HTTP 502 ${IMG_TAG}`, count: 100 },
@@ -57,12 +68,12 @@ export function makeRunFixture(): RunResult {
     rps: 0,
     latencyMs: null,
     fanout: null,
-    profile: { cpuprofile: 'step-1000.cpuprofile', flamegraph: 'step-1000.flame.html', samples: 0, samplingIntervalUs: 1000 },
-    topFunctions: [],
+    profile: { cpuprofile: 'step-1000.cpuprofile', samples: 0, requestedIntervalUs: 1000 },
   };
-  delete failed.buckets;
+  const c10 = okStep(10, 190.5, 6.2);
+  const c100 = okStep(100, 220.25, 100);
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     tool: { name: 'gwprof', version: '0.1.0' },
     kind: 'sweep',
     runId: '2025-01-01T00-00-00-mesh',
@@ -104,13 +115,16 @@ export function makeRunFixture(): RunResult {
       commandLine: ['node', 'gwprof', 'sweep', '--gateway-env', `X=${IMG_TAG}`],
       hostname: 'bench-1',
     },
-    steps: [
-      okStep(10, 190.5, 6.2, { gc: 0.1, idle: 0.3, program: 0.05, parse: 0.1234, validate: 0.05, execute: 0.2, plan: 0.05, httpParser: 0.0266, onconnection: 0, pubsub: 0, ticks: 0.05, other: 0.02, myPlugin: 0.03 }),
-      okStep(100, 220.25, 100, { gc: 0.2, idle: 0.05, program: 0.05, parse: 0.1, validate: 0.05, execute: 0.3, plan: 0.1, httpParser: 0.05, onconnection: 0.01, pubsub: 0.01, ticks: 0.05, other: 0.03 }),
-      failed,
-    ],
+    steps: [c10, c100, failed],
     artifacts: { 'gateway log': 'logs/gateway.log', evil: 'javascript:alert(1)' },
-    capacity: {
+    analysis: {
+      rules: 'built-in',
+      steps: [
+        analysisOf(c10, { gc: 0.1, idle: 0.3, program: 0.05, parse: 0.1234, validate: 0.05, execute: 0.2, plan: 0.05, httpParser: 0.0266, onconnection: 0, pubsub: 0, ticks: 0.05, other: 0.02, myPlugin: 0.03 }),
+        analysisOf(c100, { gc: 0.2, idle: 0.05, program: 0.05, parse: 0.1, validate: 0.05, execute: 0.3, plan: 0.1, httpParser: 0.05, onconnection: 0.01, pubsub: 0.01, ticks: 0.05, other: 0.03 }),
+        analysisOf(failed, null),
+      ],
+      capacity: {
       knee: { concurrency: 100, rps: 220.25, method: 'max curvature' },
       optimalConcurrency: 100,
       maxConcurrency: null,
@@ -120,6 +134,7 @@ export function makeRunFixture(): RunResult {
         { concurrency: 1000, rps: 0, meanLatencyMs: null, impliedConcurrency: null, ratio: null, flag: 'no-data', note: 'no successful responses' },
       ],
       notes: ['maximum concurrency: no level met the success target'],
+      },
     },
   };
 }
@@ -146,19 +161,19 @@ export function makeCpuProfile(): object {
   };
 }
 
-function step(concurrency: number, rps: number, cpuMs: number): StepResult {
-  const s = okStep(concurrency, rps, 10, { gc: 0.1, execute: 0.9 });
+function step(id: string, rps: number, cpuMs: number): StepRecord {
+  const s = okStep(50, rps, 10, id);
   return { ...s, gateway: { ...s.gateway, cpuMsPerOkRequest: cpuMs } };
 }
 
 /** A trials compare at c=50: rps fell 10% (a regression), CPU per request rose, p99 inconclusive. */
-export function makeCompareFixture(mode: 'trials' | 'runs' = 'trials'): CompareResult {
-  const trials: TrialResult[] = [];
+export function makeCompareFixture(mode: 'trials' | 'runs' = 'trials'): PublishedCompare {
+  const trials: TrialRecord[] = [];
   const baseRps = [200, 202, 198, 201, 199];
   const candRps = [180, 181, 179, 182, 178];
   baseRps.forEach((rps, i) => {
-    trials.push({ side: 'baseline', index: i, concurrency: 50, step: step(50, rps, 4.4) });
-    trials.push({ side: 'candidate', index: i, concurrency: 50, step: step(50, candRps[i] ?? 0, 4.9) });
+    trials.push({ side: 'baseline', index: i + 1, step: step(`baseline-${i + 1}-c50`, rps, 4.4) });
+    trials.push({ side: 'candidate', index: i + 1, step: step(`candidate-${i + 1}-c50`, candRps[i] ?? 0, 4.9) });
   });
   const summary = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -166,13 +181,14 @@ export function makeCompareFixture(mode: 'trials' | 'runs' = 'trials'): CompareR
   };
   const trialsMode = mode === 'trials';
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     tool: { name: 'gwprof', version: '0.1.0' },
     kind: 'compare',
     runId: '2025-01-02T00-00-00-compare',
     startedAt: '2025-01-02T00:00:00.000Z',
     finishedAt: '2025-01-02T00:10:00.000Z',
     state: 'complete',
+    error: null,
     mode,
     config: {
       baseline: 'mesh',
@@ -189,7 +205,11 @@ export function makeCompareFixture(mode: 'trials' | 'runs' = 'trials'): CompareR
       query: 'fixtures/test-query.graphql',
     },
     environment: makeRunFixture().environment,
+    runs: trialsMode ? null : { baseline: '/runs/a', candidate: '/runs/b' },
     trials: trialsMode ? trials : [],
+    stopReason: trialsMode ? 'all metrics decided after 5 trials per side' : 'compared two finished runs',
+    analysis: {
+    trials: trialsMode ? trials.map((t) => analysisOf(t.step, { gc: 0.1, execute: 0.9 })) : [],
     levels: [
       {
         concurrency: 50,
@@ -237,7 +257,7 @@ export function makeCompareFixture(mode: 'trials' | 'runs' = 'trials'): CompareR
     ],
     verdict: trialsMode ? 'regression' : 'deltas only',
     verdictReasons: trialsMode ? ['c=50 rps −10.0% (CI −11.5%…−8.5%) beyond the 5% threshold'] : [],
-    stopReason: trialsMode ? 'all metrics decided after 5 trials per side' : 'compared two finished runs',
     exitCode: trialsMode ? 1 : 0,
+    },
   };
 }

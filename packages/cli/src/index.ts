@@ -1,1 +1,0 @@
-export { publishRun, publishStepProfile } from './publish.js';

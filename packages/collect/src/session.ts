@@ -1,0 +1,74 @@
+/**
+ * What sweep and compare share around their measurements: everything checked before any process
+ * starts (open files, CPU sets, memory cap), the run folder and logs, the environment record, the
+ * test bed (subgraphs, gateway launcher) and its teardown.
+ */
+import { openRunFolder, makeRunId, type RunFolder } from './run-folder.js';
+import { planResources, startTestBed, type ProfilerKind, type ResourcePlan, type ServiceOptions, type TestBed } from './test-bed.js';
+import { describeEnvironment } from './environment.js';
+import type { RunEnvironment } from '@gwprof/results';
+
+export interface SessionOptions extends ServiceOptions {
+  outDir: string;
+  /** Default: a timestamp and `label`. */
+  runId?: string;
+  label: string;
+  maxConcurrency: number;
+  gatewayPackages: Record<string, string>;
+  profiler: ProfilerKind;
+  commandLine: string[];
+  onProgress: (line: string, final: boolean) => void;
+}
+
+export interface Session extends RunFolder {
+  resources: ResourcePlan;
+  environment: RunEnvironment;
+  /** Starts the subgraphs; the bed launches gateways. */
+  startBed(): Promise<TestBed>;
+  /** Stops every process started and releases the memory cap; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+export function openSession(options: SessionOptions): Session {
+  const resources = planResources({
+    maxConcurrency: options.maxConcurrency,
+    ...(options.gatewayCpus !== undefined ? { gatewayCpus: options.gatewayCpus } : {}),
+    ...(options.gatewayMemoryMB !== undefined ? { gatewayMemoryMB: options.gatewayMemoryMB } : {}),
+  });
+  const folder = openRunFolder(options.outDir, options.runId ?? makeRunId(options.label));
+  const environment = describeEnvironment({
+    cpuPlan: resources.cpuPlan,
+    memoryLimitMB: resources.memoryLimitMB,
+    memoryLimitMethod: resources.memoryCap?.method ?? null,
+    fdLimit: resources.fdLimit,
+    gatewayPackages: options.gatewayPackages,
+    commandLine: options.commandLine,
+  });
+  let bed: TestBed | null = null;
+  let closed = false;
+  return {
+    ...folder,
+    resources,
+    environment,
+    async startBed() {
+      bed = await startTestBed({
+        resources,
+        runDir: folder.runDir,
+        logs: folder.logs,
+        subgraphPorts: options.subgraphPorts,
+        subgraphDelayMs: options.subgraphDelayMs,
+        gatewayPort: options.gatewayPort,
+        profiler: options.profiler,
+        onProgress: options.onProgress,
+      });
+      return bed;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await bed?.close();
+      resources.memoryCap?.release();
+      folder.logs.flush();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * The publish pass of a sweep: from the run folder's results.json and profiles to everything
+ * derived (buckets, top functions, capacity: results.json's `analysis`) and every page
+ * (flame graphs, summary.md, index.html). The live run and `gwprof report` both call it, so
+ * re-publishing a finished run reproduces what the live run wrote.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { readRunResult, writeRunResult, type RunResult } from '@gwprof/results';
+import { DEFAULT_BUCKET_RULES, analyzeCapacity } from '@gwprof/analysis';
+import { renderReportHtml, renderSummaryMarkdown } from '@gwprof/render';
+import { publishStepProfiles, type RulesChoice } from './step-profile.js';
+
+export const BUILT_IN_RULES: RulesChoice = { rules: DEFAULT_BUCKET_RULES, label: 'built-in' };
+
+export interface PublishedRun {
+  run: RunResult;
+  summary: string;
+  report: string;
+}
+
+export async function publishRun(runDir: string, rules: RulesChoice = BUILT_IN_RULES): Promise<PublishedRun> {
+  const run = readRunResult(runDir);
+  const steps = await publishStepProfiles(
+    runDir,
+    run.steps,
+    (step) => `${run.config.gateway} · concurrency ${step.concurrency} · ${run.runId}`,
+    rules.rules,
+  );
+  run.analysis = {
+    rules: rules.label,
+    steps,
+    capacity: analyzeCapacity(run.steps, { minSuccess: run.config.minSuccess, timeoutSec: run.config.timeoutSec }),
+  };
+  writeRunResult(runDir, run);
+  const summary = path.join(runDir, 'summary.md');
+  const report = path.join(runDir, 'index.html');
+  await writeFile(summary, renderSummaryMarkdown(run));
+  await writeFile(report, renderReportHtml(run));
+  return { run, summary, report };
+}

@@ -1,0 +1,64 @@
+/**
+ * One step's profile through the publish pass: read and parsed once, analysed (buckets, top
+ * functions), and drawn as a flame graph page next to it.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { StepAnalysis, StepRecord } from '@gwprof/results';
+import { analyzeProfile, parseCpuProfile, type BucketRule } from '@gwprof/analysis';
+import { renderFlameGraphHtml } from '@gwprof/render';
+
+/** The analysis of a step's profile; null when the step has none. */
+export async function publishStepProfile(runDir: string, step: StepRecord, title: string, rules: readonly BucketRule[]): Promise<StepAnalysis | null> {
+  if (!step.profile) return null;
+  const file = path.join(runDir, step.profile.cpuprofile);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    return failed(step, `cannot read ${step.profile.cpuprofile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  let profile;
+  try {
+    profile = parseCpuProfile(text, step.profile.cpuprofile);
+  } catch (error) {
+    return failed(step, (error as Error).message);
+  }
+  const analysis = analyzeProfile(profile, { rules });
+  const flamegraph = step.profile.cpuprofile.replace(/\.cpuprofile$/, '') + '.flame.html';
+  await writeFile(path.join(runDir, flamegraph), renderFlameGraphHtml(profile, { title, fileName: path.basename(file) }), 'utf8');
+  return {
+    stepId: step.id,
+    flamegraph,
+    samples: analysis.samples,
+    samplingIntervalUs: analysis.samplingIntervalUs,
+    buckets: analysis.samples > 0 ? analysis.buckets : null,
+    topFunctions: analysis.topFunctions,
+    error: null,
+  };
+}
+
+function failed(step: StepRecord, error: string): StepAnalysis {
+  return { stepId: step.id, flamegraph: null, samples: 0, samplingIntervalUs: 0, buckets: null, topFunctions: [], error: `profile analysis failed: ${error}` };
+}
+
+/** The bucket rules to use and how results.json names them. */
+export interface RulesChoice {
+  rules: readonly BucketRule[];
+  /** "built-in", or the rules file followed by "+ built-in". */
+  label: string;
+}
+
+export async function publishStepProfiles(
+  runDir: string,
+  steps: readonly StepRecord[],
+  titleOf: (step: StepRecord) => string,
+  rules: readonly BucketRule[],
+): Promise<StepAnalysis[]> {
+  const analyses: StepAnalysis[] = [];
+  for (const step of steps) {
+    const analysis = await publishStepProfile(runDir, step, titleOf(step), rules);
+    if (analysis) analyses.push(analysis);
+  }
+  return analyses;
+}
