@@ -5,13 +5,12 @@
 // successful request in each window; the overhead is the median of the on/off ratios of pairs.
 //
 //   node scripts/bench-profiler-overhead.mjs [--pairs 10] [--duration 10] [--concurrency 20] [--interval 4000]
-import path from 'node:path';
-import os from 'node:os';
-import { mkdtempSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtempSync } from 'node:fs';
 import {
-  DEFAULT_SUBGRAPH_PORTS, TreeUsageMeter, createRunLogs, fixturesDir, gatewayFromSpec, loadScenario,
-  planResources, runLoad, startTestBed,
+  DEFAULTS, LoadRecorder, RequestStream, SEED_QUERY, TreeUsageMeter, gatewayFromSpec, loadScenario, openSession, startClosedLoop,
 } from '../packages/collect/dist/index.js';
 
 const { values } = parseArgs({
@@ -28,17 +27,22 @@ const durationSec = Number(values.duration);
 const concurrency = Number(values.concurrency);
 const intervalUs = Number(values.interval);
 
-const runDir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-overhead-'));
-const logs = createRunLogs(runDir);
-const scenario = loadScenario({
-  query: path.join(fixturesDir, 'test-query.graphql'),
-  expect: path.join(fixturesDir, 'test-query.expected.json'),
+const scenario = loadScenario(SEED_QUERY);
+const session = openSession({
+  outDir: mkdtempSync(path.join(os.tmpdir(), 'gwprof-overhead-')), label: 'overhead', maxConcurrency: concurrency, gatewayPackages: {},
+  profiler: 'inspector', commandLine: process.argv.slice(2), subgraphPorts: DEFAULTS.subgraphPorts, subgraphDelayMs: 0,
+  gatewayPort: DEFAULTS.gatewayPort, onProgress: (line) => process.stderr.write(`${line}\n`),
 });
-const resources = planResources({ maxConcurrency: concurrency });
-const bed = await startTestBed({
-  resources, runDir, logs, subgraphPorts: DEFAULT_SUBGRAPH_PORTS, subgraphDelayMs: 0, gatewayPort: 4000,
-  profiler: 'inspector', onProgress: (line) => process.stderr.write(`${line}\n`),
-});
+const runDir = session.runDir;
+const bed = await session.startBed();
+/** The sweep's own engine: closed loop for `seconds`, every response validated. */
+async function load(url, seconds) {
+  const recorder = new LoadRecorder(performance.now());
+  const engine = startClosedLoop({ url, connections: concurrency, timeoutMs: 10_000, stream: new RequestStream(scenario), recorder });
+  await new Promise((r) => setTimeout(r, seconds * 1000 + 20));
+  await engine.stop();
+  return recorder.window(0, seconds);
+}
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
 try {
@@ -48,15 +52,15 @@ try {
     const meter = new TreeUsageMeter(() => [gateway.process.pid]);
     if (profiled) await profiler.start(intervalUs);
     meter.start();
-    const outcome = await runLoad({ url: gateway.url, scenario, connections: concurrency, durationSec, timeoutSec: 10 }).done;
+    const outcome = await load(gateway.url, durationSec);
     const usage = meter.stop();
     if (profiled) await profiler.stop(path.join(runDir, `${label}.cpuprofile`));
     if (outcome.requests.failed > 0) throw new Error(`${label}: ${outcome.requests.failed} failed responses`);
     const cpuMsPerRequest = (usage.cpuSeconds * 1000) / outcome.requests.ok;
-    process.stderr.write(`${label}: ${profiled ? 'on ' : 'off'} ${cpuMsPerRequest.toFixed(3)} CPU ms/req, ${(outcome.requests.ok / outcome.durationSec).toFixed(1)} req/s\n`);
+    process.stderr.write(`${label}: ${profiled ? 'on ' : 'off'} ${cpuMsPerRequest.toFixed(3)} CPU ms/req, ${(outcome.requests.ok / durationSec).toFixed(1)} req/s\n`);
     return cpuMsPerRequest;
   };
-  await runLoad({ url: gateway.url, scenario, connections: concurrency, durationSec: 10, timeoutSec: 10 }).done; // warm-up
+  await load(gateway.url, 10); // warm-up
   const ratios = [];
   const on = [];
   const off = [];
@@ -78,5 +82,5 @@ try {
   };
   console.log(JSON.stringify(result, null, 2));
 } finally {
-  await bed.close();
+  await session.close();
 }

@@ -15,13 +15,31 @@ export const BUCKETS: readonly BucketInfo[] = Object.freeze([
   { name: 'program', color: '#8c564b', holds: 'native code V8 cannot attribute to a JavaScript function' },
   { name: 'parse', color: '#1f77b4', holds: 'GraphQL lexing and parsing of the incoming query' },
   { name: 'validate', color: '#17becf', holds: 'GraphQL validation of the incoming query' },
-  { name: 'execute', color: '#2ca02c', holds: 'GraphQL execution: resolvers and result building' },
-  { name: 'plan', color: '#9467bd', holds: 'query planning and delegation to subgraphs' },
-  { name: 'httpParser', color: '#ff7f0e', holds: "Node's HTTP parser callbacks for incoming requests" },
+  {
+    name: 'execute',
+    color: '#2ca02c',
+    holds: "running the operation: resolvers, running the plan, merging and shaping subgraph results (Apollo's executeQueryPlan, delegate's result merging)",
+  },
+  { name: 'plan', color: '#9467bd', holds: 'building the query plan or the delegation requests to subgraphs' },
+  {
+    name: 'fetch',
+    color: '#e7ba52',
+    holds: "the gateway's HTTP client toward subgraphs: sending requests, its agent and sockets, reading and parsing responses",
+  },
+  { name: 'serialize', color: '#98df8a', holds: 'writing the response: JSON.stringify of the result and the HTTP response' },
+  {
+    name: 'httpParser',
+    color: '#ff7f0e',
+    holds: "receiving requests: Node's HTTP server and parser callbacks, the server framework reading the request",
+  },
   { name: 'onconnection', color: '#e377c2', holds: 'accepting TCP connections' },
   { name: 'pubsub', color: '#bcbd22', holds: "legacy Mesh's pub/sub handler" },
-  { name: 'ticks', color: '#7f7f7f', holds: 'promise and nextTick plumbing with no recognised frame below' },
-  { name: 'other', color: '#393b79', holds: 'frames no rule recognises' },
+  {
+    name: 'ticks',
+    color: '#7f7f7f',
+    holds: 'event-loop plumbing (promise continuations, nextTick, timers, stream callbacks) with no recognised frame on the stack',
+  },
+  { name: 'other', color: '#393b79', holds: 'stacks with no frame any rule recognises, entered from Node itself rather than as a continuation' },
 ]);
 
 /** Bucket names in display order; `other` is always last. */

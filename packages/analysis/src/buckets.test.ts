@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUCKET_ORDER, analyzeProfile, bucketShares, sumBucketCounts } from './buckets.js';
 import type { CpuProfile, CpuProfileNode } from './cpuprofile.js';
-import { frame, profileOf } from './testing/profiles.js';
+import { frame, profileOf, profileOfTimeline } from './testing/profiles.js';
 
 const pnpm = (pkg: string, file: string) =>
   `file:///srv/gw/node_modules/.pnpm/${pkg.replace('/', '+')}@1.0.0/node_modules/${pkg}/${file}`;
@@ -52,6 +52,8 @@ describe('analyzeProfile buckets', () => {
       validate: 7,
       execute: 10,
       plan: 2,
+      fetch: 0,
+      serialize: 0,
       httpParser: 8,
       onconnection: 1,
       pubsub: 2,
@@ -66,9 +68,10 @@ describe('analyzeProfile buckets', () => {
   it('recognises the gateways’ packages by path, with / or \\ and pnpm layouts', () => {
     const cases: Array<[string, string, string]> = [
       ['executeOperation', pnpm('@graphql-tools/executor', 'cjs/execution/execute.js'), 'execute'],
-      ['executeOperation', pnpm('@graphql-tools/executor-http', 'cjs/index.js'), 'other'],
+      // Issue 10: executor-http is the subgraph client (fetch), executeQueryPlan runs the plan (execute).
+      ['executeOperation', pnpm('@graphql-tools/executor-http', 'cjs/index.js'), 'fetch'],
       ['buildQueryPlan', 'D:\\gw\\node_modules\\@apollo\\query-planner\\dist\\buildPlan.js', 'plan'],
-      ['executeQueryPlan', '/gw/node_modules/@apollo/gateway/dist/executeQueryPlan.js', 'plan'],
+      ['executeQueryPlan', '/gw/node_modules/@apollo/gateway/dist/executeQueryPlan.js', 'execute'],
       ['handleResolverResult', pnpm('@graphql-tools/stitch', 'cjs/index.js'), 'plan'],
       ['getPlan', pnpm('@graphql-mesh/fusion-runtime', 'dist/index.js'), 'plan'],
       ['publish', pnpm('@graphql-mesh/utils', 'cjs/pubsub.js'), 'pubsub'],
@@ -79,7 +82,8 @@ describe('analyzeProfile buckets', () => {
       ['visit', graphqlFile('language/visitor.js'), 'other'],
     ];
     for (const [functionName, url, bucket] of cases) {
-      const result = analyze([{ stack: [frame(functionName, url)], count: 1 }]);
+      // Under the main module, so an unrecognised frame is not taken for a continuation (see below).
+      const result = analyze([{ stack: [root, frame(functionName, url)], count: 1 }]);
       expect([functionName, url, result.counts[bucket]]).toEqual([functionName, url, 1]);
     }
   });
@@ -105,7 +109,17 @@ describe('analyzeProfile buckets', () => {
 
   it('reports zero samples without dividing by zero', () => {
     const result = analyzeProfile({ ...profileOf([]), samples: [], timeDeltas: [] });
-    expect(result).toEqual({ samples: 0, samplingIntervalUs: 0, counts: {}, buckets: {}, topFunctions: [] });
+    expect(result).toEqual({
+      samples: 0,
+      samplingIntervalUs: 0,
+      counts: {},
+      buckets: {},
+      topFunctions: [],
+      durationMs: 0,
+      msByBucket: {},
+      busyMs: 0,
+      bucketFunctions: {},
+    });
   });
 
   it('takes the median time delta as the sampling interval', () => {
@@ -150,5 +164,93 @@ describe('bucket count helpers', () => {
     expect(total).toMatchObject({ execute: 4, myGateway: 4, other: 1, gc: 0 });
     expect(bucketShares(total)).toMatchObject({ execute: 4 / 9, myGateway: 4 / 9, other: 1 / 9, gc: 0 });
     expect(bucketShares({})).toEqual({});
+  });
+});
+
+describe('analyzeProfile walk (issue 10)', () => {
+  const clientSocket = frame('socketOnData', 'node:_http_client');
+  const nativeParse = frame('execute', '');
+  const incomingHeader = frame('_addHeaderLine', 'node:_http_incoming');
+  const serverIncoming = frame('parserOnIncoming', 'node:_http_server');
+  const outgoingEnd = frame('end', 'node:_http_outgoing');
+  const writev = frame('writev', '');
+  const microtasks = frame('runMicrotasks', '');
+  const apolloStandalone = frame('', pnpm('@apollo/server', 'dist/esm/standalone/index.js'));
+  const minipassRequest = frame('Request', pnpm('minipass-fetch', 'lib/request.js'));
+  const isSecureEndpoint = frame('isSecureEndpoint', pnpm('agent-base', 'dist/index.js'));
+  const errorStack = frame('defaultPrepareStackTrace', 'node:internal/errors');
+  const executeQueryPlan = frame('executeNode', pnpm('@apollo/gateway', 'dist/executeQueryPlan.js'));
+  const sendRequest = frame('sendRequest', pnpm('@apollo/gateway', 'dist/datasources/RemoteGraphQLDataSource.js'));
+  const resultShaping = frame('applySelectionSet', pnpm('@apollo/gateway', 'dist/resultShaping.js'));
+  const delegateFile = pnpm('@graphql-tools/delegate', 'dist/index.js');
+
+  it('lets a recognised frame anywhere on the stack beat the plumbing nearer the leaf', () => {
+    const result = analyze([
+      // A subgraph response: Node's shared parser callback sits below the client socket frame.
+      { stack: [clientSocket, nativeParse, headers, incomingHeader], count: 4 },
+      // The same callbacks for an incoming request: the server.
+      { stack: [headers, serverIncoming, incomingHeader], count: 3 },
+      // OutgoingMessage writes the server's response and the client's request alike.
+      { stack: [ticks, microtasks, apolloStandalone, outgoingEnd, writev], count: 2 },
+      { stack: [ticks, minipassRequest, outgoingEnd, writev], count: 5 },
+    ]);
+    expect(result.counts).toMatchObject({ fetch: 9, httpParser: 3, serialize: 2, ticks: 0, other: 0 });
+  });
+
+  it('puts the HTTP client, planning and running the plan in their own buckets', () => {
+    const result = analyze([
+      { stack: [ticks, executeQueryPlan, sendRequest, minipassRequest, isSecureEndpoint, errorStack], count: 6 },
+      { stack: [ticks, executeQueryPlan, resultShaping], count: 3 },
+      { stack: [ticks, frame('createRequest', delegateFile), visit], count: 4 },
+      // delegate is one bundle: the result side by function name, anonymous closures inherit.
+      { stack: [ticks, frame('resolveExternalValue', delegateFile), frame('', delegateFile, 325)], count: 2 },
+      { stack: [ticks, frame('', delegateFile, 3117)], count: 1 },
+    ]);
+    expect(result.counts).toMatchObject({ fetch: 6, execute: 5, plan: 4, ticks: 1, other: 0 });
+  });
+
+  it('sends unrecognised continuations entered from native code to ticks, not other', () => {
+    const continuation = frame('', pnpm('@graphql-mesh/runtime', 'cjs/handler.js'));
+    const result = analyze([
+      { stack: [continuation, userCode], count: 3 },
+      // A recognised frame below the continuation still wins.
+      { stack: [continuation, execute], count: 2 },
+      // Node's own entry frames are not continuations: unrecognised work below them stays other.
+      { stack: [root, userCode], count: 1 },
+    ]);
+    expect(result.counts).toMatchObject({ ticks: 3, execute: 2, other: 1 });
+  });
+});
+
+describe('analyzeProfile time weighting', () => {
+  const gc = frame('(garbage collector)');
+  const js = [root, userCode];
+
+  it('weighs each sample by the time it stands for and reports ms', () => {
+    // The sampler is late in a GC pause: the second GC sample comes 5 ms after the first.
+    const times = [1000, 2000, 3000, 4000, 5000, 6000, 7000, 12000, 13000, 14000];
+    const stacks = [js, js, js, js, js, js, [gc], [gc], [frame('(idle)')], js];
+    const result = analyzeProfile(profileOfTimeline(times.map((time, i) => ({ time, stack: stacks[i]! }))));
+    expect(result.counts).toMatchObject({ gc: 2, other: 7, idle: 1 });
+    // Midpoints: each GC sample stands for (1 + 5) / 2 = 3 ms; the samples total 14 ms.
+    expect(result.msByBucket).toMatchObject({ gc: 6, other: 7, idle: 1 });
+    expect(result.durationMs).toBe(14);
+    expect(result.busyMs).toBe(13);
+    expect(result.buckets.gc).toBeCloseTo(6 / 14, 12);
+    expect(result.topFunctions[0]).toMatchObject({ functionName: 'resolveUser', selfShare: 7 / 14, bucket: 'other' });
+  });
+
+  it('lists the top functions of each bucket with their ms', () => {
+    const result = analyze([
+      { stack: [ticks, execute, userCode], count: 5 },
+      { stack: [ticks, execute], count: 3 },
+      { stack: [ticks, delegate, print], count: 2 },
+    ]);
+    expect(result.bucketFunctions.execute).toEqual([
+      { functionName: 'resolveUser', url: userCode.url, line: 1, selfMs: 5, shareOfBucket: 5 / 8 },
+      { functionName: 'executeFields', url: execute.url, line: 1, selfMs: 3, shareOfBucket: 3 / 8 },
+    ]);
+    expect(result.bucketFunctions.plan).toEqual([{ functionName: 'print', url: print.url, line: 1, selfMs: 2, shareOfBucket: 1 }]);
+    expect(result.bucketFunctions.gc).toEqual([]);
   });
 });

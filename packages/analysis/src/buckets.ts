@@ -1,76 +1,163 @@
 import type { TopFunction } from '@gwprof/results';
-import type { CpuProfile, CpuProfileCallFrame } from './cpuprofile.js';
+import { sampleDurationsUs, type CpuProfile, type CpuProfileCallFrame } from './cpuprofile.js';
 import { median } from './descriptive.js';
 import { DEFAULT_BUCKET_RULES, type BucketRule } from './rules.js';
-import { topFunctions } from './top-functions.js';
+import { tallyFunctions, topFunctions, topFunctionsByBucket, type BucketFunction } from './top-functions.js';
 
 export { BUCKET_ORDER } from './bucket-catalog.js';
 import { BUCKET_ORDER } from './bucket-catalog.js';
 
 const UNMATCHED = 'other';
+/** Where an unrecognised promise continuation or native callback goes (see `attributeNodes`). */
+const CONTINUATION = 'ticks';
 
 export interface ProfileAnalysis {
   samples: number;
   samplingIntervalUs: number;
   /** Bucket → samples; {} when the profile has no samples. */
   counts: Record<string, number>;
-  /** Bucket → share of all samples, summing to 1; {} when the profile has no samples. */
+  /**
+   * Bucket → share of the profile's time, summing to 1; {} when the profile has no samples. Each
+   * sample weighs the time it stands for (`sampleDurationsUs`), so shares do not depend on the
+   * sampling interval the way sample counts do.
+   */
   buckets: Record<string, number>;
   topFunctions: TopFunction[];
+  /** Milliseconds the samples stand for (sum of their durations), idle included. */
+  durationMs: number;
+  /**
+   * Bucket → milliseconds, idle included, in display order; {} when the profile has no samples.
+   * Sampled wall time of the profiled (main) thread: it includes moments the thread was runnable
+   * but off the core, and GC helper threads' work while it waits in a pause.
+   */
+  msByBucket: Record<string, number>;
+  /** The main thread's non-idle milliseconds: `durationMs` minus idle (the sum of `msByBucket` without idle). */
+  busyMs: number;
+  /** Bucket → the functions with the most self time in it; {} when the profile has no samples. */
+  bucketFunctions: Record<string, BucketFunction[]>;
 }
 
 export interface AnalyzeProfileOptions {
   rules?: readonly BucketRule[];
   /** How many top self-time functions to return (default 15). */
   top?: number;
+  /** How many functions to list per bucket in `bucketFunctions` (default 10). */
+  topPerBucket?: number;
 }
 
-/** Attributes every sample to one bucket and ranks functions by self time. */
+/** Attributes every sample to one bucket, weighs it by its duration and ranks functions by self time. */
 export function analyzeProfile(profile: CpuProfile, options: AnalyzeProfileOptions = {}): ProfileAnalysis {
   const rules = options.rules ?? DEFAULT_BUCKET_RULES;
-  const selfSamples = samplesPerNode(profile);
-  const total = [...selfSamples.values()].reduce((sum, n) => sum + n, 0);
-  if (total === 0) return { samples: 0, samplingIntervalUs: 0, counts: {}, buckets: {}, topFunctions: [] };
+  const { selfCount, selfUs } = selfWeights(profile);
+  const total = [...selfCount.values()].reduce((sum, n) => sum + n, 0);
+  if (total === 0) {
+    return { samples: 0, samplingIntervalUs: 0, counts: {}, buckets: {}, topFunctions: [], durationMs: 0, msByBucket: {}, busyMs: 0, bucketFunctions: {} };
+  }
 
   const nodeBucket = classifyNodes(profile, rules);
-  const counts: Record<string, number> = {};
-  for (const name of orderBucketNames(rules.map((rule) => rule.bucket))) counts[name] = 0;
-  for (const [id, n] of selfSamples) {
-    const bucket = nodeBucket.get(id) ?? UNMATCHED;
-    counts[bucket] = (counts[bucket] ?? 0) + n;
-  }
+  const names = orderBucketNames(rules.map((rule) => rule.bucket));
+  const counts = sumPerBucket(selfCount, nodeBucket, names);
+  const bucketUs = sumPerBucket(selfUs, nodeBucket, names);
+  const totalUs = Object.values(bucketUs).reduce((sum, us) => sum + us, 0);
+  // Shares and rankings weigh samples by time; a one-instant profile (all durations 0) counts them.
+  const byTime = totalUs > 0;
+  const tallies = tallyFunctions(profile, byTime ? selfUs : selfCount, nodeBucket);
   return {
     samples: total,
     samplingIntervalUs: samplingIntervalUs(profile, total),
     counts,
-    buckets: bucketShares(counts),
-    topFunctions: topFunctions(profile, selfSamples, nodeBucket, total, options.top ?? 15),
+    buckets: bucketShares(byTime ? bucketUs : counts),
+    topFunctions: topFunctions(tallies, byTime ? totalUs : total, options.top ?? 15),
+    durationMs: totalUs / 1000,
+    msByBucket: Object.fromEntries(Object.entries(bucketUs).map(([name, us]) => [name, us / 1000])),
+    busyMs: (totalUs - (bucketUs.idle ?? 0)) / 1000,
+    bucketFunctions: topFunctionsByBucket(tallies, byTime ? bucketUs : counts, options.topPerBucket ?? 10),
   };
 }
 
+/** How one node got its bucket; `explain` turns it into words. */
+export interface NodeAttribution {
+  bucket: string;
+  /** Index in the rules of the first rule this node's own frame matches, if any. */
+  ownRule?: number;
+  /** The frame that decided (this node or an ancestor) and its rule; absent when a fallback decided. */
+  decidedBy?: { nodeId: number; ruleIndex: number };
+  /**
+   * Why no rule decided: `continuation` (nothing recognised on the stack, which V8 entered at an
+   * unrecognised JavaScript frame: a promise continuation or callback resumed from native code →
+   * ticks) or `unrecognised` (→ other).
+   */
+  fallback?: 'continuation' | 'unrecognised';
+}
+
+interface Decision {
+  bucket: string;
+  nodeId: number;
+  ruleIndex: number;
+}
+
+interface Inherited {
+  strong?: Decision;
+  weak?: Decision;
+  fallback: 'continuation' | 'unrecognised';
+}
+
 /**
- * Bucket of every node: its own first matching rule, else its parent's bucket. That is the
- * leaf-to-root walk of each sample's stack, done once per node instead of once per sample.
+ * The bucket of every node, as the walk of each sample's stack from the leaf toward the root
+ * decides it: the nearest frame matched by an ordinary rule wins; without one, the nearest frame
+ * matched by a weak rule (plumbing: event loop, HTTP server); without one, a fallback. A frame takes
+ * the first rule it matches. Done once per node, top-down, instead of once per sample.
  */
-export function classifyNodes(profile: CpuProfile, rules: readonly BucketRule[]): Map<number, string> {
+export function attributeNodes(profile: CpuProfile, rules: readonly BucketRule[]): Map<number, NodeAttribution> {
   const matchFrame = frameMatcher(rules);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const hasParent = new Set(profile.nodes.flatMap((node) => node.children ?? []));
-  const buckets = new Map<number, string>();
-  // Breadth-first from the roots, so a parent is always classified before its children
-  // (iterative: real stacks can be deeper than the JS call stack allows for recursion).
-  const queue: Array<{ id: number; inherited: string }> = profile.nodes
+  const result = new Map<number, NodeAttribution>();
+  // Breadth-first from the roots, so a parent is always done before its children (iterative:
+  // real stacks can be deeper than the JS call stack allows for recursion).
+  const queue: Array<{ id: number; inherited: Inherited; entry: boolean }> = profile.nodes
     .filter((node) => !hasParent.has(node.id))
-    .map((node) => ({ id: node.id, inherited: UNMATCHED }));
+    .map((node) => ({ id: node.id, inherited: { fallback: 'unrecognised' }, entry: false }));
   for (let head = 0; head < queue.length; head++) {
-    const { id, inherited } = queue[head]!;
-    if (buckets.has(id)) continue;
+    const { id, inherited, entry } = queue[head]!;
+    if (result.has(id)) continue;
     const node = byId.get(id)!;
-    const bucket = matchFrame(node.callFrame) ?? inherited;
-    buckets.set(id, bucket);
-    for (const child of node.children ?? []) queue.push({ id: child, inherited: bucket });
+    const ownRule = matchFrame(node.callFrame);
+    const here: Inherited = { ...inherited };
+    if (ownRule !== undefined) {
+      const decision = { bucket: rules[ownRule]!.bucket, nodeId: id, ruleIndex: ownRule };
+      if (rules[ownRule]!.weak) here.weak = decision;
+      else here.strong = decision;
+    }
+    if (entry) here.fallback = isContinuation(node.callFrame) ? 'continuation' : 'unrecognised';
+    const decided = here.strong ?? here.weak;
+    result.set(id, {
+      bucket: decided?.bucket ?? (here.fallback === 'continuation' ? CONTINUATION : UNMATCHED),
+      ...(ownRule === undefined ? {} : { ownRule }),
+      ...(decided ? { decidedBy: { nodeId: decided.nodeId, ruleIndex: decided.ruleIndex } } : { fallback: here.fallback }),
+    });
+    const childrenAreEntries = isRootFrame(node.callFrame);
+    for (const child of node.children ?? []) queue.push({ id: child, inherited: here, entry: childrenAreEntries });
   }
-  return buckets;
+  return result;
+}
+
+/** Bucket of every node (see `attributeNodes`). */
+export function classifyNodes(profile: CpuProfile, rules: readonly BucketRule[]): Map<number, string> {
+  return new Map([...attributeNodes(profile, rules)].map(([id, attribution]) => [id, attribution.bucket]));
+}
+
+/** V8's `(root)` pseudo-frame: its children are where V8 entered JavaScript from native code. */
+function isRootFrame(frame: CpuProfileCallFrame): boolean {
+  return frame.functionName === '(root)' && frame.url === '';
+}
+
+/**
+ * An entry frame that is not Node's own (a `node:` or `internal/` url, such as the main module or
+ * an event-loop callback) is a promise continuation or callback resumed from native code: glue.
+ */
+function isContinuation(frame: CpuProfileCallFrame): boolean {
+  return !/^(?:node:|internal[/\\])/.test(frame.url);
 }
 
 /** Sums per-bucket sample counts of several profiles (for example the trials of one side). */
@@ -97,36 +184,58 @@ export function orderBucketNames(names: Iterable<string>): string[] {
   return [...BUCKET_ORDER.slice(0, -1), ...custom, UNMATCHED];
 }
 
-function frameMatcher(rules: readonly BucketRule[]): (frame: CpuProfileCallFrame) => string | undefined {
+/** The index of the first rule matching a frame, or undefined. */
+export function frameMatcher(rules: readonly BucketRule[]): (frame: Pick<CpuProfileCallFrame, 'functionName' | 'url'>) => number | undefined {
   const compiled = rules.map((rule) => ({
-    bucket: rule.bucket,
     functionName: rule.functionName === undefined ? undefined : new RegExp(rule.functionName),
     url: rule.url === undefined ? undefined : new RegExp(rule.url),
   }));
   // Many nodes share a frame (the same function under different callers): match each frame once.
-  const cache = new Map<string, string | undefined>();
+  const cache = new Map<string, number | undefined>();
   return (frame) => {
     const key = `${frame.functionName}\0${frame.url}`;
     if (cache.has(key)) return cache.get(key);
-    const bucket = compiled.find(
+    const index = compiled.findIndex(
       (rule) =>
         (rule.functionName === undefined || rule.functionName.test(frame.functionName)) &&
         (rule.url === undefined || rule.url.test(frame.url)),
-    )?.bucket;
-    cache.set(key, bucket);
-    return bucket;
+    );
+    const found = index < 0 ? undefined : index;
+    cache.set(key, found);
+    return found;
   };
 }
 
-/** Samples whose leaf is each node: from `samples`, or from `hitCount` when a profile has no samples array. */
-function samplesPerNode(profile: CpuProfile): Map<number, number> {
-  const counts = new Map<number, number>();
-  if (profile.samples) {
-    for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1);
-  } else {
-    for (const node of profile.nodes) if (node.hitCount) counts.set(node.id, node.hitCount);
+function sumPerBucket(perNode: ReadonlyMap<number, number>, nodeBucket: ReadonlyMap<number, string>, names: readonly string[]): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const name of names) sums[name] = 0;
+  for (const [id, value] of perNode) {
+    const bucket = nodeBucket.get(id) ?? UNMATCHED;
+    sums[bucket] = (sums[bucket] ?? 0) + value;
   }
-  return counts;
+  return sums;
+}
+
+/**
+ * Samples and µs whose leaf is each node: from `samples` weighted by `sampleDurationsUs`, or from
+ * `hitCount` (each hit the mean gap over the span) when a profile has no samples array.
+ */
+export function selfWeights(profile: CpuProfile): { selfCount: Map<number, number>; selfUs: Map<number, number> } {
+  const selfCount = new Map<number, number>();
+  const selfUs = new Map<number, number>();
+  if (profile.samples) {
+    const durations = sampleDurationsUs(profile);
+    profile.samples.forEach((id, i) => {
+      selfCount.set(id, (selfCount.get(id) ?? 0) + 1);
+      selfUs.set(id, (selfUs.get(id) ?? 0) + durations[i]!);
+    });
+    return { selfCount, selfUs };
+  }
+  for (const node of profile.nodes) if (node.hitCount) selfCount.set(node.id, node.hitCount);
+  const hits = [...selfCount.values()].reduce((sum, n) => sum + n, 0);
+  const meanUs = hits > 0 ? (profile.endTime - profile.startTime) / hits : 0;
+  for (const [id, n] of selfCount) selfUs.set(id, n * meanUs);
+  return { selfCount, selfUs };
 }
 
 /** Median of the recorded gaps (robust to the long first gap and to pauses); else the mean over the span. */

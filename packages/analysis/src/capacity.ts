@@ -1,4 +1,4 @@
-import type { CapacityAnalysis } from '@gwprof/results';
+import type { CapacityAnalysis, StepStatus } from '@gwprof/results';
 import { BUCKLING_DROP, findKnee } from './knee.js';
 import { checkLittlesLaw, type LittlesLawInput } from './little.js';
 import { fitUsl } from './usl.js';
@@ -6,7 +6,7 @@ import { fitUsl } from './usl.js';
 /** One sweep step as capacity analysis needs it; a `StepRecord` from results.json fits as is. */
 export interface CapacityStep extends LittlesLawInput {
   latencyMs: { mean: number; p99: number } | null;
-  status: 'ok' | 'failed';
+  status: StepStatus;
 }
 
 export interface CapacityOptions {
@@ -26,7 +26,8 @@ export interface CapacityOptions {
  */
 export function analyzeCapacity(steps: readonly CapacityStep[], options: CapacityOptions = {}): CapacityAnalysis {
   const sorted = [...steps].sort((a, b) => a.concurrency - b.concurrency);
-  const ok = sorted.filter((step) => step.status === 'ok');
+  // Unsteady steps are measured, with a caveat the tables show: they count.
+  const ok = sorted.filter((step) => step.status !== 'failed');
   const notes: string[] = [];
 
   const knee = findKnee(ok);
@@ -67,7 +68,7 @@ interface Figure {
 
 /** Why a step is outside capacity, or null when it meets the success and latency targets. */
 function targetMiss(step: CapacityStep, { minSuccess = 1, latencyTargetMs }: CapacityOptions): string | null {
-  if (step.status !== 'ok') return 'failed';
+  if (step.status === 'failed') return 'failed';
   if (step.successRate < minSuccess) {
     return `success rate ${formatPercent(step.successRate)} is below the target ${formatPercent(minSuccess)}`;
   }

@@ -2,22 +2,23 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ProfileFormatError, parseCpuProfile, readCpuProfile } from './cpuprofile.js';
+import { GwprofError } from '@gwprof/results';
+import { parseCpuProfile, readCpuProfile, sampleDurationsUs } from './cpuprofile.js';
 import { frame, profileOf } from './testing/profiles.js';
 
 const valid = profileOf([{ stack: [frame('main', '/app/main.js')], count: 3 }]);
 
-function parseError(text: string): ProfileFormatError {
+function parseError(text: string): GwprofError {
   try {
     parseCpuProfile(text, 'step-10.cpuprofile');
   } catch (error) {
-    expect(error).toBeInstanceOf(ProfileFormatError);
+    expect(error).toBeInstanceOf(GwprofError);
     const message = (error as Error).message;
     expect(message).not.toContain('\n');
     expect(message.startsWith('step-10.cpuprofile: ')).toBe(true);
-    return error as ProfileFormatError;
+    return error as GwprofError;
   }
-  throw new Error('expected a ProfileFormatError');
+  throw new Error('expected a GwprofError');
 }
 
 describe('parseCpuProfile', () => {
@@ -62,5 +63,29 @@ describe('readCpuProfile', () => {
     await expect(readCpuProfile(join(dir, 'missing.cpuprofile'))).rejects.toThrow(
       `${join(dir, 'missing.cpuprofile')}: cannot read CPU profile (ENOENT)`,
     );
+  });
+});
+
+describe('sampleDurationsUs', () => {
+  const withDeltas = (timeDeltas: number[], endTime?: number) => {
+    const profile = profileOf([{ stack: [frame('main', '/app/main.js')], count: timeDeltas.length }]);
+    const last = timeDeltas.reduce((sum, d) => sum + d, 0);
+    return { ...profile, timeDeltas, endTime: endTime ?? last + 500 };
+  };
+
+  it('gives each sample half of each neighbouring gap', () => {
+    // The first gap (profiler start-up, 150 ms) is not charged: edge samples mirror their inner gap.
+    expect(sampleDurationsUs(withDeltas([150_000, 1000, 3000, 1000]))).toEqual([1000, 2000, 2000, 1000]);
+  });
+
+  it('counts out-of-order timestamps as zero gaps', () => {
+    expect(sampleDurationsUs(withDeltas([1000, -200, 1200]))).toEqual([0, 600, 1200]);
+  });
+
+  it('uses the span for one sample and the mean gap without timeDeltas', () => {
+    expect(sampleDurationsUs({ ...withDeltas([700], 2000), startTime: 0 })).toEqual([2000]);
+    const { timeDeltas: _t, ...noDeltas } = withDeltas([1000, 1000, 1000, 1000], 8000);
+    expect(sampleDurationsUs(noDeltas)).toEqual([2000, 2000, 2000, 2000]);
+    expect(sampleDurationsUs({ ...noDeltas, samples: [] })).toEqual([]);
   });
 });

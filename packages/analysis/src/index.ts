@@ -3,12 +3,11 @@ export {
   parseCpuProfile,
   readCpuProfile,
   sampleDurationsUs,
-  ProfileFormatError,
   type CpuProfile,
   type CpuProfileNode,
   type CpuProfileCallFrame,
 } from './cpuprofile.js';
-export { DEFAULT_BUCKET_RULES, loadBucketRules, parseBucketRules, BucketRulesError, type BucketRule } from './rules.js';
+export { DEFAULT_BUCKET_RULES, loadBucketRules, parseBucketRules, type BucketRule } from './rules.js';
 export {
   BUCKET_ORDER,
   analyzeProfile,
@@ -26,3 +25,30 @@ export { findKnee, type KneeResult } from './knee.js';
 export { fitUsl, uslThroughput, type UslResult, type ThroughputPoint } from './usl.js';
 export { checkLittlesLaw, type LittlesLawInput } from './little.js';
 export { judgeTrials, diffRuns, COMPARE_METRICS, type TrialsVerdict, type BucketLookup } from './trials.js';
+export {
+  trendOf,
+  warmupDecision,
+  windowDecision,
+  judgeWindowSteadiness,
+  type WindowRule,
+  type WindowSteadiness,
+  type WarmupDecision,
+  type WindowDecision,
+} from './steady-state.js';
+export { attributeNodes, frameMatcher, type NodeAttribution } from './buckets.js';
+export type { BucketFunction } from './top-functions.js';
+export { bucketCosts, bucketMsPerOkRequest, compareGcWithNode, type BucketCosts, type BucketFunctionCost, type GcGroundTruth } from './bucket-costs.js';
+export { explainFrames, explainRule, formatExplanations, parseExplainQuery, type FrameExplanation, type ExplainedOutcome, type ExplainQuery, type RuleRef, type FrameRef } from './explain.js';
+export { diffFunctions, selfTimeUsByNode, type FunctionDiff, type FunctionDelta, type SideProfiles } from './function-diff.js';
+export {
+  blockLogRatio,
+  decideSequential,
+  estimateVariance,
+  resolveDesign,
+  DEFAULT_SEQUENTIAL_DESIGN,
+  type BlockObservation,
+  type SequentialDecision,
+  type SequentialDesign,
+  type SequentialOutcome,
+} from './sequential.js';
+export { evaluateProcedure, recordingNoise, runToVerdict, summarizeReplays, wilsonInterval, type RecordedWindow, type ProcedureRates } from './procedure-evaluation.js';

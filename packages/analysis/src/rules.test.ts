@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUCKET_ORDER, analyzeProfile } from './buckets.js';
-import { BucketRulesError, DEFAULT_BUCKET_RULES, loadBucketRules } from './rules.js';
+import { GwprofError } from '@gwprof/results';
+import { DEFAULT_BUCKET_RULES, loadBucketRules } from './rules.js';
 import { frame, profileOf } from './testing/profiles.js';
 
 async function rulesFile(content: string): Promise<string> {
@@ -25,6 +26,28 @@ describe('bucket rules', () => {
   it('ships default rules for every built-in bucket except other', () => {
     const used = new Set(DEFAULT_BUCKET_RULES.map((rule) => rule.bucket));
     expect([...BUCKET_ORDER].filter((bucket) => !used.has(bucket))).toEqual(['other']);
+  });
+
+  it('says in every default rule why it exists', () => {
+    expect(DEFAULT_BUCKET_RULES.filter((rule) => !rule.comment?.trim())).toEqual([]);
+  });
+
+  it('lets a weak rule decide only when no ordinary rule matches on the stack', async () => {
+    const path = await rulesFile(
+      JSON.stringify([
+        { bucket: 'myServer', url: 'my-server\\.js$', weak: true },
+        { bucket: 'myPlanner', url: 'my-planner\\.js$' },
+      ]),
+    );
+    const server = frame('handle', '/srv/my-server.js');
+    const result = analyzeProfile(
+      profileOf([
+        { stack: [frame('plan', '/srv/my-planner.js'), server, frame('helper', '/srv/util.js')], count: 2 },
+        { stack: [server, frame('helper', '/srv/util.js')], count: 1 },
+      ]),
+      { rules: loadBucketRules(path) },
+    );
+    expect(result.counts).toMatchObject({ myPlanner: 2, myServer: 1 });
   });
 
   it('puts a maintainer’s rules before the defaults, with custom buckets before other', async () => {
@@ -56,12 +79,13 @@ describe('bucket rules', () => {
       ['[{"bucket": "x"}]', /rule 0 needs "functionName" or "url"/],
       ['[{"url": "a"}]', /rule 0 needs a non-empty string "bucket"/],
       ['[{"bucket": "x", "functionName": 3}]', /rule 0: "functionName" must be a string/],
+      ['[{"bucket": "x", "url": "a", "weak": "yes"}]', /rule 0: "weak" must be true or false/],
       ['[{"bucket": ', /invalid JSON/],
     ];
     for (const [content, pattern] of cases) {
       const path = await rulesFile(content);
       const error = catchError(() => loadBucketRules(path));
-      expect(error).toBeInstanceOf(BucketRulesError);
+      expect(error).toBeInstanceOf(GwprofError);
       expect((error as Error).message).toMatch(pattern);
       expect((error as Error).message.startsWith(`${path}: `)).toBe(true);
       expect((error as Error).message).not.toContain('\n');

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import defaultRulesJson from './bucket-rules.json' with { type: 'json' };
+import { GwprofError } from '@gwprof/results';
 
 /**
  * One line of a bucket rules file. A rule matches a stack frame when every regex it gives matches;
@@ -13,19 +14,20 @@ export interface BucketRule {
   url?: string;
   /** Why the rule exists; ignored by the classifier. */
   comment?: string;
+  /**
+   * A weak rule names where Node entered or plumbed the work (event loop, HTTP server, shared
+   * OutgoingMessage) rather than what the work is: a sample takes the nearest frame matched by an
+   * ordinary rule anywhere on its stack, and the nearest weak one only when there is none.
+   */
+  weak?: boolean;
 }
 
-/** A rules file that cannot be used. The message is one line and names the file. */
-export class BucketRulesError extends Error {
-  override name = 'BucketRulesError';
-}
-
-const RULE_FIELDS = new Set(['bucket', 'functionName', 'url', 'comment']);
+const RULE_FIELDS = new Set(['bucket', 'functionName', 'url', 'comment', 'weak']);
 
 /** Checks a parsed rules file: an array of rules, known fields only, valid regexes. */
 export function parseBucketRules(value: unknown, source: string): BucketRule[] {
   const fail = (what: string): never => {
-    throw new BucketRulesError(`${source}: ${what}`);
+    throw new GwprofError(`${source}: ${what}`);
   };
   if (!Array.isArray(value)) fail('expected a JSON array of rules like {"bucket": "plan", "url": "…"}');
   return (value as unknown[]).map((entry, index) => {
@@ -40,6 +42,7 @@ export function parseBucketRules(value: unknown, source: string): BucketRule[] {
     for (const field of ['functionName', 'url', 'comment'] as const) {
       if (rule[field] !== undefined && typeof rule[field] !== 'string') fail(`${where}: "${field}" must be a string`);
     }
+    if (rule.weak !== undefined && typeof rule.weak !== 'boolean') fail(`${where}: "weak" must be true or false`);
     for (const field of ['functionName', 'url'] as const) {
       const pattern = rule[field];
       if (typeof pattern !== 'string') continue;
@@ -68,13 +71,13 @@ export function loadBucketRules(path: string): BucketRule[] {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
-    throw new BucketRulesError(`${path}: cannot read bucket rules (${code ?? message})`, { cause: error });
+    throw new GwprofError(`${path}: cannot read bucket rules (${code ?? message})`, { cause: error });
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new BucketRulesError(`${path}: invalid JSON (${(error as Error).message.replace(/\s+/g, ' ')})`);
+    throw new GwprofError(`${path}: invalid JSON (${(error as Error).message.replace(/\s+/g, ' ')})`);
   }
   return [...parseBucketRules(value, path), ...DEFAULT_BUCKET_RULES];
 }

@@ -1,30 +1,39 @@
 import type { TopFunction } from '@gwprof/results';
 import type { CpuProfile } from './cpuprofile.js';
 
-interface FunctionTally {
+/** A function's self time, summed over the nodes where it is the leaf, and split by bucket. */
+export interface FunctionTally {
+  functionName: string;
+  url: string;
+  /** 1-based like editors show it (0 when V8 gives none). */
+  line: number;
+  selfUs: number;
+  perBucketUs: Map<string, number>;
+}
+
+/** One function's self time inside one bucket: the drill-down from a bucket to its code. */
+export interface BucketFunction {
   functionName: string;
   url: string;
   line: number;
-  self: number;
-  perBucket: Map<string, number>;
+  /** Self time of this function attributed to the bucket, in ms. */
+  selfMs: number;
+  /** That time as a share of the bucket's time. */
+  shareOfBucket: number;
 }
 
 /**
- * The functions with the most self samples (samples where they were the leaf), pseudo-frames
- * included. A function appears in many nodes (one per distinct caller chain); they are summed.
- * `line` is 1-based like editors show it (0 when V8 gives none). `bucket` is where most of the
- * function's self samples went, since a shared helper can sit under different phases.
+ * Sums self time per function (a function appears in many nodes, one per distinct caller chain),
+ * pseudo-frames included. `selfUs` maps node id → µs of samples whose leaf is that node.
  */
-export function topFunctions(
+export function tallyFunctions(
   profile: CpuProfile,
-  selfSamples: ReadonlyMap<number, number>,
+  selfUs: ReadonlyMap<number, number>,
   nodeBucket: ReadonlyMap<number, string>,
-  totalSamples: number,
-  limit: number,
-): TopFunction[] {
+): FunctionTally[] {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const tallies = new Map<string, FunctionTally>();
-  for (const [id, n] of selfSamples) {
+  for (const [id, us] of selfUs) {
     const { callFrame } = byId.get(id)!;
     const key = `${callFrame.functionName}\0${callFrame.url}\0${callFrame.lineNumber}\0${callFrame.columnNumber}`;
     let tally = tallies.get(key);
@@ -33,23 +42,58 @@ export function topFunctions(
         functionName: callFrame.functionName || '(anonymous)',
         url: callFrame.url,
         line: Math.max(0, callFrame.lineNumber + 1),
-        self: 0,
-        perBucket: new Map(),
+        selfUs: 0,
+        perBucketUs: new Map(),
       };
       tallies.set(key, tally);
     }
-    tally.self += n;
+    tally.selfUs += us;
     const bucket = nodeBucket.get(id) ?? 'other';
-    tally.perBucket.set(bucket, (tally.perBucket.get(bucket) ?? 0) + n);
+    tally.perBucketUs.set(bucket, (tally.perBucketUs.get(bucket) ?? 0) + us);
   }
-  return [...tallies.values()]
-    .sort((a, b) => b.self - a.self || a.functionName.localeCompare(b.functionName))
+  return [...tallies.values()];
+}
+
+/**
+ * The functions with the most self time. `bucket` is where most of the function's self time went,
+ * since a shared helper can sit under different phases.
+ */
+export function topFunctions(tallies: readonly FunctionTally[], totalUs: number, limit: number): TopFunction[] {
+  return [...tallies]
+    .sort((a, b) => b.selfUs - a.selfUs || a.functionName.localeCompare(b.functionName))
     .slice(0, limit)
     .map((tally) => ({
       functionName: tally.functionName,
       url: tally.url,
       line: tally.line,
-      selfShare: tally.self / totalSamples,
-      bucket: [...tally.perBucket].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0],
+      selfShare: tally.selfUs / totalUs,
+      bucket: [...tally.perBucketUs].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0],
     }));
+}
+
+/** Per bucket, its functions with the most self time in that bucket (at most `limit` each). */
+export function topFunctionsByBucket(
+  tallies: readonly FunctionTally[],
+  bucketUs: Readonly<Record<string, number>>,
+  limit: number,
+): Record<string, BucketFunction[]> {
+  const byBucket: Record<string, BucketFunction[]> = {};
+  for (const bucket of Object.keys(bucketUs)) byBucket[bucket] = [];
+  for (const tally of tallies) {
+    for (const [bucket, us] of tally.perBucketUs) {
+      (byBucket[bucket] ??= []).push({
+        functionName: tally.functionName,
+        url: tally.url,
+        line: tally.line,
+        selfMs: us / 1000,
+        shareOfBucket: bucketUs[bucket] ? us / bucketUs[bucket]! : 0,
+      });
+    }
+  }
+  for (const bucket of Object.keys(byBucket)) {
+    byBucket[bucket] = byBucket[bucket]!
+      .sort((a, b) => b.selfMs - a.selfMs || a.functionName.localeCompare(b.functionName))
+      .slice(0, limit);
+  }
+  return byBucket;
 }

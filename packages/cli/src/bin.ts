@@ -8,6 +8,7 @@ import { bucketsCommand } from './buckets-command.js';
 import { reportCommand } from './report-command.js';
 import { compareCommand } from './compare-command.js';
 import { openCommand } from './open-command.js';
+import { upCommand } from './up-command.js';
 
 // A closed pipe (`gwprof … | head`, a parent that died) must not crash the harness before it
 // has stopped its processes and written results.json.
@@ -23,7 +24,7 @@ const program = new Command('gwprof')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
-for (const command of [sweepCommand(), compareCommand(), bucketsCommand(), reportCommand(), openCommand()]) {
+for (const command of [sweepCommand(), compareCommand(), upCommand(), bucketsCommand(), reportCommand(), openCommand()]) {
   program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
 }
 

@@ -21,6 +21,7 @@ interface CompareFlags extends ServiceFlags {
   candidateRun?: string;
   concurrency: number[];
   duration: number;
+  maxDuration: number;
   warmup: number;
   threshold: number;
   minTrials: number;
@@ -44,8 +45,9 @@ export function compareCommand(): Command {
     .option('--baseline-run <dir>', 'instead of measuring: a finished sweep run folder (deltas only, no verdict)')
     .option('--candidate-run <dir>', 'the other finished sweep run folder')
     .option('-c, --concurrency <list>', 'load levels measured in every trial', parseIntegerList('--concurrency'), [...COMPARE.concurrency])
-    .option('-d, --duration <seconds>', 'measured seconds per trial and level', parsePositiveNumber('--duration'), COMPARE.durationSec)
-    .option('-w, --warmup <seconds>', 'discarded warm-up seconds before each measurement', parsePositiveNumber('--warmup', { allowZero: true }), COMPARE.warmupSec)
+    .option('-d, --duration <seconds>', 'shortest measured window per trial and level', parsePositiveNumber('--duration'), COMPARE.durationSec)
+    .option('--max-duration <seconds>', 'longest measured window per trial and level', parsePositiveNumber('--max-duration'), COMPARE.maxDurationSec)
+    .option('-w, --warmup <seconds>', 'longest warm-up before each measurement; it ends once throughput stops trending', parsePositiveNumber('--warmup', { allowZero: true }), COMPARE.warmupSec)
     .option('--threshold <percent>', 'smallest change that counts as a regression', parsePercent('--threshold'), COMPARE.threshold * 100)
     .option('--min-trials <n>', 'trials per side before a verdict may be reached', parseWholeNumber('--min-trials', 2, ': statistics need two values per side'), COMPARE.minTrials)
     .option('--max-trials <n>', 'trials per side at most, while a gating metric is inconclusive', parseWholeNumber('--max-trials'), COMPARE.maxTrials)
@@ -99,7 +101,9 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
     candidateEnv: flags.candidateEnv ?? {},
     concurrency: flags.concurrency,
     durationSec: flags.duration,
+    maxDurationSec: Math.max(flags.maxDuration, flags.duration),
     warmupSec: flags.warmup,
+    settleSec: DEFAULTS.settleSec,
     scenario: scenarioFrom(flags, COMPARE.scenario),
     minSuccess: 1,
     profile: flags.profile,

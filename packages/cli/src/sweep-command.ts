@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { DEFAULTS, runSweep, type SweepOptions } from '@gwprof/collect';
+import { DEFAULTS, SCENARIOS, runSweep, type SweepOptions } from '@gwprof/collect';
 import { publishRun } from '@gwprof/publish';
 import { renderBucketTable, renderStepTable } from '@gwprof/render';
 import type { RunResult } from '@gwprof/results';
 import { ProgressLine } from './progress.js';
-import { collectKeyValue, parseIntegerList, parsePercent, parsePositiveNumber } from './options.js';
+import { collectKeyValue, parseIntegerList, parsePercent, parsePositiveNumber, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
 import { scenarioFrom } from './defaults.js';
@@ -14,11 +14,14 @@ const { sweep: SWEEP, quick: QUICK } = DEFAULTS;
 
 interface SweepFlags extends ServiceFlags {
   gateway: string;
+  gatewayPid?: number;
   gatewayEnv?: Record<string, string>;
   concurrency?: number[];
   duration?: number;
+  maxDuration?: number;
   warmup?: number;
   quick?: boolean;
+  scenario: string;
   query?: string;
   variables?: string;
   expect?: string;
@@ -31,13 +34,16 @@ interface SweepFlags extends ServiceFlags {
 export function sweepCommand(): Command {
   const command = new Command('sweep')
     .description('start the subgraphs and a gateway, sweep load over concurrency levels, validate every response and profile the gateway')
-    .option('-g, --gateway <spec>', 'gateway under test: mesh, hive, apollo, or cmd:<shell command> (gets PORT and SUBGRAPH_<NAME>_URL)', DEFAULTS.gateway)
+    .option('-g, --gateway <spec>', 'gateway under test: mesh, hive, apollo, cmd:<shell command> (gets PORT and SUBGRAPH_<NAME>_URL), or url:<http://127.0.0.1:…> for one already running (e.g. by gwprof up)', DEFAULTS.gateway)
+    .option('--gateway-pid <pid>', 'with --gateway url:…, its local process: CPU and memory from /proc, CPU profile through its inspector when it is Node.js', parseWholeNumber('--gateway-pid'))
     .option('--gateway-env <KEY=VALUE>', 'environment variable for the gateway process only (repeatable)', collectKeyValue('--gateway-env'))
     .option('-c, --concurrency <list>', `concurrent connections per step (default ${SWEEP.concurrency.join(',')}; --quick: ${QUICK.concurrency.join(',')})`, parseIntegerList('--concurrency'))
-    .option('-d, --duration <seconds>', `measured seconds per step (default ${SWEEP.durationSec}; --quick: ${QUICK.durationSec})`, parsePositiveNumber('--duration'))
-    .option('-w, --warmup <seconds>', `discarded warm-up seconds before each step (default ${SWEEP.warmupSec}; --quick: ${QUICK.warmupSec})`, parsePositiveNumber('--warmup', { allowZero: true }))
+    .option('-d, --duration <seconds>', `shortest measured window per step; it grows to hold ${'≥'} 5 round trips and 200 responses (default ${SWEEP.durationSec}; --quick: ${QUICK.durationSec})`, parsePositiveNumber('--duration'))
+    .option('--max-duration <seconds>', `longest measured window per step (default ${SWEEP.maxDurationSec}; --quick: ${QUICK.maxDurationSec})`, parsePositiveNumber('--max-duration'))
+    .option('-w, --warmup <seconds>', `longest warm-up per step, on the same connections; it ends once throughput stops trending (default ${SWEEP.warmupSec}; --quick: ${QUICK.warmupSec})`, parsePositiveNumber('--warmup', { allowZero: true }))
     .option('-q, --quick', 'a short run that still exercises everything (two levels, short steps)', false)
-    .option('--query <file>', `GraphQL query to POST (default: ${path.relative(process.cwd(), SWEEP.scenario.query)}, checked against its golden response)`)
+    .addOption(new Option('--scenario <name>', Object.entries(SCENARIOS).map(([name, s]) => `${name}: ${s.description}`).join('; ')).choices(Object.keys(SCENARIOS)).default(SWEEP.scenario))
+    .option('--query <file>', 'GraphQL query to POST instead of the scenario\'s (the queries gwprof ships bring their variables and golden responses)')
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
     .option('--expect <file>', 'golden {"data": …} (or a list, one per variables entry); the queries gwprof ships have theirs')
     .option('--expect-none', 'do not compare data with a golden response (status and errors are still checked)', false)
@@ -52,14 +58,23 @@ export function sweepCommand(): Command {
 /** The flags as collect's options: defaults filled in, nothing else. */
 function sweepOptions(flags: SweepFlags, signal: AbortSignal, progress: ProgressLine): SweepOptions {
   const preset = flags.quick ? QUICK : SWEEP;
+  const scenario = SCENARIOS[flags.scenario]!;
+  const services = serviceOptions(flags);
   return {
-    ...serviceOptions(flags),
+    ...services,
+    // The scenario's isolation (seed 000: 1 CPU, 512 MB) unless the flags say otherwise.
+    ...(scenario.gatewayCpus !== undefined && services.gatewayCpus === undefined ? { gatewayCpus: scenario.gatewayCpus } : {}),
+    ...(scenario.gatewayMemoryMB !== undefined && services.gatewayMemoryMB === undefined ? { gatewayMemoryMB: scenario.gatewayMemoryMB } : {}),
     gateway: flags.gateway,
+    ...(flags.gatewayPid !== undefined ? { gatewayPid: flags.gatewayPid } : {}),
     gatewayEnv: flags.gatewayEnv ?? {},
-    concurrency: flags.concurrency ?? [...preset.concurrency],
+    scenarioName: flags.scenario,
+    concurrency: flags.concurrency ?? [...(flags.quick ? preset.concurrency : scenario.concurrency)],
     durationSec: flags.duration ?? preset.durationSec,
+    maxDurationSec: Math.max(flags.maxDuration ?? preset.maxDurationSec, flags.duration ?? preset.durationSec),
     warmupSec: flags.warmup ?? preset.warmupSec,
-    scenario: scenarioFrom(flags, SWEEP.scenario),
+    settleSec: DEFAULTS.settleSec,
+    scenario: scenarioFrom(flags, scenario.files),
     minSuccess: flags.minSuccess / 100,
     profiler: flags.profile ? flags.profiler : 'none',
     quick: flags.quick === true,

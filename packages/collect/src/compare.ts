@@ -9,9 +9,10 @@ import { judgeTrials } from '@gwprof/analysis';
 import { GwprofError, RESULTS_SCHEMA_VERSION, writeCompareResult, type CompareConfig, type CompareResult, type TrialRecord } from '@gwprof/results';
 import { loadScenario, type Scenario } from './fixtures.js';
 import { gatewayFromSpec, type GatewayAdapter } from './gateways/index.js';
-import { measureStep, type StepSettings } from './step.js';
+import { measureStep, type StepSettings } from './step/measure-step.js';
 import { openSession, type Session } from './session.js';
 import type { ServiceOptions, TestBed } from './test-bed.js';
+import { stepGatewayOf } from './gateway-process.js';
 import type { ScenarioFiles } from './defaults.js';
 import { TOOL_VERSION } from './version.js';
 
@@ -100,6 +101,7 @@ async function trialLoop(options: CompareTrialOptions, sides: Side[], scenario: 
 async function runTrial(options: CompareTrialOptions, { side, adapter, env }: Side, index: number, scenario: Scenario, bed: TestBed, session: Session, compare: CompareResult): Promise<void> {
   const label = `${side} #${index}`;
   const { gateway, profiler, profilerUnavailable } = await bed.launchGateway({ adapter, gatewayEnv: env, processName: `${side}-${index}` });
+  const stepGateway = stepGatewayOf(gateway);
   try {
     for (const concurrency of options.concurrency) {
       const step = await measureStep({
@@ -107,7 +109,7 @@ async function runTrial(options: CompareTrialOptions, { side, adapter, env }: Si
         concurrency,
         settings: options,
         scenario,
-        gateway,
+        gateway: stepGateway,
         subgraphs: bed.subgraphs,
         profiler,
         profilerUnavailable,

@@ -29,30 +29,60 @@ export const VARIED_QUERY: ScenarioFiles = {
   expect: path.join(fixturesDir, 'user-reviews.expected.json'),
 };
 
+export interface ScenarioPreset {
+  description: string;
+  files: ScenarioFiles;
+  concurrency: readonly number[];
+  gatewayCpus?: number;
+  gatewayMemoryMB?: number;
+}
+
+/** Named experiments (`--scenario`): the request stream and, for a seed's experiment, its setup. */
+export const SCENARIOS: Record<string, ScenarioPreset> = {
+  varied: {
+    description: 'user-reviews with 100 variable sets cycled per request: distinct requests, so sharing of identical in-flight requests cannot flatter a gateway',
+    files: VARIED_QUERY,
+    concurrency: [10, 100, 300, 500, 1000],
+  },
+  'seed-000': {
+    description: "seed 000's experiment: its TestQuery (one identical request, repeated), levels 10 to 1000, the gateway on 1 CPU with 512 MB",
+    files: SEED_QUERY,
+    concurrency: [10, 100, 300, 500, 1000],
+    gatewayCpus: 1,
+    gatewayMemoryMB: 512,
+  },
+};
+
 export const DEFAULTS = {
   gateway: 'mesh',
   gatewayPort: 4000,
   subgraphPorts: DEFAULT_SUBGRAPH_PORTS,
   subgraphDelayMs: 0,
   timeoutSec: 10,
+  /** Longest wait, before a step, for the gateway to work off the previous one. */
+  settleSec: 30,
   /** Measured overhead on Mesh: 1 ms costs about 12% CPU per request, 4 ms about 2% (README). */
   samplingIntervalUs: 4000,
   outDir: defaultProfilesDir,
   sweep: {
-    scenario: SEED_QUERY,
+    scenario: 'varied',
     concurrency: [10, 100, 300, 500, 1000],
+    /** The shortest window; it grows to hold enough round trips and responses, up to maxDurationSec. */
     durationSec: 20,
-    warmupSec: 5,
+    maxDurationSec: 60,
+    /** The longest warm-up; it ends once throughput stops trending. */
+    warmupSec: 30,
     /** 0..1: a step with a lower success rate fails. */
     minSuccess: 1,
     profiler: 'inspector' as const,
   },
-  quick: { concurrency: [10, 100], durationSec: 5, warmupSec: 2 },
+  quick: { concurrency: [10, 100], durationSec: 5, maxDurationSec: 15, warmupSec: 10 },
   compare: {
     scenario: VARIED_QUERY,
     concurrency: [50],
     durationSec: 10,
-    warmupSec: 3,
+    maxDurationSec: 30,
+    warmupSec: 10,
     /** Smallest relative change that counts as a regression. */
     threshold: 0.05,
     minTrials: 3,

@@ -10,6 +10,7 @@ import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import { processTree } from './proc-stats.js';
 import { pidListeningOn } from './listening-pid.js';
 import type { GatewayAdapter, GatewayContext, SubgraphName } from './gateways/types.js';
+import type { StepGateway } from './step/measure-step.js';
 import { GwprofError } from '@gwprof/results';
 
 export interface GatewayStartOptions {
@@ -42,6 +43,16 @@ export interface RunningGateway {
   stop(): Promise<void>;
 }
 
+/** A gateway process as a step sees it: its url, its pid, whether it still runs and why not. */
+export function stepGatewayOf(gateway: RunningGateway): StepGateway {
+  let exit: string | null = null;
+  void gateway.process.exited.then((info) => {
+    const tail = gateway.process.tail().slice(-5).join(' | ');
+    exit = `gateway exited (${info.signal ?? `code ${info.code}`}) during the step${tail ? `; last log lines: ${tail}` : ''}`;
+  });
+  return { url: gateway.url, pid: gateway.process.pid, isRunning: () => gateway.process.isRunning(), exitReason: () => exit };
+}
+
 export function gatewayEnvironment(port: number, subgraphUrls: Record<SubgraphName, string>): Record<string, string> {
   const env: Record<string, string> = { PORT: String(port) };
   for (const [name, url] of Object.entries(subgraphUrls)) env[`SUBGRAPH_${name.toUpperCase()}_URL`] = url;
@@ -72,6 +83,7 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
   try {
     await adapter.prepare(context);
   } catch (error) {
+    adapter.dispose?.();
     throw new GwprofError(`gateway ${adapter.spec} failed to prepare: ${(error as Error).message}`);
   }
 
@@ -95,6 +107,7 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
   };
   const name = options.processName ?? 'gateway';
   const child = options.registry.spawn({ name, command, args, cwd: launch.cwd, env, logger });
+  void child.exited.then(() => adapter.dispose?.());
   const url = `http://127.0.0.1:${port}/graphql`;
 
   const failure = (reason: string): GwprofError => {

@@ -1,7 +1,7 @@
 // The CLI's entry points.
 export { runSweep, type SweepOptions, type SweepOutcome } from './sweep.js';
 export { runCompareTrials, type CompareTrialOptions } from './compare.js';
-export { DEFAULTS, SEED_QUERY, VARIED_QUERY, type ScenarioFiles } from './defaults.js';
+export { DEFAULTS, SCENARIOS, SEED_QUERY, VARIED_QUERY, type ScenarioFiles, type ScenarioPreset } from './defaults.js';
 export { SUBGRAPH_NAMES, type SubgraphName } from './gateways/index.js';
 export { TOOL_VERSION } from './version.js';
 export { makeRunId } from './run-folder.js';
@@ -9,5 +9,9 @@ export { makeRunId } from './run-folder.js';
 export { openSession, type Session } from './session.js';
 export { gatewayFromSpec } from './gateways/index.js';
 export { loadScenario } from './fixtures.js';
-export { runLoad, type LoadOutcome } from './driver.js';
+export { RequestStream, requestBodies } from './load/request-stream.js';
+export { settleGateway } from './step/settle.js';
+export { LoadRecorder } from './load/recorder.js';
+export { startClosedLoop } from './load/closed-loop.js';
 export { TreeUsageMeter } from './proc-stats.js';
+export { bringUp, type TestBedUp, type UpOptions } from './up.js';

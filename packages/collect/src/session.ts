@@ -14,6 +14,8 @@ export interface SessionOptions extends ServiceOptions {
   runId?: string;
   label: string;
   maxConcurrency: number;
+  /** A gateway already running (measured by URL): nothing to pin, cap or start but the load. */
+  attached?: boolean;
   gatewayPackages: Record<string, string>;
   profiler: ProfilerKind;
   commandLine: string[];
@@ -34,6 +36,7 @@ export function openSession(options: SessionOptions): Session {
     maxConcurrency: options.maxConcurrency,
     ...(options.gatewayCpus !== undefined ? { gatewayCpus: options.gatewayCpus } : {}),
     ...(options.gatewayMemoryMB !== undefined ? { gatewayMemoryMB: options.gatewayMemoryMB } : {}),
+    ...(options.attached ? { attached: true } : {}),
   });
   const folder = openRunFolder(options.outDir, options.runId ?? makeRunId(options.label));
   const environment = describeEnvironment({

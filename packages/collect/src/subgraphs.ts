@@ -1,5 +1,7 @@
 /** The four federation subgraphs, one process each, on 127.0.0.1 and the harness's CPU set. */
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { pidListeningOn } from './listening-pid.js';
 import type { Logger } from 'pino';
 import { pinnedCommand } from './isolation.js';
 import { assertPortFree, waitForPort } from './ports.js';
@@ -12,11 +14,38 @@ export const DEFAULT_SUBGRAPH_PORTS: Record<SubgraphName, number> = { accounts: 
 
 export interface RunningSubgraphs {
   urls: Record<SubgraphName, string>;
-  processes: Record<SubgraphName, ManagedProcess>;
-  pids(): number[];
+  /** The process serving a subgraph; null when it is not ours and could not be found. */
+  pidOf(name: SubgraphName): number | null;
   /** Requests each subgraph has served so far. */
   requestCounts(): Promise<Record<SubgraphName, number>>;
   stop(): Promise<void>;
+}
+
+/** Requests served so far, from each subgraph's /__gwprof/stats. */
+function countRequests(ports: Record<SubgraphName, number>): () => Promise<Record<SubgraphName, number>> {
+  return async () => {
+    const counts = {} as Record<SubgraphName, number>;
+    await Promise.all(
+      SUBGRAPH_NAMES.map(async (name) => {
+        const response = await fetch(`http://127.0.0.1:${ports[name]}/__gwprof/stats`, { signal: AbortSignal.timeout(5000) });
+        counts[name] = ((await response.json()) as { requests: number }).requests;
+      }),
+    );
+    return counts;
+  };
+}
+
+/**
+ * gwprof subgraphs somebody else started (`gwprof up`, for a gateway measured by URL): their
+ * request counts over HTTP and, when a local process listens on their port, their pid. When none
+ * answers, fan-out is simply unknown: each step says so.
+ */
+export async function attachSubgraphs(ports: Record<SubgraphName, number>): Promise<RunningSubgraphs> {
+  const requestCounts = countRequests(ports);
+  const everyPid = readdirSync('/proc').map(Number).filter(Number.isInteger);
+  const pids = Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, pidListeningOn(ports[name], everyPid)])) as Record<SubgraphName, number | null>;
+  const urls = Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, `http://127.0.0.1:${ports[name]}/graphql`])) as Record<SubgraphName, string>;
+  return { urls, pidOf: (name) => pids[name], requestCounts, stop: async () => undefined };
 }
 
 export async function startSubgraphs(options: {
@@ -52,20 +81,5 @@ export async function startSubgraphs(options: {
     throw new GwprofError(`subgraphs failed to start: ${(error as Error).message}${tails.length ? ` (${tails.join('; ')})` : ''}`);
   }
 
-  return {
-    urls,
-    processes,
-    pids: () => Object.values(processes).map((p) => p.pid),
-    async requestCounts() {
-      const counts = {} as Record<SubgraphName, number>;
-      await Promise.all(
-        SUBGRAPH_NAMES.map(async (name) => {
-          const response = await fetch(`http://127.0.0.1:${options.ports[name]}/__gwprof/stats`, { signal: AbortSignal.timeout(5000) });
-          counts[name] = ((await response.json()) as { requests: number }).requests;
-        }),
-      );
-      return counts;
-    },
-    stop,
-  };
+  return { urls, pidOf: (name) => processes[name].pid, requestCounts: countRequests(options.ports), stop };
 }

@@ -5,19 +5,26 @@
  * pass's work, from the files.
  */
 import { GwprofError, RESULTS_SCHEMA_VERSION, writeRunResult, type RunConfig, type RunResult } from '@gwprof/results';
-import { loadScenario } from './fixtures.js';
+import { loadScenario, type Scenario } from './fixtures.js';
 import { gatewayFromSpec } from './gateways/index.js';
-import { measureStep, type StepSettings } from './step.js';
+import { measureStep, type StepSettings } from './step/measure-step.js';
 import { openSession, type Session } from './session.js';
 import type { ProfilerKind, ServiceOptions } from './test-bed.js';
 import type { RunningGateway } from './gateway-process.js';
+import { attachGatewayUnderTest, gatewayUrlOf, isUrlSpec, launchGatewayUnderTest, type GatewayUnderTest } from './gateway-under-test.js';
 import type { ScenarioFiles } from './defaults.js';
 import { TOOL_VERSION } from './version.js';
+import { measureFanoutAlone } from './load/fanout-probe.js';
+import { RequestStream } from './load/request-stream.js';
 
 export interface SweepOptions extends StepSettings, ServiceOptions {
   gateway: string;
+  /** For a url: gateway: its local process, to measure its CPU and memory and to profile it. */
+  gatewayPid?: number;
   gatewayEnv: Record<string, string>;
   concurrency: number[];
+  /** The --scenario it came from, for the record. */
+  scenarioName: string;
   scenario: ScenarioFiles;
   profiler: ProfilerKind;
   outDir: string;
@@ -32,14 +39,17 @@ export interface SweepOutcome {
 }
 
 export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
-  checkPorts(options);
+  const attached = isUrlSpec(options.gateway);
+  if (attached) gatewayUrlOf(options.gateway);
+  else checkPorts(options);
   const scenario = loadScenario(options.scenario);
-  const adapter = gatewayFromSpec(options.gateway);
+  const adapter = attached ? null : gatewayFromSpec(options.gateway);
   const session = openSession({
     ...options,
-    label: options.gateway,
+    label: options.gateway.replace(/^url:.*/, 'url'),
     maxConcurrency: Math.max(...options.concurrency),
-    gatewayPackages: adapter.packageVersions(),
+    attached,
+    gatewayPackages: adapter?.packageVersions() ?? {},
   });
   const { runDir, logs } = session;
   const run = newRun(options, session);
@@ -48,39 +58,15 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
 
   try {
     if (options.signal.aborted) throw new Error('interrupted');
-    const bed = await session.startBed();
+    const target = adapter
+      ? await launchGatewayUnderTest(await session.startBed(), adapter, options.gatewayEnv, 'gateway')
+      : await attachGatewayUnderTest({ spec: options.gateway, pid: options.gatewayPid ?? null, subgraphPorts: options.subgraphPorts, profile: options.profiler !== 'none' });
     if (options.signal.aborted) throw new Error('interrupted');
-    const { gateway, profiler, profilerUnavailable, external } = await bed.launchGateway({ adapter, gatewayEnv: options.gatewayEnv, processName: 'gateway' });
-
-    for (const concurrency of options.concurrency) {
-      if (options.signal.aborted) break;
-      assertRunning(gateway, `before the step at concurrency ${concurrency}`);
-      const step = await measureStep({
-        id: String(concurrency),
-        concurrency,
-        settings: options,
-        scenario,
-        gateway,
-        subgraphs: bed.subgraphs,
-        profiler,
-        profilerUnavailable,
-        runDir,
-        logs,
-      });
-      if (!step) break;
-      run.steps.push(step);
-      writeRunResult(runDir, run);
-      logs.harness.info({ step }, `step c=${concurrency} ${step.status}`);
-      options.onProgress(`c=${concurrency} ${step.status === 'ok' ? 'ok' : 'FAILED'} · ${step.rps} req/s · ${step.requests.failed} failed`, true);
-      assertRunning(gateway, `during the step at concurrency ${concurrency}`);
-    }
-    profiler?.close();
-    if (external && !options.signal.aborted) {
-      options.onProgress(`stopping the gateway so ${options.profiler} writes its report…`, true);
-      await stopProfiledGateway(gateway);
-      const artifact = external.artifact();
-      if (artifact) run.artifacts[options.profiler] = artifact;
-    }
+    run.fanoutAlone = await fanoutAlone(target, scenario, options);
+    writeRunResult(runDir, run);
+    await runSteps(options, scenario, target, session, run);
+    target.profiler?.close();
+    await collectExternalReport(options, target, run);
     run.state = options.signal.aborted ? 'interrupted' : 'complete';
   } catch (error) {
     run.state = options.signal.aborted ? 'interrupted' : 'failed';
@@ -96,16 +82,57 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   return { run, runDir };
 }
 
+/** One step per level, each written to results.json as soon as it is measured. */
+async function runSteps(options: SweepOptions, scenario: Scenario, target: GatewayUnderTest, session: Session, run: RunResult): Promise<void> {
+  for (const concurrency of options.concurrency) {
+    if (options.signal.aborted) return;
+    assertRunning(target, `before the step at concurrency ${concurrency}`);
+    const step = await measureStep({
+      id: String(concurrency),
+      concurrency,
+      settings: options,
+      scenario,
+      gateway: target.step,
+      subgraphs: target.subgraphs,
+      profiler: target.profiler,
+      profilerUnavailable: target.profilerUnavailable,
+      runDir: session.runDir,
+      logs: session.logs,
+    });
+    if (!step) return;
+    run.steps.push(step);
+    writeRunResult(session.runDir, run);
+    session.logs.harness.info({ step: { ...step, series: undefined } }, `step c=${concurrency} ${step.status}`);
+    options.onProgress(`c=${concurrency} ${step.status === 'failed' ? 'FAILED' : step.status} · ${step.rps} req/s · ${step.requests.failed} failed`, true);
+    assertRunning(target, `during the step at concurrency ${concurrency}`);
+  }
+}
+
+async function fanoutAlone(target: GatewayUnderTest, scenario: Scenario, options: SweepOptions): Promise<RunResult['fanoutAlone']> {
+  options.onProgress('measuring fan-out with one request at a time…', false);
+  const variants = scenario.variableSets?.length ?? 1;
+  return measureFanoutAlone(target.step.url, new RequestStream(scenario), target.subgraphs, Math.min(20, Math.max(5, variants)), options.timeoutSec * 1000);
+}
+
+/** clinic and 0x write their report once the gateway has stopped. */
+async function collectExternalReport(options: SweepOptions, target: GatewayUnderTest, run: RunResult): Promise<void> {
+  if (!target.external || !target.process || options.signal.aborted) return;
+  options.onProgress(`stopping the gateway so ${options.profiler} writes its report…`, true);
+  await stopProfiledGateway(target.process);
+  const artifact = target.external.artifact();
+  if (artifact) run.artifacts[options.profiler] = artifact;
+}
+
 /** Checks only what a flag parser cannot: options that must differ from each other. */
 function checkPorts(options: SweepOptions): void {
   const ports = [options.gatewayPort, ...Object.values(options.subgraphPorts)];
   if (new Set(ports).size !== ports.length) throw new GwprofError(`gateway and subgraph ports must all differ (got ${ports.join(', ')})`);
 }
 
-function assertRunning(gateway: RunningGateway, when: string): void {
-  if (!gateway.process.isRunning()) {
-    throw new Error(`gateway exited ${when}; last log lines: ${gateway.process.tail().slice(-5).join(' | ')}`);
-  }
+function assertRunning(target: GatewayUnderTest, when: string): void {
+  if (target.step.isRunning()) return;
+  const tail = target.process?.process.tail().slice(-5).join(' | ');
+  throw new Error(`gateway exited ${when}${tail ? `; last log lines: ${tail}` : ''}`);
 }
 
 function newRun(options: SweepOptions, session: Session): RunResult {
@@ -120,6 +147,7 @@ function newRun(options: SweepOptions, session: Session): RunResult {
     error: null,
     config: runConfig(options),
     environment: session.environment,
+    fanoutAlone: null,
     steps: [],
     artifacts: { logs: 'logs/' },
     analysis: null,
@@ -153,8 +181,10 @@ function runConfig(options: SweepOptions): RunConfig {
   return {
     gateway: options.gateway,
     gatewayEnv: options.gatewayEnv,
+    scenario: options.scenarioName,
     concurrency: options.concurrency,
     durationSec: options.durationSec,
+    maxDurationSec: options.maxDurationSec,
     warmupSec: options.warmupSec,
     query: options.scenario.query,
     variables: options.scenario.variables,

@@ -15,6 +15,7 @@ import { startGateway, type RunningGateway } from './gateway-process.js';
 import { ProfilerClient, withProfilerPreload } from './profiler/controller.js';
 import { profilerWrapper, type ExternalProfiler } from './profiler/external.js';
 import type { GatewayAdapter, SubgraphName } from './gateways/types.js';
+import { GwprofError } from '@gwprof/results';
 
 export type ProfilerKind = 'inspector' | 'clinic' | '0x' | 'none';
 
@@ -34,9 +35,18 @@ export interface ResourcePlan {
   memoryLimitMB: number | null;
 }
 
-/** Checks and plans everything that can be refused before any process starts. */
-export function planResources(options: { maxConcurrency: number; gatewayCpus?: number; gatewayMemoryMB?: number }): ResourcePlan {
+/**
+ * Checks and plans everything that can be refused before any process starts. A gateway that is
+ * already running (`attached`) is not ours to pin or cap.
+ */
+export function planResources(options: { maxConcurrency: number; gatewayCpus?: number; gatewayMemoryMB?: number; attached?: boolean }): ResourcePlan {
   const fdLimit = ensureFdLimit(options.maxConcurrency);
+  if (options.attached) {
+    if (options.gatewayCpus !== undefined || options.gatewayMemoryMB !== undefined) {
+      throw new GwprofError('--gateway-cpus and --gateway-memory apply to gateways gwprof starts, not to one measured by URL');
+    }
+    return { fdLimit, cpuPlan: { gateway: null, others: null }, memoryCap: null, memoryLimitMB: null };
+  }
   const cpuPlan = planCpuSets(options.gatewayCpus);
   const memoryCap = options.gatewayMemoryMB !== undefined ? createMemoryCap(options.gatewayMemoryMB, `gwprof-${process.pid}-gateway`) : null;
   return { fdLimit, cpuPlan, memoryCap, memoryLimitMB: options.gatewayMemoryMB ?? null };

@@ -19,7 +19,7 @@ pre { background: #f6f8fa; padding: 6px 8px; border-radius: 4px; white-space: pr
 table { border-collapse: collapse; margin: 6px 0; }
 th, td { border: 1px solid var(--line); padding: 3px 8px; vertical-align: top; }
 th { background: #f3f4f6; text-align: left; } td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-tr.failed td { background: #fdecee; } .status-failed { color: var(--bad); font-weight: 700; } .status-ok { color: var(--ok); }
+tr.failed td { background: #fdecee; } tr.unsteady td { background: #fff8e1; } .status-failed { color: var(--bad); font-weight: 700; } .status-ok { color: var(--ok); } .status-unsteady { color: var(--warn); font-weight: 700; }
 .verdict { display: inline-block; padding: 6px 12px; border-radius: 4px; font-weight: 700; margin: 6px 0; }
 .verdict.ok { background: #e6f4ea; color: var(--ok); } .verdict.bad { background: #fdecee; color: var(--bad); } .verdict.warn { background: #fff4ce; color: var(--warn); }
 .meta { color: var(--muted); } .note { color: var(--warn); }

@@ -20,7 +20,7 @@ const frame = (functionName: string, url = '', lineNumber = -1): Frame => ({ fun
 const handler = frame('handle', 'file:///srv/gw/server.js', 9);
 const execute = frame('executeFields', 'file:///srv/gw/node_modules/graphql/execution/execute.js', 99);
 const validate = frame('validate', 'file:///srv/gw/node_modules/graphql/validation/validate.js', 19);
-const anonymous = frame('', 'file:///srv/gw/node_modules/@graphql-tools/delegate/index.js', 41);
+const anonymous = frame('', 'file:///srv/gw/node_modules/@apollo/query-planner/index.js', 41);
 const burn = frame('burn', '/srv/gw/burn.js', 2);
 const gc = frame('(garbage collector)');
 const idle = frame('(idle)');
@@ -123,7 +123,7 @@ describe('pprof profile of a side', () => {
     const leafOf = (name: RegExp) => decoded.samples.find((s) => name.test(s.stack.at(-1)!.name))!;
     expect(leafOf(/anonymous/).stack).toEqual([
       { name: 'handle', file: '/srv/gw/server.js', line: 10 },
-      { name: '(anonymous @graphql-tools/delegate/index.js:42)', file: '/srv/gw/node_modules/@graphql-tools/delegate/index.js', line: 42 },
+      { name: '(anonymous @apollo/query-planner/index.js:42)', file: '/srv/gw/node_modules/@apollo/query-planner/index.js', line: 42 },
     ]);
     expect(leafOf(/anonymous/).labels).toEqual({ bucket: 'plan' });
     expect(leafOf(/^validate$/).labels).toEqual({ bucket: 'validate' });

@@ -6,8 +6,8 @@ import { NONE, integer, shareAsPercent } from './format.js';
 import { type HtmlColumn, factsTable, htmlPage, htmlTable } from './html-page.js';
 import { relativeHref } from './links.js';
 import { configFacts, environmentFacts } from './run-facts.js';
-import { bucketsChart, cpuChart, latencyChart, memoryChart, throughputChart } from './run-charts.js';
-import { STEP_COLUMNS, failedStepReasons, failedSteps, failureBreakdown, failureLabel, overallVerdict, stepCells, stepWarningLines } from './step-rows.js';
+import { bucketsChart, cpuChart, latencyChart, memoryChart, stepSeriesCharts, throughputChart } from './run-charts.js';
+import { STEADY_STATE_HEADERS, STEP_COLUMNS, failedStepReasons, failedSteps, failureBreakdown, failureLabel, fanoutNotes, overallVerdict, stepCells, stepWarningLines, steadyStateCells } from './step-rows.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { functionDisplayName, functionLocation, topFunctionsOf } from './top-functions.js';
 
@@ -60,7 +60,11 @@ function stepsSection(run: RunResult): string {
   const rows = run.steps.map((step) => {
     const cells = stepCells(step, '').map((cell) => escapeHtml(cell));
     cells[1] =
-      step.status === 'ok' ? '<span class="status-ok">ok</span>' : '<span class="status-failed">FAILED</span>';
+      step.status === 'ok'
+        ? '<span class="status-ok">ok</span>'
+        : step.status === 'unsteady'
+          ? '<span class="status-unsteady">unsteady</span>'
+          : '<span class="status-failed">FAILED</span>';
     const links = [
       link(stepAnalysisOf(run, step)?.flamegraph ?? undefined, 'flame graph', 'flamegraph-link'),
       link(step.profile?.cpuprofile, '.cpuprofile', 'cpuprofile-link'),
@@ -68,7 +72,7 @@ function stepsSection(run: RunResult): string {
     cells.push(links.length > 0 ? links.join(' · ') : NONE);
     return {
       cells,
-      className: step.status === 'failed' ? 'failed' : 'ok',
+      className: step.status,
       attrs: `data-concurrency="${step.concurrency}" data-status="${step.status}"`,
     };
   });
@@ -79,6 +83,26 @@ function stepsSection(run: RunResult): string {
 ${htmlTable(columns, rows, 'id="steps-table"')}
 <p class="meta">CPU % is of one core. fan-out = subgraph requests per gateway response.</p>
 ${artifacts.length > 0 ? `<p id="artifacts">Other artifacts: ${artifacts.join(' · ')}</p>` : ''}
+</section>`;
+}
+
+function steadyStateSection(run: RunResult): string {
+  if (run.steps.length === 0) return '';
+  const table = htmlTable(
+    STEADY_STATE_HEADERS.map((header, i) => ({ header, numeric: i !== 3 && i !== 5 })),
+    run.steps.map((step) => ({ cells: steadyStateCells(run, step).map(escapeHtml), className: step.status, attrs: `data-concurrency="${step.concurrency}"` })),
+    'id="steady-state-table"',
+  );
+  const reasons = run.steps.flatMap((step) => step.steadiness.reasons.map((r) => `<li class="note"><b>c=${step.concurrency} unsteady</b>: ${escapeHtml(r)}</li>`));
+  const sharing = fanoutNotes(run).map((note) => `<li class="note">${escapeHtml(note)}</li>`);
+  const series = run.steps
+    .filter((step) => step.series.length > 0)
+    .map((step) => `<details class="step-series" data-concurrency="${step.concurrency}"><summary>c=${step.concurrency}: second by second</summary>${stepSeriesCharts(step)}</details>`);
+  return `<section id="steady-state"><h2>Steady state</h2>
+<p class="meta">Each step is one continuous load on the same connections: settle (the gateway works off the previous step), warm-up until throughput stops trending, then a window long enough for ≥ 5 round trips and 200 responses. Only responses completed inside the window count; requests in flight at its end are shown. Little's ratio = rps × mean latency / concurrency: 1.0 in a steady closed loop.</p>
+${table}
+${reasons.length + sharing.length > 0 ? `<ul id="steady-notes">${[...reasons, ...sharing].join('')}</ul>` : ''}
+${series.join('\n')}
 </section>`;
 }
 
@@ -220,6 +244,7 @@ export function renderReportHtml(run: RunResult, opts: ReportHtmlOptions = {}): 
       headerSection(run),
       chartsSection(run),
       stepsSection(run),
+      steadyStateSection(run),
       failuresSection(run),
       bucketsSection(run, opts.topFunctions ?? 10),
       capacitySection(run),

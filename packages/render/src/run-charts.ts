@@ -1,4 +1,4 @@
-import type { RunResult, UslFit } from '@gwprof/results';
+import type { RunResult, StepRecord, UslFit } from '@gwprof/results';
 import { bucketColor } from './buckets.js';
 import { missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';
 import { type LineSeries, type XMarker, lineChart, stackedBarChart } from './svg-chart.js';
@@ -105,4 +105,42 @@ export function bucketsChart(run: RunResult): string {
     shares: entries.map((e) => (e.kind === 'shares' ? columns.map((c) => e.shares[c] ?? 0) : null)),
     emptyLabels: entries.map(missingBucketsLabel),
   });
+}
+
+/**
+ * One step's load second by second: successful and failed responses, p50/p99 latency and the
+ * gateway's CPU, with the start of the measured window marked, so a reader can see the warm-up
+ * settle and the window hold.
+ */
+export function stepSeriesCharts(step: StepRecord): string {
+  if (step.series.length === 0) return '';
+  const xLabels = step.series.map((point) => String(point.t));
+  const markers: XMarker[] = [{ index: step.timing.windowStartSec, label: 'window' }];
+  const id = `series-${step.id.replace(/[^\w-]/g, '_')}`;
+  const throughput = lineChart({
+    id: `${id}-throughput`,
+    title: `c=${step.concurrency}: responses per second`,
+    xLabels,
+    xTitle: 'second of the step',
+    yTitle: 'per s',
+    series: [
+      { name: 'ok', color: '#1f77b4', values: step.series.map((p) => p.ok) },
+      { name: 'failed', color: '#d62728', values: step.series.map((p) => p.failed) },
+      { name: 'gateway CPU %', color: '#7f7f7f', values: step.series.map((p) => p.gatewayCpuPercent), dashed: true },
+    ],
+    markers,
+  });
+  const latency = lineChart({
+    id: `${id}-latency`,
+    title: `c=${step.concurrency}: latency of responses completed in each second (ms)`,
+    xLabels,
+    xTitle: 'second of the step',
+    yTitle: 'ms',
+    series: [
+      { name: 'p50', color: '#2ca02c', values: step.series.map((p) => p.p50Ms) },
+      { name: 'p99', color: '#d62728', values: step.series.map((p) => p.p99Ms) },
+    ],
+    markers,
+  });
+  return `<div class="charts">${throughput}${latency}</div>`;
 }

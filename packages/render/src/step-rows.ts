@@ -34,6 +34,8 @@ export const STEP_COLUMNS: Column[] = [
   { header: 'p90 ms', align: 'right' },
   { header: 'p99 ms', align: 'right' },
   { header: 'max ms', align: 'right' },
+  { header: 'window s', align: 'right' },
+  { header: 'in flight', align: 'right' },
   { header: 'failures' },
   { header: 'order warn', align: 'right' },
   { header: 'gw CPU %', align: 'right' },
@@ -42,6 +44,11 @@ export const STEP_COLUMNS: Column[] = [
   { header: 'fan-out', align: 'right' },
   { header: 'loadgen CPU %', align: 'right' },
 ];
+
+/** The status as every table shows it: ok, unsteady or FAILED. */
+export function statusText(step: StepRecord): string {
+  return step.status === 'failed' ? 'FAILED' : step.status;
+}
 
 /**
  * The cells of one step row, as plain text. `status` is rendered by the caller (color in the terminal,
@@ -59,6 +66,8 @@ export function stepCells(step: StepRecord, status: string): string[] {
     ms(latency?.p90),
     ms(latency?.p99),
     ms(latency?.max),
+    String(step.timing.windowSec),
+    integer(step.requests.inFlightAtEnd),
     failureBreakdown(step.failureCounts),
     step.orderWarnings > 0 ? integer(step.orderWarnings) : '0',
     fixed(step.gateway.cpuPercent, 0),
@@ -83,14 +92,57 @@ export function stepWarningLines(run: RunResult): string[] {
   return run.steps.flatMap((step) => step.warnings.map((warning) => `c=${step.concurrency}: ${warning}`));
 }
 
-/** "ALL STEPS OK", "1 STEP FAILED", "NO STEPS", plus the run state when it did not complete. */
+/** "ALL STEPS OK", "1 STEP FAILED", "NO STEPS", plus unsteady steps and the run state when it did not complete. */
 export function overallVerdict(run: RunResult): { ok: boolean; text: string } {
   const failed = failedSteps(run).length;
+  const unsteady = run.steps.filter((s) => s.status === 'unsteady').length;
   let text: string;
   if (run.steps.length === 0) text = 'NO STEPS COMPLETED';
   else if (failed === 0) text = 'ALL STEPS OK';
   else text = `${failed} ${failed === 1 ? 'STEP' : 'STEPS'} FAILED`;
+  if (unsteady > 0) text += ` (${unsteady} unsteady)`;
   const complete = run.state === 'complete';
   if (!complete) text += ` (run ${run.state})`;
   return { ok: failed === 0 && run.steps.length > 0 && complete, text };
+}
+
+/** "c=100: <reason>" for every reason a step was not a steady state. */
+export function unsteadyLines(run: RunResult): string[] {
+  return run.steps.flatMap((step) => step.steadiness.reasons.map((reason) => `c=${step.concurrency}: ${reason}`));
+}
+
+/**
+ * Why a step's fan-out is below that of one request alone: the gateway shared identical in-flight
+ * subgraph requests, so each request cost it less work than a distinct request would.
+ */
+export function fanoutNotes(run: RunResult): string[] {
+  const alone = run.fanoutAlone?.fanout;
+  if (!alone) return [];
+  return run.steps
+    .filter((step) => step.fanout !== null && step.fanout < alone * 0.9)
+    .map(
+      (step) =>
+        `c=${step.concurrency}: fan-out ${fixed(step.fanout, 2)} against ${fixed(alone, 2)} for one request at a time: the gateway shared identical in-flight subgraph requests, so each request cost it less work than a distinct request would` +
+        (run.config.variables ? '' : ' (this stream repeats one request: the default scenario varies them)'),
+    );
+}
+
+export const STEADY_STATE_HEADERS = ['conc', 'settle s', 'warm-up s', 'warm-up', 'window s', 'window set by', 'in flight at end', 'trend %', 'CV %', "Little's ratio"];
+
+/** How each step reached and held its steady state, one row per step. */
+export function steadyStateCells(run: RunResult, step: StepRecord): string[] {
+  const little = run.analysis?.capacity.littlesLaw.find((c) => c.concurrency === step.concurrency);
+  const t = step.timing;
+  return [
+    String(step.concurrency),
+    `${fixed(t.settleSec, 1)}${t.settled ? '' : ' (busy)'}`,
+    String(t.warmupSec),
+    t.warmupSteady ? 'settled' : 'not settled',
+    String(t.windowSec),
+    t.windowLimitedBy,
+    integer(step.requests.inFlightAtEnd),
+    fixed(step.steadiness.trendPercent, 1),
+    fixed(step.steadiness.cvPercent, 1),
+    fixed(little?.ratio, 2),
+  ];
 }

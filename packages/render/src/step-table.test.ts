@@ -14,10 +14,10 @@ describe('renderStepTable', () => {
 
   it('shows each step with its status, the failed one as FAILED', () => {
     const table = renderStepTable(run);
-    expect(rowOf(table, 10)).toMatch(/^\s*10\s+ok\s+1,905\/1,905\s+100\.0\s+190\.5\s+6\.2\s+9\.3\s+12\.4\s+18\.6\s+–/);
+    expect(rowOf(table, 10)).toMatch(/^\s*10\s+ok\s+1,905\/1,905\s+100\.0\s+190\.5\s+6\.2\s+9\.3\s+12\.4\s+18\.6\s+10\s+10\s+–/);
     const failed = rowOf(table, 1000);
     expect(failed).toContain('FAILED');
-    expect(failed).toMatch(/0\/1,000\s+0\.0\s+0\.0\s+–\s+–\s+–\s+–\s+non2xx 1,000/);
+    expect(failed).toMatch(/0\/1,000\s+0\.0\s+0\.0\s+–\s+–\s+–\s+–\s+10\s+1,000\s+non2xx 1,000/);
     expect(table).not.toMatch(/\bok\b.*non2xx/);
   });
 
@@ -53,7 +53,7 @@ describe('renderStepTable', () => {
   it('never shows 100.0% success for a step with a failed request', () => {
     const almost = makeRunFixture();
     const step = almost.steps[0]!;
-    step.requests = { total: 100_000, ok: 99_999, failed: 1 };
+    step.requests = { total: 100_000, ok: 99_999, failed: 1, inFlightAtEnd: 10 };
     step.failureCounts.timeouts = 1;
     expect(rowOf(renderStepTable(almost), 10)).toMatch(/99,999\/100,000\s+>99\.9/);
     expect(rowOf(renderStepTable(almost), 10)).toContain('timeouts 1');

@@ -1,6 +1,6 @@
 import type { RunResult } from '@gwprof/results';
 import { painter } from './ansi.js';
-import { STEP_COLUMNS, failedStepReasons, failedSteps, stepCells } from './step-rows.js';
+import { STEP_COLUMNS, failedStepReasons, failedSteps, fanoutNotes, stepCells, unsteadyLines } from './step-rows.js';
 import { escapeTerminal } from './escape.js';
 import { formatTextTable } from './text-table.js';
 
@@ -14,9 +14,9 @@ export function renderStepTable(run: RunResult, opts: TerminalOptions = {}): str
   const p = painter(opts.color);
   if (run.steps.length === 0) return 'No steps recorded.';
   const rows = run.steps.map((step) => {
-    const status = step.status === 'ok' ? p.green('ok') : p.bold(p.red('FAILED'));
+    const status = step.status === 'ok' ? p.green('ok') : step.status === 'unsteady' ? p.yellow('unsteady') : p.bold(p.red('FAILED'));
     const cells = stepCells(step, status);
-    return step.status === 'ok' ? cells : cells.map((cell, i) => (i === 1 ? cell : p.red(cell)));
+    return step.status === 'failed' ? cells.map((cell, i) => (i === 1 ? cell : p.red(cell))) : cells;
   });
   const lines = [formatTextTable(STEP_COLUMNS, rows)];
 
@@ -28,6 +28,16 @@ export function renderStepTable(run: RunResult, opts: TerminalOptions = {}): str
         lines.push(p.red(`FAILED c=${step.concurrency}: ${escapeTerminal(reason)}`));
       }
     }
+  }
+  const unsteady = unsteadyLines(run);
+  if (unsteady.length > 0) {
+    lines.push('');
+    for (const line of unsteady) lines.push(p.yellow(`unsteady ${escapeTerminal(line)}`));
+  }
+  const sharing = fanoutNotes(run);
+  if (sharing.length > 0) {
+    lines.push('');
+    for (const line of sharing) lines.push(`note ${escapeTerminal(line)}`);
   }
   if (run.state !== 'complete') {
     lines.push('', p.yellow(`Run ${run.state}${run.error ? `: ${escapeTerminal(run.error)}` : ''}`));

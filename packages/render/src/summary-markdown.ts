@@ -6,7 +6,7 @@ import { integer } from './format.js';
 import { relativeHref } from './links.js';
 import { factsMarkdownTable, truncate } from './markdown-blocks.js';
 import { configFacts, environmentFacts } from './run-facts.js';
-import { STEP_COLUMNS, failedStepReasons, failedSteps, failureLabel, overallVerdict, stepCells, stepWarningLines } from './step-rows.js';
+import { STEADY_STATE_HEADERS, STEP_COLUMNS, failedStepReasons, failedSteps, failureLabel, fanoutNotes, overallVerdict, statusText, stepCells, stepWarningLines, steadyStateCells } from './step-rows.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { formatMarkdownTable } from './text-table.js';
 import { renderTopFunctionsMarkdown } from './top-functions.js';
@@ -29,6 +29,22 @@ function verdictSection(run: RunResult): string[] {
   return lines;
 }
 
+function steadyStateSection(run: RunResult): string[] {
+  if (run.steps.length === 0) return [];
+  const rows = run.steps.map((step) => steadyStateCells(run, step).map(escapeMarkdown));
+  const lines = [
+    '## Steady state',
+    '',
+    formatMarkdownTable(STEADY_STATE_HEADERS.map((header, i) => ({ header, align: i === 3 || i === 5 ? 'left' : 'right' })), rows),
+    '',
+    "Each step is one continuous load on the same connections: settle (the gateway works off the previous step), warm-up until throughput stops trending, then a window long enough for ≥ 5 round trips and 200 responses. Only responses completed inside the window count; requests still in flight at its end are shown, not lost. Little's ratio = rps × mean latency / concurrency (1.0 in a steady closed loop).",
+  ];
+  const unsteady = run.steps.filter((s) => s.status === 'unsteady');
+  for (const step of unsteady) for (const reason of step.steadiness.reasons) lines.push('', `- c=${step.concurrency} *${statusText(step)}*: ${escapeMarkdown(reason)}`);
+  for (const note of fanoutNotes(run)) lines.push('', `- ${escapeMarkdown(note)}`);
+  return lines;
+}
+
 function warningsSection(run: RunResult): string[] {
   const warnings = stepWarningLines(run);
   if (warnings.length === 0) return [];
@@ -39,7 +55,7 @@ function stepsSection(run: RunResult): string[] {
   if (run.steps.length === 0) return ['## Steps', '', 'No steps recorded.'];
   // Status is markdown we wrote; every other cell is escaped.
   const rows = run.steps.map((step) =>
-    stepCells(step, '').map((cell, i) => (i === 1 ? (step.status === 'ok' ? 'ok' : '**FAILED**') : escapeMarkdown(cell))),
+    stepCells(step, '').map((cell, i) => (i === 1 ? (step.status === 'failed' ? '**FAILED**' : step.status === 'unsteady' ? '*unsteady*' : 'ok') : escapeMarkdown(cell))),
   );
   return [
     '## Steps',
@@ -144,6 +160,7 @@ export function renderSummaryMarkdown(run: RunResult): string {
     ],
     verdictSection(run),
     stepsSection(run),
+    steadyStateSection(run),
     warningsSection(run),
     failureSamplesSection(run),
     bucketsSection(run),

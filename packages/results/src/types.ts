@@ -7,14 +7,20 @@
  */
 export const RESULTS_SCHEMA_VERSION = 2;
 
-export type StepStatus = 'ok' | 'failed';
+/**
+ * ok; unsteady: measured, but the window trended or swung too much to stand for a steady state
+ * (the reasons say how); failed: below the success threshold, or the gateway died.
+ */
+export type StepStatus = 'ok' | 'unsteady' | 'failed';
 
 export interface RequestCounts {
-  /** Every response or error observed in the measurement window. */
+  /** Every response or error that completed in the measured window. */
   total: number;
   /** Responses that passed validation (2xx, JSON, no errors, data as expected). */
   ok: number;
   failed: number;
+  /** Requests sent and not yet answered when the window closed: counted, never silently lost. */
+  inFlightAtEnd: number;
 }
 
 export interface FailureCounts {
@@ -32,6 +38,7 @@ export interface LatencyMs {
   mean: number;
   p50: number;
   p75: number;
+  p80: number;
   p90: number;
   p95: number;
   p99: number;
@@ -63,9 +70,57 @@ export interface StepProfile {
   requestedIntervalUs: number;
 }
 
+/** The load a step held: closed loop (N connections, each sending when answered). */
+export interface LoadShape {
+  kind: 'closed';
+  concurrency: number;
+}
+
+/** Where the step's time went, in seconds of its one continuous load. */
+export interface StepTiming {
+  /** Waiting, before the load, for the gateway to work off what came before (the previous step). */
+  settleSec: number;
+  /** False when the gateway was still busy when the wait ran out. */
+  settled: boolean;
+  /** Warm-up on the same connections, discarded: until throughput stopped trending, or the maximum. */
+  warmupSec: number;
+  warmupSteady: boolean;
+  /** Why the warm-up ended. */
+  warmupNote: string;
+  /** The measured window is seconds [windowStartSec, windowStartSec + windowSec) of the load. */
+  windowStartSec: number;
+  windowSec: number;
+  /** What set the window's length: the minimum duration, enough round trips, enough responses, or the cap. */
+  windowLimitedBy: 'duration' | 'round trips' | 'responses' | 'cap';
+}
+
+/** One second of a step's load, warm-up included. */
+export interface SeriesPoint {
+  /** Seconds since the step's load started. */
+  t: number;
+  phase: 'warmup' | 'window';
+  ok: number;
+  failed: number;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  gatewayCpuPercent: number | null;
+}
+
+/** Was the measured window a steady state? */
+export interface Steadiness {
+  steady: boolean;
+  /** Why not, one line each; [] when steady. */
+  reasons: string[];
+  /** Change of successful throughput across the window implied by its linear trend, in %. */
+  trendPercent: number;
+  /** Coefficient of variation of successful responses per second, in %. */
+  cvPercent: number;
+}
+
 export interface StepRecord {
   /** Unique within its file; names the step's files (`step-<id>.cpuprofile`). */
   id: string;
+  load: LoadShape;
   concurrency: number;
   status: StepStatus;
   /** Why the step failed, one line each (success rate below threshold, gateway died, ...); [] when ok. */
@@ -73,8 +128,9 @@ export interface StepRecord {
   /** Caveats that do not fail the step (no profile, subgraph counts unavailable, ...). */
   warnings: string[];
   startedAt: string;
+  /** Length of the measured window, s. */
   durationSec: number;
-  warmupSec: number;
+  timing: StepTiming;
   requests: RequestCounts;
   failureCounts: FailureCounts;
   failureSamples: FailureSample[];
@@ -86,12 +142,16 @@ export interface StepRecord {
   /** Latency of successful responses; null when there were none. */
   latencyMs: LatencyMs | null;
   bytesPerResponse: number;
-  gateway: { cpuPercent: number; cpuMsPerOkRequest: number | null; rssMaxMB: number; pids: number[] };
-  subgraphs: { cpuPercent: number; perSubgraph: Record<string, { cpuPercent: number; requests: number }> };
+  /** null figures: a gateway measured by URL without --gateway-pid, whose process gwprof cannot see. */
+  gateway: { cpuPercent: number | null; cpuMsPerOkRequest: number | null; rssMaxMB: number | null; pids: number[] };
+  /** null CPU: a subgraph whose process gwprof could not find (started by someone else). */
+  subgraphs: { cpuPercent: number | null; perSubgraph: Record<string, { cpuPercent: number | null; requests: number }> };
   /** Subgraph requests per gateway response; null when no responses. */
   fanout: number | null;
   loadgen: { cpuPercent: number };
   profile?: StepProfile;
+  series: SeriesPoint[];
+  steadiness: Steadiness;
 }
 
 /** What the publish pass derived from one step's profile. */
@@ -129,8 +189,14 @@ export interface RunEnvironment {
 export interface RunConfig {
   gateway: string;
   gatewayEnv: Record<string, string>;
+  /** The named experiment (--scenario); query, variables and expect below are what it sent. */
+  scenario: string;
   concurrency: number[];
+  /** Shortest measured window per step, s. */
   durationSec: number;
+  /** Longest measured window per step, s. */
+  maxDurationSec: number;
+  /** Longest warm-up per step, s. */
   warmupSec: number;
   query: string;
   variables: string | null;
@@ -202,6 +268,11 @@ export interface RunResult {
   error: string | null;
   config: RunConfig;
   environment: RunEnvironment;
+  /**
+   * Subgraph requests per gateway request with requests sent one at a time, before the first
+   * step: what a step's fan-out would be if the gateway shared nothing. null until measured.
+   */
+  fanoutAlone: { requests: number; fanout: number | null } | null;
   steps: StepRecord[];
   /** Extra artifacts relative to the run folder (clinic/0x HTML, logs). */
   artifacts: Record<string, string>;

@@ -50,3 +50,15 @@ export function profileOf(stacks: Array<{ stack: Frame[]; count: number }>): Cpu
 function callFrame(f: Frame): CpuProfileCallFrame {
   return { functionName: f.functionName, url: f.url, lineNumber: f.lineNumber ?? 0, columnNumber: 0, scriptId: '0' };
 }
+
+/**
+ * A profile whose samples are taken at the given times (µs, increasing), each with its stack (root
+ * first). Nodes are shared as in `profileOf`; startTime is 0 and endTime one gap after the last sample.
+ */
+export function profileOfTimeline(ticks: Array<{ time: number; stack: Frame[] }>): CpuProfile {
+  const stacks = ticks.map(({ stack }) => ({ stack, count: 1 }));
+  const shape = profileOf(stacks);
+  const timeDeltas = ticks.map((tick, i) => tick.time - (i === 0 ? 0 : ticks[i - 1]!.time));
+  const last = ticks.at(-1)?.time ?? 0;
+  return { ...shape, startTime: 0, endTime: last + (timeDeltas.at(-1) ?? 0), timeDeltas };
+}

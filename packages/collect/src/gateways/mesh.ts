@@ -3,7 +3,11 @@
  * the stitching merger (which detects federation from @key). `mesh build` introspects the
  * running subgraphs into JavaScript artifacts (no TS loader at run time), then `mesh start`
  * serves them in one process (serve.fork: false in .meshrc.yaml).
+ *
+ * Each launch builds in a folder of its own, gateways/mesh/.work/<pid>-<n>/ (inside the gateway's
+ * folder so the artifacts still resolve its node_modules), so two runs never share a `.mesh/`.
  */
+import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { gatewaysDir } from '../paths.js';
 import { resolvePackageFile, resolveVersions } from './package-versions.js';
@@ -11,9 +15,31 @@ import { runToCompletion } from './run-to-completion.js';
 import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
 
 const meshDir = path.join(gatewaysDir, 'mesh');
+const workRoot = path.join(meshDir, '.work');
+/** Work folders older than this are from runs that died without cleaning up. */
+const STALE_MS = 24 * 3600_000;
+let launches = 0;
+
+function removeStaleWork(): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(workRoot);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const dir = path.join(workRoot, entry);
+    try {
+      if (Date.now() - statSync(dir).mtimeMs > STALE_MS) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // another run removed it
+    }
+  }
+}
 
 export function meshGateway(): GatewayAdapter {
   const bin = (): string => resolvePackageFile(meshDir, '@graphql-mesh/cli', 'cjs/bin.js');
+  const workDir = path.join(workRoot, `${process.pid}-${++launches}`);
   return {
     spec: 'mesh',
     description: 'legacy GraphQL Mesh (@graphql-mesh/cli, stitching merger over federation subgraphs)',
@@ -21,15 +47,21 @@ export function meshGateway(): GatewayAdapter {
     packageVersions: () =>
       resolveVersions(meshDir, ['@graphql-mesh/cli', '@graphql-mesh/graphql', '@graphql-mesh/runtime', '@graphql-tools/delegate', 'graphql']),
     async prepare(context: GatewayContext): Promise<void> {
-      await runToCompletion('mesh build', process.execPath, [bin(), 'build', '--fileType', 'js'], {
-        cwd: meshDir,
+      removeStaleWork();
+      mkdirSync(workDir, { recursive: true });
+      copyFileSync(path.join(meshDir, '.meshrc.yaml'), path.join(workDir, '.meshrc.yaml'));
+      await runToCompletion('mesh build', process.execPath, [bin(), 'build', '--fileType', 'js', '--dir', workDir], {
+        cwd: workDir,
         env: { ...process.env, ...context.env },
         logger: context.logger,
         timeoutMs: 120_000,
       });
     },
     launch(): GatewayLaunch {
-      return { command: process.execPath, args: [bin(), 'start'], cwd: meshDir, isNodeScript: true };
+      return { command: process.execPath, args: [bin(), 'start', '--dir', workDir], cwd: workDir, isNodeScript: true };
+    },
+    dispose(): void {
+      rmSync(workDir, { recursive: true, force: true });
     },
   };
 }

@@ -35,6 +35,8 @@ export interface GatewayAdapter {
   /** Work done once per gateway start, before launch (compose a supergraph, build artifacts). */
   prepare(context: GatewayContext): Promise<void>;
   launch(context: GatewayContext): GatewayLaunch;
+  /** Removes what prepare() made, once the gateway has stopped. */
+  dispose?(): void;
   /** How long a start may take before it is called failed. */
   readonly startTimeoutMs: number;
 }

@@ -3,6 +3,7 @@
  * it to start and stop V8's sampler around each measurement window.
  */
 import net from 'node:net';
+import type { GatewayProfiler } from './gateway-profiler.js';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +22,7 @@ export function withProfilerPreload(nodeOptions: string | undefined): string {
   return nodeOptions ? `${nodeOptions} ${preload}` : preload;
 }
 
-export class ProfilerClient {
+export class ProfilerClient implements GatewayProfiler {
   private constructor(private readonly socket: net.Socket) {}
 
   private buffer = '';

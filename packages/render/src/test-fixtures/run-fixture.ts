@@ -28,26 +28,29 @@ function okStep(concurrency: number, rps: number, p50: number, id = String(concu
   const total = Math.round(rps * 10);
   return {
     id,
+    load: { kind: 'closed', concurrency },
     concurrency,
     status: 'ok',
     failures: [],
     warnings: [],
     startedAt: '2025-01-01T00:00:00.000Z',
     durationSec: 10,
-    warmupSec: 2,
-    requests: { total, ok: total, failed: 0 },
+    timing: { settleSec: 1, settled: true, warmupSec: 6, warmupSteady: true, warmupNote: 'no trend', windowStartSec: 6, windowSec: 10, windowLimitedBy: 'duration' },
+    requests: { total, ok: total, failed: 0, inFlightAtEnd: concurrency },
     failureCounts: { ...BASE_FAILURES },
     failureSamples: [],
     orderWarnings: concurrency === 100 ? 42 : 0,
     successRate: 1,
     rps,
-    latencyMs: { mean: p50 * 1.1, p50, p75: p50 * 1.2, p90: p50 * 1.5, p95: p50 * 1.7, p99: p50 * 2, max: p50 * 3 },
+    latencyMs: { mean: p50 * 1.1, p50, p75: p50 * 1.2, p80: p50 * 1.3, p90: p50 * 1.5, p95: p50 * 1.7, p99: p50 * 2, max: p50 * 3 },
     bytesPerResponse: 4096,
     gateway: { cpuPercent: 97.4, cpuMsPerOkRequest: 4.4, rssMaxMB: 312.6, pids: [1234] },
     subgraphs: { cpuPercent: 21.3, perSubgraph: { accounts: { cpuPercent: 5, requests: total } } },
     fanout: 7,
     loadgen: { cpuPercent: 8.2 },
     profile: { cpuprofile: `step-${id}.cpuprofile`, samples: 9876, requestedIntervalUs: 1000 },
+    series: Array.from({ length: 16 }, (_, t) => ({ t, phase: t < 6 ? 'warmup' : 'window', ok: Math.round(rps), failed: 0, p50Ms: p50, p99Ms: p50 * 2, gatewayCpuPercent: 97 })),
+    steadiness: { steady: true, reasons: [], trendPercent: 1.5, cvPercent: 4.2 },
   };
 }
 
@@ -58,7 +61,7 @@ export function makeRunFixture(): RunResult {
     status: 'failed',
     failures: ['success rate 0.0% below 100%', `gateway said ${SCRIPT_TAG}`],
     warnings: [`no CPU profile: ${IMG_TAG}`],
-    requests: { total: 1000, ok: 0, failed: 1000 },
+    requests: { total: 1000, ok: 0, failed: 1000, inFlightAtEnd: 1000 },
     failureCounts: { ...BASE_FAILURES, non2xx: 1000 },
     failureSamples: [
       { kind: 'non2xx', message: `HTTP 500 ${SCRIPT_TAG}`, count: 900 },
@@ -84,9 +87,11 @@ export function makeRunFixture(): RunResult {
     config: {
       gateway: `mesh${IMG_TAG}`,
       gatewayEnv: { NODE_OPTIONS: '--max-old-space-size=512' },
+      scenario: 'seed-000',
       concurrency: [10, 100, 1000],
       durationSec: 10,
-      warmupSec: 2,
+      maxDurationSec: 30,
+      warmupSec: 20,
       query: 'fixtures/test-query.graphql',
       variables: null,
       expect: 'fixtures/test-query.expected.json',
@@ -115,6 +120,7 @@ export function makeRunFixture(): RunResult {
       commandLine: ['node', 'gwprof', 'sweep', '--gateway-env', `X=${IMG_TAG}`],
       hostname: 'bench-1',
     },
+    fanoutAlone: { requests: 5, fanout: 7 },
     steps: [c10, c100, failed],
     artifacts: { 'gateway log': 'logs/gateway.log', evil: 'javascript:alert(1)' },
     analysis: {

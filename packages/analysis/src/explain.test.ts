@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { explainFrames, explainRule, formatExplanations, parseExplainQuery } from './explain.js';
+import { DEFAULT_BUCKET_RULES } from './rules.js';
+import { frame, profileOf } from './testing/profiles.js';
+
+const pnpm = (pkg: string, file: string) => `file:///gw/node_modules/.pnpm/${pkg.replace('/', '+')}@1.0.0/node_modules/${pkg}/${file}`;
+const ticks = frame('processTicksAndRejections', 'node:internal/process/task_queues');
+const visit = frame('visit', pnpm('graphql', 'language/visitor.js'), 101);
+const createRequest = frame('createRequest', pnpm('@graphql-tools/delegate', 'dist/index.js'), 2340);
+const stripAndPrint = frame('stripAndPrint', pnpm('@graphql-tools/executor-common', 'dist/index.js'), 3);
+const continuation = frame('', pnpm('some-lib', 'index.js'), 9);
+
+const profile = profileOf([
+  { stack: [ticks, createRequest, visit], count: 5 },
+  { stack: [ticks, stripAndPrint, visit], count: 2 },
+  { stack: [ticks, createRequest], count: 1 },
+  { stack: [continuation], count: 3 },
+]);
+
+describe('explainFrames', () => {
+  it('says which callers a frame without a rule inherits from, with the time of each', () => {
+    const [entry] = explainFrames(profile, { pattern: /^visit$/ });
+    expect(entry!.frame).toEqual({ functionName: 'visit', url: visit.url, line: 102 });
+    expect(entry!.ownRule).toBeUndefined();
+    expect(entry!.selfMs).toBe(7);
+    expect(entry!.outcomes.map((o) => [o.bucket, o.how, o.decidedBy?.frame.functionName, o.selfMs])).toEqual([
+      ['plan', 'ancestor', 'createRequest', 5],
+      ['fetch', 'ancestor', 'stripAndPrint', 2],
+    ]);
+    const planRule = entry!.outcomes[0]!.decidedBy!.rule;
+    expect(planRule).toMatchObject({ bucket: 'plan', weak: false });
+    expect(DEFAULT_BUCKET_RULES[planRule.index]!.comment).toBe(planRule.comment);
+  });
+
+  it('says when a frame’s own rule decided, and when a fallback did', () => {
+    const [own] = explainFrames(profile, { pattern: /^createRequest$/ });
+    expect(own!.ownRule?.bucket).toBe('plan');
+    expect(own!.outcomes.map((o) => [o.how, o.nodes, o.selfMs])).toEqual([['own rule', 1, 1]]);
+    const [lone] = explainFrames(profile, { pattern: /some-lib/ });
+    expect(lone!.outcomes.map((o) => [o.bucket, o.how])).toEqual([['ticks', 'continuation']]);
+  });
+
+  it('selects by node id and prints one block per frame', () => {
+    const id = profile.nodes.find((node) => node.callFrame.functionName === 'stripAndPrint')!.id;
+    expect(parseExplainQuery(`#${id}`)).toEqual({ nodeId: id });
+    const explanations = explainFrames(profile, parseExplainQuery(`#${id}`));
+    expect(explanations.map((e) => e.frame.functionName)).toEqual(['stripAndPrint']);
+    const lines = formatExplanations(explainFrames(profile, parseExplainQuery('visit')));
+    expect(lines[0]).toMatch(/^visit {2}file:.*visitor\.js:102 {2}\(2 nodes, self 7\.0 ms\)$/);
+    expect(lines.some((line) => /→ plan .* 5\.0 ms in 1 node: inherited from caller createRequest/.test(line))).toBe(true);
+    expect(formatExplanations([])).toEqual(['no frame in this profile matches']);
+  });
+
+  it('names the rule a frame typed by hand would match', () => {
+    expect(explainRule({ functionName: 'isSecureEndpoint', url: pnpm('agent-base', 'dist/index.js') })).toMatchObject({ bucket: 'fetch', weak: false });
+    expect(explainRule({ functionName: 'runMicrotasks', url: '' })).toMatchObject({ bucket: 'ticks', weak: true });
+    expect(explainRule({ functionName: 'resolveUser', url: '/srv/gw/resolvers.js' })).toBeUndefined();
+  });
+});

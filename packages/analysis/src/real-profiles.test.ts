@@ -1,0 +1,151 @@
+/**
+ * The bucket rules against real gateway profiles (fixtures/profiles/README.md says where each
+ * comes from): trimmed windows of `gwprof sweep` steps at c=10, and the GC timelines of one Mesh
+ * workload profiled at 1, 2 and 4 ms.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { analyzeProfile, attributeNodes } from './buckets.js';
+import { parseCpuProfile, sampleDurationsUs, type CpuProfile, type CpuProfileCallFrame } from './cpuprofile.js';
+import { explainFrames } from './explain.js';
+import { DEFAULT_BUCKET_RULES } from './rules.js';
+
+function fixture(name: string): CpuProfile {
+  const url = new URL(`../fixtures/profiles/${name}.cpuprofile`, import.meta.url);
+  return parseCpuProfile(readFileSync(url, 'utf8'), name);
+}
+
+const gateways = ['mesh', 'hive', 'apollo'] as const;
+const profiles = Object.fromEntries(gateways.map((name) => [name, fixture(`${name}-c10`)])) as Record<(typeof gateways)[number], CpuProfile>;
+
+/** Per bucket, the ms of the samples that have a frame matching `select` anywhere on their stack. */
+function bucketsOfSamplesUnder(profile: CpuProfile, select: (frame: CpuProfileCallFrame) => boolean): Record<string, number> {
+  const attribution = attributeNodes(profile, DEFAULT_BUCKET_RULES);
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const under = new Map<number, boolean>();
+  const isUnder = (id: number): boolean => {
+    const path: number[] = [];
+    let found = false;
+    for (let node: number | undefined = id; node !== undefined; node = parent.get(node)) {
+      if (under.has(node)) {
+        found = under.get(node)!;
+        break;
+      }
+      path.push(node);
+      if (select(byId.get(node)!.callFrame)) {
+        found = true;
+        break;
+      }
+    }
+    for (const node of path) under.set(node, found);
+    return found;
+  };
+  const durations = sampleDurationsUs(profile);
+  const ms: Record<string, number> = {};
+  profile.samples!.forEach((id, i) => {
+    if (!isUnder(id)) return;
+    const bucket = attribution.get(id)!.bucket;
+    ms[bucket] = (ms[bucket] ?? 0) + durations[i]! / 1000;
+  });
+  return ms;
+}
+
+const httpClientUrl =
+  /^node:_http_(?:client|agent)$|^node:internal\/deps\/undici\/|[/\\]node_modules[/\\](?:agent-base|minipass-fetch|make-fetch-happen|@npmcli[/\\]agent|undici|node-fetch|@whatwg-node[/\\]fetch)[/\\]|[/\\]@whatwg-node[/\\]node-fetch[/\\](?:[^/\\]+[/\\])*fetch(?:NodeHttp|Curl)?\.[cm]?js$/;
+const isHttpClient = (frame: CpuProfileCallFrame) => httpClientUrl.test(frame.url);
+
+// The planner proper: Apollo's query planner, and Mesh/Hive building delegation plans and requests.
+const planningFunctions =
+  /^(?:createRequest|prepareGatewayDocument|finalizeGatewayRequest|finalizeGatewayDocument|finalizeSelectionSet|filterSelectionSet|wrapConcreteTypes|delegationPlanBuilder|calculateDelegationStage|getDelegationContext)$/;
+const isPlanning = (frame: CpuProfileCallFrame) =>
+  /[/\\]@apollo[/\\]query-planner[/\\]/.test(frame.url) ||
+  (/[/\\]@graphql-tools[/\\](?:delegate|stitch)[/\\]/.test(frame.url) && planningFunctions.test(frame.functionName));
+
+describe.each(gateways)('real %s profile (c=10)', (gateway) => {
+  const profile = profiles[gateway];
+  const analysis = analyzeProfile(profile);
+
+  it('has enough samples to mean something', () => {
+    expect(analysis.samples).toBeGreaterThanOrEqual(2000);
+    expect(analysis.busyMs).toBeGreaterThan(2000);
+  });
+
+  it('leaves at most 5% in other', () => {
+    expect(analysis.buckets.other).toBeLessThanOrEqual(0.05);
+  });
+
+  it('puts every sample under an HTTP-client frame in fetch', () => {
+    const ms = bucketsOfSamplesUnder(profile, isHttpClient);
+    expect(ms.fetch ?? 0).toBeGreaterThan(50);
+    expect(Object.keys(ms)).toEqual(['fetch']);
+  });
+
+  it('puts every sample under the planner proper in plan', () => {
+    const ms = bucketsOfSamplesUnder(profile, isPlanning);
+    expect(Object.keys(ms).filter((bucket) => bucket !== 'plan')).toEqual([]);
+    // Apollo's planner runs only on a plan-cache miss, so a steady-state window has none of it.
+    if (gateway !== 'apollo') expect(ms.plan).toBeGreaterThan(100);
+  });
+});
+
+describe('real profiles: what each gateway spends', () => {
+  it('shows Apollo Gateway’s HTTP client as fetch, well above 10%', () => {
+    const analysis = analyzeProfile(profiles.apollo);
+    expect(analysis.buckets.fetch).toBeGreaterThan(0.1);
+    expect(analysis.buckets.plan).toBeLessThan(0.05);
+  });
+
+  it('splits Mesh and Hive delegation into plan (requests) and execute (merging results)', () => {
+    for (const gateway of ['mesh', 'hive'] as const) {
+      const { bucketFunctions, buckets } = analyzeProfile(profiles[gateway], { topPerBucket: 40 });
+      expect(buckets.plan).toBeGreaterThan(0.1);
+      expect(buckets.execute).toBeGreaterThan(0.03);
+      const names = (bucket: string) => new Set(bucketFunctions[bucket]!.map((fn) => fn.functionName));
+      expect(names('execute')).toContain('resolveExternalValue');
+      expect(names('plan')).toContain('createRequest');
+    }
+  });
+
+  it('explains agent-base’s isSecureEndpoint by its own rule, and visit by its callers', () => {
+    const [secure] = explainFrames(profiles.apollo, { pattern: /^isSecureEndpoint$/ });
+    expect(secure!.ownRule?.bucket).toBe('fetch');
+    expect(secure!.outcomes.map((o) => [o.bucket, o.how])).toEqual([['fetch', 'own rule']]);
+
+    const [visit] = explainFrames(profiles.mesh, { pattern: /^visit$/ }).filter((e) => /graphql[/\\]language[/\\]visitor/.test(e.frame.url));
+    expect(visit!.ownRule).toBeUndefined();
+    expect(new Set(visit!.outcomes.map((o) => o.how))).toEqual(new Set(['ancestor']));
+    expect(new Set(visit!.outcomes.map((o) => o.bucket))).toEqual(new Set(['plan', 'fetch']));
+  });
+});
+
+describe('real profiles: gc against the sampling interval', () => {
+  // The same Mesh workload, two captures per interval, reduced to their GC timelines.
+  const runs = [
+    [1000, 'mesh-gc-iv1000-12535'],
+    [1000, 'mesh-gc-iv1000-2332'],
+    [2000, 'mesh-gc-iv2000-30208'],
+    [2000, 'mesh-gc-iv2000-4616'],
+    [4000, 'mesh-gc-iv4000-19415'],
+    [4000, 'mesh-gc-iv4000-31401'],
+  ] as const;
+  const shares = runs.map(([intervalUs, name]) => {
+    const analysis = analyzeProfile(fixture(name));
+    return { intervalUs, byTime: analysis.buckets.gc!, byCount: analysis.counts.gc! / analysis.samples };
+  });
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  const at = (intervalUs: number, pick: (s: (typeof shares)[number]) => number) => mean(shares.filter((s) => s.intervalUs === intervalUs).map(pick));
+
+  it('gives the same gc share at 1, 2 and 4 ms when samples are weighed by time', () => {
+    const byTime = shares.map((s) => s.byTime);
+    expect(Math.max(...byTime) - Math.min(...byTime)).toBeLessThan(0.03);
+    expect(Math.abs(at(4000, (s) => s.byTime) - at(1000, (s) => s.byTime))).toBeLessThan(0.015);
+  });
+
+  it('would grow the gc share with the interval if samples were counted', () => {
+    // Why counts fail: V8's sampler is late in GC pauses (drops ticks at 1 ms, takes them at the
+    // pause's end at 4 ms), so a GC sample stands for more time than the others.
+    expect(at(4000, (s) => s.byCount) - at(1000, (s) => s.byCount)).toBeGreaterThan(0.05);
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { judgeWindowSteadiness, trendOf, warmupDecision, windowDecision } from './steady-state.js';
+
+const flat = (n: number, level = 100, wobble = 3): number[] => Array.from({ length: n }, (_, i) => level + (i % 2 === 0 ? wobble : -wobble));
+const ramp = (n: number, from: number, to: number): number[] => Array.from({ length: n }, (_, i) => from + ((to - from) * i) / (n - 1));
+
+describe('trendOf', () => {
+  it('finds the slope and the change it implies over the span', () => {
+    const t = trendOf(ramp(11, 50, 150));
+    expect(t.slope).toBeCloseTo(10, 9);
+    expect(t.relativeChange).toBeCloseTo(1, 9);
+    expect(t.t).toBe(Infinity);
+  });
+
+  it('sees no trend in an alternating series', () => {
+    expect(Math.abs(trendOf(flat(10)).relativeChange)).toBeLessThan(0.03);
+  });
+});
+
+describe('warmupDecision', () => {
+  it('keeps warming up while throughput still climbs (JIT warm-up)', () => {
+    expect(warmupDecision({ okPerSecond: ramp(8, 20, 54), meanLatencyMs: 100, maxSeconds: 30 })).toEqual({ done: false });
+  });
+
+  it('ends once the trailing seconds are flat and the connections have cycled', () => {
+    const decision = warmupDecision({ okPerSecond: [...ramp(4, 20, 90), ...flat(6)], meanLatencyMs: 100, maxSeconds: 30 });
+    expect(decision).toMatchObject({ done: true, steady: true });
+  });
+
+  it('waits for several round trips when each takes seconds (high concurrency)', () => {
+    expect(warmupDecision({ okPerSecond: flat(6), meanLatencyMs: 4000, maxSeconds: 60 })).toEqual({ done: false });
+    expect(warmupDecision({ okPerSecond: flat(12), meanLatencyMs: 4000, maxSeconds: 60 })).toMatchObject({ done: true, steady: true });
+  });
+
+  it('gives up at the maximum, unsteady, and says why', () => {
+    const decision = warmupDecision({ okPerSecond: ramp(10, 10, 100), meanLatencyMs: 50, maxSeconds: 10 });
+    expect(decision).toMatchObject({ done: true, steady: false });
+    expect(decision.done && decision.reason).toMatch(/did not settle within 10 s \(throughput still moving: \+\d+/);
+  });
+
+  it('gives up at the maximum when nothing has come back at all', () => {
+    const decision = warmupDecision({ okPerSecond: [0, 0, 0], meanLatencyMs: null, maxSeconds: 3 });
+    expect(decision.done && decision.reason).toMatch(/no response yet/);
+  });
+});
+
+describe('windowDecision', () => {
+  const rule = { minSeconds: 10, maxSeconds: 30, minRoundTrips: 5, minResponses: 200 };
+
+  it('closes at the minimum duration when that already holds enough round trips and responses', () => {
+    expect(windowDecision({ seconds: 10, okResponses: 2000, meanLatencyMs: 50 }, rule)).toEqual({ done: true, limitedBy: 'duration', note: null });
+    expect(windowDecision({ seconds: 9, okResponses: 2000, meanLatencyMs: 50 }, rule)).toEqual({ done: false });
+  });
+
+  it('stretches to hold enough round trips when latency is long', () => {
+    expect(windowDecision({ seconds: 12, okResponses: 600, meanLatencyMs: 3000 }, rule)).toEqual({ done: false });
+    expect(windowDecision({ seconds: 15, okResponses: 750, meanLatencyMs: 3000 }, rule)).toMatchObject({ done: true, limitedBy: 'round trips' });
+  });
+
+  it('stretches for enough responses, and at the cap says what it lacks', () => {
+    expect(windowDecision({ seconds: 12, okResponses: 150, meanLatencyMs: 50 }, rule)).toEqual({ done: false });
+    const capped = windowDecision({ seconds: 30, okResponses: 150, meanLatencyMs: 12_000 }, rule);
+    expect(capped).toMatchObject({ done: true, limitedBy: 'cap' });
+    expect(capped.done && capped.note).toBe('window capped at 30 s with only 2.5 round trips (wanted 5) and 150 successful responses (wanted 200)');
+  });
+});
+
+describe('judgeWindowSteadiness', () => {
+  it('calls a flat window steady', () => {
+    expect(judgeWindowSteadiness(flat(20)).steady).toBe(true);
+  });
+
+  it('flags a window whose throughput was still climbing', () => {
+    const judged = judgeWindowSteadiness(ramp(20, 20, 54));
+    expect(judged.steady).toBe(false);
+    expect(judged.reasons[0]).toMatch(/throughput trended \+\d+/);
+  });
+
+  it('flags lockstep batches (0, 266, 0, 248, …) as bursty', () => {
+    const batches = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 0 : 257));
+    const judged = judgeWindowSteadiness(batches);
+    expect(judged.steady).toBe(false);
+    expect(judged.reasons.join(' ')).toMatch(/answers in bursts/);
+  });
+
+  it('does not flag the counting noise of a low rate', () => {
+    // About 5 responses a second: Poisson-like swings of ±2 are noise, not bursts.
+    expect(judgeWindowSteadiness([5, 7, 3, 6, 4, 5, 8, 2, 5, 5, 6, 4, 3, 7, 5, 5, 4, 6, 5, 5]).steady).toBe(true);
+  });
+});

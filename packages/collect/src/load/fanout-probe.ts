@@ -1,0 +1,32 @@
+/**
+ * Fan-out when requests come one at a time: how many subgraph requests one gateway request costs
+ * when there is nothing in flight to share with. A step's fan-out below this means the gateway
+ * shared identical in-flight subgraph requests under load.
+ */
+import { InFlight, exchange, openConnection } from './exchange.js';
+import type { RequestStream } from './request-stream.js';
+import type { RunningSubgraphs } from '../subgraphs.js';
+
+export interface FanoutAlone {
+  requests: number;
+  /** Subgraph requests per gateway request; null when the counts could not be read. */
+  fanout: number | null;
+}
+
+export async function measureFanoutAlone(url: string, stream: RequestStream, subgraphs: RunningSubgraphs, requests: number, timeoutMs: number): Promise<FanoutAlone> {
+  const { origin, pathname } = new URL(url);
+  const client = openConnection(origin);
+  const inFlight = new InFlight(timeoutMs);
+  try {
+    const before = await subgraphs.requestCounts();
+    for (let i = 0; i < requests; i++) await exchange(client, pathname, stream.take(), stream, inFlight, performance.now());
+    const after = await subgraphs.requestCounts();
+    const served = Object.keys(after).reduce((sum, name) => sum + after[name as keyof typeof after] - before[name as keyof typeof before], 0);
+    return { requests, fanout: Math.round((served / requests) * 1000) / 1000 };
+  } catch {
+    return { requests, fanout: null };
+  } finally {
+    inFlight.abortAll();
+    await client.close().catch(() => undefined);
+  }
+}

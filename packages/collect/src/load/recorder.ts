@@ -1,0 +1,163 @@
+/**
+ * What came back, by the second it came back in. A step's load runs continuously; the warm-up and
+ * the measured window are ranges of seconds of the same recording, so the window counts exactly
+ * the responses that completed inside it, whenever they were sent.
+ */
+import * as hdr from 'hdr-histogram-js';
+import type { FailureCounts, FailureSample, LatencyMs } from '@gwprof/results';
+import { FailureSamples, emptyFailureCounts, sumFailures } from './failure-log.js';
+
+export type Completion =
+  | { ok: true; latencyMs: number; orderWarning: boolean; bytes: number }
+  | { ok: false; kind: keyof FailureCounts; message: string; bytes: number };
+
+interface SecondBucket {
+  ok: number;
+  failures: FailureCounts;
+  samples: FailureSamples | null;
+  orderWarnings: number;
+  responses: number;
+  bytes: number;
+  /** Latency of successful responses, µs. */
+  latency: hdr.Histogram;
+}
+
+export interface WindowStats {
+  requests: { total: number; ok: number; failed: number };
+  failureCounts: FailureCounts;
+  failureSamples: FailureSample[];
+  orderWarnings: number;
+  latencyMs: LatencyMs | null;
+  bytesPerResponse: number;
+}
+
+/** Latencies up to an hour, three significant digits, in a compact histogram per second. */
+function newHistogram(): hdr.Histogram {
+  return hdr.build({ bitBucketSize: 'packed', lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3, autoResize: false });
+}
+
+export class LoadRecorder {
+  private readonly buckets: SecondBucket[] = [];
+  private inFlightCount = 0;
+  private sentCount = 0;
+
+  /** `startedAt` is performance.now() when the load started; second 0 begins there. */
+  constructor(readonly startedAt: number) {}
+
+  get inFlight(): number {
+    return this.inFlightCount;
+  }
+
+  get sent(): number {
+    return this.sentCount;
+  }
+
+  /** Whole seconds since the load started at `now` (performance.now()). */
+  secondAt(now: number): number {
+    return Math.floor((now - this.startedAt) / 1000);
+  }
+
+  onSend(): void {
+    this.sentCount++;
+    this.inFlightCount++;
+  }
+
+  /** A request finished (answered, failed or timed out) at `now`. */
+  onComplete(now: number, completion: Completion): void {
+    this.inFlightCount--;
+    const bucket = this.bucket(Math.max(0, this.secondAt(now)));
+    bucket.responses++;
+    bucket.bytes += completion.bytes;
+    if (completion.ok) {
+      bucket.ok++;
+      if (completion.orderWarning) bucket.orderWarnings++;
+      bucket.latency.recordValue(Math.min(3_600_000_000, Math.max(1, Math.round(completion.latencyMs * 1000))));
+      return;
+    }
+    bucket.failures[completion.kind]++;
+    (bucket.samples ??= new FailureSamples()).add(completion.kind, completion.message);
+  }
+
+  /** Successful responses in each second of [from, to). */
+  okPerSecond(from: number, to: number): number[] {
+    return this.range(from, to).map((b) => b.ok);
+  }
+
+  /** One second's figures, for the per-second series. */
+  second(index: number): { ok: number; failed: number; p50Ms: number | null; p99Ms: number | null } {
+    const bucket = this.bucket(index);
+    const hasLatency = bucket.latency.totalCount > 0;
+    return {
+      ok: bucket.ok,
+      failed: sumFailures(bucket.failures),
+      p50Ms: hasLatency ? bucket.latency.getValueAtPercentile(50) / 1000 : null,
+      p99Ms: hasLatency ? bucket.latency.getValueAtPercentile(99) / 1000 : null,
+    };
+  }
+
+  /** Everything that completed in the seconds [from, to). */
+  window(from: number, to: number): WindowStats {
+    const buckets = this.range(from, to);
+    const latency = newHistogram();
+    const failureCounts = emptyFailureCounts();
+    const samples = new Map<string, FailureSample>();
+    let ok = 0;
+    let orderWarnings = 0;
+    let responses = 0;
+    let bytes = 0;
+    for (const bucket of buckets) {
+      ok += bucket.ok;
+      orderWarnings += bucket.orderWarnings;
+      responses += bucket.responses;
+      bytes += bucket.bytes;
+      latency.add(bucket.latency);
+      for (const kind of Object.keys(failureCounts) as Array<keyof FailureCounts>) failureCounts[kind] += bucket.failures[kind];
+      for (const sample of bucket.samples?.list() ?? []) mergeSample(samples, sample);
+    }
+    const failed = sumFailures(failureCounts);
+    return {
+      requests: { total: ok + failed, ok, failed },
+      failureCounts,
+      failureSamples: [...samples.values()],
+      orderWarnings,
+      latencyMs: summarizeLatency(latency),
+      bytesPerResponse: responses > 0 ? Math.round(bytes / responses) : 0,
+    };
+  }
+
+  private range(from: number, to: number): SecondBucket[] {
+    const out: SecondBucket[] = [];
+    for (let i = from; i < to; i++) out.push(this.bucket(i));
+    return out;
+  }
+
+  private bucket(index: number): SecondBucket {
+    while (this.buckets.length <= index) {
+      this.buckets.push({ ok: 0, failures: emptyFailureCounts(), samples: null, orderWarnings: 0, responses: 0, bytes: 0, latency: newHistogram() });
+    }
+    return this.buckets[index]!;
+  }
+}
+
+/** Failure samples of several seconds: the same message adds up, a few messages per kind. */
+function mergeSample(samples: Map<string, FailureSample>, sample: FailureSample): void {
+  const key = `${sample.kind}\0${sample.message}`;
+  const seen = samples.get(key);
+  if (seen) seen.count += sample.count;
+  else if ([...samples.values()].filter((s) => s.kind === sample.kind).length < 5) samples.set(key, { ...sample });
+}
+
+export function summarizeLatency(histogram: hdr.Histogram): LatencyMs | null {
+  if (histogram.totalCount === 0) return null;
+  const ms = (us: number): number => Math.round(us) / 1000;
+  return {
+    mean: Math.round(histogram.mean) / 1000,
+    p50: ms(histogram.getValueAtPercentile(50)),
+    p75: ms(histogram.getValueAtPercentile(75)),
+    p80: ms(histogram.getValueAtPercentile(80)),
+    p90: ms(histogram.getValueAtPercentile(90)),
+    p95: ms(histogram.getValueAtPercentile(95)),
+    p99: ms(histogram.getValueAtPercentile(99)),
+    max: ms(histogram.maxValue),
+  };
+}

@@ -1,0 +1,181 @@
+/**
+ * One step: a single continuous load on the same connections. The gateway first settles (works off
+ * the previous step), the warm-up runs until throughput stops trending, then the measured window
+ * runs until it holds enough round trips and responses for the level; what completed inside it is
+ * the step. Shared by sweep and compare, so both measure alike.
+ */
+import { judgeWindowSteadiness, warmupDecision, windowDecision, type WindowRule } from '@gwprof/analysis';
+import type { StepRecord, StepTiming } from '@gwprof/results';
+import type { Scenario } from '../fixtures.js';
+import type { RunLogs } from '../log.js';
+import type { RunningSubgraphs } from '../subgraphs.js';
+import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
+import { startClosedLoop } from '../load/closed-loop.js';
+import { LoadRecorder } from '../load/recorder.js';
+import { RequestStream } from '../load/request-stream.js';
+import { CpuSampler } from './gateway-cpu.js';
+import { settleGateway, type Settled } from './settle.js';
+import { StepTimeline } from './timeline.js';
+import { openWindowProbes, type WindowMeasurements } from './window-probes.js';
+import { buildStepRecord } from './step-record.js';
+
+/** What a step needs to know: the load and validation settings shared by sweep and compare. */
+export interface StepSettings {
+  /** Shortest measured window, s; it grows to hold enough round trips and responses. */
+  durationSec: number;
+  /** Longest measured window, s. */
+  maxDurationSec: number;
+  /** Longest warm-up, s; it ends earlier once throughput stops trending. */
+  warmupSec: number;
+  timeoutSec: number;
+  /** 0..1: a step with a lower success rate is failed. */
+  minSuccess: number;
+  samplingIntervalUs: number;
+  /** Longest wait for the gateway to go quiet before the step, s. */
+  settleSec: number;
+  /** Aborted on Ctrl-C / SIGTERM. */
+  signal: AbortSignal;
+  /** One-line progress updates; `final` ends the line. */
+  onProgress: (line: string, final: boolean) => void;
+}
+
+/** The gateway as a step sees it: where to send, and (when it is ours) which process to watch. */
+export interface StepGateway {
+  url: string;
+  /** Root pid of the gateway's process tree; null for a gateway we cannot see (a URL). */
+  pid: number | null;
+  isRunning(): boolean;
+  /** Why it is gone ("gateway exited (code 3) … last log lines: …"); null while it runs. */
+  exitReason(): string | null;
+}
+
+export interface StepContext {
+  /** The step's id in its file; its profile is written as `step-<id>.cpuprofile`. */
+  id: string;
+  concurrency: number;
+  settings: StepSettings;
+  scenario: Scenario;
+  gateway: StepGateway;
+  subgraphs: RunningSubgraphs;
+  profiler: GatewayProfiler | null;
+  /** Why there is no profiler although profiling was asked for; recorded on the step. */
+  profilerUnavailable?: string | null;
+  runDir: string;
+  logs: RunLogs;
+  /** Prefix of progress lines, e.g. "baseline #2". */
+  label?: string;
+}
+
+/** Every measured window must hold this many mean latencies and responses (or reach its cap). */
+const MIN_ROUND_TRIPS = 5;
+const MIN_RESPONSES = 200;
+
+export interface WarmupResult {
+  seconds: number;
+  steady: boolean;
+  note: string;
+}
+
+export interface WindowResult {
+  start: number;
+  seconds: number;
+  limitedBy: StepTiming['windowLimitedBy'];
+  note: string | null;
+  inFlightAtEnd: number;
+  measurements: WindowMeasurements;
+}
+
+/** The step's record; null when interrupted. */
+export async function measureStep(ctx: StepContext): Promise<StepRecord | null> {
+  const { settings } = ctx;
+  const startedAt = new Date().toISOString();
+  const settle = await settleGateway(ctx.gateway.pid, settings.settleSec, settings.signal);
+  if (settings.signal.aborted) return null;
+
+  const recorder = new LoadRecorder(performance.now());
+  const engine = startClosedLoop({ url: ctx.gateway.url, connections: ctx.concurrency, timeoutMs: settings.timeoutSec * 1000, stream: new RequestStream(ctx.scenario), recorder });
+  const timeline = new StepTimeline(recorder, new CpuSampler(ctx.gateway.pid), settings.signal);
+  let warmup: WarmupResult;
+  let window: WindowResult;
+  try {
+    warmup = await warmUp(ctx, timeline, recorder);
+    if (settings.signal.aborted) return null;
+    window = await measureWindow(ctx, timeline, recorder);
+    if (settings.signal.aborted) return null;
+  } finally {
+    await engine.stop();
+  }
+  return finish(ctx, { startedAt, settle, warmup, window, recorder, timeline });
+}
+
+function finish(
+  ctx: StepContext,
+  parts: { startedAt: string; settle: Settled; warmup: WarmupResult; window: WindowResult; recorder: LoadRecorder; timeline: StepTimeline },
+): StepRecord {
+  const { window, recorder } = parts;
+  const okPerSecond = recorder.okPerSecond(window.start, window.start + window.seconds);
+  const record = buildStepRecord({
+    id: ctx.id,
+    concurrency: ctx.concurrency,
+    startedAt: parts.startedAt,
+    settle: parts.settle,
+    warmup: parts.warmup,
+    window,
+    stats: recorder.window(window.start, window.start + window.seconds),
+    series: parts.timeline.series,
+    steadiness: judgeWindowSteadiness(okPerSecond),
+    minSuccess: ctx.settings.minSuccess,
+    gatewayExit: ctx.gateway.exitReason(),
+  });
+  if (record.warnings.length > 0) ctx.logs.harness.warn({ step: ctx.id, warnings: record.warnings }, 'step warnings');
+  return record;
+}
+
+/** Load on, discarded, until throughput stops trending (or the maximum); the gateway's death ends it. */
+async function warmUp(ctx: StepContext, timeline: StepTimeline, recorder: LoadRecorder): Promise<WarmupResult> {
+  const { settings } = ctx;
+  if (settings.warmupSec <= 0) return { seconds: 0, steady: false, note: 'no warm-up asked for' };
+  for (;;) {
+    const seconds = await timeline.tick('warmup');
+    if (settings.signal.aborted) return { seconds, steady: false, note: 'interrupted' };
+    if (!ctx.gateway.isRunning()) return { seconds, steady: false, note: 'the gateway exited during the warm-up' };
+    const recent = recorder.window(Math.max(0, seconds - 5), seconds).latencyMs;
+    const decision = warmupDecision({ okPerSecond: timeline.recentOk(seconds), meanLatencyMs: recent?.mean ?? null, maxSeconds: settings.warmupSec });
+    progress(ctx, `warm-up ${seconds} s (at most ${settings.warmupSec}) · ${timeline.recentOk(1)[0] ?? 0} ok/s`);
+    if (decision.done) return { seconds, steady: decision.steady, note: decision.reason };
+  }
+}
+
+/** The measured window: probes open at its first second and close at its last. */
+async function measureWindow(ctx: StepContext, timeline: StepTimeline, recorder: LoadRecorder): Promise<WindowResult> {
+  const { settings } = ctx;
+  const start = timeline.seconds;
+  const probes = await openWindowProbes({
+    gatewayPid: ctx.gateway.pid,
+    gatewayAlive: () => ctx.gateway.isRunning(),
+    subgraphs: ctx.subgraphs,
+    profiler: ctx.profiler,
+    profilerUnavailable: ctx.profilerUnavailable ?? null,
+    samplingIntervalUs: settings.samplingIntervalUs,
+    runDir: ctx.runDir,
+    profileFile: `step-${ctx.id}.cpuprofile`,
+  });
+  const rule: WindowRule = { minSeconds: settings.durationSec, maxSeconds: Math.max(settings.durationSec, settings.maxDurationSec), minRoundTrips: MIN_ROUND_TRIPS, minResponses: MIN_RESPONSES };
+  for (;;) {
+    const end = await timeline.tick('window');
+    const seconds = end - start;
+    const stats = recorder.window(start, end);
+    progress(ctx, `measuring ${seconds}/${rule.minSeconds} s · ok ${stats.requests.ok} · failed ${stats.requests.failed} · ${Math.round(stats.requests.ok / Math.max(1, seconds))} req/s`);
+    const decision = windowDecision({ seconds, okResponses: stats.requests.ok, meanLatencyMs: stats.latencyMs?.mean ?? null }, rule);
+    const stop = settings.signal.aborted || !ctx.gateway.isRunning();
+    if (decision.done || stop) {
+      const inFlightAtEnd = recorder.inFlight;
+      const measurements = await probes.close();
+      return { start, seconds, limitedBy: decision.done ? decision.limitedBy : 'duration', note: decision.done ? decision.note : null, inFlightAtEnd, measurements };
+    }
+  }
+}
+
+function progress(ctx: StepContext, text: string): void {
+  ctx.settings.onProgress(`${ctx.label ? `${ctx.label} ` : ''}c=${ctx.concurrency} ${text}`, false);
+}

@@ -1,0 +1,38 @@
+/**
+ * Before a step: wait until the gateway has worked off what came before (the requests the
+ * previous step abandoned, start-up work), so no step starts on a busy gateway. Quiet means two
+ * readings in a row below IDLE_PERCENT of a core; the wait is bounded, and the step records how
+ * long it took and whether it got there.
+ */
+import { CpuSampler } from './gateway-cpu.js';
+import { sleep } from './ticks.js';
+
+const READING_MS = 500;
+const IDLE_PERCENT = 10;
+const QUIET_READINGS = 2;
+
+export interface Settled {
+  seconds: number;
+  settled: boolean;
+  /** The last reading, % of one core; null for a gateway we cannot see. */
+  cpuPercent: number | null;
+}
+
+export async function settleGateway(pid: number | null, maxSeconds: number, signal: AbortSignal): Promise<Settled> {
+  const started = performance.now();
+  if (pid === null) return { seconds: 0, settled: true, cpuPercent: null };
+  const sampler = new CpuSampler(pid);
+  let quiet = 0;
+  let last: number | null = null;
+  while (!signal.aborted) {
+    await sleep(READING_MS);
+    last = sampler.read();
+    quiet = last !== null && last < IDLE_PERCENT ? quiet + 1 : 0;
+    const seconds = (performance.now() - started) / 1000;
+    if (quiet >= QUIET_READINGS) return { seconds: round(seconds), settled: true, cpuPercent: last };
+    if (seconds >= maxSeconds) return { seconds: round(seconds), settled: false, cpuPercent: last };
+  }
+  return { seconds: round((performance.now() - started) / 1000), settled: false, cpuPercent: last };
+}
+
+const round = (x: number): number => Math.round(x * 10) / 10;

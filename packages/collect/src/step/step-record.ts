@@ -1,0 +1,106 @@
+/** A step's record from what was measured: counts, rates and latency of the window, verdict, caveats. */
+import type { StepRecord, SeriesPoint } from '@gwprof/results';
+import type { WindowSteadiness } from '@gwprof/analysis';
+import { SUBGRAPH_NAMES } from '../gateways/types.js';
+import type { WindowStats } from '../load/recorder.js';
+import type { Settled } from './settle.js';
+import type { WarmupResult, WindowResult } from './measure-step.js';
+
+const round = (value: number, digits = 2): number => Number(value.toFixed(digits));
+
+export interface StepParts {
+  id: string;
+  concurrency: number;
+  startedAt: string;
+  settle: Settled;
+  warmup: WarmupResult;
+  window: WindowResult;
+  stats: WindowStats;
+  series: SeriesPoint[];
+  steadiness: WindowSteadiness;
+  minSuccess: number;
+  /** Why the gateway is gone, when it died during the step. */
+  gatewayExit: string | null;
+}
+
+export function buildStepRecord(parts: StepParts): StepRecord {
+  const { stats, window } = parts;
+  const { measurements } = window;
+  const failures = failureReasons(parts);
+  const successRate = stats.requests.total > 0 ? stats.requests.ok / stats.requests.total : 0;
+  const steady = parts.steadiness;
+  return {
+    id: parts.id,
+    load: { kind: 'closed', concurrency: parts.concurrency },
+    concurrency: parts.concurrency,
+    status: failures.length > 0 ? 'failed' : steady.steady ? 'ok' : 'unsteady',
+    failures,
+    warnings: warnings(parts),
+    startedAt: parts.startedAt,
+    durationSec: window.seconds,
+    timing: {
+      settleSec: parts.settle.seconds,
+      settled: parts.settle.settled,
+      warmupSec: parts.warmup.seconds,
+      warmupSteady: parts.warmup.steady,
+      warmupNote: parts.warmup.note,
+      windowStartSec: window.start,
+      windowSec: window.seconds,
+      windowLimitedBy: window.limitedBy,
+    },
+    requests: { ...stats.requests, inFlightAtEnd: window.inFlightAtEnd },
+    failureCounts: stats.failureCounts,
+    failureSamples: stats.failureSamples,
+    orderWarnings: stats.orderWarnings,
+    successRate: round(successRate, 6),
+    rps: round(stats.requests.ok / Math.max(1, window.seconds)),
+    latencyMs: stats.latencyMs,
+    bytesPerResponse: stats.bytesPerResponse,
+    ...resources(parts),
+    ...(measurements.profile ? { profile: measurements.profile } : {}),
+    series: parts.series,
+    steadiness: { steady: steady.steady, reasons: steady.reasons, trendPercent: round(steady.trend.relativeChange * 100, 1), cvPercent: round(steady.cv * 100, 1) },
+  };
+}
+
+function failureReasons({ stats, minSuccess, gatewayExit }: StepParts): string[] {
+  const reasons: string[] = [];
+  const { total, ok } = stats.requests;
+  if (total === 0) reasons.push('no response at all in the measured window');
+  else if (ok / total < minSuccess) {
+    reasons.push(`success rate ${((ok / total) * 100).toFixed(2)}% is below the required ${(minSuccess * 100).toFixed(2)}%`);
+  }
+  if (gatewayExit) reasons.push(gatewayExit);
+  return reasons;
+}
+
+function warnings({ settle, warmup, window }: StepParts): string[] {
+  const lines = [...window.measurements.warnings];
+  if (!settle.settled) lines.push(`started on a busy gateway: still at ${settle.cpuPercent ?? '?'}% CPU after waiting ${settle.seconds} s for it to work off the previous step`);
+  if (!warmup.steady && warmup.note !== 'no warm-up asked for') lines.push(warmup.note);
+  if (window.note) lines.push(window.note);
+  return lines;
+}
+
+function resources({ stats, window }: StepParts): Pick<StepRecord, 'gateway' | 'subgraphs' | 'fanout' | 'loadgen'> {
+  const { gateway, subgraphs, subgraphRequests, loadgenCpuSeconds } = window.measurements;
+  const ok = stats.requests.ok;
+  const totalSubgraphRequests = subgraphRequests ? Object.values(subgraphRequests).reduce((a, b) => a + b, 0) : 0;
+  const known = Object.values(subgraphs).filter((u) => u !== null);
+  return {
+    gateway: {
+      cpuPercent: gateway ? round(gateway.cpuPercent, 1) : null,
+      cpuMsPerOkRequest: gateway && ok > 0 ? round((gateway.cpuSeconds * 1000) / ok, 3) : null,
+      rssMaxMB: gateway ? round(gateway.rssMaxMB, 1) : null,
+      pids: gateway?.pids ?? [],
+    },
+    subgraphs: {
+      cpuPercent: known.length === SUBGRAPH_NAMES.length ? round(known.reduce((a, u) => a + u.cpuPercent, 0), 1) : null,
+      perSubgraph: Object.fromEntries(
+        SUBGRAPH_NAMES.map((n) => [n, { cpuPercent: subgraphs[n] ? round(subgraphs[n].cpuPercent, 1) : null, requests: subgraphRequests?.[n] ?? 0 }]),
+      ),
+    },
+    fanout: subgraphRequests && stats.requests.total > 0 ? round(totalSubgraphRequests / stats.requests.total, 3) : null,
+    loadgen: { cpuPercent: round((loadgenCpuSeconds / Math.max(1, window.seconds)) * 100, 1) },
+  };
+}

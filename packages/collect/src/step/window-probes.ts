@@ -1,0 +1,104 @@
+/**
+ * Everything measured over exactly the step's window besides the responses: the gateway's CPU
+ * profile, CPU and peak memory, the subgraphs' CPU and request counts (for fan-out) and the
+ * load generator's own CPU. Opened at the window's first second, closed at its end.
+ */
+import path from 'node:path';
+import type { StepProfile } from '@gwprof/results';
+import { SUBGRAPH_NAMES, type SubgraphName } from '../gateways/types.js';
+import { TreeUsageMeter } from '../proc-stats.js';
+import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
+import type { RunningSubgraphs } from '../subgraphs.js';
+
+type Usage = ReturnType<TreeUsageMeter['stop']>;
+
+export interface WindowMeasurements {
+  gateway: Usage | null;
+  /** null: a subgraph whose process is not known. */
+  subgraphs: Record<SubgraphName, Usage | null>;
+  /** Subgraph requests served during the window; null when the counts could not be read. */
+  subgraphRequests: Record<SubgraphName, number> | null;
+  loadgenCpuSeconds: number;
+  profile: StepProfile | null;
+  /** Caveats (no profile, no counts), one line each. */
+  warnings: string[];
+}
+
+export interface ProbeTargets {
+  /** The gateway's root pid; null for a gateway we cannot see (a URL). */
+  gatewayPid: number | null;
+  gatewayAlive: () => boolean;
+  subgraphs: RunningSubgraphs;
+  profiler: GatewayProfiler | null;
+  /** Why there is no profiler although profiling was asked for. */
+  profilerUnavailable: string | null;
+  samplingIntervalUs: number;
+  runDir: string;
+  profileFile: string;
+}
+
+export interface WindowProbes {
+  close(): Promise<WindowMeasurements>;
+}
+
+export async function openWindowProbes(targets: ProbeTargets): Promise<WindowProbes> {
+  const warnings: string[] = [];
+  let profileError = targets.profilerUnavailable;
+  if (targets.profiler && targets.gatewayAlive()) {
+    try {
+      await targets.profiler.start(targets.samplingIntervalUs);
+    } catch (error) {
+      profileError = (error as Error).message;
+    }
+  }
+  const gatewayPid = targets.gatewayPid;
+  const gatewayMeter = gatewayPid === null ? null : new TreeUsageMeter(() => [gatewayPid]);
+  // Subgraphs: CPU only, no periodic /proc scans competing with the load generator.
+  const subgraphMeters = Object.fromEntries(
+    SUBGRAPH_NAMES.map((n) => {
+      const pid = targets.subgraphs.pidOf(n);
+      return [n, pid === null ? null : new TreeUsageMeter(() => [pid], null)];
+    }),
+  ) as Record<SubgraphName, TreeUsageMeter | null>;
+  const countsBefore = await readCounts(targets.subgraphs, warnings);
+  gatewayMeter?.start();
+  for (const meter of Object.values(subgraphMeters)) meter?.start();
+  const loadgenBefore = process.cpuUsage();
+
+  return {
+    async close() {
+      const loadgen = process.cpuUsage(loadgenBefore);
+      const gateway = gatewayMeter?.stop() ?? null;
+      const subgraphs = Object.fromEntries(Object.entries(subgraphMeters).map(([n, m]) => [n, m?.stop() ?? null])) as Record<SubgraphName, Usage | null>;
+      const profile = await stopProfile(targets, profileError, warnings);
+      const countsAfter = await readCounts(targets.subgraphs, warnings);
+      const subgraphRequests = countsBefore && countsAfter ? (Object.fromEntries(SUBGRAPH_NAMES.map((n) => [n, countsAfter[n] - countsBefore[n]])) as Record<SubgraphName, number>) : null;
+      return { gateway, subgraphs, subgraphRequests, loadgenCpuSeconds: (loadgen.user + loadgen.system) / 1e6, profile, warnings };
+    },
+  };
+}
+
+async function stopProfile(targets: ProbeTargets, startError: string | null, warnings: string[]): Promise<StepProfile | null> {
+  let error = startError;
+  let profile: StepProfile | null = null;
+  if (targets.profiler && !error && !targets.gatewayAlive()) error = 'the gateway exited before its profile could be written';
+  if (targets.profiler && !error) {
+    try {
+      const samples = await targets.profiler.stop(path.join(targets.runDir, targets.profileFile));
+      profile = { cpuprofile: targets.profileFile, samples, requestedIntervalUs: targets.samplingIntervalUs };
+    } catch (caught) {
+      error = (caught as Error).message;
+    }
+  }
+  if (error) warnings.push(`no CPU profile: ${error}`);
+  return profile;
+}
+
+async function readCounts(subgraphs: RunningSubgraphs, warnings: string[]): Promise<Record<SubgraphName, number> | null> {
+  try {
+    return await subgraphs.requestCounts();
+  } catch (error) {
+    warnings.push(`subgraph request counts unavailable: ${(error as Error).message}`);
+    return null;
+  }
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// Is gwprof's load generator a faithful one? gwprof's closed-loop engine and Debian's wrk (with a
+// Lua script that counts only validated responses) take turns against the same running gateway,
+// same request bodies and headers, same pinning (gateway on its own core, load and subgraphs on
+// the other), the gateway settled before every run. Per level: successful req/s, p50/p99 and
+// timeouts side by side, and the median gwprof/wrk ratio of interleaved pairs.
+//
+//   node scripts/bench-fidelity.mjs [--levels 10,100,300] [--pairs 5] [--duration 20] [--gateway mesh]
+//                                   [--scenario varied|seed-000] [--out docs/bench/fidelity.json]
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  DEFAULTS, SCENARIOS, LoadRecorder, RequestStream, bringUp, loadScenario, requestBodies, settleGateway, startClosedLoop,
+} from '../packages/collect/dist/index.js';
+
+const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+const { values } = parseArgs({
+  options: {
+    levels: { type: 'string', default: '10,100,300' },
+    pairs: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '20' },
+    gateway: { type: 'string', default: 'mesh' },
+    scenario: { type: 'string', default: 'varied' },
+    timeout: { type: 'string', default: '10' },
+    out: { type: 'string' },
+  },
+});
+const levels = values.levels.split(',').map(Number);
+const pairs = Number(values.pairs);
+const baseDuration = Number(values.duration);
+const timeoutSec = Number(values.timeout);
+const files = SCENARIOS[values.scenario].files;
+const scenario = loadScenario(files);
+const work = mkdtempSync(path.join(os.tmpdir(), 'gwprof-fidelity-'));
+const bodiesFile = path.join(work, 'bodies.jsonl');
+writeFileSync(bodiesFile, `${requestBodies(scenario).join('\n')}\n`);
+const lua = path.join(root, 'scripts', 'wrk', 'graphql.lua');
+const log = (line) => process.stderr.write(`${line}\n`);
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+// Long latencies need long runs: at least 10 mean round trips at the levels where Mesh takes seconds.
+const durationFor = (c) => (c >= 300 ? Math.max(baseDuration, 30) : baseDuration);
+
+async function gwprofRun(url, connections, seconds) {
+  const recorder = new LoadRecorder(performance.now());
+  const load = startClosedLoop({ url, connections, timeoutMs: timeoutSec * 1000, stream: new RequestStream(scenario), recorder });
+  await new Promise((r) => setTimeout(r, seconds * 1000 + 20));
+  await load.stop();
+  const w = recorder.window(0, seconds);
+  return { ok: w.requests.ok, failed: w.requests.failed, rps: w.requests.ok / seconds, p50: w.latencyMs?.p50 ?? null, p99: w.latencyMs?.p99 ?? null, timeouts: w.failureCounts.timeouts };
+}
+
+function wrkRun(url, connections, seconds, cpus) {
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', `${timeoutSec}s`, '-s', lua, url, '--', bodiesFile];
+  const [command, argv] = cpus ? ['taskset', ['-c', cpus, 'wrk', ...args]] : ['wrk', args];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('{"ok"'));
+      if (code !== 0 || !line) return reject(new Error(`wrk failed (${code}): ${out}`));
+      const r = JSON.parse(line);
+      const secs = r.duration_us / 1e6;
+      resolve({ ok: r.ok, failed: r.bad, rps: r.ok / secs, p50: r.p50_us / 1000, p99: r.p99_us / 1000, timeouts: r.timeouts });
+    });
+  });
+}
+
+try { execFileSync('wrk', ['--version'], { stdio: 'ignore' }); } catch (e) { if (e.code === 'ENOENT') { log('wrk is not installed: apt-get install wrk'); process.exit(2); } }
+const bed = await bringUp({
+  gateway: values.gateway, gatewayEnv: {}, subgraphDelayMs: 0, subgraphPorts: DEFAULTS.subgraphPorts, gatewayPort: DEFAULTS.gatewayPort,
+  ...(SCENARIOS[values.scenario].gatewayCpus ? { gatewayCpus: SCENARIOS[values.scenario].gatewayCpus } : {}),
+  outDir: work, commandLine: process.argv.slice(2), onProgress: log,
+});
+const others = execFileSync('taskset', ['-p', '-c', String(process.pid)], { encoding: 'utf8' }).split(':').pop().trim();
+const results = [];
+try {
+  log(`gateway ${values.gateway} at ${bed.gateway.url} on cpus ${bed.gateway.cpus}; load on ${others}; warming up…`);
+  await gwprofRun(bed.gateway.url, 10, 20);
+  for (const c of levels) {
+    const seconds = durationFor(c);
+    for (let pair = 1; pair <= pairs; pair++) {
+      const order = pair % 2 === 1 ? ['gwprof', 'wrk'] : ['wrk', 'gwprof'];
+      const row = { level: c, pair, seconds, order: order.join('→') };
+      for (const tool of order) {
+        const settled = await settleGateway(bed.gateway.pid, 60, new AbortController().signal);
+        row[`${tool}Settle`] = settled.seconds;
+        row[tool] = tool === 'gwprof' ? await gwprofRun(bed.gateway.url, c, seconds) : await wrkRun(bed.gateway.url, c, seconds, others);
+      }
+      row.ratio = row.gwprof.rps / row.wrk.rps;
+      results.push(row);
+      log(`c=${c} pair ${pair} (${row.order}): gwprof ${row.gwprof.rps.toFixed(1)} req/s p99 ${row.gwprof.p99} ms timeouts ${row.gwprof.timeouts} · wrk ${row.wrk.rps.toFixed(1)} req/s p99 ${row.wrk.p99} ms timeouts ${row.wrk.timeouts} · ratio ${row.ratio.toFixed(3)}`);
+    }
+  }
+} finally {
+  await bed.close();
+}
+
+const summary = levels.map((c) => {
+  const rows = results.filter((r) => r.level === c);
+  const pick = (tool, key) => median(rows.map((r) => r[tool][key]).filter((v) => v !== null));
+  return {
+    level: c, pairs: rows.length,
+    gwprofRps: pick('gwprof', 'rps'), wrkRps: pick('wrk', 'rps'),
+    medianRatio: median(rows.map((r) => r.ratio)), minRatio: Math.min(...rows.map((r) => r.ratio)), maxRatio: Math.max(...rows.map((r) => r.ratio)),
+    gwprofP50: pick('gwprof', 'p50'), wrkP50: pick('wrk', 'p50'), gwprofP99: pick('gwprof', 'p99'), wrkP99: pick('wrk', 'p99'),
+    gwprofTimeouts: rows.reduce((a, r) => a + r.gwprof.timeouts, 0), wrkTimeouts: rows.reduce((a, r) => a + r.wrk.timeouts, 0),
+  };
+});
+const f = (x, d = 1) => (x === null || x === undefined ? '–' : Number(x).toFixed(d));
+const table = [
+  '| conc | pairs | gwprof ok req/s | wrk ok req/s | median ratio (range) | p50 ms gwprof / wrk | p99 ms gwprof / wrk | timeouts gwprof / wrk |',
+  '| ---: | ---: | ---: | ---: | --- | --- | --- | --- |',
+  ...summary.map((s) => `| ${s.level} | ${s.pairs} | ${f(s.gwprofRps)} | ${f(s.wrkRps)} | ${f(s.medianRatio, 3)} (${f(s.minRatio, 3)}–${f(s.maxRatio, 3)}) | ${f(s.gwprofP50, 0)} / ${f(s.wrkP50, 0)} | ${f(s.gwprofP99, 0)} / ${f(s.wrkP99, 0)} | ${s.gwprofTimeouts} / ${s.wrkTimeouts} |`),
+].join('\n');
+const report = { command: `node scripts/bench-fidelity.mjs ${process.argv.slice(2).join(' ')}`.trim(), date: new Date().toISOString(), gateway: values.gateway, scenario: values.scenario, node: process.version, cpus: { gateway: bed.gateway.cpus, load: others }, summary, pairs: results };
+if (values.out) writeFileSync(path.resolve(values.out), `${JSON.stringify(report, null, 2)}\n`);
+process.stdout.write(`${table}\n`);

@@ -1,0 +1,47 @@
+/**
+ * End to end against a stub gateway with a known service time (fixtures/stub-gateway.mjs as a
+ * cmd: gateway): a gateway that stalls half of the time is flagged unsteady, never reported as a
+ * clean step; a steady one is measured with the window's arithmetic intact.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '@gwprof/results';
+import { portArgs, repoRoot, runCli, tempDir } from './cli.js';
+
+const BASE_PORT = 4560;
+const stub = ['--gateway', `cmd:node ${path.join(repoRoot, 'fixtures', 'stub-gateway.mjs')}`, '--query', path.join(repoRoot, 'fixtures', 'stub.graphql'), '--expect', path.join(repoRoot, 'fixtures', 'stub.expected.json'), '--no-profile'];
+
+async function sweep(env: string[], extra: string[]): Promise<{ code: number | null; stdout: string; run: RunResult }> {
+  const out = tempDir('stub');
+  const result = await runCli(['sweep', ...stub, ...env.flatMap((e) => ['--gateway-env', e]), ...extra, '--out', out, '--run-id', 's', '--no-color', ...portArgs(BASE_PORT)]);
+  return { code: result.code, stdout: result.stdout, run: JSON.parse(readFileSync(path.join(out, 's', 'results.json'), 'utf8')) as RunResult };
+}
+
+describe('steady state against a stub gateway', () => {
+  it('flags a gateway that stalls for 2 s out of every 4 as unsteady, in the table and the record', async () => {
+    const { code, stdout, run } = await sweep(['STUB_SERVICE_MS=2', 'STUB_FREEZE_EVERY_MS=4000', 'STUB_FREEZE_MS=2000'], ['-c', '4', '-d', '8', '-w', '2']);
+    const step = run.steps[0]!;
+    expect(step.status).toBe('unsteady');
+    expect(step.steadiness.steady).toBe(false);
+    expect(step.steadiness.reasons.join(' ')).toMatch(/answers in bursts/);
+    expect(step.failures).toEqual([]);
+    expect(stdout).toMatch(/\bunsteady\b/);
+    expect(stdout).toMatch(/unsteady c=4: successful responses per second varied by \d+%/);
+    // Unsteady is a caveat, not a failure: the exit code stays 0.
+    expect(code).toBe(0);
+  }, 120_000);
+
+  it('measures a steady stub with every response in the window and the queue where theory puts it', async () => {
+    // Four connections on a server that holds each request 10 ms: about 100 req/s, 40 ms each.
+    const { code, run } = await sweep(['STUB_SERVICE_MS=10'], ['-c', '4', '-d', '4', '-w', '10']);
+    const step = run.steps[0]!;
+    expect(code).toBe(0);
+    expect(step.status).toBe('ok');
+    expect(step.rps).toBeGreaterThan(60);
+    expect(step.rps).toBeLessThan(101);
+    expect(step.latencyMs!.mean).toBeGreaterThan(38);
+    expect(step.requests.inFlightAtEnd).toBe(4);
+    expect(run.fanoutAlone!.fanout).toBe(0);
+  }, 120_000);
+});
