@@ -67,21 +67,24 @@ describe('gwprof report', () => {
     mkdirSync(runDir, { recursive: true });
     writeFileSync(path.join(runDir, 'step-10.cpuprofile'), JSON.stringify(profile()));
     const step = {
-      id: '10', concurrency: 10, status: 'ok', failures: [], warnings: [], startedAt: '2026-01-01T00:00:00Z', durationSec: 5, warmupSec: 1,
-      requests: { total: 100, ok: 100, failed: 0 },
+      id: '10', load: { kind: 'closed', concurrency: 10 }, concurrency: 10, status: 'ok', failures: [], warnings: [], startedAt: '2026-01-01T00:00:00Z', durationSec: 5,
+      timing: { settleSec: 1, settled: true, warmupSec: 1, warmupSteady: true, warmupNote: 'no trend', windowStartSec: 1, windowSec: 5, windowLimitedBy: 'duration' },
+      requests: { total: 100, ok: 100, failed: 0, inFlightAtEnd: 10 },
       failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 },
       failureSamples: [], orderWarnings: 0, successRate: 1, rps: 20,
-      latencyMs: { mean: 500, p50: 480, p75: 520, p90: 600, p95: 650, p99: 700, max: 710 }, bytesPerResponse: 8602,
+      latencyMs: { mean: 500, p50: 480, p75: 520, p80: 540, p90: 600, p95: 650, p99: 700, max: 710 }, bytesPerResponse: 8602,
       gateway: { cpuPercent: 95, cpuMsPerOkRequest: 47, rssMaxMB: 300, pids: [] },
       subgraphs: { cpuPercent: 5, perSubgraph: {} }, fanout: 9, loadgen: { cpuPercent: 3 },
       profile: { cpuprofile: 'step-10.cpuprofile', samples: 4, requestedIntervalUs: 1000 },
+      series: [{ t: 0, phase: 'warmup', ok: 20, failed: 0, p50Ms: 480, p99Ms: 700, gatewayCpuPercent: 95 }],
+      steadiness: { steady: true, reasons: [], trendPercent: 0, cvPercent: 3 },
     };
     const run = {
       schemaVersion: RESULTS_SCHEMA_VERSION, tool: { name: 'gwprof', version: '0' }, kind: 'sweep', runId: 'run',
       startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:01:00Z', state: 'complete', error: null,
-      config: { gateway: 'mesh', gatewayEnv: {}, concurrency: [10], durationSec: 5, warmupSec: 1, query: 'q.graphql', variables: null, expect: null, minSuccess: 1, timeoutSec: 10, subgraphDelayMs: 0, subgraphPorts: {}, gatewayPort: 4000, profile: true, profiler: 'inspector', samplingIntervalUs: 1000, quick: false },
+      config: { gateway: 'mesh', gatewayEnv: {}, scenario: 'varied', concurrency: [10], durationSec: 5, maxDurationSec: 15, warmupSec: 1, query: 'q.graphql', variables: null, expect: null, minSuccess: 1, timeoutSec: 10, subgraphDelayMs: 0, subgraphPorts: {}, gatewayPort: 4000, profile: true, profiler: 'inspector', samplingIntervalUs: 1000, quick: false },
       environment: { node: 'v20', platform: 'linux', cpuModel: 'x', cpuCount: 2, totalMemMB: 1, cpuSets: { gateway: '1', others: '0' }, gatewayMemoryLimitMB: null, memoryLimitMethod: null, fdLimit: { soft: 1, hard: 1 }, gatewayPackages: {}, gitCommit: null, commandLine: [], hostname: 'h' },
-      steps: [step], artifacts: {}, analysis: null,
+      fanoutAlone: null, steps: [step], artifacts: {}, analysis: null,
     };
     writeFileSync(path.join(runDir, 'results.json'), JSON.stringify(run));
     const result = await runCli(['report', runDir, '--no-color']);

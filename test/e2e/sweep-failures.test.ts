@@ -101,7 +101,7 @@ describe('failing and interrupted sweeps', () => {
     const last = run.steps.at(-1)!;
     expect(last.status).toBe('failed');
     expect(last.failures.join(' ')).toMatch(/gateway exited \(code 3\) during the step/);
-    expect(run.steps.slice(0, -1).every((s) => s.status === 'ok' && s.profile !== undefined)).toBe(true);
+    expect(run.steps.slice(0, -1).every((s) => s.status !== 'failed' && s.profile !== undefined)).toBe(true);
     for (let port = BASE_PORT; port <= BASE_PORT + 4; port++) expect(await portIsFree(port)).toBe(true);
   }, 120_000);
 

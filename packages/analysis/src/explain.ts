@@ -1,6 +1,7 @@
 import { attributeNodes, frameMatcher, selfWeights, type NodeAttribution } from './buckets.js';
 import type { CpuProfile, CpuProfileCallFrame } from './cpuprofile.js';
 import { DEFAULT_BUCKET_RULES, type BucketRule } from './rules.js';
+import { GwprofError } from '@gwprof/results';
 
 /** A rule as `explain` shows it: where it is in the rules, and what it says. */
 export interface RuleRef {
@@ -56,7 +57,12 @@ export type ExplainQuery = { nodeId: number } | { pattern: RegExp };
 
 export function parseExplainQuery(text: string): ExplainQuery {
   const id = /^#(\d+)$/.exec(text.trim());
-  return id ? { nodeId: Number(id[1]) } : { pattern: new RegExp(text) };
+  if (id) return { nodeId: Number(id[1]) };
+  try {
+    return { pattern: new RegExp(text) };
+  } catch (error) {
+    throw new GwprofError(`--explain ${text}: not a valid regex (${(error as Error).message})`);
+  }
 }
 
 /**

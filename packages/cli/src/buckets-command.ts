@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import { analyzeProfile, loadBucketRules, readCpuProfile } from '@gwprof/analysis';
+import { DEFAULT_BUCKET_RULES, analyzeProfile, explainFrames, formatExplanations, loadBucketRules, parseExplainQuery, readCpuProfile } from '@gwprof/analysis';
 import { renderProfileBuckets } from '@gwprof/render';
 import { parseWholeNumber } from './options.js';
 
@@ -11,9 +11,17 @@ export function bucketsCommand(): Command {
     .option('--json', 'print JSON instead of a table', false)
     .option('--rules <file>', 'extra bucket rules (JSON), tried before the built-in ones')
     .option('--top <n>', 'how many top self-time functions to list', parseWholeNumber('--top'), 15)
-    .action(async (file: string, flags: { json: boolean; rules?: string; top: number }) => {
-      const rules = flags.rules ? loadBucketRules(path.resolve(flags.rules)) : undefined;
-      const analysis = analyzeProfile(await readCpuProfile(path.resolve(file)), { ...(rules ? { rules } : {}), top: flags.top });
+    .option('--explain <frame>', 'for the frames whose function name or file matches this regex (or #<node id>): which rule put them in which bucket, and why')
+    .action(async (file: string, flags: { json: boolean; rules?: string; top: number; explain?: string }) => {
+      const rules = flags.rules ? loadBucketRules(path.resolve(flags.rules)) : DEFAULT_BUCKET_RULES;
+      const profile = await readCpuProfile(path.resolve(file));
+      if (flags.explain !== undefined) {
+        const explained = explainFrames(profile, parseExplainQuery(flags.explain), rules);
+        if (flags.json) process.stdout.write(`${JSON.stringify(explained, null, 2)}\n`);
+        else process.stdout.write(`${explained.length > 0 ? formatExplanations(explained).join('\n') : `no frame of ${file} matches ${flags.explain}`}\n`);
+        return;
+      }
+      const analysis = analyzeProfile(profile, { rules, top: flags.top });
       process.stdout.write(flags.json ? `${JSON.stringify({ file, ...analysis }, null, 2)}\n` : `${renderProfileBuckets(file, analysis)}\n`);
     });
 }

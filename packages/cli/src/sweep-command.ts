@@ -95,7 +95,10 @@ async function sweepAction(flags: SweepFlags): Promise<number> {
 export function printRun(run: RunResult, runDir: string, files: string[], color: boolean): void {
   process.stdout.write(`\n${renderStepTable(run, { color })}\n`);
   const buckets = renderBucketTable(run);
-  if (buckets) process.stdout.write(`\nWhere the gateway's CPU went (share of profile samples):\n${buckets}\n`);
+  if (buckets) {
+    process.stdout.write(`\nWhere the gateway's CPU went (% of its sampled time):\n${buckets}\n`);
+    process.stdout.write(`\nWhat each bucket cost (CPU ms per successful request):\n${renderBucketTable(run, 'ms')}\n`);
+  }
   process.stdout.write(`\nrun folder: ${runDir}\n  results.json, ${files.map((f) => path.basename(f)).join(', ')}, logs/\n`);
 }
 

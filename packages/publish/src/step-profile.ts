@@ -1,11 +1,12 @@
 /**
- * One step's profile through the publish pass: read and parsed once, analysed (buckets, top
- * functions), and drawn as a flame graph page next to it.
+ * One step's profile through the publish pass: read and parsed once, analysed (buckets as shares
+ * and as ms per successful request, top functions, the gc bucket against Node's own account),
+ * and drawn as a flame graph page next to it.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { StepAnalysis, StepRecord } from '@gwprof/results';
-import { analyzeProfile, parseCpuProfile, type BucketRule } from '@gwprof/analysis';
+import type { BucketFunctionCost, GcCheck, StepAnalysis, StepRecord } from '@gwprof/results';
+import { analyzeProfile, bucketCosts, compareGcWithNode, parseCpuProfile, type BucketRule, type ProfileAnalysis } from '@gwprof/analysis';
 import { renderFlameGraphHtml } from '@gwprof/render';
 
 /** The analysis of a step's profile; null when the step has none. */
@@ -27,19 +28,63 @@ export async function publishStepProfile(runDir: string, step: StepRecord, title
   const analysis = analyzeProfile(profile, { rules });
   const flamegraph = step.profile.cpuprofile.replace(/\.cpuprofile$/, '') + '.flame.html';
   await writeFile(path.join(runDir, flamegraph), renderFlameGraphHtml(profile, { title, fileName: path.basename(file) }), 'utf8');
+  return derive(step, analysis, flamegraph);
+}
+
+function derive(step: StepRecord, analysis: ProfileAnalysis, flamegraph: string): StepAnalysis {
+  const costs = bucketCosts(analysis, step.requests.ok);
+  const gc = gcCheck(step, analysis);
   return {
     stepId: step.id,
     flamegraph,
     samples: analysis.samples,
     samplingIntervalUs: analysis.samplingIntervalUs,
     buckets: analysis.samples > 0 ? analysis.buckets : null,
+    bucketMsPerOkRequest: costs?.bucketMsPerOkRequest ?? null,
+    busyMsPerOkRequest: costs?.busyMsPerOkRequest ?? null,
+    bucketFunctions: costs ? functionsByBucket(costs.functionsByBucket) : {},
     topFunctions: analysis.topFunctions,
+    gc,
+    warnings: gc?.disagrees
+      ? [`the gc bucket (${pct(gc.profileShare)}) and Node's own GC account (${pct(gc.nodeShare)}) differ by more than 3 points`]
+      : [],
     error: null,
   };
 }
 
+function gcCheck(step: StepRecord, analysis: ProfileAnalysis): GcCheck | null {
+  const node = step.profile?.nodeGc;
+  if (!node) return null;
+  const truth = compareGcWithNode(analysis, { gcMs: node.ms, windowMs: node.windowMs });
+  return truth && { profileShare: truth.profileGcShare, nodeShare: truth.nodeGcShare, differencePoints: truth.differencePoints, disagrees: truth.disagrees };
+}
+
+function functionsByBucket(source: Record<string, readonly BucketFunctionCost[]>): Record<string, BucketFunctionCost[]> {
+  return Object.fromEntries(
+    Object.entries(source).map(([bucket, functions]) => [
+      bucket,
+      functions.map((fn) => ({ functionName: fn.functionName, url: fn.url, line: fn.line, msPerOkRequest: fn.msPerOkRequest, shareOfBucket: fn.shareOfBucket })),
+    ]),
+  );
+}
+
+const pct = (share: number): string => `${(share * 100).toFixed(1)}%`;
+
 function failed(step: StepRecord, error: string): StepAnalysis {
-  return { stepId: step.id, flamegraph: null, samples: 0, samplingIntervalUs: 0, buckets: null, topFunctions: [], error: `profile analysis failed: ${error}` };
+  return {
+    stepId: step.id,
+    flamegraph: null,
+    samples: 0,
+    samplingIntervalUs: 0,
+    buckets: null,
+    bucketMsPerOkRequest: null,
+    busyMsPerOkRequest: null,
+    bucketFunctions: {},
+    topFunctions: [],
+    gc: null,
+    warnings: [],
+    error: `profile analysis failed: ${error}`,
+  };
 }
 
 /** The bucket rules to use and how results.json names them. */

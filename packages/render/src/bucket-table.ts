@@ -1,46 +1,52 @@
 import type { RunResult, TopFunction } from '@gwprof/results';
 import { bucketColumns } from './buckets.js';
 import { functionDisplayName, functionLocation } from './top-functions.js';
-import { NONE, integer, shareAsPercent } from './format.js';
+import { NONE, fixed, integer, shareAsPercent } from './format.js';
+import { stepAnalysisOf } from './step-analysis.js';
 import { hasBuckets, missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';
 import { type Column, formatMarkdownTable, formatTextTable } from './text-table.js';
 
-/** Header and rows of the seed-000 table: a row per concurrency, a column per bucket in %. */
-function bucketTableData(run: RunResult): { columns: Column[]; rows: string[][] } {
-  const buckets = runBucketColumns(run);
+/** Shares of the sampled time (seed 000's table), or CPU milliseconds per successful request. */
+export type BucketUnit = 'share' | 'ms';
+
+/** Header and rows: a row per step, a column per bucket. */
+export function bucketTableData(run: RunResult, unit: BucketUnit): { columns: Column[]; rows: string[][] } {
+  const buckets = runBucketColumns(run).filter((b) => unit === 'share' || b !== 'idle');
+  const withNodeGc = unit === 'share' && (run.analysis?.steps ?? []).some((a) => a.gc !== null);
   const columns: Column[] = [
     { header: 'conc', align: 'right' },
-    { header: 'samples', align: 'right' },
-    ...buckets.map((b): Column => ({ header: `${b} %`, align: 'right' })),
+    unit === 'share' ? { header: 'samples', align: 'right' } : { header: 'busy ms/req', align: 'right' },
+    ...buckets.map((b): Column => ({ header: unit === 'share' ? `${b} %` : b, align: 'right' })),
+    ...(withNodeGc ? [{ header: 'Node gc %', align: 'right' } as Column] : []),
   ];
   const rows = run.steps.map((step) => {
     const entry = stepBuckets(run, step);
-    if (entry.kind !== 'shares') {
-      return [String(step.concurrency), missingBucketsLabel(entry), ...buckets.map(() => NONE)];
+    const analysis = stepAnalysisOf(run, step);
+    const nodeGc = withNodeGc ? [shareAsPercent(analysis?.gc?.nodeShare, 1)] : [];
+    if (entry.kind !== 'shares') return [String(step.concurrency), missingBucketsLabel(entry), ...buckets.map(() => NONE), ...nodeGc];
+    if (unit === 'share') {
+      return [String(step.concurrency), entry.samples === null ? NONE : integer(entry.samples), ...buckets.map((b) => shareAsPercent(entry.shares[b] ?? 0, 1)), ...nodeGc];
     }
-    return [
-      String(step.concurrency),
-      entry.samples === null ? NONE : integer(entry.samples),
-      ...buckets.map((b) => shareAsPercent(entry.shares[b] ?? 0, 1)),
-    ];
+    const perRequest = analysis?.bucketMsPerOkRequest ?? null;
+    return [String(step.concurrency), fixed(analysis?.busyMsPerOkRequest, 2), ...buckets.map((b) => (perRequest ? fixed(perRequest[b] ?? 0, 2) : NONE))];
   });
   return { columns, rows };
 }
 
 /**
- * The CPU-bucket table for the terminal (percent of all samples, one decimal).
- * Empty string when no step has buckets (profiling off), so callers can skip the section.
+ * The CPU-bucket table for the terminal: % of sampled time (one decimal), or ms per successful
+ * request. Empty string when no step has buckets (profiling off), so callers can skip the section.
  */
-export function renderBucketTable(run: RunResult): string {
+export function renderBucketTable(run: RunResult, unit: BucketUnit = 'share'): string {
   if (!hasBuckets(run)) return '';
-  const { columns, rows } = bucketTableData(run);
+  const { columns, rows } = bucketTableData(run, unit);
   return formatTextTable(columns, rows);
 }
 
 /** The same table as GitHub markdown; empty string when no step has buckets. */
-export function renderBucketTableMarkdown(run: RunResult): string {
+export function renderBucketTableMarkdown(run: RunResult, unit: BucketUnit = 'share'): string {
   if (!hasBuckets(run)) return '';
-  const { columns, rows } = bucketTableData(run);
+  const { columns, rows } = bucketTableData(run, unit);
   return formatMarkdownTable(columns, rows);
 }
 

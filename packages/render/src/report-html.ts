@@ -1,8 +1,9 @@
 import type { RunResult, StepRecord } from '@gwprof/results';
-import { hasBuckets, missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';
+import { hasBuckets } from './bucket-rows.js';
 import { LITTLES_LAW_HEADERS, capacityFacts, littlesLawCells } from './capacity-facts.js';
 import { escapeHtml } from './escape.js';
-import { NONE, integer, shareAsPercent } from './format.js';
+import { NONE, fixed, integer, shareAsPercent } from './format.js';
+import { bucketTableData, type BucketUnit } from './bucket-table.js';
 import { type HtmlColumn, factsTable, htmlPage, htmlTable } from './html-page.js';
 import { relativeHref } from './links.js';
 import { configFacts, environmentFacts } from './run-facts.js';
@@ -144,40 +145,54 @@ ${warningList}
 </section>`;
 }
 
+function bucketHtmlTable(run: RunResult, unit: BucketUnit, id: string): string {
+  const { columns, rows } = bucketTableData(run, unit);
+  return htmlTable(
+    columns.map((c) => ({ header: c.header, numeric: c.align === 'right' })),
+    rows.map((cells) => ({ cells: cells.map(escapeHtml) })),
+    `id="${id}"`,
+  );
+}
+
 function bucketsSection(run: RunResult, topN: number): string {
   if (!hasBuckets(run)) {
     return '<section id="buckets"><h2>CPU buckets</h2><p class="meta">No CPU profile in this run (profiling off or no samples).</p></section>';
   }
-  const columns = runBucketColumns(run);
-  const rows = run.steps.map((step) => {
-    const entry = stepBuckets(run, step);
-    if (entry.kind !== 'shares') {
-      return {
-        cells: [String(step.concurrency), missingBucketsLabel(entry), ...columns.map(() => NONE)],
-      };
-    }
-    return {
-      cells: [
-        String(step.concurrency),
-        entry.samples === null ? NONE : escapeHtml(integer(entry.samples)),
-        ...columns.map((b) => shareAsPercent(entry.shares[b] ?? 0, 1)),
-      ],
-    };
-  });
-  const table = htmlTable(
-    [
-      { header: 'conc', numeric: true },
-      { header: 'samples', numeric: true },
-      ...columns.map((b) => ({ header: `${b} %`, numeric: true })),
-    ],
-    rows,
-    'id="buckets-table"',
-  );
   return `<section id="buckets"><h2>CPU buckets</h2>
 <div class="charts">${bucketsChart(run)}</div>
-${table}
+<h3>Share of the gateway's sampled time (%)</h3>
+${bucketHtmlTable(run, 'share', 'buckets-table')}
+<h3>CPU milliseconds per successful request</h3>
+${bucketHtmlTable(run, 'ms', 'bucket-ms-table')}
+<p class="meta">Shares move when idle time or another bucket moves; ms per request do not. Each sample weighs the time it stands for. "Node gc %" is Node's own account of GC pauses in the same window, the gc bucket's ground truth.</p>
+${bucketDrillDown(run)}
 ${topFunctionsBlock(run, topN)}
 </section>`;
+}
+
+/** Per step and bucket, the functions that cost the most per successful request, with their files. */
+function bucketDrillDown(run: RunResult): string {
+  const blocks = run.steps.flatMap((step) => {
+    const analysis = stepAnalysisOf(run, step);
+    const buckets = Object.entries(analysis?.bucketFunctions ?? {}).filter(([, fns]) => fns.length > 0);
+    if (buckets.length === 0) return [];
+    const perBucket = buckets.map(
+      ([bucket, fns]) =>
+        `<h4>${escapeHtml(bucket)} · ${escapeHtml(fixed(analysis?.bucketMsPerOkRequest?.[bucket], 3))} ms/req</h4>${htmlTable(
+          [{ header: 'ms/req', numeric: true }, { header: '% of bucket', numeric: true }, { header: 'function' }, { header: 'location' }],
+          fns.map((fn) => ({
+            cells: [
+              escapeHtml(fixed(fn.msPerOkRequest, 3)),
+              shareAsPercent(fn.shareOfBucket, 1),
+              `<span class="mono">${escapeHtml(functionDisplayName(fn))}</span>`,
+              `<span class="mono">${escapeHtml(functionLocation(fn))}</span>`,
+            ],
+          })),
+        )}`,
+    );
+    return [`<details class="bucket-drilldown" data-concurrency="${step.concurrency}"><summary>c=${step.concurrency}: what each bucket holds</summary>${perBucket.join('')}</details>`];
+  });
+  return blocks.length > 0 ? `<h3>Drill-down: top functions per bucket</h3>${blocks.join('\n')}` : '';
 }
 
 function topFunctionsBlock(run: RunResult, n: number): string {

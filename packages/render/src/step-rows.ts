@@ -87,9 +87,12 @@ export function failedStepReasons(step: StepRecord): string[] {
   return step.failures.length > 0 ? step.failures : ['(no reason recorded)'];
 }
 
-/** Every step's warnings as "c=10: …" lines, for the sections below the table. */
+/** Every step's warnings, the record's and the analysis's, as "c=10: …" lines. */
 export function stepWarningLines(run: RunResult): string[] {
-  return run.steps.flatMap((step) => step.warnings.map((warning) => `c=${step.concurrency}: ${warning}`));
+  return run.steps.flatMap((step) => {
+    const derived = run.analysis?.steps.find((a) => a.stepId === step.id);
+    return [...step.warnings, ...(derived?.warnings ?? []), ...(derived?.error ? [derived.error] : [])].map((warning) => `c=${step.concurrency}: ${warning}`);
+  });
 }
 
 /** "ALL STEPS OK", "1 STEP FAILED", "NO STEPS", plus unsteady steps and the run state when it did not complete. */

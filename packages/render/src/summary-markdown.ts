@@ -83,7 +83,17 @@ function failureSamplesSection(run: RunResult): string[] {
 function bucketsSection(run: RunResult): string[] {
   const table = renderBucketTableMarkdown(run);
   if (!table) return [];
-  return ['## CPU buckets (% of gateway CPU samples)', '', table];
+  return [
+    "## CPU buckets (% of the gateway's sampled time)",
+    '',
+    table,
+    '',
+    '### CPU milliseconds per successful request',
+    '',
+    renderBucketTableMarkdown(run, 'ms'),
+    '',
+    "Shares move when idle time or another bucket moves; ms per request do not. Each sample weighs the time it stands for. \"Node gc %\" is Node's own account of GC pauses in the same window (the gc bucket's ground truth).",
+  ];
 }
 
 function topFunctionsSection(run: RunResult): string[] {

@@ -3,7 +3,7 @@ import { escapeMarkdown, escapeTerminal, markdownCode } from './escape.js';
 import { shareAsPercent } from './format.js';
 import { type Column, formatMarkdownTable, formatTextTable } from './text-table.js';
 
-export function functionDisplayName(fn: TopFunction): string {
+export function functionDisplayName(fn: Pick<TopFunction, 'functionName'>): string {
   return fn.functionName.trim() === '' ? '(anonymous)' : fn.functionName;
 }
 
@@ -11,7 +11,7 @@ export function functionDisplayName(fn: TopFunction): string {
  * Source location, shortened for reading: file:// dropped and everything before the last
  * node_modules/ cut, so "graphql/language/parser.js:120" names the package.
  */
-export function functionLocation(fn: TopFunction): string {
+export function functionLocation(fn: Pick<TopFunction, 'url' | 'line'>): string {
   if (!fn.url) return '';
   let url = fn.url.replace(/^file:\/\//, '');
   const nm = url.lastIndexOf('node_modules/');

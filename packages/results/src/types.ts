@@ -68,6 +68,13 @@ export interface StepProfile {
   samples: number;
   /** The interval asked of V8's sampler. */
   requestedIntervalUs: number;
+  /**
+   * Node's own account of GC in the profiled window (perf_hooks "gc" entries that started in it),
+   * the ground truth the gc bucket is checked against; null when the gateway runs no gwprof preload.
+   */
+  nodeGc: { ms: number; count: number; windowMs: number; msByKind: Record<string, number> } | null;
+  /** CPU of the gateway's main thread and of all its other threads (GC helpers, libuv) in the window, ms. */
+  threadCpuMs: { main: number; others: number } | null;
 }
 
 /** The load a step held: closed loop (N connections, each sending when answered). */
@@ -154,6 +161,28 @@ export interface StepRecord {
   steadiness: Steadiness;
 }
 
+/** A function of one bucket, with what it cost per successful request. */
+export interface BucketFunctionCost {
+  functionName: string;
+  url: string;
+  line: number;
+  msPerOkRequest: number;
+  /** Its share of the bucket's time. */
+  shareOfBucket: number;
+}
+
+/** The gc bucket beside Node's own GC account of the same window. */
+export interface GcCheck {
+  /** The gc bucket's share of the sampled time. */
+  profileShare: number;
+  /** Node's GC pauses as a share of the window. */
+  nodeShare: number;
+  /** profileShare − nodeShare, percentage points. */
+  differencePoints: number;
+  /** More than 3 points apart: the step says so. */
+  disagrees: boolean;
+}
+
 /** What the publish pass derived from one step's profile. */
 export interface StepAnalysis {
   stepId: string;
@@ -162,9 +191,22 @@ export interface StepAnalysis {
   /** Samples in the profile and their median spacing, as measured from the file. */
   samples: number;
   samplingIntervalUs: number;
-  /** CPU bucket -> share of all samples, summing to 1; null without samples. */
+  /** CPU bucket -> share of the sampled time, summing to 1; null without samples. */
   buckets: Record<string, number> | null;
+  /**
+   * CPU bucket -> milliseconds of the main thread per successful request (idle excluded): costs
+   * that do not move when idle time or another bucket moves. null without samples or successes.
+   */
+  bucketMsPerOkRequest: Record<string, number> | null;
+  /** Their sum: the main thread's busy milliseconds per successful request. */
+  busyMsPerOkRequest: number | null;
+  /** Per bucket, the functions with the most self time in it. */
+  bucketFunctions: Record<string, BucketFunctionCost[]>;
   topFunctions: TopFunction[];
+  /** null without Node's GC account (a gateway without the preload) or without samples. */
+  gc: GcCheck | null;
+  /** Caveats found by the analysis (the gc bucket and Node disagree, ...). */
+  warnings: string[];
   /** Why the profile could not be analysed; null when it was (or there was none). */
   error: string | null;
 }

@@ -3,7 +3,7 @@
  * it to start and stop V8's sampler around each measurement window.
  */
 import net from 'node:net';
-import type { GatewayProfiler } from './gateway-profiler.js';
+import type { GatewayProfiler, WrittenProfile } from './gateway-profiler.js';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -86,10 +86,14 @@ export class ProfilerClient implements GatewayProfiler {
     await this.request({ op: 'start', intervalUs }, 10_000);
   }
 
-  /** Stops sampling and has the gateway write the profile; returns its sample count. */
-  async stop(file: string): Promise<number> {
+  /** Stops sampling and has the gateway write the profile; returns what it reported of the window. */
+  async stop(file: string): Promise<WrittenProfile> {
     const reply = await this.request({ op: 'stop', file }, 60_000);
-    return Number(reply.samples ?? 0);
+    return {
+      samples: Number(reply.samples ?? 0),
+      nodeGc: (reply.nodeGc as WrittenProfile['nodeGc']) ?? null,
+      threadCpuMs: (reply.threadCpuMs as WrittenProfile['threadCpuMs']) ?? null,
+    };
   }
 
   close(): void {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { WebSocket } from 'undici';
 import { GwprofError } from '@gwprof/results';
 import { pidListeningOn } from '../listening-pid.js';
-import type { GatewayProfiler } from './gateway-profiler.js';
+import type { GatewayProfiler, WrittenProfile } from './gateway-profiler.js';
 
 const INSPECTOR_PORT = 9229;
 
@@ -85,11 +85,12 @@ export class InspectorProfiler implements GatewayProfiler {
     await this.post('Profiler.start');
   }
 
-  async stop(file: string): Promise<number> {
+  /** No preload runs in this gateway: Node's GC and thread accounts are not available. */
+  async stop(file: string): Promise<WrittenProfile> {
     const { profile } = await this.post<{ profile: { samples?: number[] } }>('Profiler.stop');
     await this.post('Profiler.disable');
     writeFileSync(file, JSON.stringify(profile));
-    return profile.samples?.length ?? 0;
+    return { samples: profile.samples?.length ?? 0, nodeGc: null, threadCpuMs: null };
   }
 
   close(): void {

@@ -10,11 +10,84 @@ import net = require('node:net');
 import fs = require('node:fs');
 import path = require('node:path');
 import workerThreads = require('node:worker_threads');
+import perfHooks = require('node:perf_hooks');
 
 interface Command {
   op: 'ping' | 'start' | 'stop';
   intervalUs?: number;
   file?: string;
+}
+
+/**
+ * Node's own account of the profiled window, to set beside the profile: the GC pauses it reports
+ * (perf_hooks "gc" entries that started in the window) and the CPU time of the main thread and of
+ * every other thread (GC helpers, libuv pool), from /proc/self/task.
+ */
+class WindowAccount {
+  private observer: perfHooks.PerformanceObserver | null = null;
+  private startedAt = 0;
+  private gcMs = 0;
+  private gcCount = 0;
+  private byKind: Record<string, number> = {};
+  private threadsAtStart: Record<string, number> = {};
+
+  start(): void {
+    this.startedAt = perfHooks.performance.now();
+    this.gcMs = 0;
+    this.gcCount = 0;
+    this.byKind = {};
+    this.threadsAtStart = threadTicks();
+    this.observer = new perfHooks.PerformanceObserver((list) => this.add(list.getEntries()));
+    this.observer.observe({ entryTypes: ['gc'] });
+  }
+
+  private add(entries: readonly perfHooks.PerformanceEntry[]): void {
+    for (const entry of entries) {
+      if (entry.startTime < this.startedAt) continue;
+      const kind = String((entry as { detail?: { kind?: number } }).detail?.kind ?? 'unknown');
+      this.gcMs += entry.duration;
+      this.gcCount++;
+      this.byKind[kind] = (this.byKind[kind] ?? 0) + entry.duration;
+    }
+  }
+
+  stop(): { nodeGc: { ms: number; count: number; windowMs: number; msByKind: Record<string, number> }; threadCpuMs: { main: number; others: number } | null } {
+    const windowMs = perfHooks.performance.now() - this.startedAt;
+    // Entries are delivered asynchronously: take the ones still queued.
+    if (this.observer) this.add(this.observer.takeRecords());
+    this.observer?.disconnect();
+    this.observer = null;
+    const after = threadTicks();
+    const msOf = (tid: string): number => ((after[tid] ?? 0) - (this.threadsAtStart[tid] ?? 0)) * TICK_MS;
+    const tids = Object.keys(after);
+    const main = String(process.pid);
+    const threadCpuMs = tids.length > 0 ? { main: msOf(main), others: tids.filter((t) => t !== main).reduce((sum, t) => sum + msOf(t), 0) } : null;
+    return { nodeGc: { ms: this.gcMs, count: this.gcCount, windowMs, msByKind: this.byKind }, threadCpuMs };
+  }
+}
+
+/** Linux's USER_HZ is 100 on every mainstream build: stat fields count 10 ms ticks. */
+const TICK_MS = 10;
+
+/** utime + stime of every thread of this process, in ticks; {} where /proc is missing. */
+function threadTicks(): Record<string, number> {
+  const ticks: Record<string, number> = {};
+  let tids: string[];
+  try {
+    tids = fs.readdirSync('/proc/self/task');
+  } catch {
+    return ticks;
+  }
+  for (const tid of tids) {
+    try {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks[tid] = Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the thread ended
+    }
+  }
+  return ticks;
 }
 
 const directory = process.env.GWPROF_PROFILER_DIR;
@@ -23,6 +96,7 @@ const directory = process.env.GWPROF_PROFILER_DIR;
 if (directory && workerThreads.isMainThread) {
   const socketPath = path.join(directory, `profiler-${process.pid}.sock`);
   let session: inspector.Session | null = null;
+  const window = new WindowAccount();
 
   const post = <T,>(method: string, params?: object): Promise<T> =>
     new Promise((resolve, reject) => {
@@ -41,14 +115,16 @@ if (directory && workerThreads.isMainThread) {
         await post('Profiler.enable');
         await post('Profiler.setSamplingInterval', { interval: command.intervalUs ?? 1000 });
         await post('Profiler.start');
+        window.start();
         return { started: true };
       case 'stop': {
         if (!session) throw new Error('profiler was not started');
         const { profile } = await post<{ profile: { samples?: number[] } }>('Profiler.stop');
+        const account = window.stop();
         await post('Profiler.disable');
         if (!command.file) throw new Error('stop needs a file');
         fs.writeFileSync(command.file, JSON.stringify(profile));
-        return { samples: profile.samples?.length ?? 0 };
+        return { samples: profile.samples?.length ?? 0, ...account };
       }
       default:
         throw new Error(`unknown command ${String((command as Command).op)}`);

@@ -25,7 +25,7 @@ describe('in-process CPU profiler', () => {
     await client.start(1000);
     await new Promise((r) => setTimeout(r, 600));
     const file = path.join(dir, 'window.cpuprofile');
-    const samples = await client.stop(file);
+    const { samples, nodeGc, threadCpuMs } = await client.stop(file);
     const profile = JSON.parse(readFileSync(file, 'utf8')) as {
       nodes: Array<{ callFrame: { functionName: string } }>;
       samples: number[];
@@ -33,6 +33,10 @@ describe('in-process CPU profiler', () => {
       endTime: number;
     };
     expect(samples).toBe(profile.samples.length);
+    // Node's own account of the window comes back with the profile.
+    expect(nodeGc!.windowMs).toBeGreaterThan(500);
+    expect(nodeGc!.count).toBeGreaterThanOrEqual(0);
+    expect(threadCpuMs!.main).toBeGreaterThan(0);
     expect(samples).toBeGreaterThan(50);
     expect((profile.endTime - profile.startTime) / 1000).toBeGreaterThan(500);
     expect((profile.endTime - profile.startTime) / 1000).toBeLessThan(2000);
@@ -40,7 +44,7 @@ describe('in-process CPU profiler', () => {
     // A second window works on the same connection.
     await client.start(1000);
     await new Promise((r) => setTimeout(r, 200));
-    expect(await client.stop(path.join(dir, 'second.cpuprofile'))).toBeGreaterThan(50);
+    expect((await client.stop(path.join(dir, 'second.cpuprofile'))).samples).toBeGreaterThan(50);
     client.close();
   });
 

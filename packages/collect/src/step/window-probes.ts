@@ -84,8 +84,8 @@ async function stopProfile(targets: ProbeTargets, startError: string | null, war
   if (targets.profiler && !error && !targets.gatewayAlive()) error = 'the gateway exited before its profile could be written';
   if (targets.profiler && !error) {
     try {
-      const samples = await targets.profiler.stop(path.join(targets.runDir, targets.profileFile));
-      profile = { cpuprofile: targets.profileFile, samples, requestedIntervalUs: targets.samplingIntervalUs };
+      const written = await targets.profiler.stop(path.join(targets.runDir, targets.profileFile));
+      profile = { cpuprofile: targets.profileFile, samples: written.samples, requestedIntervalUs: targets.samplingIntervalUs, nodeGc: written.nodeGc, threadCpuMs: written.threadCpuMs };
     } catch (caught) {
       error = (caught as Error).message;
     }

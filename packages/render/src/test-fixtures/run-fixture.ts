@@ -19,7 +19,12 @@ function analysisOf(step: StepRecord, buckets: Record<string, number> | null, id
     samples: buckets ? 9876 : 0,
     samplingIntervalUs: 1000,
     buckets,
+    bucketMsPerOkRequest: buckets ? Object.fromEntries(Object.entries(buckets).filter(([b]) => b !== 'idle').map(([b, share]) => [b, share * 5])) : null,
+    busyMsPerOkRequest: buckets ? 4.4 : null,
+    bucketFunctions: buckets ? { parse: [{ functionName: 'parseDocument', url: 'file:///app/node_modules/graphql/language/parser.js', line: 120, msPerOkRequest: 0.5, shareOfBucket: 0.8 }] } : {},
     topFunctions: buckets ? TOP_FUNCTIONS : [],
+    gc: null,
+    warnings: [],
     error: null,
   };
 }
