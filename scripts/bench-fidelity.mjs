@@ -87,7 +87,7 @@ try {
       const order = pair % 2 === 1 ? ['gwprof', 'wrk'] : ['wrk', 'gwprof'];
       const row = { level: c, pair, seconds, order: order.join('→') };
       for (const tool of order) {
-        const settled = await settleGateway(bed.gateway.pid, 60, new AbortController().signal);
+        const settled = await settleGateway(bed.gateway.pid, 60, new AbortController().signal, [Number(new URL(bed.gateway.url).port)]);
         row[`${tool}Settle`] = settled.seconds;
         row[tool] = tool === 'gwprof' ? await gwprofRun(bed.gateway.url, c, seconds) : await wrkRun(bed.gateway.url, c, seconds, others);
       }

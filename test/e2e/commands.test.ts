@@ -75,7 +75,7 @@ describe('gwprof report', () => {
       latencyMs: { mean: 500, p50: 480, p75: 520, p80: 540, p90: 600, p95: 650, p99: 700, max: 710 }, bytesPerResponse: 8602,
       gateway: { cpuPercent: 95, cpuMsPerOkRequest: 47, rssMaxMB: 300, pids: [] },
       subgraphs: { cpuPercent: 5, perSubgraph: {} }, fanout: 9, loadgen: { cpuPercent: 3 },
-      profile: { cpuprofile: 'step-10.cpuprofile', samples: 4, requestedIntervalUs: 1000 },
+      profile: { cpuprofile: 'step-10.cpuprofile', samples: 4, requestedIntervalUs: 1000, nodeGc: null, threadCpuMs: null },
       series: [{ t: 0, phase: 'warmup', ok: 20, failed: 0, p50Ms: 480, p99Ms: 700, gatewayCpuPercent: 95 }],
       steadiness: { steady: true, reasons: [], trendPercent: 0, cvPercent: 3 },
     };

@@ -18,13 +18,21 @@ export {
   type ProfileAnalysis,
   type AnalyzeProfileOptions,
 } from './buckets.js';
-export { compareSamples, verdictFor, compareBuckets, summarize, type CompareOptions } from './compare.js';
-export { studentTQuantile } from './student-t.js';
 export { analyzeCapacity, type CapacityStep, type CapacityOptions } from './capacity.js';
 export { findKnee, type KneeResult } from './knee.js';
 export { fitUsl, uslThroughput, type UslResult, type ThroughputPoint } from './usl.js';
 export { checkLittlesLaw, type LittlesLawInput } from './little.js';
-export { judgeTrials, diffRuns, COMPARE_METRICS, type TrialsVerdict, type BucketLookup } from './trials.js';
+export {
+  judgeComparison,
+  decideLevel,
+  levelObservations,
+  compareMetric,
+  deltaMetric,
+  GATING_METRIC,
+  INFORMATIONAL_METRICS,
+  type ComparisonDesign,
+  type ComparisonVerdict,
+} from './compare-windows.js';
 export {
   trendOf,
   warmupDecision,
@@ -52,3 +60,4 @@ export {
   type SequentialOutcome,
 } from './sequential.js';
 export { evaluateProcedure, recordingNoise, runToVerdict, summarizeReplays, wilsonInterval, type RecordedWindow, type ProcedureRates } from './procedure-evaluation.js';
+export { mulberry32 } from './random.js';

@@ -10,6 +10,7 @@
  */
 import { mean, median } from './descriptive.js';
 import { blockLogRatio, decideSequential, type BlockObservation, type SequentialDesign, type SequentialOutcome } from './sequential.js';
+import { mulberry32 } from './random.js';
 
 export interface RecordedWindow {
   epoch: number;
@@ -69,18 +70,9 @@ export interface ProcedureRates {
   meanMinutesPerComparison: number;
 }
 
-/** Mulberry32: a tiny seeded PRNG, uniform on [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Estimate the procedure's outcome shares and time to verdict by resampling recorded windows. */
+export { mulberry32 };
+
 export function evaluateProcedure(
   windows: readonly RecordedWindow[],
   design: Partial<SequentialDesign>,

@@ -55,6 +55,11 @@ export interface WarmupState {
   /** Mean latency of the responses so far; null before the first. */
   meanLatencyMs: number | null;
   maxSeconds: number;
+  /**
+   * Closed loop: connections that have had their first response, of how many. A gateway under
+   * load admits new connections slowly (one per event-loop iteration), so the window waits for all.
+   */
+  connections?: { answered: number; total: number };
 }
 
 export type WarmupDecision =
@@ -73,9 +78,15 @@ export function warmupDecision(state: WarmupState): WarmupDecision {
   const trend = trendOf(recent);
   const describe = `${signedPercent(trend.relativeChange)} over the last ${recent.length} s (t ${trend.t.toFixed(1)})`;
   const cycled = Number.isFinite(latencySec) && elapsed >= Math.max(2, 3 * latencySec);
-  if (cycled && elapsed >= lookback && isFlat(trend)) return { done: true, steady: true, reason: `no trend: ${describe}` };
+  const waiting = state.connections ? state.connections.total - state.connections.answered : 0;
+  if (cycled && waiting === 0 && elapsed >= lookback && isFlat(trend)) return { done: true, steady: true, reason: `no trend: ${describe}` };
   if (elapsed >= state.maxSeconds) {
-    const why = Number.isFinite(latencySec) ? `throughput still moving: ${describe}` : 'no response yet';
+    const why =
+      waiting > 0
+        ? `${waiting} of ${state.connections!.total} connections had no response yet: the gateway admits new connections slowly under load`
+        : Number.isFinite(latencySec)
+          ? `throughput still moving: ${describe}`
+          : 'no response yet';
     return { done: true, steady: false, reason: `warm-up did not settle within ${state.maxSeconds} s (${why})` };
   }
   return { done: false };

@@ -79,13 +79,22 @@ export const DEFAULTS = {
   quick: { concurrency: [10, 100], durationSec: 5, maxDurationSec: 15, warmupSec: 10 },
   compare: {
     scenario: VARIED_QUERY,
-    concurrency: [50],
-    durationSec: 10,
-    maxDurationSec: 30,
-    warmupSec: 10,
+    concurrency: [20],
+    /** The candidate's port; the baseline takes gatewayPort. */
+    candidatePort: 4005,
+    /** Measured seconds per window, after a lead-in on fresh connections (see README: noise per minute). */
+    windowSec: 5,
+    leadInSec: 2,
+    /** Longest warm-up of each side after a (re)start. */
+    warmupSec: 30,
+    /** Blocks of four windows between restarts of both sides. */
+    blocksPerEpoch: 3,
+    budgetMinutes: 20,
     /** Smallest relative change that counts as a regression. */
     threshold: 0.05,
-    minTrials: 3,
-    maxTrials: 10,
+    /** False regression rate (split across levels) and miss rate at the threshold, of the sequential test. */
+    alpha: 0.05,
+    beta: 0.2,
+    minBlocks: 12,
   },
 } as const;

@@ -107,7 +107,6 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
   };
   const name = options.processName ?? 'gateway';
   const child = options.registry.spawn({ name, command, args, cwd: launch.cwd, env, logger });
-  void child.exited.then(() => adapter.dispose?.());
   const url = `http://127.0.0.1:${port}/graphql`;
 
   const failure = (reason: string): GwprofError => {

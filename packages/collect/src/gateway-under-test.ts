@@ -12,6 +12,7 @@ import type { ExternalProfiler } from './profiler/external.js';
 import { attachSubgraphs, type RunningSubgraphs } from './subgraphs.js';
 import type { StepGateway } from './step/measure-step.js';
 import type { TestBed } from './test-bed.js';
+import type { MemoryCap } from './isolation.js';
 import type { SubgraphName } from './gateways/types.js';
 
 export interface GatewayUnderTest {
@@ -46,8 +47,14 @@ export function gatewayUrlOf(spec: string): string {
   return url.href;
 }
 
-export async function launchGatewayUnderTest(bed: TestBed, adapter: GatewayAdapter, gatewayEnv: Record<string, string>, processName: string): Promise<GatewayUnderTest> {
-  const launched = await bed.launchGateway({ adapter, gatewayEnv, processName });
+export async function launchGatewayUnderTest(
+  bed: TestBed,
+  adapter: GatewayAdapter,
+  gatewayEnv: Record<string, string>,
+  processName: string,
+  placement: { port?: number; memoryCap?: MemoryCap | null } = {},
+): Promise<GatewayUnderTest> {
+  const launched = await bed.launchGateway({ adapter, gatewayEnv, processName, ...placement });
   return {
     step: stepGatewayOf(launched.gateway),
     subgraphs: bed.subgraphs,

@@ -1,6 +1,6 @@
 // The CLI's entry points.
 export { runSweep, type SweepOptions, type SweepOutcome } from './sweep.js';
-export { runCompareTrials, type CompareTrialOptions } from './compare.js';
+export { runComparison, type CompareOptions } from './compare/run-comparison.js';
 export { DEFAULTS, SCENARIOS, SEED_QUERY, VARIED_QUERY, type ScenarioFiles, type ScenarioPreset } from './defaults.js';
 export { SUBGRAPH_NAMES, type SubgraphName } from './gateways/index.js';
 export { TOOL_VERSION } from './version.js';

@@ -43,3 +43,25 @@ export function pidListeningOn(port: number, candidates: number[]): number | nul
   }
   return null;
 }
+
+/**
+ * Connections waiting in the accept queue of whatever listens on `port` (the rx_queue of a
+ * listening socket in /proc/net/tcp): handshakes done, not yet accepted by the server.
+ */
+export function acceptQueueLength(port: number): number {
+  const portHex = port.toString(16).toUpperCase().padStart(4, '0');
+  let waiting = 0;
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[1]?.endsWith(`:${portHex}`) && fields[3] === '0A') waiting += parseInt(fields[4]?.split(':')[1] ?? '0', 16);
+    }
+  }
+  return waiting;
+}

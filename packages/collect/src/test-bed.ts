@@ -63,7 +63,8 @@ export interface LaunchedGateway {
 export interface TestBed {
   subgraphs: RunningSubgraphs;
   registry: ProcessRegistry;
-  launchGateway(options: { adapter: GatewayAdapter; gatewayEnv: Record<string, string>; processName: string }): Promise<LaunchedGateway>;
+  /** `port` and `memoryCap` default to the run's; a comparison gives its candidate others. */
+  launchGateway(options: { adapter: GatewayAdapter; gatewayEnv: Record<string, string>; processName: string; port?: number; memoryCap?: MemoryCap | null }): Promise<LaunchedGateway>;
   close(): Promise<void>;
 }
 
@@ -80,8 +81,11 @@ export async function startTestBed(options: {
   const { resources, logs, runDir } = options;
   const registry = new ProcessRegistry();
   const profilerDir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-'));
+  // What adapters prepared (Mesh's build) serves every restart of their gateway; removed at the end.
+  const launched = new Set<GatewayAdapter>();
   const close = async (): Promise<void> => {
     await registry.stopAll();
+    for (const adapter of launched) adapter.dispose?.();
     rmSync(profilerDir, { recursive: true, force: true });
   };
   pinSelf(resources.cpuPlan.others);
@@ -105,21 +109,22 @@ export async function startTestBed(options: {
     subgraphs,
     registry,
     close,
-    async launchGateway({ adapter, gatewayEnv, processName }): Promise<LaunchedGateway> {
+    async launchGateway({ adapter, gatewayEnv, processName, port = options.gatewayPort, memoryCap = resources.memoryCap }): Promise<LaunchedGateway> {
       options.onProgress(`starting gateway ${adapter.spec}…`, false);
+      launched.add(adapter);
       const external = options.profiler === 'clinic' || options.profiler === '0x' ? profilerWrapper(options.profiler, runDir) : null;
       const gateway = await startGateway({
         adapter,
-        port: options.gatewayPort,
+        port,
         subgraphUrls: subgraphs.urls,
         extraEnv: gatewayEnv,
         nodeOptions: [
           ...(options.profiler === 'inspector' ? [withProfilerPreload(undefined)] : []),
-          ...(resources.memoryCap?.nodeOptions ? [resources.memoryCap.nodeOptions] : []),
+          ...(memoryCap?.nodeOptions ? [memoryCap.nodeOptions] : []),
         ],
         harnessEnv: options.profiler === 'inspector' ? { GWPROF_PROFILER_DIR: profilerDir } : (external?.env ?? {}),
         cpus: resources.cpuPlan.gateway,
-        memoryCap: resources.memoryCap,
+        memoryCap,
         ...(external ? { wrapNodeScript: external.wrap } : {}),
         runDir,
         registry,

@@ -1,7 +1,8 @@
 /**
- * The publish pass of a comparison: from compare.json (trials measured by collect, or two finished
- * sweeps) to its analysis (levels, verdict, exit code, each trial's profile analysis) and pages
- * (index.html, comment.md, flame graphs).
+ * The publish pass of a comparison: from compare.json (windows measured by collect, or two
+ * finished sweeps) to its analysis (per level: the sequential decision, metrics, bucket and
+ * function moves per successful request, a pprof pair) and its pages (index.html, comment.md,
+ * one flame graph per side and level).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,15 +14,17 @@ import {
   writeCompareResult,
   writeJsonAtomic,
   type CompareAnalysis,
+  type CompareLevel,
   type CompareResult,
   type PublishedCompare,
   type RunResult,
   type StepAnalysis,
 } from '@gwprof/results';
-import { diffRuns, judgeTrials, type BucketLookup } from '@gwprof/analysis';
+import { GATING_METRIC, INFORMATIONAL_METRICS, analyzeProfile, compareMetric, deltaMetric, judgeComparison, type CpuProfile } from '@gwprof/analysis';
 import { renderCompareMarkdown, renderCompareReportHtml } from '@gwprof/render';
-import { publishStepProfiles } from './step-profile.js';
+import { deriveStepAnalysis, failed, readStepProfile } from './step-profile.js';
 import { BUILT_IN_RULES } from './run.js';
+import { publishLevelProfiles } from './compare-profiles.js';
 
 export interface CompareCopies {
   /** Also write the PR comment here. */
@@ -32,7 +35,7 @@ export interface CompareCopies {
 
 export async function publishCompare(runDir: string, copies: CompareCopies = {}): Promise<PublishedCompare> {
   const compare = readCompareResult(runDir);
-  const analysis = compare.mode === 'runs' ? analyzeRuns(compare) : await analyzeTrials(runDir, compare);
+  const analysis = compare.mode === 'runs' ? analyzeRuns(compare) : await analyzeWindows(runDir, compare);
   const published: PublishedCompare = { ...compare, analysis };
   writeCompareResult(runDir, published);
   writeFileSync(path.join(runDir, 'index.html'), renderCompareReportHtml(published));
@@ -42,49 +45,90 @@ export async function publishCompare(runDir: string, copies: CompareCopies = {})
   return published;
 }
 
-async function analyzeTrials(runDir: string, compare: CompareResult): Promise<CompareAnalysis> {
-  const trials = await publishStepProfiles(
-    runDir,
-    compare.trials.map((t) => t.step),
-    (step) => `${step.id} · ${compare.runId}`,
-    BUILT_IN_RULES.rules,
-  );
-  const judged = judgeTrials(compare.trials, { threshold: compare.config.threshold, concurrency: compare.config.concurrency, buckets: lookup(trials) });
-  const invalid = compare.state !== 'complete' || judged.verdict === 'invalid';
-  return {
-    levels: judged.levels,
-    verdict: invalid ? 'invalid' : judged.verdict,
-    verdictReasons: invalid && judged.verdict !== 'invalid' ? [compare.error ?? `comparison ${compare.state}`] : judged.reasons,
-    exitCode: invalid ? 2 : judged.exitCode,
-    trials,
-  };
+async function analyzeWindows(runDir: string, compare: CompareResult): Promise<CompareAnalysis> {
+  const c = compare.config;
+  const verdict = judgeComparison(compare.windows, { levels: c.concurrency, threshold: c.threshold, alpha: c.alpha, beta: c.beta, minBlocks: c.minBlocks });
+  const { analyses, profiles } = await readWindowProfiles(runDir, compare);
+  const levels: CompareLevel[] = [];
+  for (const level of c.concurrency) {
+    const moves = await publishLevelProfiles(runDir, compare, level, profiles);
+    levels.push({
+      concurrency: level,
+      decision: verdict.decisions.get(level) ?? null,
+      cpu: compareMetric(compare.windows, level, GATING_METRIC),
+      metrics: INFORMATIONAL_METRICS.map((spec) => compareMetric(compare.windows, level, spec)),
+      ...moves,
+    });
+  }
+  return { levels, ...verdictOf(compare, verdict), windows: analyses };
+}
+
+/** The verdict, unless the comparison did not run to its end (then it is invalid). */
+function verdictOf(compare: CompareResult, verdict: ReturnType<typeof judgeComparison>): Pick<CompareAnalysis, 'verdict' | 'verdictReasons' | 'exitCode'> {
+  if (compare.state !== 'complete') {
+    return { verdict: 'invalid', verdictReasons: [compare.error ?? `comparison ${compare.state}: ${compare.stopReason}`], exitCode: 2 };
+  }
+  if (verdict.verdict === 'inconclusive') return { verdict: 'inconclusive', verdictReasons: [compare.stopReason, ...verdict.reasons], exitCode: 3 };
+  return { verdict: verdict.verdict, verdictReasons: verdict.reasons, exitCode: verdict.exitCode };
+}
+
+/** Every window's profile, parsed once: its analysis for the record, the profile for the level's merges. */
+async function readWindowProfiles(runDir: string, compare: CompareResult): Promise<{ analyses: StepAnalysis[]; profiles: Map<string, CpuProfile> }> {
+  const analyses: StepAnalysis[] = [];
+  const profiles = new Map<string, CpuProfile>();
+  for (const window of compare.windows) {
+    const read = await readStepProfile(runDir, window.step);
+    if (!read) continue;
+    if ('error' in read) {
+      analyses.push(failed(window.step, read.error));
+      continue;
+    }
+    profiles.set(window.step.id, read.profile);
+    analyses.push(deriveStepAnalysis(window.step, analyzeProfile(read.profile, { rules: BUILT_IN_RULES.rules }), null));
+  }
+  return { analyses, profiles };
 }
 
 function analyzeRuns(compare: CompareResult): CompareAnalysis {
   if (!compare.runs) throw new GwprofError('compare.json of mode "runs" names no runs');
   const baseline = readRunResult(compare.runs.baseline);
   const candidate = readRunResult(compare.runs.candidate);
-  const levels = diffRuns(
-    { steps: baseline.steps, buckets: lookup(baseline.analysis?.steps ?? []) },
-    { steps: candidate.steps, buckets: lookup(candidate.analysis?.steps ?? []) },
-  );
-  const shared = new Set(levels.map((l) => l.concurrency));
-  const failed = [...baseline.steps, ...candidate.steps].filter((s) => s.status === 'failed' && shared.has(s.concurrency));
+  const levels = compare.config.concurrency.map((level): CompareLevel => {
+    const b = baseline.steps.find((s) => s.concurrency === level)!;
+    const c = candidate.steps.find((s) => s.concurrency === level)!;
+    return {
+      concurrency: level,
+      decision: null,
+      cpu: deltaMetric(b, c, GATING_METRIC),
+      metrics: INFORMATIONAL_METRICS.map((spec) => deltaMetric(b, c, spec)),
+      buckets: runBucketDeltas(baseline, candidate, b.id, c.id),
+      functions: [],
+      pprof: null,
+    };
+  });
+  const shared = new Set(compare.config.concurrency);
+  const failedSteps = [...baseline.steps, ...candidate.steps].filter((s) => s.status === 'failed' && shared.has(s.concurrency));
   return {
     levels,
-    verdict: failed.length > 0 ? 'invalid' : 'deltas only',
+    verdict: failedSteps.length > 0 ? 'invalid' : 'deltas only',
     verdictReasons:
-      failed.length > 0
-        ? failed.map((s) => `a step at concurrency ${s.concurrency} failed: ${s.failures[0] ?? ''}`)
-        : ['one run per side: deltas without confidence intervals; measure with --baseline/--candidate for a verdict'],
-    exitCode: failed.length > 0 ? 2 : 0,
-    trials: [],
+      failedSteps.length > 0
+        ? failedSteps.map((s) => `a step at concurrency ${s.concurrency} failed: ${s.failures[0] ?? ''}`)
+        : ['one run per side: deltas without intervals; measure with --baseline/--candidate for a verdict'],
+    exitCode: failedSteps.length > 0 ? 2 : 0,
+    windows: [],
   };
 }
 
-function lookup(analyses: readonly StepAnalysis[]): BucketLookup {
-  const byId = new Map(analyses.map((a) => [a.stepId, a.buckets]));
-  return (stepId) => byId.get(stepId) ?? null;
+/** Bucket costs of two finished runs' steps, from their own analyses; [] when either has none. */
+function runBucketDeltas(baseline: RunResult, candidate: RunResult, baselineStep: string, candidateStep: string): CompareLevel['buckets'] {
+  const costs = (run: RunResult, id: string) => run.analysis?.steps.find((a) => a.stepId === id)?.bucketMsPerOkRequest ?? null;
+  const b = costs(baseline, baselineStep);
+  const c = costs(candidate, candidateStep);
+  if (!b || !c) return [];
+  return [...new Set([...Object.keys(b), ...Object.keys(c)])]
+    .map((bucket) => ({ bucket, baselineMsPerOkRequest: b[bucket] ?? 0, candidateMsPerOkRequest: c[bucket] ?? 0, deltaMsPerOkRequest: (c[bucket] ?? 0) - (b[bucket] ?? 0) }))
+    .sort((x, y) => Math.abs(y.deltaMsPerOkRequest) - Math.abs(x.deltaMsPerOkRequest));
 }
 
 /**
@@ -102,11 +146,10 @@ export async function compareFinishedRuns(options: {
 }): Promise<PublishedCompare> {
   const baseline = readRunResult(options.baselineDir);
   const candidate = readRunResult(options.candidateDir);
-  const shared = baseline.steps.filter((b) => candidate.steps.some((c) => c.concurrency === b.concurrency));
+  const shared = baseline.steps.filter((b) => candidate.steps.some((c) => c.concurrency === b.concurrency)).map((s) => s.concurrency);
   if (shared.length === 0) throw new GwprofError('the two runs share no concurrency level: nothing to compare');
-  const record = runsRecord(options, baseline, candidate, shared.map((s) => s.concurrency));
   mkdirSync(options.runDir, { recursive: true });
-  writeCompareResult(options.runDir, record);
+  writeCompareResult(options.runDir, runsRecord(options, baseline, candidate, shared));
   return publishCompare(options.runDir, options.copies);
 }
 
@@ -134,16 +177,21 @@ function runsRecord(
       candidateEnv: candidate.config.gatewayEnv,
       concurrency,
       threshold: options.threshold,
-      minTrials: 1,
-      maxTrials: 1,
-      budgetMinutes: null,
-      durationSec: baseline.config.durationSec,
+      windowSec: baseline.config.durationSec,
+      leadInSec: 0,
       warmupSec: baseline.config.warmupSec,
+      blocksPerEpoch: 0,
+      budgetMinutes: 0,
+      alpha: 0,
+      beta: 0,
+      minBlocks: 0,
       query: baseline.config.query,
+      profile: baseline.config.profile,
     },
     environment: { ...baseline.environment, commandLine: options.commandLine },
     runs: { baseline: path.resolve(options.baselineDir), candidate: path.resolve(options.candidateDir) },
-    trials: [],
+    epochs: [],
+    windows: [],
     stopReason: 'compared finished runs',
     analysis: null,
   };

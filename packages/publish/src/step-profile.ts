@@ -6,32 +6,38 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BucketFunctionCost, GcCheck, StepAnalysis, StepRecord } from '@gwprof/results';
-import { analyzeProfile, bucketCosts, compareGcWithNode, parseCpuProfile, type BucketRule, type ProfileAnalysis } from '@gwprof/analysis';
+import { analyzeProfile, bucketCosts, compareGcWithNode, parseCpuProfile, type BucketRule, type CpuProfile, type ProfileAnalysis } from '@gwprof/analysis';
 import { renderFlameGraphHtml } from '@gwprof/render';
 
-/** The analysis of a step's profile; null when the step has none. */
-export async function publishStepProfile(runDir: string, step: StepRecord, title: string, rules: readonly BucketRule[]): Promise<StepAnalysis | null> {
+/** A step's profile, read and parsed once; or why it could not be. */
+export async function readStepProfile(runDir: string, step: StepRecord): Promise<{ profile: CpuProfile } | { error: string } | null> {
   if (!step.profile) return null;
-  const file = path.join(runDir, step.profile.cpuprofile);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readFile(path.join(runDir, step.profile.cpuprofile), 'utf8');
   } catch (error) {
-    return failed(step, `cannot read ${step.profile.cpuprofile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    return { error: `cannot read ${step.profile.cpuprofile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
   }
-  let profile;
   try {
-    profile = parseCpuProfile(text, step.profile.cpuprofile);
+    return { profile: parseCpuProfile(text, step.profile.cpuprofile) };
   } catch (error) {
-    return failed(step, (error as Error).message);
+    return { error: (error as Error).message };
   }
-  const analysis = analyzeProfile(profile, { rules });
-  const flamegraph = step.profile.cpuprofile.replace(/\.cpuprofile$/, '') + '.flame.html';
-  await writeFile(path.join(runDir, flamegraph), renderFlameGraphHtml(profile, { title, fileName: path.basename(file) }), 'utf8');
-  return derive(step, analysis, flamegraph);
 }
 
-function derive(step: StepRecord, analysis: ProfileAnalysis, flamegraph: string): StepAnalysis {
+/** The analysis of a step's profile and its flame graph page; null when the step has none. */
+export async function publishStepProfile(runDir: string, step: StepRecord, title: string, rules: readonly BucketRule[]): Promise<StepAnalysis | null> {
+  const read = await readStepProfile(runDir, step);
+  if (!read) return null;
+  if ('error' in read) return failed(step, read.error);
+  const flamegraph = step.profile!.cpuprofile.replace(/\.cpuprofile$/, '') + '.flame.html';
+  const html = renderFlameGraphHtml(read.profile, { title, fileName: path.basename(step.profile!.cpuprofile) });
+  await writeFile(path.join(runDir, flamegraph), html, 'utf8');
+  return deriveStepAnalysis(step, analyzeProfile(read.profile, { rules }), flamegraph);
+}
+
+/** What the publish pass records of an analysed profile. */
+export function deriveStepAnalysis(step: StepRecord, analysis: ProfileAnalysis, flamegraph: string | null): StepAnalysis {
   const costs = bucketCosts(analysis, step.requests.ok);
   const gc = gcCheck(step, analysis);
   return {
@@ -70,7 +76,7 @@ function functionsByBucket(source: Record<string, readonly BucketFunctionCost[]>
 
 const pct = (share: number): string => `${(share * 100).toFixed(1)}%`;
 
-function failed(step: StepRecord, error: string): StepAnalysis {
+export function failed(step: StepRecord, error: string): StepAnalysis {
   return {
     stepId: step.id,
     flamegraph: null,

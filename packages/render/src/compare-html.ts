@@ -1,101 +1,129 @@
 import type { CompareLevel, PublishedCompare } from '@gwprof/results';
 import { escapeHtml } from './escape.js';
-import { NONE, fixed, integer, ms, shareAsPercent, signedPoints } from './format.js';
+import { NONE, fixed, integer, ms, signedPercent } from './format.js';
 import {
+  FUNCTION_HEADERS,
+  METRIC_HEADERS,
   bucketsMovedMost,
   changeIsWorse,
-  failedTrials,
+  decisionText,
+  failedWindows,
+  functionCells,
   isDeltasOnly,
+  metricCells,
   metricLabel,
-  metricRow,
   overallVerdictText,
   verdictTone,
+  windowLabel,
 } from './compare-rows.js';
 import { reproduceCommand } from './reproduce-command.js';
-import { type HtmlColumn, factsTable, htmlPage, htmlTable } from './html-page.js';
+import { factsTable, htmlPage, htmlTable } from './html-page.js';
 import { relativeHref } from './links.js';
 import { environmentFacts } from './run-facts.js';
 import { failureBreakdown } from './step-rows.js';
-import { dotPlot } from './svg-chart.js';
+import { dotPlot, lineChart } from './svg-chart.js';
 
 const SIDE_COLORS = { baseline: '#1f77b4', candidate: '#ff7f0e' } as const;
 
-function metricsTable(compare: PublishedCompare, level: CompareLevel): string {
-  const deltasOnly = isDeltasOnly(compare);
-  const columns: HtmlColumn[] = [
-    { header: 'metric' },
-    { header: 'unit' },
-    { header: 'baseline', numeric: true },
-    { header: 'candidate', numeric: true },
-    { header: 'delta', numeric: true },
-    ...(deltasOnly ? [] : [{ header: '95% CI', numeric: true }, { header: 'verdict' }, { header: 'trials b/c', numeric: true }]),
-  ];
-  const rows = level.metrics.map((m) => {
-    const row = metricRow(m);
+function metricsTable(level: CompareLevel): string {
+  const rows = [level.cpu, ...level.metrics].map((m) => {
+    const cells = metricCells(m).map(escapeHtml);
     const worse = changeIsWorse(m);
-    const deltaClass = worse === null ? '' : worse ? 'delta-bad' : 'delta-good';
-    const cells = [
-      escapeHtml(row.label),
-      escapeHtml(row.unit),
-      escapeHtml(row.baseline),
-      escapeHtml(row.candidate),
-      `<span class="${deltaClass}">${escapeHtml(row.delta)}</span>`,
-    ];
-    if (!deltasOnly) {
-      cells.push(escapeHtml(row.ci), `<span class="verdict-${escapeHtml(row.verdict.replace(/\s+/g, '-'))}">${escapeHtml(row.verdict)}</span>`, escapeHtml(row.trials));
-    }
-    return { cells, attrs: `data-metric="${escapeHtml(m.metric)}" data-verdict="${escapeHtml(m.verdict)}"` };
+    cells[4] = `<span class="${worse === null ? '' : worse ? 'delta-bad' : 'delta-good'}">${cells[4]}</span>`;
+    return { cells, attrs: `data-metric="${escapeHtml(m.metric)}"` };
   });
-  return htmlTable(columns, rows, `class="compare-table" id="compare-table-c${level.concurrency}"`);
+  return htmlTable(
+    METRIC_HEADERS.map((header, i) => ({ header, numeric: i >= 2 })),
+    rows,
+    `class="compare-table" id="compare-table-c${level.concurrency}"`,
+  );
 }
 
 function bucketTable(level: CompareLevel): string {
   if (level.buckets.length === 0) return '<p class="meta">No CPU buckets (profiling off).</p>';
   const moved = new Set(bucketsMovedMost(level.buckets).map((b) => b.bucket));
-  const sorted = [...level.buckets].sort((a, b) => Math.abs(b.deltaPoints) - Math.abs(a.deltaPoints));
   return htmlTable(
-    [{ header: 'bucket' }, { header: 'baseline %', numeric: true }, { header: 'candidate %', numeric: true }, { header: 'delta', numeric: true }],
-    sorted.map((b) => ({
+    [{ header: 'bucket' }, { header: 'baseline ms/req', numeric: true }, { header: 'candidate ms/req', numeric: true }, { header: 'change ms/req', numeric: true }],
+    level.buckets.map((b) => ({
       cells: [
         moved.has(b.bucket) ? `<b>${escapeHtml(b.bucket)}</b>` : escapeHtml(b.bucket),
-        shareAsPercent(b.baseline),
-        shareAsPercent(b.candidate),
-        escapeHtml(signedPoints(b.deltaPoints)),
+        fixed(b.baselineMsPerOkRequest, 3),
+        fixed(b.candidateMsPerOkRequest, 3),
+        `${b.deltaMsPerOkRequest >= 0 ? '+' : ''}${fixed(b.deltaMsPerOkRequest, 3)}`,
       ],
     })),
     `class="bucket-deltas" id="bucket-deltas-c${level.concurrency}"`,
   );
 }
 
-function trialCharts(compare: PublishedCompare, level: CompareLevel): string {
-  if (isDeltasOnly(compare)) return '';
-  const charts = level.metrics.map((m) =>
-    dotPlot({
-      id: `trials-c${level.concurrency}-${m.metric.replace(/[^\w-]/g, '_')}`,
-      title: `${metricLabel(m.metric)} (${m.unit})`,
-      yTitle: m.unit,
-      width: 360,
-      groups: [
-        { name: 'baseline', color: SIDE_COLORS.baseline, values: m.baseline.values, median: m.baseline.median },
-        { name: 'candidate', color: SIDE_COLORS.candidate, values: m.candidate.values, median: m.candidate.median },
-      ],
-    }),
+function functionsBlock(level: CompareLevel): string {
+  if (level.functions.length === 0) return '';
+  const table = htmlTable(
+    FUNCTION_HEADERS.map((header, i) => ({ header, numeric: i < 3 })),
+    level.functions.map((f) => ({ cells: functionCells(f).map((c, i) => (i >= 4 ? `<span class="mono">${escapeHtml(c)}</span>` : escapeHtml(c))) })),
+    `class="function-moves" id="function-moves-c${level.concurrency}"`,
   );
-  return `<h3>Trial values (dots; bar = median)</h3><div class="charts trial-charts">${charts.join('')}</div>`;
+  return `<h3>Functions whose self time per successful request moved most</h3>${table}`;
 }
 
-function trialsTable(compare: PublishedCompare): string {
-  if (compare.trials.length === 0) return '';
-  const rows = compare.trials.map((t) => {
-    const s = t.step;
-    const flamegraph = compare.analysis.trials.find((a) => a.stepId === s.id)?.flamegraph ?? null;
-    const links = [flamegraph ? relativeHref(flamegraph) : null].filter((h): h is string => h !== null);
+function profileLinks(level: CompareLevel): string {
+  const p = level.pprof;
+  if (!p) return '';
+  const link = (path: string, text: string, cls: string) => `<a class="${cls}" href="${escapeHtml(relativeHref(path) ?? '#')}">${escapeHtml(text)}</a>`;
+  return `<p id="diff-profile-c${level.concurrency}">Flame graphs of all windows: ${link(p.flamegraphs.baseline, 'baseline', 'flamegraph-link')} · ${link(p.flamegraphs.candidate, 'candidate', 'flamegraph-link')}.
+Differential profile (CPU per successful request): ${link(p.baseline, p.baseline, 'pprof-link')} → ${link(p.candidate, p.candidate, 'pprof-link')}; in the run folder: <code>${escapeHtml(p.command)}</code></p>`;
+}
+
+/** Each window's CPU per ok request by side, and the blocks' paired changes in order. */
+function windowCharts(compare: PublishedCompare, level: CompareLevel): string {
+  if (isDeltasOnly(compare)) return '';
+  const values = level.cpu;
+  const dots = dotPlot({
+    id: `windows-c${level.concurrency}`,
+    title: `${metricLabel(values.metric)} per window (${values.unit})`,
+    yTitle: values.unit,
+    width: 360,
+    groups: [
+      { name: 'baseline', color: SIDE_COLORS.baseline, values: values.baseline.values, median: values.baseline.median },
+      { name: 'candidate', color: SIDE_COLORS.candidate, values: values.candidate.values, median: values.candidate.median },
+    ],
+  });
+  return `<h3>Windows (dots; bar = median)</h3><div class="charts">${dots}${blockTrail(compare, level)}</div>`;
+}
+
+/** Each block's candidate as % of its baseline (geometric, CPU per ok request), block by block. */
+function blockTrail(compare: PublishedCompare, level: CompareLevel): string {
+  const blocks = [...new Set(compare.windows.filter((w) => w.step.concurrency === level.concurrency).map((w) => w.block))];
+  const change = blocks.map((block) => {
+    const logs = (side: string) => compare.windows.filter((w) => w.block === block && w.side === side).map((w) => w.step.gateway.cpuMsPerOkRequest).filter((v): v is number => v !== null && v > 0).map(Math.log);
+    const [b, c] = [logs('baseline'), logs('candidate')];
+    if (b.length === 0 || c.length === 0) return null;
+    const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+    return Math.exp(mean(c) - mean(b)) * 100;
+  });
+  return lineChart({
+    id: `blocks-c${level.concurrency}`,
+    title: 'Candidate as % of baseline (CPU per ok request), by block',
+    xLabels: blocks.map(String),
+    xTitle: 'block',
+    yTitle: '% of baseline',
+    series: [{ name: 'candidate / baseline %', color: '#9467bd', values: change }],
+    formatValue: (v) => `${v.toFixed(1)}`,
+  });
+}
+
+function windowsTable(compare: PublishedCompare): string {
+  if (compare.windows.length === 0) return '';
+  const rows = compare.windows.map((w) => {
+    const s = w.step;
     return {
       cells: [
-        escapeHtml(t.side),
-        String(t.index),
-        String(t.step.concurrency),
-        s.status === 'ok' ? '<span class="status-ok">ok</span>' : '<span class="status-failed">FAILED</span>',
+        String(w.epoch),
+        String(w.block),
+        String(w.position + 1),
+        escapeHtml(w.side),
+        String(s.concurrency),
+        s.status === 'failed' ? '<span class="status-failed">FAILED</span>' : escapeHtml(s.status),
         escapeHtml(fixed(s.rps, 1)),
         escapeHtml(fixed(s.gateway.cpuMsPerOkRequest, 2)),
         escapeHtml(ms(s.latencyMs?.p50)),
@@ -103,85 +131,73 @@ function trialsTable(compare: PublishedCompare): string {
         escapeHtml(fixed(s.gateway.rssMaxMB, 0)),
         escapeHtml(fixed(s.fanout, 2)),
         escapeHtml(failureBreakdown(s.failureCounts)),
-        links.length > 0 ? links.map((h) => `<a class="flamegraph-link" href="${escapeHtml(h)}">flame graph</a>`).join(' ') : NONE,
       ],
-      className: s.status === 'failed' ? 'failed' : 'ok',
-      attrs: `data-side="${escapeHtml(t.side)}"`,
+      className: s.status,
+      attrs: `data-side="${escapeHtml(w.side)}"`,
     };
   });
-  return `<section id="trials"><h2>Trials</h2>${htmlTable(
-    [
-      { header: 'side' },
-      { header: '#', numeric: true },
-      { header: 'conc', numeric: true },
-      { header: 'status' },
-      { header: 'rps', numeric: true },
-      { header: 'CPU ms/ok req', numeric: true },
-      { header: 'p50 ms', numeric: true },
-      { header: 'p99 ms', numeric: true },
-      { header: 'RSS MB', numeric: true },
-      { header: 'fan-out', numeric: true },
-      { header: 'failures' },
-      { header: 'profile' },
-    ],
+  return `<section id="windows"><h2>Windows</h2>${htmlTable(
+    ['epoch', 'block', '#', 'side', 'conc', 'status', 'rps', 'CPU ms/ok req', 'p50 ms', 'p99 ms', 'RSS MB', 'fan-out', 'failures'].map((header, i) => ({ header, numeric: i !== 3 && i !== 5 && i !== 12 })),
     rows,
-    'id="trials-table"',
+    'id="windows-table"',
   )}</section>`;
 }
 
 function failuresSection(compare: PublishedCompare): string {
-  const failed = failedTrials(compare);
-  if (failed.length === 0) return '<section id="failures"><h2>Failures</h2><p class="status-ok">No trial failed validation.</p></section>';
+  const failed = failedWindows(compare);
+  if (failed.length === 0) return '<section id="failures"><h2>Failures</h2><p class="status-ok">No window failed validation.</p></section>';
   const items = failed.map(
-    (t) =>
-      `<li><b class="status-failed">${escapeHtml(t.side)} trial ${t.index} c=${t.step.concurrency} FAILED</b>: ${escapeHtml(
-        t.step.failures.join('; ') || 'failed',
-      )}<ul>${t.step.failureSamples
+    (w) =>
+      `<li><b class="status-failed">${escapeHtml(windowLabel(w))} FAILED</b>: ${escapeHtml(w.step.failures.join('; ') || 'failed')}<ul>${w.step.failureSamples
         .map((s) => `<li class="failure-sample">${escapeHtml(s.kind)} ×${escapeHtml(integer(s.count))}<pre>${escapeHtml(s.message.slice(0, 2000))}</pre></li>`)
         .join('')}</ul></li>`,
   );
   return `<section id="failures"><h2>Failures</h2><ul>${items.join('')}</ul></section>`;
 }
 
-/** The report page of a compare run: both sides per level, bucket deltas, trial values as dots. */
+function setupSection(compare: PublishedCompare): string {
+  const c = compare.config;
+  const env = (e: Record<string, string>) => Object.entries(e).map(([k, v]) => `${k}=${v}`).join(' ') || NONE;
+  const facts = [
+    { label: 'Baseline env', value: env(c.baselineEnv) },
+    { label: 'Candidate env', value: env(c.candidateEnv) },
+    { label: 'Concurrency', value: c.concurrency.join(', ') },
+    { label: 'Window', value: `${c.windowSec} s after a ${c.leadInSec} s lead-in; blocks ABBA/BAAB; restart every ${c.blocksPerEpoch} blocks` },
+    { label: 'Test', value: `sequential, threshold ±${Number((c.threshold * 100).toFixed(2))}%, α ${c.alpha}, β ${c.beta}, at least ${c.minBlocks} blocks, budget ${c.budgetMinutes} min` },
+    { label: 'Query', value: c.query },
+    { label: 'Reproduce', value: reproduceCommand(compare) },
+  ];
+  return `<section id="environment"><h2>Environment</h2>${
+    compare.environment ? factsTable(environmentFacts(compare.environment), 'id="environment-table"') : '<p class="meta">Not recorded.</p>'
+  }<h3>Setup</h3>${factsTable(facts, 'id="config-table"')}</section>`;
+}
+
+/** The report page of a comparison: per level the decision, metrics, what moved, and the windows. */
 export function renderCompareReportHtml(compare: PublishedCompare): string {
   const c = compare.config;
-  const tone = verdictTone(compare);
   const header = `<header id="compare-summary">
 <h1>gwprof compare <span class="mono">${escapeHtml(compare.runId)}</span></h1>
 <p class="meta">baseline <b class="mono">${escapeHtml(c.baseline)}</b> vs candidate <b class="mono">${escapeHtml(c.candidate)}</b> · mode ${escapeHtml(compare.mode)} · state ${escapeHtml(compare.state)} · started ${escapeHtml(compare.startedAt)}</p>
-<div id="verdict" class="verdict ${tone}">${escapeHtml(overallVerdictText(compare))}</div>
+<div id="verdict" class="verdict ${verdictTone(compare)}">${escapeHtml(overallVerdictText(compare))}</div>
 ${compare.analysis.verdictReasons.length > 0 ? `<ul id="verdict-reasons">${compare.analysis.verdictReasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>` : ''}
 ${compare.stopReason ? `<p>Stopped: ${escapeHtml(compare.stopReason)}</p>` : ''}
 </header>`;
   const levels = compare.analysis.levels
     .map(
       (level) => `<section class="compare-level" data-concurrency="${level.concurrency}"><h2>Concurrency ${level.concurrency}</h2>
-${metricsTable(compare, level)}
-<h3>CPU buckets (% of gateway samples; delta in points)</h3>
+<p class="decision">${escapeHtml(decisionText(level))}</p>
+${metricsTable(level)}
+<p class="meta">Change: ratio of the geometric means, candidate over baseline, from paired blocks (${escapeHtml(signedPercent(level.cpu.relativeChange))} for CPU). Table intervals are plain 95% t intervals, not adjusted for the sequential stop: information, not verdicts.</p>
+<h3>CPU buckets, ms per successful request</h3>
 ${bucketTable(level)}
-${trialCharts(compare, level)}
+${functionsBlock(level)}
+${profileLinks(level)}
+${windowCharts(compare, level)}
 </section>`,
     )
     .join('\n');
-  const setup = factsTable(
-    [
-      { label: 'Baseline env', value: Object.entries(c.baselineEnv).map(([k, v]) => `${k}=${v}`).join(' ') || NONE },
-      { label: 'Candidate env', value: Object.entries(c.candidateEnv).map(([k, v]) => `${k}=${v}`).join(' ') || NONE },
-      { label: 'Concurrency', value: c.concurrency.join(', ') },
-      { label: 'Trial', value: `${c.durationSec} s after ${c.warmupSec} s warm-up` },
-      { label: 'Trials per side', value: `${c.minTrials}–${c.maxTrials}${c.budgetMinutes === null ? '' : `, budget ${c.budgetMinutes} min`}` },
-      { label: 'Threshold', value: `${Number((c.threshold * 100).toFixed(2))}%` },
-      { label: 'Query', value: c.query },
-      { label: 'Reproduce', value: reproduceCommand(compare) },
-    ],
-    'id="config-table"',
-  );
-  const environment = `<section id="environment"><h2>Environment</h2>${
-    compare.environment ? factsTable(environmentFacts(compare.environment), 'id="environment-table"') : '<p class="meta">Not recorded.</p>'
-  }<h3>Setup</h3>${setup}</section>`;
   return htmlPage({
     title: `gwprof compare ${compare.runId}`,
-    body: [header, `<div id="levels">${levels}</div>`, failuresSection(compare), trialsTable(compare), environment].join('\n'),
+    body: [header, `<div id="levels">${levels}</div>`, failuresSection(compare), windowsTable(compare), setupSection(compare)].join('\n'),
   });
 }

@@ -1,60 +1,52 @@
-import type { PublishedCompare } from '@gwprof/results';
+import type { CompareLevel, PublishedCompare } from '@gwprof/results';
 import { escapeMarkdown, markdownCode } from './escape.js';
-import { bucketMoveText, bucketsMovedMost, failedTrials, isDeltasOnly, metricRow, overallVerdictText } from './compare-rows.js';
+import {
+  FUNCTION_HEADERS,
+  METRIC_HEADERS,
+  bucketMoveText,
+  bucketsMovedMost,
+  decisionText,
+  failedWindows,
+  functionCells,
+  isDeltasOnly,
+  metricCells,
+  overallVerdictText,
+  windowLabel,
+} from './compare-rows.js';
 import { fencedBlock } from './markdown-blocks.js';
 import { reproduceCommand } from './reproduce-command.js';
 import { type Column, formatMarkdownTable } from './text-table.js';
 
-function levelTable(compare: PublishedCompare, deltasOnly: boolean): string[] {
-  const columns: Column[] = [
-    { header: 'metric' },
-    { header: 'baseline' },
-    { header: 'candidate' },
-    { header: 'delta', align: 'right' },
-    ...(deltasOnly
-      ? []
-      : ([
-          { header: '95% CI', align: 'right' },
-          { header: 'verdict' },
-          { header: 'trials', align: 'right' },
-        ] satisfies Column[])),
-  ];
-  const out: string[] = [];
-  for (const level of compare.analysis.levels) {
-    const rows = level.metrics.map((m) => {
-      const row = metricRow(m);
-      const unit = row.unit ? ` ${escapeMarkdown(row.unit)}` : '';
-      // Numbers, deltas and CIs are our own formatting (digits, signs, %, brackets): nothing to escape.
-      const cells = [escapeMarkdown(row.label), `${row.baseline}${unit}`, `${row.candidate}${unit}`, row.delta];
-      if (!deltasOnly) {
-        cells.push(row.ci, row.verdict === 'regression' ? '**regression**' : escapeMarkdown(row.verdict), row.trials);
-      }
-      return cells;
-    });
-    out.push(`### Concurrency ${level.concurrency}`, '', formatMarkdownTable(columns, rows));
-    const moved = bucketsMovedMost(level.buckets);
+function levelSection(level: CompareLevel): string[] {
+  const metricColumns: Column[] = METRIC_HEADERS.map((header, i) => ({ header, ...(i >= 2 ? { align: 'right' as const } : {}) }));
+  // Metric cells and the decision are our own words and numbers (digits, signs, %, brackets): nothing to escape.
+  const rows = [level.cpu, ...level.metrics].map((m) => metricCells(m));
+  const out = [`### Concurrency ${level.concurrency}`, '', decisionText(level), '', formatMarkdownTable(metricColumns, rows), ''];
+  const moved = bucketsMovedMost(level.buckets);
+  out.push(moved.length > 0 ? `CPU buckets that moved most (ms per successful request): ${moved.map((b) => escapeMarkdown(bucketMoveText(b))).join(', ')}` : 'No CPU bucket moved by 0.005 ms per request or more.', '');
+  if (level.functions.length > 0) {
+    const functionColumns: Column[] = FUNCTION_HEADERS.map((header, i) => ({ header, ...(i < 3 ? { align: 'right' as const } : {}) }));
+    const cells = level.functions.slice(0, 10).map((f) => functionCells(f).map((c, i) => (i >= 4 ? markdownCode(c, true) : escapeMarkdown(c))));
+    out.push('<details><summary>Functions whose self time per successful request moved most</summary>', '', formatMarkdownTable(functionColumns, cells), '', '</details>', '');
+  }
+  if (level.pprof) {
     out.push(
-      '',
-      moved.length > 0
-        ? `CPU buckets that moved most (percentage points of gateway CPU samples): ${moved.map((b) => escapeMarkdown(bucketMoveText(b))).join(', ')}`
-        : 'No CPU bucket moved by 0.05 points or more.',
+      `Differential profile (per successful request, in the run folder): [${escapeMarkdown(level.pprof.baseline)}](${level.pprof.baseline}) → [${escapeMarkdown(level.pprof.candidate)}](${level.pprof.candidate}); ${markdownCode(level.pprof.command)}; flame graphs [baseline](${level.pprof.flamegraphs.baseline}) · [candidate](${level.pprof.flamegraphs.candidate})`,
       '',
     );
   }
   return out;
 }
 
-function environmentLines(compare: PublishedCompare): string[] {
+function setupLines(compare: PublishedCompare): string[] {
   const env = compare.environment;
   const c = compare.config;
-  const lines = [
-    `- Baseline: ${markdownCode(c.baseline)}${Object.keys(c.baselineEnv).length ? ` with ${markdownCode(Object.entries(c.baselineEnv).map(([k, v]) => `${k}=${v}`).join(' '))}` : ''}`,
-    `- Candidate: ${markdownCode(c.candidate)}${Object.keys(c.candidateEnv).length ? ` with ${markdownCode(Object.entries(c.candidateEnv).map(([k, v]) => `${k}=${v}`).join(' '))}` : ''}`,
-    `- Load: concurrency ${escapeMarkdown(c.concurrency.join(', '))}, ${c.durationSec} s per trial after ${c.warmupSec} s warm-up, query ${markdownCode(c.query)}`,
-  ];
-  if (compare.mode === 'trials') {
+  const withEnv = (e: Record<string, string>) => (Object.keys(e).length ? ` with ${markdownCode(Object.entries(e).map(([k, v]) => `${k}=${v}`).join(' '))}` : '');
+  const lines = [`- Baseline: ${markdownCode(c.baseline)}${withEnv(c.baselineEnv)}`, `- Candidate: ${markdownCode(c.candidate)}${withEnv(c.candidateEnv)}`];
+  if (compare.mode === 'windows') {
     lines.push(
-      `- Trials: alternating sides, ${c.minTrials}–${c.maxTrials} per side${c.budgetMinutes === null ? '' : `, budget ${c.budgetMinutes} min`}; threshold ${Number((c.threshold * 100).toFixed(2))}%`,
+      `- Load: concurrency ${escapeMarkdown(c.concurrency.join(', '))}, query ${markdownCode(c.query)}; windows of ${c.windowSec} s after a ${c.leadInSec} s lead-in, in ABBA/BAAB blocks; both sides restarted every ${c.blocksPerEpoch} blocks`,
+      `- Test: sequential (Sobel–Wald SPRT on paired log ratios of CPU ms per ok request), threshold ±${Number((c.threshold * 100).toFixed(2))}%, α ${c.alpha} (false regression, split across levels), β ${c.beta}, at least ${c.minBlocks} blocks; budget ${c.budgetMinutes} min`,
     );
   }
   if (env) {
@@ -66,41 +58,31 @@ function environmentLines(compare: PublishedCompare): string[] {
 }
 
 /**
- * A PR comment for a comparison: the verdict in words, the seed-003-style table (baseline,
- * candidate, delta, CI, verdict, trials), the buckets that moved, the setup and how to reproduce.
- * Mode 'runs' shows deltas only.
+ * A PR comment for a comparison: the verdict in words, per level the decision and a table of
+ * medians, changes and labelled intervals, what moved per successful request, the setup and how
+ * to reproduce. Mode 'runs' shows deltas only.
  */
 export function renderCompareMarkdown(compare: PublishedCompare): string {
-  const deltasOnly = isDeltasOnly(compare);
   const verdict = overallVerdictText(compare);
-  const lines: string[] = [`## gwprof compare: ${verdict}`, ''];
   const sides = `candidate ${markdownCode(compare.config.candidate)} against baseline ${markdownCode(compare.config.baseline)}`;
-  lines.push(
-    deltasOnly
-      ? `**Deltas only** for ${sides}: two finished runs compared, one measurement per side, so no confidence interval and no verdict.`
-      : `**Verdict: ${verdict}** for ${sides}.`,
-  );
-  if (compare.analysis.verdictReasons.length > 0) {
-    lines.push('');
-    for (const reason of compare.analysis.verdictReasons) lines.push(`- ${escapeMarkdown(reason)}`);
-  }
-  const failed = failedTrials(compare);
+  const lines: string[] = [`## gwprof compare: ${verdict}`, ''];
+  lines.push(isDeltasOnly(compare) ? `**Deltas only** for ${sides}: two finished runs compared, one measurement per side, so no interval and no verdict.` : `**Verdict: ${verdict}** for ${sides} (exit ${compare.analysis.exitCode}).`);
+  if (compare.analysis.verdictReasons.length > 0) lines.push('', ...compare.analysis.verdictReasons.map((r) => `- ${escapeMarkdown(r)}`));
+  const failed = failedWindows(compare);
   if (failed.length > 0) {
-    lines.push('', `${failed.length} trial(s) failed validation, so no verdict can be drawn from them:`, '');
-    for (const t of failed) {
-      lines.push(`- ${t.side} trial ${t.index} at c=${t.step.concurrency}: ${escapeMarkdown(t.step.failures.join('; ') || 'failed')}`);
-    }
+    lines.push('', `${failed.length} window(s) failed validation, so no verdict can be drawn:`, '');
+    for (const w of failed) lines.push(`- ${escapeMarkdown(windowLabel(w))}: ${escapeMarkdown(w.step.failures.join('; ') || 'failed')}`);
   }
   if (compare.stopReason) lines.push('', `Stopped: ${escapeMarkdown(compare.stopReason)}`);
   if (compare.state !== 'complete') lines.push('', `Compare run state: **${escapeMarkdown(compare.state)}**`);
   lines.push('');
-  lines.push(...levelTable(compare, deltasOnly));
+  for (const level of compare.analysis.levels) lines.push(...levelSection(level));
   lines.push(
-    deltasOnly
-      ? 'Medians of single runs; no confidence interval or verdict: compare with trials for that.'
-      : 'Baseline and candidate are medians over trials; delta is candidate / baseline − 1; the 95% CI is that of the relative change. A regression needs significance and a change beyond the threshold.',
+    isDeltasOnly(compare)
+      ? 'Single runs per side: deltas only.'
+      : 'Baseline and candidate are geometric means of the windows; change is their ratio (candidate / baseline − 1), from paired blocks. The decision line carries the verdict and its always-valid interval; the table\'s 95% intervals are information, not adjusted for the sequential stop.',
   );
-  lines.push('', '<details><summary>Setup</summary>', '', ...environmentLines(compare), '', '</details>');
+  lines.push('', '<details><summary>Setup</summary>', '', ...setupLines(compare), '', '</details>');
   lines.push('', '### Reproduce', '', fencedBlock(reproduceCommand(compare), 'sh'), '');
   return lines.join('\n');
 }

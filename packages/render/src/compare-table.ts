@@ -1,77 +1,61 @@
-import type { PublishedCompare, Verdict } from '@gwprof/results';
-import { type Painter, painter } from './ansi.js';
+import type { PublishedCompare } from '@gwprof/results';
+import { painter } from './ansi.js';
 import { escapeTerminal } from './escape.js';
 import {
+  FUNCTION_HEADERS,
+  METRIC_HEADERS,
   bucketMoveText,
   bucketsMovedMost,
   changeIsWorse,
-  failedTrials,
+  decisionText,
+  failedWindows,
+  functionCells,
   isDeltasOnly,
-  metricRow,
+  metricCells,
   overallVerdictText,
   verdictTone,
+  windowLabel,
 } from './compare-rows.js';
 import type { TerminalOptions } from './step-table.js';
 import { type Column, formatTextTable } from './text-table.js';
 
-const VERDICT_COLUMNS: Column[] = [
-  { header: '95% CI', align: 'right' },
-  { header: 'verdict' },
-  { header: 'trials b/c', align: 'right' },
-];
-
-function paintVerdict(p: Painter, verdict: Verdict): string {
-  if (verdict === 'regression') return p.bold(p.red(verdict));
-  if (verdict === 'improvement') return p.green(verdict);
-  if (verdict === 'inconclusive') return p.yellow(verdict);
-  return verdict;
-}
+const columns = (headers: string[], numericFrom: number): Column[] => headers.map((header, i) => ({ header, ...(i >= numericFrom ? { align: 'right' as const } : {}) }));
 
 /**
- * The compare result for the terminal: per level a row per metric (baseline and candidate medians,
- * delta, 95% CI, verdict, trials per side), the buckets that moved most, then the overall verdict,
- * its reasons and why trials stopped. Mode 'runs' has no CI or verdict columns.
+ * The comparison for the terminal: per level the sequential decision, the metrics (medians per side,
+ * change, interval), the buckets and functions that moved most per successful request; then the
+ * verdict, its reasons and why measuring stopped.
  */
 export function renderCompareTable(compare: PublishedCompare, opts: TerminalOptions = {}): string {
   const p = painter(opts.color);
   const deltasOnly = isDeltasOnly(compare);
-  const columns: Column[] = [
-    { header: 'metric' },
-    { header: 'unit' },
-    { header: 'baseline', align: 'right' },
-    { header: 'candidate', align: 'right' },
-    { header: 'delta', align: 'right' },
-    ...(deltasOnly ? [] : VERDICT_COLUMNS),
-  ];
-  const lines: string[] = [
+  const lines = [
     `baseline ${escapeTerminal(compare.config.baseline)}  vs  candidate ${escapeTerminal(compare.config.candidate)}${
-      deltasOnly ? '' : `  (threshold ${Number((compare.config.threshold * 100).toFixed(2))}%)`
+      deltasOnly ? '' : `  (threshold ±${Number((compare.config.threshold * 100).toFixed(2))}%)`
     }`,
   ];
   for (const level of compare.analysis.levels) {
-    const rows = level.metrics.map((m) => {
-      const row = metricRow(m);
+    const rows = [level.cpu, ...level.metrics].map((m) => {
+      const cells = metricCells(m).map(escapeTerminal);
       const worse = changeIsWorse(m);
-      const delta = deltasOnly && worse !== null ? (worse ? p.red(row.delta) : p.green(row.delta)) : row.delta;
-      const cells = [escapeTerminal(row.label), escapeTerminal(row.unit), row.baseline, row.candidate, delta];
-      if (!deltasOnly) cells.push(row.ci, paintVerdict(p, row.verdict), row.trials);
-      return m.verdict === 'regression' && !deltasOnly ? cells.map((c, i) => (i === 0 ? p.red(c) : c)) : cells;
+      if (worse !== null) cells[4] = worse ? p.red(cells[4]!) : p.green(cells[4]!);
+      return cells;
     });
-    lines.push('', p.bold(`c=${level.concurrency}`), formatTextTable(columns, rows, '  '));
+    lines.push('', p.bold(`c=${level.concurrency}`), `  ${escapeTerminal(decisionText(level))}`, formatTextTable(columns(METRIC_HEADERS, 2), rows, '  '));
     const moved = bucketsMovedMost(level.buckets);
-    if (moved.length > 0) lines.push(`  CPU buckets moved most: ${moved.map((b) => escapeTerminal(bucketMoveText(b))).join(', ')}`);
-  }
-  const failed = failedTrials(compare);
-  if (failed.length > 0) {
-    lines.push('', p.red(`${failed.length} trial(s) failed validation:`));
-    for (const t of failed) {
-      lines.push(p.red(`  ${t.side} #${t.index} c=${t.step.concurrency}: ${t.step.failures.map(escapeTerminal).join('; ') || 'failed'}`));
+    if (moved.length > 0) lines.push(`  CPU buckets that moved most: ${moved.map((b) => escapeTerminal(bucketMoveText(b))).join(', ')}`);
+    if (level.functions.length > 0) {
+      lines.push('  Functions whose self time per ok request moved most:', formatTextTable(columns(FUNCTION_HEADERS, 0).map((c, i) => (i < 3 ? c : { header: c.header })), level.functions.slice(0, 8).map((f) => functionCells(f).map(escapeTerminal)), '    '));
     }
+    if (level.pprof) lines.push(`  Differential profile: ${escapeTerminal(level.pprof.command)}  (in the run folder)`);
+  }
+  const failed = failedWindows(compare);
+  if (failed.length > 0) {
+    lines.push('', p.red(`${failed.length} window(s) failed validation:`));
+    for (const w of failed) lines.push(p.red(`  ${escapeTerminal(windowLabel(w))}: ${w.step.failures.map(escapeTerminal).join('; ') || 'failed'}`));
   }
   const tone = verdictTone(compare);
-  const verdictText = deltasOnly
-    ? 'Deltas only: two finished runs compared, no confidence interval or verdict'
-    : `Verdict: ${overallVerdictText(compare)}`;
+  const verdictText = deltasOnly ? 'Deltas only: two finished runs compared, no interval and no verdict' : `Verdict: ${overallVerdictText(compare)} (exit ${compare.analysis.exitCode})`;
   lines.push('', tone === 'bad' ? p.bold(p.red(verdictText)) : tone === 'ok' ? p.bold(p.green(verdictText)) : p.bold(p.yellow(verdictText)));
   for (const reason of compare.analysis.verdictReasons) lines.push(`  - ${escapeTerminal(reason)}`);
   if (compare.stopReason) lines.push(`Stopped: ${escapeTerminal(compare.stopReason)}`);

@@ -56,10 +56,14 @@ function defaultFileName(title: string): string {
   return safe.endsWith('.cpuprofile') ? safe : `${safe}.cpuprofile`;
 }
 
-/** A flame graph page for a parsed .cpuprofile (V8/Chrome format) or any format speedscope reads. */
-export function renderFlameGraphHtml(profile: object, opts: FlameGraphOptions): string {
+/**
+ * A flame graph page for a parsed .cpuprofile (V8/Chrome format), or for the bytes of any file
+ * speedscope reads (a gzipped pprof profile, for instance).
+ */
+export function renderFlameGraphHtml(profile: object | Uint8Array, opts: FlameGraphOptions): string {
   const assets = loadSpeedscopeAssets();
-  const base64 = Buffer.from(JSON.stringify(profile), 'utf8').toString('base64');
+  const bytes = profile instanceof Uint8Array ? Buffer.from(profile) : Buffer.from(JSON.stringify(profile), 'utf8');
+  const base64 = bytes.toString('base64');
   const data = { name: opts.fileName ?? defaultFileName(opts.title), title: opts.title, base64 };
   // The bundle must stay the body's last element: speedscope renders by replacing it.
   return `<!DOCTYPE html>

@@ -58,7 +58,7 @@ export function signedPoints(points: number | null | undefined, decimals = 1): s
   return points >= 0 && !text.startsWith('-') ? `+${text} pp` : `${text} pp`;
 }
 
-/** A 95% CI of a relative change: "[-2.1%, +4.0%]". */
+/** An interval of a relative change: "[-2.1%, +4.0%]". */
 export function ciRange(ci: [number, number] | null | undefined): string {
   if (!ci) return NONE;
   return `[${signedPercent(ci[0])}, ${signedPercent(ci[1])}]`;

@@ -14,3 +14,4 @@ export { renderFlameGraphHtml, type FlameGraphOptions } from './flamegraph-html.
 
 export { escapeHtml, escapeMarkdown, escapeTerminal } from './escape.js';
 export { findExternalResourceLoads, type ResourceLoad } from './external-resources.js';
+export { encodePprofProfile, pprofDiffCommand, decodePprofProfile } from './pprof-profile.js';

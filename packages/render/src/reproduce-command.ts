@@ -17,7 +17,7 @@ export function reproduceCommand(compare: PublishedCompare): string {
   const c = compare.config;
   const args =
     compare.mode === 'runs'
-      ? ['compare', '--baseline-run', c.baseline, '--candidate-run', c.candidate]
+      ? ['compare', '--baseline-run', compare.runs?.baseline ?? c.baseline, '--candidate-run', compare.runs?.candidate ?? c.candidate]
       : [
           'compare',
           '--baseline', c.baseline,
@@ -25,14 +25,11 @@ export function reproduceCommand(compare: PublishedCompare): string {
           ...envFlags('--baseline-env', c.baselineEnv),
           ...envFlags('--candidate-env', c.candidateEnv),
           '--concurrency', c.concurrency.join(','),
-          '--duration', String(c.durationSec),
-          '--warmup', String(c.warmupSec),
+          '--window', String(c.windowSec),
           '--query', c.query,
           // The config keeps the threshold as a fraction; the flag takes a percentage.
           '--threshold', String(Number((c.threshold * 100).toFixed(3))),
-          '--min-trials', String(c.minTrials),
-          '--max-trials', String(c.maxTrials),
-          ...(c.budgetMinutes === null ? [] : ['--budget', String(c.budgetMinutes)]),
+          '--budget', String(c.budgetMinutes),
         ];
   return `pnpm gwprof ${commandLineText(args)}`;
 }

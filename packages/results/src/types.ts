@@ -336,43 +336,101 @@ export interface SampleSummary {
   n: number;
   median: number;
   mean: number;
+  /** exp(mean of logs) over positive values (NaN otherwise): what the change compares. */
+  geometricMean: number;
   values: number[];
 }
 
+/** An informational metric of one level: both sides' windows and the change between them. */
 export interface MetricComparison {
-  /** e.g. rps, cpuMsPerOkRequest, p50, p99, rssMaxMB, fanout */
+  /** e.g. rps, p50, p99, rssMaxMB, fanout */
   metric: string;
   unit: string;
   higherIsBetter: boolean;
   baseline: SampleSummary;
   candidate: SampleSummary;
-  /** candidate / baseline − 1 (point estimate); null when undefined. */
+  /**
+   * Ratio of the geometric means of the candidate's and the baseline's windows, minus 1 (the mean
+   * of the blocks' paired log ratios); null when undefined.
+   */
   relativeChange: number | null;
-  /** 95% confidence interval of the relative change. */
-  ci95: [number, number] | null;
-  verdict: Verdict;
+  /** Interval of the relative change, at `confidence`; null with fewer than two blocks. */
+  interval: [number, number] | null;
+  confidence: number | null;
+  /** How the interval was computed, in words (its level, paired or not, adjusted for looks or not). */
   method: string;
 }
 
+/** The sequential test of a level's gating metric (CPU ms per successful request). */
+export interface LevelDecision {
+  outcome: 'regression' | 'no change' | 'improvement' | 'continue';
+  blocks: number;
+  epochs: number;
+  /** exp(mean of the blocks' log ratios) − 1: candidate over baseline, geometric means. */
+  relativeChange: number;
+  /** Always-valid interval of the relative change (valid at the data-dependent stop). */
+  interval: { low: number; high: number; confidence: number; label: string };
+  /** The false-alarm rate this level's test was run at (α, Bonferroni-split across levels). */
+  alpha: number;
+  reason: string;
+}
+
+/** A CPU bucket of one level: milliseconds per successful request on each side. */
 export interface BucketDelta {
   bucket: string;
-  baseline: number;
-  candidate: number;
-  /** candidate − baseline, in percentage points of all samples. */
-  deltaPoints: number;
+  baselineMsPerOkRequest: number;
+  candidateMsPerOkRequest: number;
+  deltaMsPerOkRequest: number;
+}
+
+/** A function whose self time per successful request moved between the sides. */
+export interface FunctionMove {
+  functionName: string;
+  url: string;
+  line: number;
+  bucket: string;
+  baselineMsPerOkRequest: number;
+  candidateMsPerOkRequest: number;
+  deltaMsPerOkRequest: number;
 }
 
 export interface CompareLevel {
   concurrency: number;
+  /** null for a comparison of finished runs (one value per side: deltas only). */
+  decision: LevelDecision | null;
+  /** The gating metric, summarised like the others. */
+  cpu: MetricComparison;
   metrics: MetricComparison[];
+  /** Largest move first; [] without profiles. */
   buckets: BucketDelta[];
+  /** The functions whose self time per request moved most; [] without profiles. */
+  functions: FunctionMove[];
+  /**
+   * pprof profiles of each side (all its windows, CPU per successful request) for
+   * `pprof -diff_base`, and a flame graph page of each; paths relative to the run folder.
+   */
+  pprof: { baseline: string; candidate: string; command: string; flamegraphs: { baseline: string; candidate: string } } | null;
 }
 
-export interface TrialRecord {
+/** One measured window of a comparison: a short step on one side, inside an ABBA or BAAB block. */
+export interface CompareWindow {
+  /** The pair of processes it ran on; both sides are restarted between epochs. */
+  epoch: number;
+  /** Blocks are numbered across the comparison; a block holds four windows at one level. */
+  block: number;
+  /** 0–3: ABBA or BAAB order within the block. */
+  position: number;
   side: 'baseline' | 'candidate';
-  index: number;
-  /** step.id is unique in the comparison: `<side>-<index>-c<concurrency>`. */
   step: StepRecord;
+}
+
+export interface CompareEpoch {
+  epoch: number;
+  startedAt: string;
+  /** The processes that served this epoch's windows. */
+  pids: { baseline: number; candidate: number };
+  /** Each side's warm-up step before the epoch's first block (not part of the statistics). */
+  warmup: { baseline: StepRecord | null; candidate: StepRecord | null };
 }
 
 export interface CompareConfig {
@@ -380,24 +438,35 @@ export interface CompareConfig {
   candidate: string;
   baselineEnv: Record<string, string>;
   candidateEnv: Record<string, string>;
+  /** Load levels (closed-loop connections); blocks cycle through them. */
   concurrency: number[];
+  /** Smallest relative change that counts: regression at ≥ +threshold. */
   threshold: number;
-  minTrials: number;
-  maxTrials: number;
-  budgetMinutes: number | null;
-  durationSec: number;
+  /** Measured seconds per window, after a lead-in of leadInSec on the same connections. */
+  windowSec: number;
+  leadInSec: number;
+  /** Longest warm-up of each side after a (re)start, s. */
   warmupSec: number;
+  /** Blocks before both sides are restarted (a new epoch). */
+  blocksPerEpoch: number;
+  budgetMinutes: number;
+  /** Wald's α (false regression, split across levels) and β (missed change at the threshold), and the looks' minimum. */
+  alpha: number;
+  beta: number;
+  minBlocks: number;
   query: string;
+  profile: boolean;
 }
 
-/** Everything derived from the trials (or the two finished runs) by the publish pass. */
+/** Everything derived from the windows (or the two finished runs) by the publish pass. */
 export interface CompareAnalysis {
   levels: CompareLevel[];
-  verdict: 'regression' | 'no regression' | 'inconclusive' | 'invalid' | 'deltas only';
+  verdict: 'regression' | 'no change' | 'improvement' | 'inconclusive' | 'invalid' | 'deltas only';
   verdictReasons: string[];
-  exitCode: 0 | 1 | 2;
-  /** Profile analysis of each trial that has a profile. */
-  trials: StepAnalysis[];
+  /** 0 no change or improvement, 1 regression, 2 invalid, 3 inconclusive (budget ran out). */
+  exitCode: 0 | 1 | 2 | 3;
+  /** Profile analysis of each window that has a profile. */
+  windows: StepAnalysis[];
 }
 
 export interface CompareResult {
@@ -410,14 +479,15 @@ export interface CompareResult {
   state: 'running' | 'complete' | 'interrupted' | 'failed';
   /** Harness error that ended the comparison early; null otherwise. */
   error: string | null;
-  /** 'runs' compares two finished sweeps' tables: deltas only, no verdict. */
-  mode: 'trials' | 'runs';
+  /** 'windows': both builds measured here; 'runs': two finished sweeps' tables (deltas only). */
+  mode: 'windows' | 'runs';
   config: CompareConfig;
   environment: RunEnvironment | null;
   /** mode 'runs': the two run folders compared. */
   runs: { baseline: string; candidate: string } | null;
-  trials: TrialRecord[];
-  /** Why trials stopped: every gating metric decided, max trials, budget, interrupted. */
+  epochs: CompareEpoch[];
+  windows: CompareWindow[];
+  /** Why measuring stopped: every level decided, the budget, a failure, an interruption. */
   stopReason: string;
   /** Written by the publish pass; null until then. */
   analysis: CompareAnalysis | null;

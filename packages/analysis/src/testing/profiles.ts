@@ -2,16 +2,7 @@
 import type { CpuProfile, CpuProfileCallFrame, CpuProfileNode } from '../cpuprofile.js';
 
 /** Seeded PRNG in [0, 1) so statistical tests have fixed answers. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from '../random.js';
 
 export type Frame = Pick<CpuProfileCallFrame, 'functionName' | 'url'> & { lineNumber?: number };
 

@@ -40,6 +40,8 @@ function removeStaleWork(): void {
 export function meshGateway(): GatewayAdapter {
   const bin = (): string => resolvePackageFile(meshDir, '@graphql-mesh/cli', 'cjs/bin.js');
   const workDir = path.join(workRoot, `${process.pid}-${++launches}`);
+  // The artifacts depend only on the subgraphs' URLs: a restart against the same ones reuses them.
+  let builtFor: string | null = null;
   return {
     spec: 'mesh',
     description: 'legacy GraphQL Mesh (@graphql-mesh/cli, stitching merger over federation subgraphs)',
@@ -47,6 +49,8 @@ export function meshGateway(): GatewayAdapter {
     packageVersions: () =>
       resolveVersions(meshDir, ['@graphql-mesh/cli', '@graphql-mesh/graphql', '@graphql-mesh/runtime', '@graphql-tools/delegate', 'graphql']),
     async prepare(context: GatewayContext): Promise<void> {
+      const key = JSON.stringify(context.subgraphUrls);
+      if (builtFor === key) return;
       removeStaleWork();
       mkdirSync(workDir, { recursive: true });
       copyFileSync(path.join(meshDir, '.meshrc.yaml'), path.join(workDir, '.meshrc.yaml'));
@@ -56,11 +60,13 @@ export function meshGateway(): GatewayAdapter {
         logger: context.logger,
         timeoutMs: 120_000,
       });
+      builtFor = key;
     },
     launch(): GatewayLaunch {
       return { command: process.execPath, args: [bin(), 'start', '--dir', workDir], cwd: workDir, isNodeScript: true };
     },
     dispose(): void {
+      builtFor = null;
       rmSync(workDir, { recursive: true, force: true });
     },
   };

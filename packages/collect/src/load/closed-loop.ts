@@ -5,12 +5,14 @@
  */
 import type { Client } from 'undici';
 import { InFlight, exchange, openConnection } from './exchange.js';
-import type { LoadRecorder } from './recorder.js';
+import type { Completion, LoadRecorder } from './recorder.js';
 import type { RequestStream } from './request-stream.js';
 
 export interface LoadEngine {
   /** Stops sending, abandons what is in flight and closes every connection. */
   stop(): Promise<void>;
+  /** Closed loop: connections that have had a first response (or failure); null for open loop. */
+  answered(): number | null;
 }
 
 export interface ClosedLoopOptions {
@@ -28,21 +30,29 @@ export function startClosedLoop(options: ClosedLoopOptions): LoadEngine {
   const { origin, pathname } = new URL(options.url);
   const inFlight = new InFlight(options.timeoutMs);
   const clients: Client[] = Array.from({ length: options.connections }, () => openConnection(origin));
+  const { recorder, stream } = options;
   let stopped = false;
+  let answered = 0;
 
   const run = async (client: Client): Promise<void> => {
+    let first = true;
     while (!stopped) {
-      const request = options.stream.take();
-      options.recorder.onSend();
-      const { completion, at } = await exchange(client, pathname, request, options.stream, inFlight, performance.now());
+      const request = stream.take();
+      recorder.onSend(performance.now());
+      const onTimeout = (at: number, timeout: Completion) => !stopped && recorder.onTimedOut(at, timeout);
+      const { completion, at } = await exchange(client, pathname, request, stream, inFlight, performance.now(), onTimeout);
       if (stopped) return;
-      options.recorder.onComplete(at, completion);
-      if (!completion.ok && completion.kind === 'socketErrors') await new Promise((r) => setTimeout(r, SOCKET_ERROR_PAUSE_MS));
+      if (first) answered++;
+      first = false;
+      if (completion) recorder.onComplete(at, completion);
+      else recorder.onSettled();
+      if (completion && !completion.ok && completion.kind === 'socketErrors') await new Promise((r) => setTimeout(r, SOCKET_ERROR_PAUSE_MS));
     }
   };
   const loops = clients.map((client) => run(client));
 
   return {
+    answered: () => answered,
     async stop() {
       stopped = true;
       inFlight.abortAll();

@@ -1,14 +1,22 @@
 /**
- * One request and its response on a connection of ours (undici), validated and timed. Requests
- * in flight are tracked so that one that has not been answered within the timeout is aborted and
- * counted as a timeout, and so that stopping the load can abandon them all.
+ * One request and its response on a connection of ours (undici), validated and timed.
+ *
+ * A request unanswered after the timeout is counted as a timeout at that moment, but its
+ * connection is kept and the response awaited (up to a hard cap): a gateway under load accepts
+ * new connections one per event-loop iteration (libuv ≥ 1.45), so a client that drops the
+ * connection and reconnects goes to the back of the accept queue and times out again and again.
+ * That feedback loop, not the gateway, made every autocannon version report periodic timeouts
+ * at c=300 that wrk, which never aborts, did not see (README: load generator fidelity).
  */
-import { Client } from 'undici';
-import { validateResponse } from '../validate-response.js';
+import { Client, type Dispatcher } from 'undici';
 import type { Completion } from './recorder.js';
+import { validateResponse } from '../validate-response.js';
 import type { PreparedRequest, RequestStream } from './request-stream.js';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+/** A late response is awaited this many timeouts (at least a minute) before the connection is given up. */
+const HARD_CAP_TIMEOUTS = 6;
 
 /** A keep-alive connection that sends one request at a time. Timeouts are ours, not undici's. */
 export function openConnection(origin: string): Client {
@@ -17,16 +25,21 @@ export function openConnection(origin: string): Client {
 
 interface Pending {
   deadline: number;
+  hardDeadline: number;
   controller: AbortController;
+  /** Called once, at the deadline, while the request may still be answered later. */
+  onTimeout: (at: number) => void;
   timedOut: boolean;
 }
 
-/** The requests in flight, checked ten times a second against their deadline. */
+/** The requests in flight, checked ten times a second against their deadlines. */
 export class InFlight {
   private readonly pending = new Set<Pending>();
   private readonly timer: NodeJS.Timeout;
+  private readonly hardCapMs: number;
 
   constructor(private readonly timeoutMs: number) {
+    this.hardCapMs = Math.max(60_000, HARD_CAP_TIMEOUTS * timeoutMs);
     this.timer = setInterval(() => this.expire(performance.now()), 100);
   }
 
@@ -34,8 +47,8 @@ export class InFlight {
     return this.timeoutMs / 1000;
   }
 
-  add(now: number): Pending {
-    const entry = { deadline: now + this.timeoutMs, controller: new AbortController(), timedOut: false };
+  add(now: number, onTimeout: (at: number) => void): Pending {
+    const entry = { deadline: now + this.timeoutMs, hardDeadline: now + this.hardCapMs, controller: new AbortController(), onTimeout, timedOut: false };
     this.pending.add(entry);
     return entry;
   }
@@ -53,16 +66,21 @@ export class InFlight {
 
   private expire(now: number): void {
     for (const entry of this.pending) {
-      if (entry.deadline > now) continue;
-      entry.timedOut = true;
-      entry.controller.abort();
-      this.pending.delete(entry);
+      if (!entry.timedOut && entry.deadline <= now) {
+        entry.timedOut = true;
+        entry.onTimeout(entry.deadline);
+      }
+      if (entry.hardDeadline <= now) {
+        entry.controller.abort();
+        this.pending.delete(entry);
+      }
     }
   }
 }
 
 export interface ExchangeResult {
-  completion: Completion;
+  /** null when the request timed out: the timeout was recorded at its deadline (see onTimeout). */
+  completion: Completion | null;
   /** performance.now() when the response (or the failure) was complete. */
   at: number;
 }
@@ -70,19 +88,28 @@ export interface ExchangeResult {
 /**
  * Sends a request and reads its whole response. Latency runs from `startedAt` (when the request
  * was handed to the connection, or for open-loop load, when it was meant to be sent) to the last
- * byte of the body.
+ * byte of the body. `onTimeout(at)` reports a timeout at its deadline; the call still resolves only
+ * when the late response has arrived (it is not counted again) or the hard cap gave up on it.
  */
-export async function exchange(client: Client, path: string, request: PreparedRequest, stream: RequestStream, inFlight: InFlight, startedAt: number): Promise<ExchangeResult> {
-  const pending = inFlight.add(performance.now());
+export async function exchange(
+  client: Dispatcher,
+  path: string,
+  request: PreparedRequest,
+  stream: RequestStream,
+  inFlight: InFlight,
+  startedAt: number,
+  onTimeout: (at: number, completion: Completion) => void,
+): Promise<ExchangeResult> {
+  const timeout: Completion = { ok: false, kind: 'timeouts', message: `no response within ${inFlight.timeoutSeconds} s`, bytes: 0 };
+  const pending = inFlight.add(performance.now(), (at) => onTimeout(at, timeout));
   try {
     const response = await client.request({ path, method: 'POST', headers: HEADERS, body: request.body, signal: pending.controller.signal });
     const text = await response.body.text();
     const at = performance.now();
-    return { completion: validated(response.statusCode, text, request, stream, at - startedAt), at };
+    return { completion: pending.timedOut ? null : validated(response.statusCode, text, request, stream, at - startedAt), at };
   } catch (error) {
     const at = performance.now();
-    if (pending.timedOut) return { completion: { ok: false, kind: 'timeouts', message: `no response within ${inFlight.timeoutSeconds} s`, bytes: 0 }, at };
-    return { completion: { ok: false, kind: 'socketErrors', message: describeError(error), bytes: 0 }, at };
+    return { completion: pending.timedOut ? null : { ok: false, kind: 'socketErrors', message: describeError(error), bytes: 0 }, at };
   } finally {
     inFlight.remove(pending);
   }

@@ -19,7 +19,7 @@ export async function measureFanoutAlone(url: string, stream: RequestStream, sub
   const inFlight = new InFlight(timeoutMs);
   try {
     const before = await subgraphs.requestCounts();
-    for (let i = 0; i < requests; i++) await exchange(client, pathname, stream.take(), stream, inFlight, performance.now());
+    for (let i = 0; i < requests; i++) await exchange(client, pathname, stream.take(), stream, inFlight, performance.now(), () => undefined);
     const after = await subgraphs.requestCounts();
     const served = Object.keys(after).reduce((sum, name) => sum + after[name as keyof typeof after] - before[name as keyof typeof before], 0);
     return { requests, fanout: Math.round((served / requests) * 1000) / 1000 };

@@ -6,7 +6,7 @@ const ok = (latencyMs: number) => ({ ok: true as const, latencyMs, orderWarning:
 describe('LoadRecorder', () => {
   it('counts a response in the second it completed in, whenever it was sent', () => {
     const recorder = new LoadRecorder(10_000);
-    for (let i = 0; i < 5; i++) recorder.onSend();
+    for (let i = 0; i < 5; i++) recorder.onSend(10_000);
     recorder.onComplete(10_999, ok(900)); // second 0
     recorder.onComplete(11_000, ok(1_000)); // second 1: sent in second 0, counted in 1
     recorder.onComplete(12_500, ok(2_500)); // second 2
@@ -22,7 +22,7 @@ describe('LoadRecorder', () => {
 
   it('keeps what is still in flight apart from what completed', () => {
     const recorder = new LoadRecorder(0);
-    for (let i = 0; i < 3; i++) recorder.onSend();
+    for (let i = 0; i < 3; i++) recorder.onSend(0);
     recorder.onComplete(500, ok(500));
     expect(recorder.inFlight).toBe(2);
     expect(recorder.sent).toBe(3);
@@ -32,7 +32,7 @@ describe('LoadRecorder', () => {
   it('merges failure samples of several seconds, with their counts', () => {
     const recorder = new LoadRecorder(0);
     for (const at of [100, 1_100, 1_200]) {
-      recorder.onSend();
+      recorder.onSend(at);
       recorder.onComplete(at, { ok: false, kind: 'non2xx', message: 'HTTP 502: bad gateway', bytes: 20 });
     }
     const window = recorder.window(0, 2);

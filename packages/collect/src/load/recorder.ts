@@ -20,10 +20,21 @@ interface SecondBucket {
   bytes: number;
   /** Latency of successful responses, µs. */
   latency: hdr.Histogram;
+  /** Requests that left in this second. */
+  sent: number;
+  /** Open-loop sends due in this second that the in-flight cap refused. */
+  dropped: number;
+  /** Open-loop sends: how late each left against its schedule, µs; null until the first. */
+  lag: hdr.Histogram | null;
 }
 
 export interface WindowStats {
   requests: { total: number; ok: number; failed: number };
+  /** Requests that left during the window, and open-loop sends the in-flight cap refused. */
+  sent: number;
+  dropped: number;
+  /** How late open-loop sends left against their schedule; null for closed-loop load. */
+  lagMs: { p50: number; p99: number; max: number } | null;
   failureCounts: FailureCounts;
   failureSamples: FailureSample[];
   orderWarnings: number;
@@ -57,14 +68,37 @@ export class LoadRecorder {
     return Math.floor((now - this.startedAt) / 1000);
   }
 
-  onSend(): void {
+  /** A request left at `now` (performance.now()); `lateMs`: how late against its schedule (open loop). */
+  onSend(now: number, lateMs?: number): void {
     this.sentCount++;
     this.inFlightCount++;
+    const bucket = this.bucket(Math.max(0, this.secondAt(now)));
+    bucket.sent++;
+    if (lateMs !== undefined) (bucket.lag ??= newHistogram()).recordValue(Math.min(3_600_000_000, Math.max(1, Math.round(lateMs * 1000))));
   }
 
-  /** A request finished (answered, failed or timed out) at `now`. */
+  /** An open-loop send due at `dueAt` that the in-flight cap refused. */
+  onDrop(dueAt: number): void {
+    this.bucket(Math.max(0, this.secondAt(dueAt))).dropped++;
+  }
+
+  /** A request finished (answered or failed) at `now`. */
   onComplete(now: number, completion: Completion): void {
     this.inFlightCount--;
+    this.record(now, completion);
+  }
+
+  /** A request passed its timeout at `at`: a failure now, though it stays in flight until settled. */
+  onTimedOut(at: number, completion: Completion): void {
+    this.record(at, completion);
+  }
+
+  /** A timed-out request's late response arrived (or was given up): it is no longer in flight. */
+  onSettled(): void {
+    this.inFlightCount--;
+  }
+
+  private record(now: number, completion: Completion): void {
     const bucket = this.bucket(Math.max(0, this.secondAt(now)));
     bucket.responses++;
     bucket.bytes += completion.bytes;
@@ -105,7 +139,13 @@ export class LoadRecorder {
     let orderWarnings = 0;
     let responses = 0;
     let bytes = 0;
+    let sent = 0;
+    let dropped = 0;
+    let lag: hdr.Histogram | null = null;
     for (const bucket of buckets) {
+      sent += bucket.sent;
+      dropped += bucket.dropped;
+      if (bucket.lag) (lag ??= newHistogram()).add(bucket.lag);
       ok += bucket.ok;
       orderWarnings += bucket.orderWarnings;
       responses += bucket.responses;
@@ -117,6 +157,9 @@ export class LoadRecorder {
     const failed = sumFailures(failureCounts);
     return {
       requests: { total: ok + failed, ok, failed },
+      sent,
+      dropped,
+      lagMs: lag && lag.totalCount > 0 ? { p50: lag.getValueAtPercentile(50) / 1000, p99: lag.getValueAtPercentile(99) / 1000, max: lag.maxValue / 1000 } : null,
       failureCounts,
       failureSamples: [...samples.values()],
       orderWarnings,
@@ -133,7 +176,7 @@ export class LoadRecorder {
 
   private bucket(index: number): SecondBucket {
     while (this.buckets.length <= index) {
-      this.buckets.push({ ok: 0, failures: emptyFailureCounts(), samples: null, orderWarnings: 0, responses: 0, bytes: 0, latency: newHistogram() });
+      this.buckets.push({ ok: 0, failures: emptyFailureCounts(), samples: null, orderWarnings: 0, responses: 0, bytes: 0, latency: newHistogram(), sent: 0, dropped: 0, lag: null });
     }
     return this.buckets[index]!;
   }

@@ -5,16 +5,19 @@ export class CpuSampler {
   private lastCpu: number;
   private lastTime: number;
 
-  /** `pid` null: a gateway we cannot see (a URL), so every reading is null. */
-  constructor(private readonly pid: number | null) {
-    this.lastCpu = pid === null ? 0 : cpuSeconds([pid]);
+  /** `pids` null or []: a gateway we cannot see (a URL), so every reading is null. Several pids add up. */
+  private readonly pids: number[];
+
+  constructor(pids: number | null | readonly number[]) {
+    this.pids = pids === null ? [] : typeof pids === 'number' ? [pids] : [...pids];
+    this.lastCpu = cpuSeconds(this.pids);
     this.lastTime = performance.now();
   }
 
   /** % of one core used since the previous reading. */
   read(): number | null {
-    if (this.pid === null) return null;
-    const cpu = cpuSeconds([this.pid]);
+    if (this.pids.length === 0) return null;
+    const cpu = cpuSeconds(this.pids);
     const now = performance.now();
     const wall = (now - this.lastTime) / 1000;
     const percent = wall > 0 ? ((cpu - this.lastCpu) / wall) * 100 : 0;

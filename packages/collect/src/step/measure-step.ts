@@ -10,7 +10,7 @@ import type { Scenario } from '../fixtures.js';
 import type { RunLogs } from '../log.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
-import { startClosedLoop } from '../load/closed-loop.js';
+import { startClosedLoop, type LoadEngine } from '../load/closed-loop.js';
 import { LoadRecorder } from '../load/recorder.js';
 import { RequestStream } from '../load/request-stream.js';
 import { CpuSampler } from './gateway-cpu.js';
@@ -25,8 +25,13 @@ export interface StepSettings {
   durationSec: number;
   /** Longest measured window, s. */
   maxDurationSec: number;
-  /** Longest warm-up, s; it ends earlier once throughput stops trending. */
+  /** Longest warm-up, s; it ends earlier once throughput stops trending (exactly this long when `fixedWarmup`). */
   warmupSec: number;
+  /**
+   * A warm-up of exactly warmupSec: for compare's short windows on gateways already warm, where
+   * the lead-in only has to refill the connections after the other side's turn.
+   */
+  fixedWarmup?: boolean;
   timeoutSec: number;
   /** 0..1: a step with a lower success rate is failed. */
   minSuccess: number;
@@ -64,6 +69,10 @@ export interface StepContext {
   logs: RunLogs;
   /** Prefix of progress lines, e.g. "baseline #2". */
   label?: string;
+  /** Processes that must be quiet before the load starts; default: the gateway's. */
+  settlePids?: number[];
+  /** Ports whose accept queues must be empty before the load starts; default: the gateway's. */
+  settlePorts?: number[];
 }
 
 /** Every measured window must hold this many mean latencies and responses (or reach its cap). */
@@ -89,7 +98,12 @@ export interface WindowResult {
 export async function measureStep(ctx: StepContext): Promise<StepRecord | null> {
   const { settings } = ctx;
   const startedAt = new Date().toISOString();
-  const settle = await settleGateway(ctx.gateway.pid, settings.settleSec, settings.signal);
+  const settle = await settleGateway(
+    ctx.settlePids ?? (ctx.gateway.pid === null ? [] : [ctx.gateway.pid]),
+    settings.settleSec,
+    settings.signal,
+    ctx.settlePorts ?? (ctx.gateway.pid === null ? [] : [Number(new URL(ctx.gateway.url).port)]),
+  );
   if (settings.signal.aborted) return null;
 
   const recorder = new LoadRecorder(performance.now());
@@ -98,7 +112,7 @@ export async function measureStep(ctx: StepContext): Promise<StepRecord | null> 
   let warmup: WarmupResult;
   let window: WindowResult;
   try {
-    warmup = await warmUp(ctx, timeline, recorder);
+    warmup = await warmUp(ctx, timeline, recorder, engine);
     if (settings.signal.aborted) return null;
     window = await measureWindow(ctx, timeline, recorder);
     if (settings.signal.aborted) return null;
@@ -132,15 +146,25 @@ function finish(
 }
 
 /** Load on, discarded, until throughput stops trending (or the maximum); the gateway's death ends it. */
-async function warmUp(ctx: StepContext, timeline: StepTimeline, recorder: LoadRecorder): Promise<WarmupResult> {
+async function warmUp(ctx: StepContext, timeline: StepTimeline, recorder: LoadRecorder, engine: LoadEngine): Promise<WarmupResult> {
   const { settings } = ctx;
   if (settings.warmupSec <= 0) return { seconds: 0, steady: false, note: 'no warm-up asked for' };
   for (;;) {
     const seconds = await timeline.tick('warmup');
     if (settings.signal.aborted) return { seconds, steady: false, note: 'interrupted' };
     if (!ctx.gateway.isRunning()) return { seconds, steady: false, note: 'the gateway exited during the warm-up' };
+    if (settings.fixedWarmup) {
+      if (seconds >= settings.warmupSec) return { seconds, steady: true, note: `fixed lead-in of ${settings.warmupSec} s` };
+      continue;
+    }
     const recent = recorder.window(Math.max(0, seconds - 5), seconds).latencyMs;
-    const decision = warmupDecision({ okPerSecond: timeline.recentOk(seconds), meanLatencyMs: recent?.mean ?? null, maxSeconds: settings.warmupSec });
+    const answered = engine.answered();
+    const decision = warmupDecision({
+      okPerSecond: timeline.recentOk(seconds),
+      meanLatencyMs: recent?.mean ?? null,
+      maxSeconds: settings.warmupSec,
+      ...(answered === null ? {} : { connections: { answered, total: ctx.concurrency } }),
+    });
     progress(ctx, `warm-up ${seconds} s (at most ${settings.warmupSec}) · ${timeline.recentOk(1)[0] ?? 0} ok/s`);
     if (decision.done) return { seconds, steady: decision.steady, note: decision.reason };
   }

@@ -1,10 +1,12 @@
 /**
  * Before a step: wait until the gateway has worked off what came before (the requests the
  * previous step abandoned, start-up work), so no step starts on a busy gateway. Quiet means two
- * readings in a row below IDLE_PERCENT of a core; the wait is bounded, and the step records how
- * long it took and whether it got there.
+ * readings in a row below IDLE_PERCENT of a core with nothing waiting in its accept queue (a
+ * backlog there would make the next step's connections wait their turn for seconds); the wait
+ * is bounded, and the step records how long it took and whether it got there.
  */
 import { CpuSampler } from './gateway-cpu.js';
+import { acceptQueueLength } from '../listening-pid.js';
 import { sleep } from './ticks.js';
 
 const READING_MS = 500;
@@ -18,16 +20,22 @@ export interface Settled {
   cpuPercent: number | null;
 }
 
-export async function settleGateway(pid: number | null, maxSeconds: number, signal: AbortSignal): Promise<Settled> {
+/**
+ * `pids`: the gateway (or both gateways of a comparison, sharing a core); [] for one we cannot see.
+ * `ports`: where they listen, for their accept queues.
+ */
+export async function settleGateway(pids: number | null | readonly number[], maxSeconds: number, signal: AbortSignal, ports: readonly number[] = []): Promise<Settled> {
   const started = performance.now();
-  if (pid === null) return { seconds: 0, settled: true, cpuPercent: null };
-  const sampler = new CpuSampler(pid);
+  const watched = pids === null ? [] : typeof pids === 'number' ? [pids] : [...pids];
+  if (watched.length === 0) return { seconds: 0, settled: true, cpuPercent: null };
+  const sampler = new CpuSampler(watched);
   let quiet = 0;
   let last: number | null = null;
   while (!signal.aborted) {
     await sleep(READING_MS);
     last = sampler.read();
-    quiet = last !== null && last < IDLE_PERCENT ? quiet + 1 : 0;
+    const backlog = ports.reduce((sum, port) => sum + acceptQueueLength(port), 0);
+    quiet = last !== null && last < IDLE_PERCENT && backlog === 0 ? quiet + 1 : 0;
     const seconds = (performance.now() - started) / 1000;
     if (quiet >= QUIET_READINGS) return { seconds: round(seconds), settled: true, cpuPercent: last };
     if (seconds >= maxSeconds) return { seconds: round(seconds), settled: false, cpuPercent: last };

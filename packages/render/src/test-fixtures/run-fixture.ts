@@ -1,5 +1,5 @@
 /** Hand-built results for the render tests: every number is chosen so tests can assert it. */
-import type { PublishedCompare, RunResult, StepAnalysis, StepRecord, TrialRecord } from '@gwprof/results';
+import type { CompareWindow, PublishedCompare, RunResult, StepAnalysis, StepRecord } from '@gwprof/results';
 
 export const SCRIPT_TAG = '<script>alert(1)</script>';
 export const IMG_TAG = '<img src=x onerror=alert(1)>';
@@ -53,7 +53,7 @@ function okStep(concurrency: number, rps: number, p50: number, id = String(concu
     subgraphs: { cpuPercent: 21.3, perSubgraph: { accounts: { cpuPercent: 5, requests: total } } },
     fanout: 7,
     loadgen: { cpuPercent: 8.2 },
-    profile: { cpuprofile: `step-${id}.cpuprofile`, samples: 9876, requestedIntervalUs: 1000 },
+    profile: { cpuprofile: `step-${id}.cpuprofile`, samples: 9876, requestedIntervalUs: 1000, nodeGc: null, threadCpuMs: null },
     series: Array.from({ length: 16 }, (_, t) => ({ t, phase: t < 6 ? 'warmup' : 'window', ok: Math.round(rps), failed: 0, p50Ms: p50, p99Ms: p50 * 2, gatewayCpuPercent: 97 })),
     steadiness: { steady: true, reasons: [], trendPercent: 1.5, cvPercent: 4.2 },
   };
@@ -76,7 +76,7 @@ export function makeRunFixture(): RunResult {
     rps: 0,
     latencyMs: null,
     fanout: null,
-    profile: { cpuprofile: 'step-1000.cpuprofile', samples: 0, requestedIntervalUs: 1000 },
+    profile: { cpuprofile: 'step-1000.cpuprofile', samples: 0, requestedIntervalUs: 1000, nodeGc: null, threadCpuMs: null },
   };
   const c10 = okStep(10, 190.5, 6.2);
   const c100 = okStep(100, 220.25, 100);
@@ -173,24 +173,34 @@ export function makeCpuProfile(): object {
 }
 
 function step(id: string, rps: number, cpuMs: number): StepRecord {
-  const s = okStep(50, rps, 10, id);
+  const s = okStep(20, rps, 10, id);
   return { ...s, gateway: { ...s.gateway, cpuMsPerOkRequest: cpuMs } };
 }
 
-/** A trials compare at c=50: rps fell 10% (a regression), CPU per request rose, p99 inconclusive. */
-export function makeCompareFixture(mode: 'trials' | 'runs' = 'trials'): PublishedCompare {
-  const trials: TrialRecord[] = [];
-  const baseRps = [200, 202, 198, 201, 199];
-  const candRps = [180, 181, 179, 182, 178];
-  baseRps.forEach((rps, i) => {
-    trials.push({ side: 'baseline', index: i + 1, step: step(`baseline-${i + 1}-c50`, rps, 4.4) });
-    trials.push({ side: 'candidate', index: i + 1, step: step(`candidate-${i + 1}-c50`, candRps[i] ?? 0, 4.9) });
+const summary = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  return { n: values.length, median: sorted[Math.floor(sorted.length / 2)] ?? 0, mean, geometricMean: Math.exp(values.reduce((a, v) => a + Math.log(v), 0) / values.length), values };
+};
+
+/**
+ * A comparison at c=20 over 6 blocks: the candidate spends 11.4% more CPU per request (a
+ * regression), its throughput fell 10%, p99 moved within noise.
+ */
+export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): PublishedCompare {
+  const windows: CompareWindow[] = [];
+  for (let block = 1; block <= 6; block++) {
+    const order = block % 2 === 1 ? ['baseline', 'candidate', 'candidate', 'baseline'] : ['candidate', 'baseline', 'baseline', 'candidate'];
+    order.forEach((side, position) => {
+      const candidate = side === 'candidate';
+      windows.push({ epoch: Math.ceil(block / 3), block, position, side: side as 'baseline' | 'candidate', step: step(`e1-b${block}-${position}-${side}-c20`, candidate ? 180 : 200, candidate ? 4.9 : 4.4) });
+    });
+  }
+  const measured = mode === 'windows';
+  const metric = (metricName: string, unit: string, higherIsBetter: boolean, b: number[], c: number[], change: number, interval: [number, number] | null) => ({
+    metric: metricName, unit, higherIsBetter, baseline: summary(b), candidate: summary(c), relativeChange: change,
+    interval: measured ? interval : null, confidence: measured && interval ? 0.95 : null, method: measured ? 'paired blocks' : 'one run per side',
   });
-  const summary = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return { n: values.length, median: sorted[Math.floor(sorted.length / 2)] ?? 0, mean: values.reduce((a, b) => a + b, 0) / values.length, values };
-  };
-  const trialsMode = mode === 'trials';
   return {
     schemaVersion: 2,
     tool: { name: 'gwprof', version: '0.1.0' },
@@ -206,69 +216,52 @@ export function makeCompareFixture(mode: 'trials' | 'runs' = 'trials'): Publishe
       candidate: `cmd:node ./pr/gateway.js ${SCRIPT_TAG}`,
       baselineEnv: {},
       candidateEnv: { NODE_OPTIONS: '--require ./slow.cjs' },
-      concurrency: [50],
+      concurrency: [20],
       threshold: 0.05,
-      minTrials: 5,
-      maxTrials: 20,
-      budgetMinutes: 30,
-      durationSec: 10,
-      warmupSec: 2,
-      query: 'fixtures/test-query.graphql',
+      windowSec: 5,
+      leadInSec: 2,
+      warmupSec: 30,
+      blocksPerEpoch: 3,
+      budgetMinutes: 20,
+      alpha: 0.05,
+      beta: 0.2,
+      minBlocks: 6,
+      query: 'fixtures/user-reviews.graphql',
+      profile: true,
     },
     environment: makeRunFixture().environment,
-    runs: trialsMode ? null : { baseline: '/runs/a', candidate: '/runs/b' },
-    trials: trialsMode ? trials : [],
-    stopReason: trialsMode ? 'all metrics decided after 5 trials per side' : 'compared two finished runs',
+    runs: measured ? null : { baseline: '/runs/a', candidate: '/runs/b' },
+    epochs: [],
+    windows: measured ? windows : [],
+    stopReason: measured ? 'regression after 6 blocks' : 'compared finished runs',
     analysis: {
-    trials: trialsMode ? trials.map((t) => analysisOf(t.step, { gc: 0.1, execute: 0.9 })) : [],
-    levels: [
-      {
-        concurrency: 50,
-        metrics: [
-          {
-            metric: 'rps',
-            unit: 'req/s',
-            higherIsBetter: true,
-            baseline: summary(baseRps),
-            candidate: summary(candRps),
-            relativeChange: -0.1,
-            ci95: trialsMode ? [-0.115, -0.085] : null,
-            verdict: trialsMode ? 'regression' : 'inconclusive',
-            method: trialsMode ? 'bootstrap' : 'single runs',
-          },
-          {
-            metric: 'cpuMsPerOkRequest',
-            unit: 'ms',
-            higherIsBetter: false,
-            baseline: summary([4.4, 4.4, 4.4, 4.4, 4.4]),
-            candidate: summary([4.9, 4.9, 4.9, 4.9, 4.9]),
-            relativeChange: 0.1136,
-            ci95: trialsMode ? [0.1, 0.127] : null,
-            verdict: trialsMode ? 'regression' : 'inconclusive',
-            method: 'bootstrap',
-          },
-          {
-            metric: 'p99',
-            unit: 'ms',
-            higherIsBetter: false,
-            baseline: summary([20, 35, 18, 40, 22]),
-            candidate: summary([25, 30, 45, 19, 28]),
-            relativeChange: 0.04,
-            ci95: trialsMode ? [-0.2, 0.3] : null,
-            verdict: 'inconclusive',
-            method: 'bootstrap',
-          },
-        ],
-        buckets: [
-          { bucket: 'execute', baseline: 0.3, candidate: 0.36, deltaPoints: 6 },
-          { bucket: 'gc', baseline: 0.1, candidate: 0.09, deltaPoints: -1 },
-          { bucket: 'idle', baseline: 0.05, candidate: 0.051, deltaPoints: 0.1 },
-        ],
-      },
-    ],
-    verdict: trialsMode ? 'regression' : 'deltas only',
-    verdictReasons: trialsMode ? ['c=50 rps −10.0% (CI −11.5%…−8.5%) beyond the 5% threshold'] : [],
-    exitCode: trialsMode ? 1 : 0,
+      levels: [
+        {
+          concurrency: 20,
+          decision: measured
+            ? { outcome: 'regression', blocks: 6, epochs: 2, relativeChange: 0.1136, interval: { low: 0.09, high: 0.138, confidence: 0.9, label: '90% always-valid' }, alpha: 0.05, reason: '+11.4% over 6 blocks: regression' }
+            : null,
+          cpu: metric('cpuMsPerOkRequest', 'CPU ms/req', false, [4.4, 4.4, 4.4], [4.9, 4.9, 4.9], 0.1136, [0.1, 0.127]),
+          metrics: [
+            metric('rps', 'req/s', true, [200, 202, 198], [180, 181, 179], -0.1, [-0.115, -0.085]),
+            metric('p99', 'ms', false, [20, 35, 18], [25, 30, 45], 0.04, [-0.2, 0.3]),
+          ],
+          buckets: [
+            { bucket: 'execute', baselineMsPerOkRequest: 1.2, candidateMsPerOkRequest: 1.7, deltaMsPerOkRequest: 0.5 },
+            { bucket: 'gc', baselineMsPerOkRequest: 0.44, candidateMsPerOkRequest: 0.43, deltaMsPerOkRequest: -0.01 },
+          ],
+          functions: measured
+            ? [{ functionName: 'burn', url: 'file:///pr/slow.cjs', line: 12, bucket: 'execute', baselineMsPerOkRequest: 0, candidateMsPerOkRequest: 0.5, deltaMsPerOkRequest: 0.5 }]
+            : [],
+          pprof: measured
+            ? { baseline: 'compare-c20-baseline.pb.gz', candidate: 'compare-c20-candidate.pb.gz', command: 'go tool pprof -top -diff_base=compare-c20-baseline.pb.gz compare-c20-candidate.pb.gz', flamegraphs: { baseline: 'compare-c20-baseline.flame.html', candidate: 'compare-c20-candidate.flame.html' } }
+            : null,
+        },
+      ],
+      verdict: measured ? 'regression' : 'deltas only',
+      verdictReasons: measured ? ['c=20: +11.4% over 6 blocks: regression'] : [],
+      exitCode: measured ? 1 : 0,
+      windows: measured ? windows.map((w) => analysisOf(w.step, { gc: 0.1, execute: 0.9 })) : [],
     },
   };
 }

@@ -1,0 +1,162 @@
+/**
+ * From a comparison's windows to a verdict. Each level's gating metric (the gateway's CPU ms per
+ * successful request) goes through the sequential test (sequential.ts) block by block; its false
+ * alarm rate α is split across the levels. Other metrics are summarised as paired changes with
+ * plain 95% intervals, labelled as such: information, not verdicts.
+ */
+import type { CompareWindow, LevelDecision, MetricComparison, StepRecord } from '@gwprof/results';
+import { mean, median } from './descriptive.js';
+import { blockLogRatio, decideSequential, type BlockObservation } from './sequential.js';
+import { studentTQuantile } from './student-t.js';
+
+export interface ComparisonDesign {
+  levels: readonly number[];
+  threshold: number;
+  alpha: number;
+  beta: number;
+  minBlocks: number;
+}
+
+export interface ComparisonVerdict {
+  decisions: Map<number, LevelDecision>;
+  verdict: 'regression' | 'no change' | 'improvement' | 'inconclusive' | 'invalid';
+  reasons: string[];
+  exitCode: 0 | 1 | 2 | 3;
+  /** Measuring more cannot change the verdict: a level regressed, every level decided, or a window failed. */
+  done: boolean;
+}
+
+interface MetricSpec {
+  metric: string;
+  unit: string;
+  higherIsBetter: boolean;
+  value: (step: StepRecord) => number | null;
+}
+
+/** The gating metric: what the gateway's CPU spent per successful request. */
+export const GATING_METRIC: MetricSpec = { metric: 'cpuMsPerOkRequest', unit: 'CPU ms/req', higherIsBetter: false, value: (s) => s.gateway.cpuMsPerOkRequest };
+
+export const INFORMATIONAL_METRICS: readonly MetricSpec[] = [
+  { metric: 'rps', unit: 'req/s', higherIsBetter: true, value: (s) => s.rps },
+  { metric: 'p50', unit: 'ms', higherIsBetter: false, value: (s) => s.latencyMs?.p50 ?? null },
+  { metric: 'p99', unit: 'ms', higherIsBetter: false, value: (s) => s.latencyMs?.p99 ?? null },
+  { metric: 'rssMaxMB', unit: 'MB', higherIsBetter: false, value: (s) => s.gateway.rssMaxMB },
+  { metric: 'fanout', unit: 'subgraph req/req', higherIsBetter: false, value: (s) => s.fanout },
+];
+
+/** The windows of one level grouped by block, in block order. */
+function blocksOf(windows: readonly CompareWindow[], level: number): CompareWindow[][] {
+  const byBlock = new Map<number, CompareWindow[]>();
+  for (const w of windows) {
+    if (w.step.concurrency !== level) continue;
+    const list = byBlock.get(w.block) ?? [];
+    list.push(w);
+    byBlock.set(w.block, list);
+  }
+  return [...byBlock.entries()].sort((a, b) => a[0] - b[0]).map(([, list]) => list);
+}
+
+/** Paired log ratio of one block for a metric; null when a side has no usable value. */
+function blockRatio(block: readonly CompareWindow[], spec: MetricSpec): number | null {
+  const values = (side: CompareWindow['side']) =>
+    block.filter((w) => w.side === side).map((w) => spec.value(w.step)).filter((v): v is number => v !== null && v > 0 && Number.isFinite(v));
+  const baseline = values('baseline');
+  const candidate = values('candidate');
+  return baseline.length > 0 && candidate.length > 0 ? blockLogRatio(baseline, candidate) : null;
+}
+
+/** The blocks of a level as observations of the gating metric, for the sequential test. */
+export function levelObservations(windows: readonly CompareWindow[], level: number): BlockObservation[] {
+  return blocksOf(windows, level).flatMap((block) => {
+    const x = blockRatio(block, GATING_METRIC);
+    return x === null ? [] : [{ epoch: block[0]!.epoch, x }];
+  });
+}
+
+export function decideLevel(windows: readonly CompareWindow[], level: number, design: ComparisonDesign): LevelDecision {
+  const alpha = design.alpha / design.levels.length;
+  const blocks = levelObservations(windows, level);
+  if (blocks.length === 0) {
+    const none = { low: -Infinity, high: Infinity, confidence: 0, label: 'no block yet' };
+    return { outcome: 'continue', blocks: 0, epochs: 0, relativeChange: 0, interval: none, alpha, reason: 'no block measured yet' };
+  }
+  const decision = decideSequential(blocks, { threshold: design.threshold, alpha, beta: design.beta, minBlocks: design.minBlocks });
+  return {
+    outcome: decision.outcome,
+    blocks: decision.blocks,
+    epochs: decision.epochs,
+    relativeChange: decision.relativeChange,
+    interval: { low: decision.interval.low, high: decision.interval.high, confidence: decision.interval.confidence, label: decision.interval.label },
+    alpha,
+    reason: decision.reason,
+  };
+}
+
+/** The comparison's verdict from every level's decision; also whether measuring more could change it. */
+export function judgeComparison(windows: readonly CompareWindow[], design: ComparisonDesign): ComparisonVerdict {
+  const decisions = new Map(design.levels.map((level) => [level, decideLevel(windows, level, design)]));
+  const failed = windows.filter((w) => w.step.status === 'failed');
+  if (failed.length > 0) {
+    const reasons = failed.map((w) => `${w.side} window ${w.block}.${w.position} at c=${w.step.concurrency} failed: ${w.step.failures[0] ?? 'failed'}`);
+    return { decisions, verdict: 'invalid', reasons, exitCode: 2, done: true };
+  }
+  const describe = (level: number, d: LevelDecision) => `c=${level}: ${d.reason}`;
+  const all = [...decisions.entries()];
+  const regressed = all.filter(([, d]) => d.outcome === 'regression');
+  if (regressed.length > 0) return { decisions, verdict: 'regression', reasons: regressed.map(([l, d]) => describe(l, d)), exitCode: 1, done: true };
+  const open = all.filter(([, d]) => d.outcome === 'continue');
+  if (open.length > 0) return { decisions, verdict: 'inconclusive', reasons: open.map(([l, d]) => describe(l, d)), exitCode: 3, done: false };
+  const improved = all.some(([, d]) => d.outcome === 'improvement');
+  return { decisions, verdict: improved ? 'improvement' : 'no change', reasons: all.map(([l, d]) => describe(l, d)), exitCode: 0, done: true };
+}
+
+/** A metric of one level: each side's windows, and the paired change with a plain 95% interval. */
+export function compareMetric(windows: readonly CompareWindow[], level: number, spec: MetricSpec): MetricComparison {
+  const blocks = blocksOf(windows, level);
+  const side = (s: CompareWindow['side']) =>
+    summarize(blocks.flat().filter((w) => w.side === s).map((w) => spec.value(w.step)).filter((v): v is number => v !== null && Number.isFinite(v)));
+  const ratios = blocks.map((b) => blockRatio(b, spec)).filter((x): x is number => x !== null);
+  const base = { metric: spec.metric, unit: spec.unit, higherIsBetter: spec.higherIsBetter, baseline: side('baseline'), candidate: side('candidate') };
+  if (ratios.length === 0) return { ...base, relativeChange: null, interval: null, confidence: null, method: 'no block with a value on both sides' };
+  const m = mean(ratios);
+  if (ratios.length < 2) return { ...base, relativeChange: Math.exp(m) - 1, interval: null, confidence: null, method: 'one block: no interval' };
+  const sd = Math.sqrt(ratios.reduce((sum, x) => sum + (x - m) ** 2, 0) / (ratios.length - 1));
+  const half = studentTQuantile(0.975, ratios.length - 1) * (sd / Math.sqrt(ratios.length));
+  return {
+    ...base,
+    relativeChange: Math.exp(m) - 1,
+    interval: [Math.exp(m - half) - 1, Math.exp(m + half) - 1],
+    confidence: 0.95,
+    method: `ratio of geometric means from ${ratios.length} paired blocks; 95% t interval, not adjusted for the sequential stop (information, not a verdict)`,
+  };
+}
+
+/** Two finished sweeps' steps at one level: the change of each metric, with no interval. */
+export function deltaMetric(baseline: StepRecord, candidate: StepRecord, spec: MetricSpec): MetricComparison {
+  const b = spec.value(baseline);
+  const c = spec.value(candidate);
+  const one = (v: number | null) => summarize(v === null ? [] : [v]);
+  return {
+    metric: spec.metric,
+    unit: spec.unit,
+    higherIsBetter: spec.higherIsBetter,
+    baseline: one(b),
+    candidate: one(c),
+    relativeChange: b !== null && c !== null && b > 0 ? c / b - 1 : null,
+    interval: null,
+    confidence: null,
+    method: 'one run per side: a delta, no interval',
+  };
+}
+
+function summarize(values: readonly number[]) {
+  const positive = values.length > 0 && values.every((v) => v > 0);
+  return {
+    n: values.length,
+    median: values.length > 0 ? median(values) : NaN,
+    mean: values.length > 0 ? mean(values) : NaN,
+    geometricMean: positive ? Math.exp(mean(values.map(Math.log))) : NaN,
+    values: [...values],
+  };
+}
+
