@@ -1,5 +1,6 @@
 /** Parsers for command-line values: each rejects bad input with a message that says what to fix. */
 import { InvalidArgumentError } from 'commander';
+import type { Slo } from '@gwprof/results';
 
 export function parseIntegerList(name: string) {
   return (value: string): number[] => {
@@ -53,4 +54,38 @@ export function parseWholeNumber(name: string, min = 1, why = '') {
     if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be a whole number ≥ ${min}${why} (got "${value}")`);
     return n;
   };
+}
+
+/** --rate: "auto", or a comma-separated list of positive request rates. */
+export function parseRates(value: string): number[] | 'auto' {
+  if (value.trim() === 'auto') return 'auto';
+  const rates = value.split(',').map((p) => Number(p.trim()));
+  if (rates.length === 0 || rates.some((r) => !Number.isFinite(r) || r <= 0)) {
+    throw new InvalidArgumentError(`--rate must be auto or a comma-separated list of requests per second > 0, e.g. 50,100,200 (got "${value}")`);
+  }
+  return rates;
+}
+
+const SLO_LATENCY_KEYS = new Set(['mean', 'p50', 'p80', 'p95', 'p99']);
+
+/** --slo: "p99=500ms,success=99.99%" (latency in ms or s, success in %). */
+export function parseSlo(value: string): Slo {
+  const slo: Slo = { latencyMs: {}, minSuccess: null };
+  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^(mean|avg|p50|p80|p95|p99|success)\s*=\s*([\d.]+)\s*(ms|s|%)?$/.exec(part);
+    const fail = () => new InvalidArgumentError(`--slo takes targets like p99=500ms,success=99.99% (keys: mean, p50, p80, p95, p99, success); cannot read "${part}"`);
+    if (!match) throw fail();
+    const [, rawKey, number, unit] = match;
+    const n = Number(number);
+    if (rawKey === 'success') {
+      if (unit !== undefined && unit !== '%') throw fail();
+      if (!(n >= 0 && n <= 100)) throw fail();
+      slo.minSuccess = n / 100;
+    } else {
+      const key = rawKey === 'avg' ? 'mean' : rawKey!;
+      if (!SLO_LATENCY_KEYS.has(key) || unit === '%') throw fail();
+      slo.latencyMs[key as keyof Slo['latencyMs']] = unit === 's' ? n * 1000 : n;
+    }
+  }
+  return slo;
 }

@@ -3,9 +3,9 @@ import { Command, Option } from 'commander';
 import { DEFAULTS, SCENARIOS, runSweep, type SweepOptions } from '@gwprof/collect';
 import { publishRun } from '@gwprof/publish';
 import { renderBucketTable, renderStepTable } from '@gwprof/render';
-import type { RunResult } from '@gwprof/results';
+import { GwprofError, type LoadShape, type RunResult, type Slo } from '@gwprof/results';
 import { ProgressLine } from './progress.js';
-import { collectKeyValue, parseIntegerList, parsePercent, parsePositiveNumber, parseWholeNumber } from './options.js';
+import { collectKeyValue, parseIntegerList, parsePercent, parsePositiveNumber, parseRates, parseSlo, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
 import { scenarioFrom } from './defaults.js';
@@ -17,6 +17,10 @@ interface SweepFlags extends ServiceFlags {
   gatewayPid?: number;
   gatewayEnv?: Record<string, string>;
   concurrency?: number[];
+  rate?: number[] | 'auto';
+  arrivals: 'poisson' | 'uniform';
+  maxInFlight: number;
+  slo?: Slo;
   duration?: number;
   maxDuration?: number;
   warmup?: number;
@@ -37,7 +41,11 @@ export function sweepCommand(): Command {
     .option('-g, --gateway <spec>', 'gateway under test: mesh, hive, apollo, cmd:<shell command> (gets PORT and SUBGRAPH_<NAME>_URL), or url:<http://127.0.0.1:…> for one already running (e.g. by gwprof up)', DEFAULTS.gateway)
     .option('--gateway-pid <pid>', 'with --gateway url:…, its local process: CPU and memory from /proc, CPU profile through its inspector when it is Node.js', parseWholeNumber('--gateway-pid'))
     .option('--gateway-env <KEY=VALUE>', 'environment variable for the gateway process only (repeatable)', collectKeyValue('--gateway-env'))
-    .option('-c, --concurrency <list>', `concurrent connections per step (default ${SWEEP.concurrency.join(',')}; --quick: ${QUICK.concurrency.join(',')})`, parseIntegerList('--concurrency'))
+    .option('-c, --concurrency <list>', `closed loop: concurrent connections per step (default ${SWEEP.concurrency.join(',')}; --quick: ${QUICK.concurrency.join(',')})`, parseIntegerList('--concurrency'))
+    .option('-r, --rate <list|auto>', 'open loop instead: target requests per second per step (e.g. 50,100,200), or auto: find the closed-loop peak, then step from ~10% to ~120% of it', parseRates)
+    .addOption(new Option('--arrivals <kind>', 'open loop: poisson (random, like independent users) or uniform (evenly spaced)').choices(['poisson', 'uniform']).default(SWEEP.arrivals))
+    .option('--max-in-flight <n>', 'open loop: requests outstanding at most; sends beyond are counted as dropped, never queued', parseWholeNumber('--max-in-flight'), SWEEP.maxInFlight)
+    .option('--slo <targets>', 'targets for the highest rate that meets them, e.g. p99=500ms,success=99.99% (keys: mean, p50, p80, p95, p99, success)', parseSlo)
     .option('-d, --duration <seconds>', `shortest measured window per step; it grows to hold ${'≥'} 5 round trips and 200 responses (default ${SWEEP.durationSec}; --quick: ${QUICK.durationSec})`, parsePositiveNumber('--duration'))
     .option('--max-duration <seconds>', `longest measured window per step (default ${SWEEP.maxDurationSec}; --quick: ${QUICK.maxDurationSec})`, parsePositiveNumber('--max-duration'))
     .option('-w, --warmup <seconds>', `longest warm-up per step, on the same connections; it ends once throughput stops trending (default ${SWEEP.warmupSec}; --quick: ${QUICK.warmupSec})`, parsePositiveNumber('--warmup', { allowZero: true }))
@@ -69,7 +77,9 @@ function sweepOptions(flags: SweepFlags, signal: AbortSignal, progress: Progress
     ...(flags.gatewayPid !== undefined ? { gatewayPid: flags.gatewayPid } : {}),
     gatewayEnv: flags.gatewayEnv ?? {},
     scenarioName: flags.scenario,
-    concurrency: flags.concurrency ?? [...(flags.quick ? preset.concurrency : scenario.concurrency)],
+    levels: levelsOf(flags, flags.concurrency ?? [...(flags.quick ? preset.concurrency : scenario.concurrency)]),
+    ...(flags.rate === 'auto' ? { autoRate: { arrivals: flags.arrivals, maxInFlight: flags.maxInFlight } } : {}),
+    slo: flags.slo ?? null,
     durationSec: flags.duration ?? preset.durationSec,
     maxDurationSec: Math.max(flags.maxDuration ?? preset.maxDurationSec, flags.duration ?? preset.durationSec),
     warmupSec: flags.warmup ?? preset.warmupSec,
@@ -81,6 +91,14 @@ function sweepOptions(flags: SweepFlags, signal: AbortSignal, progress: Progress
     signal,
     onProgress: (line, final) => progress.update(line, final),
   };
+}
+
+/** The steps' loads: the --rate list (open loop), or connections (closed loop). */
+function levelsOf(flags: SweepFlags, concurrency: number[]): LoadShape[] {
+  if (flags.rate !== undefined && flags.concurrency !== undefined) throw new GwprofError('give --concurrency (closed loop) or --rate (open loop), not both');
+  if (flags.rate === 'auto') return [];
+  if (flags.rate) return flags.rate.map((targetRps) => ({ kind: 'open', targetRps, arrivals: flags.arrivals, maxInFlight: flags.maxInFlight }));
+  return concurrency.map((c) => ({ kind: 'closed', concurrency: c }));
 }
 
 async function sweepAction(flags: SweepFlags): Promise<number> {

@@ -75,6 +75,9 @@ export const DEFAULTS = {
     /** 0..1: a step with a lower success rate fails. */
     minSuccess: 1,
     profiler: 'inspector' as const,
+    /** Open loop (--rate): arrivals and the cap on requests outstanding (beyond it, sends are dropped). */
+    arrivals: 'poisson' as const,
+    maxInFlight: 1000,
   },
   quick: { concurrency: [10, 100], durationSec: 5, maxDurationSec: 15, warmupSec: 10 },
   compare: {

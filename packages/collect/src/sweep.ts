@@ -4,10 +4,10 @@
  * measures and records; everything derived (buckets, flame graphs, capacity) is the publish
  * pass's work, from the files.
  */
-import { GwprofError, RESULTS_SCHEMA_VERSION, writeRunResult, type RunConfig, type RunResult } from '@gwprof/results';
+import { GwprofError, RESULTS_SCHEMA_VERSION, writeRunResult, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
 import { loadScenario, type Scenario } from './fixtures.js';
 import { gatewayFromSpec } from './gateways/index.js';
-import { measureStep, type StepSettings } from './step/measure-step.js';
+import { loadLabel, measureStep, type StepSettings } from './step/measure-step.js';
 import { openSession, type Session } from './session.js';
 import type { ProfilerKind, ServiceOptions } from './test-bed.js';
 import type { RunningGateway } from './gateway-process.js';
@@ -22,7 +22,14 @@ export interface SweepOptions extends StepSettings, ServiceOptions {
   /** For a url: gateway: its local process, to measure its CPU and memory and to profile it. */
   gatewayPid?: number;
   gatewayEnv: Record<string, string>;
-  concurrency: number[];
+  /** The steps' loads, in order: closed-loop connections or open-loop rates. */
+  levels: LoadShape[];
+  /**
+   * `--rate auto`: ignore `levels`; find the closed-loop peak with a short probe, then step open-loop
+   * rates from about 10% to 120% of it, finer near the knee.
+   */
+  autoRate?: { arrivals: 'poisson' | 'uniform'; maxInFlight: number };
+  slo: Slo | null;
   /** The --scenario it came from, for the record. */
   scenarioName: string;
   scenario: ScenarioFiles;
@@ -47,7 +54,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   const session = openSession({
     ...options,
     label: options.gateway.replace(/^url:.*/, 'url'),
-    maxConcurrency: Math.max(...options.concurrency),
+    maxConcurrency: Math.max(...options.levels.map((l) => (l.kind === 'closed' ? l.concurrency : l.maxInFlight))),
     attached,
     gatewayPackages: adapter?.packageVersions() ?? {},
   });
@@ -64,7 +71,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     if (options.signal.aborted) throw new Error('interrupted');
     run.fanoutAlone = await fanoutAlone(target, scenario, options);
     writeRunResult(runDir, run);
-    await runSteps(options, scenario, target, session, run);
+    const levels = options.autoRate ? await probeRates(options, scenario, target, session, run, options.autoRate) : options.levels;
+    await runSteps(options, levels, scenario, target, session, run);
     target.profiler?.close();
     await collectExternalReport(options, target, run);
     run.state = options.signal.aborted ? 'interrupted' : 'complete';
@@ -83,13 +91,14 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
 }
 
 /** One step per level, each written to results.json as soon as it is measured. */
-async function runSteps(options: SweepOptions, scenario: Scenario, target: GatewayUnderTest, session: Session, run: RunResult): Promise<void> {
-  for (const concurrency of options.concurrency) {
+async function runSteps(options: SweepOptions, levels: readonly LoadShape[], scenario: Scenario, target: GatewayUnderTest, session: Session, run: RunResult): Promise<void> {
+  for (const load of levels) {
     if (options.signal.aborted) return;
-    assertRunning(target, `before the step at concurrency ${concurrency}`);
+    const label = loadLabel(load);
+    assertRunning(target, `before the step at ${label}`);
     const step = await measureStep({
-      id: String(concurrency),
-      concurrency,
+      id: load.kind === 'closed' ? String(load.concurrency) : `r${load.targetRps}`,
+      load,
       settings: options,
       scenario,
       gateway: target.step,
@@ -102,9 +111,9 @@ async function runSteps(options: SweepOptions, scenario: Scenario, target: Gatew
     if (!step) return;
     run.steps.push(step);
     writeRunResult(session.runDir, run);
-    session.logs.harness.info({ step: { ...step, series: undefined } }, `step c=${concurrency} ${step.status}`);
-    options.onProgress(`c=${concurrency} ${step.status === 'failed' ? 'FAILED' : step.status} · ${step.rps} req/s · ${step.requests.failed} failed`, true);
-    assertRunning(target, `during the step at concurrency ${concurrency}`);
+    session.logs.harness.info({ step: { ...step, series: undefined } }, `step ${label} ${step.status}`);
+    options.onProgress(`${label} ${step.status === 'failed' ? 'FAILED' : step.status} · ${step.rps} ok req/s · ${step.requests.failed} failed`, true);
+    assertRunning(target, `during the step at ${label}`);
   }
 }
 
@@ -148,6 +157,7 @@ function newRun(options: SweepOptions, session: Session): RunResult {
     config: runConfig(options),
     environment: session.environment,
     fanoutAlone: null,
+    probe: null,
     steps: [],
     artifacts: { logs: 'logs/' },
     analysis: null,
@@ -182,7 +192,11 @@ function runConfig(options: SweepOptions): RunConfig {
     gateway: options.gateway,
     gatewayEnv: options.gatewayEnv,
     scenario: options.scenarioName,
-    concurrency: options.concurrency,
+    concurrency: options.levels.flatMap((l) => (l.kind === 'closed' ? [l.concurrency] : [])),
+    rates: options.levels.flatMap((l) => (l.kind === 'open' ? [l.targetRps] : [])),
+    arrivals: options.autoRate?.arrivals ?? options.levels.find((l) => l.kind === 'open')?.arrivals ?? null,
+    autoRate: options.autoRate !== undefined,
+    slo: options.slo,
     durationSec: options.durationSec,
     maxDurationSec: options.maxDurationSec,
     warmupSec: options.warmupSec,
@@ -199,4 +213,46 @@ function runConfig(options: SweepOptions): RunConfig {
     samplingIntervalUs: options.samplingIntervalUs,
     quick: options.quick,
   };
+}
+
+/** Connections of the probe that finds a gateway's closed-loop peak for `--rate auto`. */
+const PROBE_CONCURRENCY = [8, 32, 128];
+/** The rates of `--rate auto` as fractions of that peak: sparse at light load, finer near the knee. */
+const RATE_FRACTIONS = [0.1, 0.3, 0.5, 0.65, 0.75, 0.85, 0.95, 1.05, 1.2];
+
+/** Short closed-loop steps find the peak; the sweep's rates are fractions of it. */
+async function probeRates(
+  options: SweepOptions,
+  scenario: Scenario,
+  target: GatewayUnderTest,
+  session: Session,
+  run: RunResult,
+  auto: { arrivals: 'poisson' | 'uniform'; maxInFlight: number },
+): Promise<LoadShape[]> {
+  const steps = [];
+  const probeSettings = { ...options, durationSec: 10, maxDurationSec: 20, warmupSec: Math.min(options.warmupSec, 15) };
+  for (const concurrency of PROBE_CONCURRENCY) {
+    if (options.signal.aborted) break;
+    const step = await measureStep({
+      id: `probe-c${concurrency}`,
+      load: { kind: 'closed', concurrency },
+      settings: probeSettings,
+      scenario,
+      gateway: target.step,
+      subgraphs: target.subgraphs,
+      profiler: null,
+      runDir: session.runDir,
+      logs: session.logs,
+      label: 'peak probe',
+    });
+    if (!step) break;
+    steps.push(step);
+  }
+  const peakRps = Math.max(0, ...steps.filter((s) => s.status !== 'failed').map((s) => s.rps));
+  run.probe = { steps, peakRps };
+  writeRunResult(session.runDir, run);
+  if (!(peakRps > 0)) throw new Error('the peak probe got no successful response: no rate to step through');
+  const rates = [...new Set(RATE_FRACTIONS.map((fraction) => Math.max(1, Math.round(fraction * peakRps))))];
+  options.onProgress(`closed-loop peak ≈ ${peakRps} ok req/s: stepping ${rates.join(', ')} req/s`, true);
+  return rates.map((targetRps) => ({ kind: 'open', targetRps, arrivals: auto.arrivals, maxInFlight: auto.maxInFlight }));
 }

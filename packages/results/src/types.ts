@@ -9,9 +9,11 @@ export const RESULTS_SCHEMA_VERSION = 2;
 
 /**
  * ok; unsteady: measured, but the window trended or swung too much to stand for a steady state
- * (the reasons say how); failed: below the success threshold, or the gateway died.
+ * (the reasons say how); overloaded: an open-loop step whose schedule was not kept (sends dropped
+ * at the in-flight cap, or the load generator late), so its latency is not the gateway's at that
+ * rate; failed: below the success threshold, or the gateway died.
  */
-export type StepStatus = 'ok' | 'unsteady' | 'failed';
+export type StepStatus = 'ok' | 'unsteady' | 'overloaded' | 'failed';
 
 export interface RequestCounts {
   /** Every response or error that completed in the measured window. */
@@ -77,10 +79,25 @@ export interface StepProfile {
   threadCpuMs: { main: number; others: number } | null;
 }
 
-/** The load a step held: closed loop (N connections, each sending when answered). */
-export interface LoadShape {
-  kind: 'closed';
-  concurrency: number;
+/**
+ * The load a step held: closed loop (N connections, each sending when answered), or open loop
+ * (arrivals at a target rate, whatever the gateway's pace; at most maxInFlight outstanding).
+ */
+export type LoadShape =
+  | { kind: 'closed'; concurrency: number }
+  | { kind: 'open'; targetRps: number; arrivals: 'poisson' | 'uniform'; maxInFlight: number };
+
+/** What an open-loop step sent against its schedule. */
+export interface RateFacts {
+  targetRps: number;
+  /** Sends that left during the window, per second. */
+  sentRps: number;
+  /** Sends due in the window that the in-flight cap refused: counted, never queued. */
+  dropped: number;
+  /** How late sends left against their schedule; latency runs from the intended send time. */
+  lagMs: { p50: number; p99: number; max: number } | null;
+  /** No send dropped and the generator on time (p99 lag ≤ 10 ms): the latency is the gateway's. */
+  scheduleKept: boolean;
 }
 
 /** Where the step's time went, in seconds of its one continuous load. */
@@ -128,7 +145,10 @@ export interface StepRecord {
   /** Unique within its file; names the step's files (`step-<id>.cpuprofile`). */
   id: string;
   load: LoadShape;
+  /** The closed-loop connections; for an open-loop step, its in-flight cap (see `rate`). */
   concurrency: number;
+  /** Open-loop steps only: the rate asked for and what was sent; null for closed loop. */
+  rate: RateFacts | null;
   status: StepStatus;
   /** Why the step failed, one line each (success rate below threshold, gateway died, ...); [] when ok. */
   failures: string[];
@@ -233,7 +253,15 @@ export interface RunConfig {
   gatewayEnv: Record<string, string>;
   /** The named experiment (--scenario); query, variables and expect below are what it sent. */
   scenario: string;
+  /** Closed-loop steps' connections, or [] for a rate sweep. */
   concurrency: number[];
+  /** Open-loop steps' target rates (req/s), or [] for a concurrency sweep. */
+  rates: number[];
+  arrivals: 'poisson' | 'uniform' | null;
+  /** `--rate auto`: the rates came from a closed-loop probe of the peak (see RunResult.probe). */
+  autoRate: boolean;
+  /** Targets a step must meet to count toward the highest rate under them (--slo); null when none. */
+  slo: Slo | null;
   /** Shortest measured window per step, s. */
   durationSec: number;
   /** Longest measured window per step, s. */
@@ -252,6 +280,14 @@ export interface RunConfig {
   profiler: 'inspector' | 'clinic' | '0x' | 'none';
   samplingIntervalUs: number;
   quick: boolean;
+}
+
+/** Service-level targets, seed 004's form: "p99=500ms,success=99.99%". */
+export interface Slo {
+  /** Latency ceilings of successful responses, ms. */
+  latencyMs: Partial<Record<'mean' | 'p50' | 'p80' | 'p95' | 'p99', number>>;
+  /** 0..1, the lowest success rate. */
+  minSuccess: number | null;
 }
 
 /** Universal Scalability Law fit: X(N) = λN / (1 + σ(N−1) + κN(N−1)). */
@@ -315,6 +351,8 @@ export interface RunResult {
    * step: what a step's fan-out would be if the gateway shared nothing. null until measured.
    */
   fanoutAlone: { requests: number; fanout: number | null } | null;
+  /** `--rate auto`: the short closed-loop steps that found the peak the rates were set from. */
+  probe: { steps: StepRecord[]; peakRps: number } | null;
   steps: StepRecord[];
   /** Extra artifacts relative to the run folder (clinic/0x HTML, logs). */
   artifacts: Record<string, string>;

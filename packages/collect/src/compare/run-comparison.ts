@@ -197,7 +197,7 @@ async function measureBlock(ctx: Context, gateways: Record<Side, GatewayUnderTes
 function stepContext(ctx: Context, gateways: Record<Side, GatewayUnderTest>, side: Side, level: number) {
   const target = gateways[side];
   return {
-    concurrency: level,
+    load: { kind: 'closed', concurrency: level } as const,
     scenario: ctx.scenario,
     gateway: target.step,
     subgraphs: target.subgraphs,

@@ -18,14 +18,14 @@ interface SecondBucket {
   orderWarnings: number;
   responses: number;
   bytes: number;
-  /** Latency of successful responses, µs. */
-  latency: hdr.Histogram;
+  /** Latency of each successful response, ms. Raw values: a window's percentiles come from one histogram built at its end. */
+  latencies: number[];
   /** Requests that left in this second. */
   sent: number;
   /** Open-loop sends due in this second that the in-flight cap refused. */
   dropped: number;
-  /** Open-loop sends: how late each left against its schedule, µs; null until the first. */
-  lag: hdr.Histogram | null;
+  /** Open-loop sends: how late each left against its schedule, ms. */
+  lags: number[];
 }
 
 export interface WindowStats {
@@ -42,9 +42,19 @@ export interface WindowStats {
   bytesPerResponse: number;
 }
 
-/** Latencies up to an hour, three significant digits, in a compact histogram per second. */
-function newHistogram(): hdr.Histogram {
-  return hdr.build({ bitBucketSize: 'packed', lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3, autoResize: false });
+const MAX_US = 3_600_000_000;
+
+/** A histogram of millisecond values (recorded in µs, three significant digits, up to an hour). */
+function histogramOf(values: Iterable<number>): hdr.Histogram {
+  const histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: MAX_US, numberOfSignificantValueDigits: 3, autoResize: false });
+  for (const ms of values) histogram.recordValue(Math.min(MAX_US, Math.max(1, Math.round(ms * 1000))));
+  return histogram;
+}
+
+/** The p-th percentile of a few values, exactly (nearest rank). */
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 export class LoadRecorder {
@@ -74,7 +84,7 @@ export class LoadRecorder {
     this.inFlightCount++;
     const bucket = this.bucket(Math.max(0, this.secondAt(now)));
     bucket.sent++;
-    if (lateMs !== undefined) (bucket.lag ??= newHistogram()).recordValue(Math.min(3_600_000_000, Math.max(1, Math.round(lateMs * 1000))));
+    if (lateMs !== undefined) bucket.lags.push(lateMs);
   }
 
   /** An open-loop send due at `dueAt` that the in-flight cap refused. */
@@ -105,7 +115,7 @@ export class LoadRecorder {
     if (completion.ok) {
       bucket.ok++;
       if (completion.orderWarning) bucket.orderWarnings++;
-      bucket.latency.recordValue(Math.min(3_600_000_000, Math.max(1, Math.round(completion.latencyMs * 1000))));
+      bucket.latencies.push(completion.latencyMs);
       return;
     }
     bucket.failures[completion.kind]++;
@@ -120,19 +130,31 @@ export class LoadRecorder {
   /** One second's figures, for the per-second series. */
   second(index: number): { ok: number; failed: number; p50Ms: number | null; p99Ms: number | null } {
     const bucket = this.bucket(index);
-    const hasLatency = bucket.latency.totalCount > 0;
+    const hasLatency = bucket.latencies.length > 0;
     return {
       ok: bucket.ok,
       failed: sumFailures(bucket.failures),
-      p50Ms: hasLatency ? bucket.latency.getValueAtPercentile(50) / 1000 : null,
-      p99Ms: hasLatency ? bucket.latency.getValueAtPercentile(99) / 1000 : null,
+      p50Ms: hasLatency ? percentile(bucket.latencies, 50) : null,
+      p99Ms: hasLatency ? percentile(bucket.latencies, 99) : null,
     };
   }
 
-  /** Everything that completed in the seconds [from, to). */
+  /** Counts and mean latency of the seconds [from, to): cheap enough to ask every second while the load runs. */
+  tally(from: number, to: number): { ok: number; failed: number; meanLatencyMs: number | null } {
+    let ok = 0;
+    let failed = 0;
+    let latencySum = 0;
+    for (const bucket of this.range(from, to)) {
+      ok += bucket.ok;
+      failed += sumFailures(bucket.failures);
+      for (const ms of bucket.latencies) latencySum += ms;
+    }
+    return { ok, failed, meanLatencyMs: ok > 0 ? latencySum / ok : null };
+  }
+
+  /** Everything that completed in the seconds [from, to): asked once, when the window has closed. */
   window(from: number, to: number): WindowStats {
     const buckets = this.range(from, to);
-    const latency = newHistogram();
     const failureCounts = emptyFailureCounts();
     const samples = new Map<string, FailureSample>();
     let ok = 0;
@@ -141,25 +163,24 @@ export class LoadRecorder {
     let bytes = 0;
     let sent = 0;
     let dropped = 0;
-    let lag: hdr.Histogram | null = null;
     for (const bucket of buckets) {
       sent += bucket.sent;
       dropped += bucket.dropped;
-      if (bucket.lag) (lag ??= newHistogram()).add(bucket.lag);
       ok += bucket.ok;
       orderWarnings += bucket.orderWarnings;
       responses += bucket.responses;
       bytes += bucket.bytes;
-      latency.add(bucket.latency);
       for (const kind of Object.keys(failureCounts) as Array<keyof FailureCounts>) failureCounts[kind] += bucket.failures[kind];
       for (const sample of bucket.samples?.list() ?? []) mergeSample(samples, sample);
     }
     const failed = sumFailures(failureCounts);
+    const latency = histogramOf(buckets.flatMap((b) => b.latencies));
+    const lag = histogramOf(buckets.flatMap((b) => b.lags));
     return {
       requests: { total: ok + failed, ok, failed },
       sent,
       dropped,
-      lagMs: lag && lag.totalCount > 0 ? { p50: lag.getValueAtPercentile(50) / 1000, p99: lag.getValueAtPercentile(99) / 1000, max: lag.maxValue / 1000 } : null,
+      lagMs: lag.totalCount > 0 ? { p50: lag.getValueAtPercentile(50) / 1000, p99: lag.getValueAtPercentile(99) / 1000, max: lag.maxValue / 1000 } : null,
       failureCounts,
       failureSamples: [...samples.values()],
       orderWarnings,
@@ -176,7 +197,7 @@ export class LoadRecorder {
 
   private bucket(index: number): SecondBucket {
     while (this.buckets.length <= index) {
-      this.buckets.push({ ok: 0, failures: emptyFailureCounts(), samples: null, orderWarnings: 0, responses: 0, bytes: 0, latency: newHistogram(), sent: 0, dropped: 0, lag: null });
+      this.buckets.push({ ok: 0, failures: emptyFailureCounts(), samples: null, orderWarnings: 0, responses: 0, bytes: 0, latencies: [], sent: 0, dropped: 0, lags: [] });
     }
     return this.buckets[index]!;
   }

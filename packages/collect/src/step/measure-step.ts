@@ -5,12 +5,13 @@
  * the step. Shared by sweep and compare, so both measure alike.
  */
 import { judgeWindowSteadiness, warmupDecision, windowDecision, type WindowRule } from '@gwprof/analysis';
-import type { StepRecord, StepTiming } from '@gwprof/results';
+import type { LoadShape, StepRecord, StepTiming } from '@gwprof/results';
 import type { Scenario } from '../fixtures.js';
 import type { RunLogs } from '../log.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
 import { startClosedLoop, type LoadEngine } from '../load/closed-loop.js';
+import { startOpenLoop } from '../load/open-loop.js';
 import { LoadRecorder } from '../load/recorder.js';
 import { RequestStream } from '../load/request-stream.js';
 import { CpuSampler } from './gateway-cpu.js';
@@ -57,7 +58,7 @@ export interface StepGateway {
 export interface StepContext {
   /** The step's id in its file; its profile is written as `step-<id>.cpuprofile`. */
   id: string;
-  concurrency: number;
+  load: LoadShape;
   settings: StepSettings;
   scenario: Scenario;
   gateway: StepGateway;
@@ -107,7 +108,7 @@ export async function measureStep(ctx: StepContext): Promise<StepRecord | null> 
   if (settings.signal.aborted) return null;
 
   const recorder = new LoadRecorder(performance.now());
-  const engine = startClosedLoop({ url: ctx.gateway.url, connections: ctx.concurrency, timeoutMs: settings.timeoutSec * 1000, stream: new RequestStream(ctx.scenario), recorder });
+  const engine = startEngine(ctx, recorder);
   const timeline = new StepTimeline(recorder, new CpuSampler(ctx.gateway.pid), settings.signal);
   let warmup: WarmupResult;
   let window: WindowResult;
@@ -130,7 +131,7 @@ function finish(
   const okPerSecond = recorder.okPerSecond(window.start, window.start + window.seconds);
   const record = buildStepRecord({
     id: ctx.id,
-    concurrency: ctx.concurrency,
+    load: ctx.load,
     startedAt: parts.startedAt,
     settle: parts.settle,
     warmup: parts.warmup,
@@ -157,13 +158,13 @@ async function warmUp(ctx: StepContext, timeline: StepTimeline, recorder: LoadRe
       if (seconds >= settings.warmupSec) return { seconds, steady: true, note: `fixed lead-in of ${settings.warmupSec} s` };
       continue;
     }
-    const recent = recorder.window(Math.max(0, seconds - 5), seconds).latencyMs;
+    const recent = recorder.tally(Math.max(0, seconds - 5), seconds);
     const answered = engine.answered();
     const decision = warmupDecision({
       okPerSecond: timeline.recentOk(seconds),
-      meanLatencyMs: recent?.mean ?? null,
+      meanLatencyMs: recent.meanLatencyMs,
       maxSeconds: settings.warmupSec,
-      ...(answered === null ? {} : { connections: { answered, total: ctx.concurrency } }),
+      ...(answered === null || ctx.load.kind !== 'closed' ? {} : { connections: { answered, total: ctx.load.concurrency } }),
     });
     progress(ctx, `warm-up ${seconds} s (at most ${settings.warmupSec}) · ${timeline.recentOk(1)[0] ?? 0} ok/s`);
     if (decision.done) return { seconds, steady: decision.steady, note: decision.reason };
@@ -188,9 +189,9 @@ async function measureWindow(ctx: StepContext, timeline: StepTimeline, recorder:
   for (;;) {
     const end = await timeline.tick('window');
     const seconds = end - start;
-    const stats = recorder.window(start, end);
-    progress(ctx, `measuring ${seconds}/${rule.minSeconds} s · ok ${stats.requests.ok} · failed ${stats.requests.failed} · ${Math.round(stats.requests.ok / Math.max(1, seconds))} req/s`);
-    const decision = windowDecision({ seconds, okResponses: stats.requests.ok, meanLatencyMs: stats.latencyMs?.mean ?? null }, rule);
+    const tally = recorder.tally(start, end);
+    progress(ctx, `measuring ${seconds}/${rule.minSeconds} s · ok ${tally.ok} · failed ${tally.failed} · ${Math.round(tally.ok / Math.max(1, seconds))} req/s`);
+    const decision = windowDecision({ seconds, okResponses: tally.ok, meanLatencyMs: tally.meanLatencyMs }, rule);
     const stop = settings.signal.aborted || !ctx.gateway.isRunning();
     if (decision.done || stop) {
       const inFlightAtEnd = recorder.inFlight;
@@ -201,5 +202,17 @@ async function measureWindow(ctx: StepContext, timeline: StepTimeline, recorder:
 }
 
 function progress(ctx: StepContext, text: string): void {
-  ctx.settings.onProgress(`${ctx.label ? `${ctx.label} ` : ''}c=${ctx.concurrency} ${text}`, false);
+  ctx.settings.onProgress(`${ctx.label ? `${ctx.label} ` : ''}${loadLabel(ctx.load)} ${text}`, false);
+}
+
+/** "c=100" for closed-loop load, "500 req/s" for open-loop. */
+export function loadLabel(load: LoadShape): string {
+  return load.kind === 'closed' ? `c=${load.concurrency}` : `${load.targetRps} req/s`;
+}
+
+function startEngine(ctx: StepContext, recorder: LoadRecorder): LoadEngine {
+  const common = { url: ctx.gateway.url, timeoutMs: ctx.settings.timeoutSec * 1000, stream: new RequestStream(ctx.scenario), recorder };
+  if (ctx.load.kind === 'closed') return startClosedLoop({ ...common, connections: ctx.load.concurrency });
+  // The seed makes a step's arrivals the same every time the step runs.
+  return startOpenLoop({ ...common, rate: ctx.load.targetRps, arrivals: ctx.load.arrivals, maxInFlight: ctx.load.maxInFlight, seed: ctx.load.targetRps });
 }

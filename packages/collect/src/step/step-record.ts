@@ -1,5 +1,5 @@
 /** A step's record from what was measured: counts, rates and latency of the window, verdict, caveats. */
-import type { StepRecord, SeriesPoint } from '@gwprof/results';
+import type { LoadShape, RateFacts, StepRecord, SeriesPoint } from '@gwprof/results';
 import type { WindowSteadiness } from '@gwprof/analysis';
 import { SUBGRAPH_NAMES } from '../gateways/types.js';
 import type { WindowStats } from '../load/recorder.js';
@@ -10,7 +10,7 @@ const round = (value: number, digits = 2): number => Number(value.toFixed(digits
 
 export interface StepParts {
   id: string;
-  concurrency: number;
+  load: LoadShape;
   startedAt: string;
   settle: Settled;
   warmup: WarmupResult;
@@ -25,17 +25,19 @@ export interface StepParts {
 
 export function buildStepRecord(parts: StepParts): StepRecord {
   const { stats, window } = parts;
+  const rate = rateFacts(parts);
   const { measurements } = window;
   const failures = failureReasons(parts);
   const successRate = stats.requests.total > 0 ? stats.requests.ok / stats.requests.total : 0;
   const steady = parts.steadiness;
   return {
     id: parts.id,
-    load: { kind: 'closed', concurrency: parts.concurrency },
-    concurrency: parts.concurrency,
-    status: failures.length > 0 ? 'failed' : steady.steady ? 'ok' : 'unsteady',
+    load: parts.load,
+    concurrency: parts.load.kind === 'closed' ? parts.load.concurrency : parts.load.maxInFlight,
+    rate,
+    status: failures.length > 0 ? 'failed' : rate && !rate.scheduleKept ? 'overloaded' : steady.steady ? 'ok' : 'unsteady',
     failures,
-    warnings: warnings(parts),
+    warnings: [...overloadReasons(rate, parts.load.kind === 'open' ? parts.load.maxInFlight : 0), ...warnings(parts)],
     startedAt: parts.startedAt,
     durationSec: window.seconds,
     timing: {
@@ -61,6 +63,30 @@ export function buildStepRecord(parts: StepParts): StepRecord {
     series: parts.series,
     steadiness: { steady: steady.steady, reasons: steady.reasons, trendPercent: round(steady.trend.relativeChange * 100, 1), cvPercent: round(steady.cv * 100, 1) },
   };
+}
+
+/** A send later than this at p99 means the load generator, not the gateway, set the pace. */
+const MAX_P99_LAG_MS = 10;
+
+function rateFacts({ load, stats, window }: StepParts): RateFacts | null {
+  if (load.kind !== 'open') return null;
+  const lagged = stats.lagMs !== null && stats.lagMs.p99 > MAX_P99_LAG_MS;
+  return {
+    targetRps: load.targetRps,
+    sentRps: round(stats.sent / Math.max(1, window.seconds)),
+    dropped: stats.dropped,
+    lagMs: stats.lagMs && { p50: round(stats.lagMs.p50, 3), p99: round(stats.lagMs.p99, 3), max: round(stats.lagMs.max, 3) },
+    scheduleKept: stats.dropped === 0 && !lagged,
+  };
+}
+
+/** Why an open-loop step's latency is not the gateway's at that rate. */
+function overloadReasons(rate: RateFacts | null, maxInFlight: number): string[] {
+  if (!rate || rate.scheduleKept) return [];
+  const reasons: string[] = [];
+  if (rate.dropped > 0) reasons.push(`the gateway fell behind: ${rate.dropped} sends refused at the in-flight cap of ${maxInFlight}`);
+  if (rate.lagMs && rate.lagMs.p99 > MAX_P99_LAG_MS) reasons.push(`the load generator fell behind its schedule: sends left up to ${rate.lagMs.p99} ms late (p99)`);
+  return reasons;
 }
 
 function failureReasons({ stats, minSuccess, gatewayExit }: StepParts): string[] {
