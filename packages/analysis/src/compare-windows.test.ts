@@ -5,6 +5,7 @@ import { mulberry32 } from './random.js';
 
 function step(level: number, cpuMs: number, status: StepRecord['status'] = 'ok'): StepRecord {
   return {
+    load: { kind: 'closed', concurrency: level },
     concurrency: level,
     status,
     failures: status === 'failed' ? ['success rate 90.00% is below the required 100.00%'] : [],

@@ -4,13 +4,15 @@
  * alarm rate α is split across the levels. Other metrics are summarised as paired changes with
  * plain 95% intervals, labelled as such: information, not verdicts.
  */
-import type { CompareWindow, LevelDecision, MetricComparison, StepRecord } from '@gwprof/results';
+import { loadLabel, loadLevel, type CompareWindow, type LevelDecision, type MetricComparison, type StepRecord } from '@gwprof/results';
 import { mean, median } from './descriptive.js';
 import { blockLogRatio, decideSequential, type BlockObservation } from './sequential.js';
 import { studentTQuantile } from './student-t.js';
 
 export interface ComparisonDesign {
   levels: readonly number[];
+  /** How a level is named in reasons ("c=20", "300 req/s"); default c=…. */
+  label?: (level: number) => string;
   threshold: number;
   alpha: number;
   beta: number;
@@ -38,6 +40,7 @@ export const GATING_METRIC: MetricSpec = { metric: 'cpuMsPerOkRequest', unit: 'C
 
 export const INFORMATIONAL_METRICS: readonly MetricSpec[] = [
   { metric: 'rps', unit: 'req/s', higherIsBetter: true, value: (s) => s.rps },
+  { metric: 'cpuPercent', unit: '% of a core', higherIsBetter: false, value: (s) => s.gateway.cpuPercent },
   { metric: 'p50', unit: 'ms', higherIsBetter: false, value: (s) => s.latencyMs?.p50 ?? null },
   { metric: 'p99', unit: 'ms', higherIsBetter: false, value: (s) => s.latencyMs?.p99 ?? null },
   { metric: 'rssMaxMB', unit: 'MB', higherIsBetter: false, value: (s) => s.gateway.rssMaxMB },
@@ -48,7 +51,7 @@ export const INFORMATIONAL_METRICS: readonly MetricSpec[] = [
 function blocksOf(windows: readonly CompareWindow[], level: number): CompareWindow[][] {
   const byBlock = new Map<number, CompareWindow[]>();
   for (const w of windows) {
-    if (w.step.concurrency !== level) continue;
+    if (loadLevel(w.step.load) !== level) continue;
     const list = byBlock.get(w.block) ?? [];
     list.push(w);
     byBlock.set(w.block, list);
@@ -97,10 +100,10 @@ export function judgeComparison(windows: readonly CompareWindow[], design: Compa
   const decisions = new Map(design.levels.map((level) => [level, decideLevel(windows, level, design)]));
   const failed = windows.filter((w) => w.step.status === 'failed');
   if (failed.length > 0) {
-    const reasons = failed.map((w) => `${w.side} window ${w.block}.${w.position} at c=${w.step.concurrency} failed: ${w.step.failures[0] ?? 'failed'}`);
+    const reasons = failed.map((w) => `${w.side} window ${w.block}.${w.position} at ${loadLabel(w.step.load)} failed: ${w.step.failures[0] ?? 'failed'}`);
     return { decisions, verdict: 'invalid', reasons, exitCode: 2, done: true };
   }
-  const describe = (level: number, d: LevelDecision) => `c=${level}: ${d.reason}`;
+  const describe = (level: number, d: LevelDecision) => `${design.label?.(level) ?? `c=${level}`}: ${d.reason}`;
   const all = [...decisions.entries()];
   const regressed = all.filter(([, d]) => d.outcome === 'regression');
   if (regressed.length > 0) return { decisions, verdict: 'regression', reasons: regressed.map(([l, d]) => describe(l, d)), exitCode: 1, done: true };

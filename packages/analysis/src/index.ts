@@ -19,6 +19,7 @@ export {
   type AnalyzeProfileOptions,
 } from './buckets.js';
 export { analyzeCapacity, type CapacityStep, type CapacityOptions } from './capacity.js';
+export { analyzeRateCapacity, sloMisses } from './rate-capacity.js';
 export { findKnee, type KneeResult } from './knee.js';
 export { fitUsl, uslThroughput, type UslResult, type ThroughputPoint } from './usl.js';
 export { checkLittlesLaw, type LittlesLawInput } from './little.js';

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { DEFAULTS, makeRunId, runComparison, type CompareOptions } from '@gwprof/collect';
 import { GwprofError, type PublishedCompare } from '@gwprof/results';
 import { compareFinishedRuns, publishCompare, type CompareCopies } from '@gwprof/publish';
 import { renderCompareTable } from '@gwprof/render';
 import { ProgressLine } from './progress.js';
-import { collectKeyValue, parseIntegerList, parsePercent, parsePort, parsePositiveNumber, parseWholeNumber } from './options.js';
+import { collectKeyValue, parseIntegerList, parsePercent, parsePort, parsePositiveNumber, parseRates, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
 import { scenarioFrom } from './defaults.js';
@@ -20,7 +20,10 @@ interface CompareFlags extends ServiceFlags {
   baselineRun?: string;
   candidateRun?: string;
   candidatePort: number;
-  concurrency: number[];
+  concurrency?: number[];
+  rate?: number[] | 'auto';
+  arrivals: 'poisson' | 'uniform';
+  maxInFlight: number;
   window: number;
   leadIn: number;
   warmup: number;
@@ -48,7 +51,10 @@ export function compareCommand(): Command {
     .option('--baseline-run <dir>', 'instead of measuring: a finished sweep run folder (deltas only, no verdict)')
     .option('--candidate-run <dir>', 'the other finished sweep run folder')
     .option('--candidate-port <port>', 'port of the candidate (the baseline takes --gateway-port)', parsePort('--candidate-port'), COMPARE.candidatePort)
-    .option('-c, --concurrency <list>', 'load levels (connections); blocks take turns among them', parseIntegerList('--concurrency'), [...COMPARE.concurrency])
+    .option('-c, --concurrency <list>', `closed loop: connections per level; blocks take turns among the levels (default ${COMPARE.concurrency.join(',')})`, parseIntegerList('--concurrency'))
+    .option('-r, --rate <list>', 'open loop instead: requests per second per level, the same for both sides (overhead at equal load, seed 003)', parseRates)
+    .addOption(new Option('--arrivals <kind>', 'open loop: poisson or uniform arrivals').choices(['poisson', 'uniform']).default(DEFAULTS.sweep.arrivals))
+    .option('--max-in-flight <n>', 'open loop: requests outstanding at most; beyond, sends are dropped', parseWholeNumber('--max-in-flight'), DEFAULTS.sweep.maxInFlight)
     .option('--window <seconds>', 'measured seconds per window', parsePositiveNumber('--window'), COMPARE.windowSec)
     .option('--lead-in <seconds>', 'seconds of load before each window, on its connections, not measured', parsePositiveNumber('--lead-in', { allowZero: true }), COMPARE.leadInSec)
     .option('-w, --warmup <seconds>', 'longest warm-up of each side after a (re)start; it ends once throughput stops trending', parsePositiveNumber('--warmup', { allowZero: true }), COMPARE.warmupSec)
@@ -106,7 +112,7 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
     baselineEnv: flags.baselineEnv ?? {},
     candidateEnv: flags.candidateEnv ?? {},
     candidatePort: flags.candidatePort,
-    concurrency: flags.concurrency,
+    ...loadOf(flags),
     scenario: scenarioFrom(flags, COMPARE.scenario),
     windowSec: flags.window,
     leadInSec: flags.leadIn,
@@ -121,6 +127,14 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
     signal,
     onProgress: (line, final) => progress.update(line, final),
   };
+}
+
+/** Closed loop at --concurrency levels, or open loop at --rate levels. */
+function loadOf(flags: CompareFlags): Pick<CompareOptions, 'load' | 'levels'> {
+  if (flags.rate !== undefined && flags.concurrency !== undefined) throw new GwprofError('give --concurrency (closed loop) or --rate (open loop), not both');
+  if (flags.rate === 'auto') throw new GwprofError('compare --rate takes a list of rates (auto is for sweeps)');
+  if (flags.rate) return { load: { kind: 'open', arrivals: flags.arrivals, maxInFlight: flags.maxInFlight }, levels: flags.rate };
+  return { load: { kind: 'closed' }, levels: flags.concurrency ?? [...COMPARE.concurrency] };
 }
 
 function print(compare: PublishedCompare, runDir: string, flags: CompareFlags): void {

@@ -4,10 +4,10 @@
  * measures and records; everything derived (buckets, flame graphs, capacity) is the publish
  * pass's work, from the files.
  */
-import { GwprofError, RESULTS_SCHEMA_VERSION, writeRunResult, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
+import { GwprofError, RESULTS_SCHEMA_VERSION, loadLabel, writeRunResult, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
 import { loadScenario, type Scenario } from './fixtures.js';
 import { gatewayFromSpec } from './gateways/index.js';
-import { loadLabel, measureStep, type StepSettings } from './step/measure-step.js';
+import { measureStep, type StepSettings } from './step/measure-step.js';
 import { openSession, type Session } from './session.js';
 import type { ProfilerKind, ServiceOptions } from './test-bed.js';
 import type { RunningGateway } from './gateway-process.js';

@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { CompareLevel, CompareResult, FunctionMove } from '@gwprof/results';
+import { loadLevel, type CompareLevel, type CompareResult, type FunctionMove } from '@gwprof/results';
 import { diffFunctions, type CpuProfile, type SideProfiles } from '@gwprof/analysis';
 import { encodePprofProfile, pprofDiffCommand, renderFlameGraphHtml } from '@gwprof/render';
 
@@ -19,13 +19,14 @@ export async function publishLevelProfiles(runDir: string, compare: CompareResul
   if (!baseline || !candidate) return { buckets: [], functions: [], pprof: null };
   const sides = { baseline, candidate };
   const diff = diffFunctions(sides.baseline, sides.candidate, { top: TOP_FUNCTIONS });
-  const files = { baseline: `compare-c${level}-baseline.pb.gz`, candidate: `compare-c${level}-candidate.pb.gz` };
-  const flamegraphs = { baseline: `compare-c${level}-baseline.flame.html`, candidate: `compare-c${level}-candidate.flame.html` };
+  const tag = `${compare.config.load.kind === 'closed' ? 'c' : 'r'}${level}`;
+  const files = { baseline: `compare-${tag}-baseline.pb.gz`, candidate: `compare-${tag}-candidate.pb.gz` };
+  const flamegraphs = { baseline: `compare-${tag}-baseline.flame.html`, candidate: `compare-${tag}-candidate.flame.html` };
   for (const side of ['baseline', 'candidate'] as const) {
     // A fixed timestamp keeps the file the same whenever it is re-published.
-    const bytes = encodePprofProfile(sides[side], { comments: [`side: ${side}`, `gwprof compare ${compare.runId}, c=${level}`], timeNanos: Date.parse(compare.startedAt) * 1e6 });
+    const bytes = encodePprofProfile(sides[side], { comments: [`side: ${side}`, `gwprof compare ${compare.runId}, ${tag}`], timeNanos: Date.parse(compare.startedAt) * 1e6 });
     await writeFile(path.join(runDir, files[side]), bytes);
-    const title = `${side} · c=${level} · ${compare.runId} (all windows, CPU per 1,000 successful requests)`;
+    const title = `${side} · ${tag} · ${compare.runId} (all windows, CPU per 1,000 successful requests)`;
     await writeFile(path.join(runDir, flamegraphs[side]), renderFlameGraphHtml(bytes, { title, fileName: files[side] }), 'utf8');
   }
   return {
@@ -47,7 +48,7 @@ export async function publishLevelProfiles(runDir: string, compare: CompareResul
 
 /** A side's window profiles at a level and the successful requests in those windows; null without any. */
 function sideProfiles(compare: CompareResult, level: number, side: 'baseline' | 'candidate', profiles: ReadonlyMap<string, CpuProfile>): SideProfiles | null {
-  const windows = compare.windows.filter((w) => w.side === side && w.step.concurrency === level && profiles.has(w.step.id));
+  const windows = compare.windows.filter((w) => w.side === side && loadLevel(w.step.load) === level && profiles.has(w.step.id));
   const okRequests = windows.reduce((sum, w) => sum + w.step.requests.ok, 0);
   if (windows.length === 0 || okRequests === 0) return null;
   return { profiles: windows.map((w) => profiles.get(w.step.id)!), okRequests };

@@ -19,6 +19,8 @@ import {
   type PublishedCompare,
   type RunResult,
   type StepAnalysis,
+  loadLabel,
+  loadLevel,
 } from '@gwprof/results';
 import { GATING_METRIC, INFORMATIONAL_METRICS, analyzeProfile, compareMetric, deltaMetric, judgeComparison, type CpuProfile } from '@gwprof/analysis';
 import { renderCompareMarkdown, renderCompareReportHtml } from '@gwprof/render';
@@ -47,13 +49,15 @@ export async function publishCompare(runDir: string, copies: CompareCopies = {})
 
 async function analyzeWindows(runDir: string, compare: CompareResult): Promise<CompareAnalysis> {
   const c = compare.config;
-  const verdict = judgeComparison(compare.windows, { levels: c.concurrency, threshold: c.threshold, alpha: c.alpha, beta: c.beta, minBlocks: c.minBlocks });
+  const label = (level: number) => levelLabel(c, level);
+  const verdict = judgeComparison(compare.windows, { levels: c.levels, label, threshold: c.threshold, alpha: c.alpha, beta: c.beta, minBlocks: c.minBlocks });
   const { analyses, profiles } = await readWindowProfiles(runDir, compare);
   const levels: CompareLevel[] = [];
-  for (const level of c.concurrency) {
+  for (const level of c.levels) {
     const moves = await publishLevelProfiles(runDir, compare, level, profiles);
     levels.push({
-      concurrency: level,
+      level,
+      label: label(level),
       decision: verdict.decisions.get(level) ?? null,
       cpu: compareMetric(compare.windows, level, GATING_METRIC),
       metrics: INFORMATIONAL_METRICS.map((spec) => compareMetric(compare.windows, level, spec)),
@@ -93,11 +97,12 @@ function analyzeRuns(compare: CompareResult): CompareAnalysis {
   if (!compare.runs) throw new GwprofError('compare.json of mode "runs" names no runs');
   const baseline = readRunResult(compare.runs.baseline);
   const candidate = readRunResult(compare.runs.candidate);
-  const levels = compare.config.concurrency.map((level): CompareLevel => {
-    const b = baseline.steps.find((s) => s.concurrency === level)!;
-    const c = candidate.steps.find((s) => s.concurrency === level)!;
+  const levels = compare.config.levels.map((level): CompareLevel => {
+    const b = baseline.steps.find((s) => loadLevel(s.load) === level)!;
+    const c = candidate.steps.find((s) => loadLevel(s.load) === level)!;
     return {
-      concurrency: level,
+      level,
+      label: levelLabel(compare.config, level),
       decision: null,
       cpu: deltaMetric(b, c, GATING_METRIC),
       metrics: INFORMATIONAL_METRICS.map((spec) => deltaMetric(b, c, spec)),
@@ -106,14 +111,14 @@ function analyzeRuns(compare: CompareResult): CompareAnalysis {
       pprof: null,
     };
   });
-  const shared = new Set(compare.config.concurrency);
-  const failedSteps = [...baseline.steps, ...candidate.steps].filter((s) => s.status === 'failed' && shared.has(s.concurrency));
+  const shared = new Set(compare.config.levels);
+  const failedSteps = [...baseline.steps, ...candidate.steps].filter((s) => s.status === 'failed' && shared.has(loadLevel(s.load)));
   return {
     levels,
     verdict: failedSteps.length > 0 ? 'invalid' : 'deltas only',
     verdictReasons:
       failedSteps.length > 0
-        ? failedSteps.map((s) => `a step at concurrency ${s.concurrency} failed: ${s.failures[0] ?? ''}`)
+        ? failedSteps.map((s) => `a step at ${loadLabel(s.load)} failed: ${s.failures[0] ?? ''}`)
         : ['one run per side: deltas without intervals; measure with --baseline/--candidate for a verdict'],
     exitCode: failedSteps.length > 0 ? 2 : 0,
     windows: [],
@@ -146,10 +151,11 @@ export async function compareFinishedRuns(options: {
 }): Promise<PublishedCompare> {
   const baseline = readRunResult(options.baselineDir);
   const candidate = readRunResult(options.candidateDir);
-  const shared = baseline.steps.filter((b) => candidate.steps.some((c) => c.concurrency === b.concurrency)).map((s) => s.concurrency);
-  if (shared.length === 0) throw new GwprofError('the two runs share no concurrency level: nothing to compare');
+  const same = (a: RunResult['steps'][number], b: RunResult['steps'][number]) => a.load.kind === b.load.kind && loadLevel(a.load) === loadLevel(b.load);
+  const shared = baseline.steps.filter((b) => candidate.steps.some((c) => same(b, c)));
+  if (shared.length === 0) throw new GwprofError('the two runs share no level (same concurrency, or same rate): nothing to compare');
   mkdirSync(options.runDir, { recursive: true });
-  writeCompareResult(options.runDir, runsRecord(options, baseline, candidate, shared));
+  writeCompareResult(options.runDir, runsRecord(options, baseline, candidate, shared.map((s) => loadLevel(s.load)), shared[0]!.load));
   return publishCompare(options.runDir, options.copies);
 }
 
@@ -157,7 +163,8 @@ function runsRecord(
   options: { baselineDir: string; candidateDir: string; runId: string; threshold: number; commandLine: string[] },
   baseline: RunResult,
   candidate: RunResult,
-  concurrency: number[],
+  levels: number[],
+  load: RunResult['steps'][number]['load'],
 ): CompareResult {
   const now = new Date().toISOString();
   return {
@@ -175,7 +182,8 @@ function runsRecord(
       candidate: `${candidate.config.gateway} (${options.candidateDir})`,
       baselineEnv: baseline.config.gatewayEnv,
       candidateEnv: candidate.config.gatewayEnv,
-      concurrency,
+      load: load.kind === 'closed' ? { kind: 'closed' } : { kind: 'open', arrivals: load.arrivals, maxInFlight: load.maxInFlight },
+      levels,
       threshold: options.threshold,
       windowSec: baseline.config.durationSec,
       leadInSec: 0,
@@ -195,4 +203,9 @@ function runsRecord(
     stopReason: 'compared finished runs',
     analysis: null,
   };
+}
+
+/** "c=20" or "300 req/s". */
+function levelLabel(config: CompareResult['config'], level: number): string {
+  return config.load.kind === 'closed' ? `c=${level}` : `${level} req/s`;
 }

@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readRunResult, writeRunResult, type RunResult } from '@gwprof/results';
-import { DEFAULT_BUCKET_RULES, analyzeCapacity } from '@gwprof/analysis';
+import { DEFAULT_BUCKET_RULES, analyzeCapacity, analyzeRateCapacity } from '@gwprof/analysis';
 import { renderReportHtml, renderSummaryMarkdown } from '@gwprof/render';
 import { publishStepProfiles, type RulesChoice } from './step-profile.js';
 
@@ -27,10 +27,12 @@ export async function publishRun(runDir: string, rules: RulesChoice = BUILT_IN_R
     (step) => `${run.config.gateway} · concurrency ${step.concurrency} · ${run.runId}`,
     rules.rules,
   );
+  const rateSweep = run.config.rates.length > 0 || run.config.autoRate;
   run.analysis = {
     rules: rules.label,
     steps,
-    capacity: analyzeCapacity(run.steps, { minSuccess: run.config.minSuccess, timeoutSec: run.config.timeoutSec }),
+    capacity: rateSweep ? null : analyzeCapacity(run.steps, { minSuccess: run.config.minSuccess, timeoutSec: run.config.timeoutSec }),
+    rateCapacity: rateSweep ? analyzeRateCapacity(run.steps, run.config.slo) : null,
   };
   writeRunResult(runDir, run);
   const summary = path.join(runDir, 'summary.md');

@@ -1,4 +1,4 @@
-import type { CapacityAnalysis, LittlesLawCheck, UslFit } from '@gwprof/results';
+import type { CapacityAnalysis, LittlesLawCheck, RateCapacity, Slo, UslFit } from '@gwprof/results';
 import { NONE, fixed, integer, ms, sig } from './format.js';
 
 /** One labelled figure of the capacity analysis, as plain (unescaped) text. */
@@ -64,4 +64,28 @@ export function littlesLawCells(check: LittlesLawCheck): string[] {
     check.flag,
     check.note || NONE,
   ];
+}
+
+/** "p99 ≤ 500 ms, success ≥ 99.99%". */
+export function sloText(slo: Slo): string {
+  const parts = Object.entries(slo.latencyMs).map(([key, ms]) => `${key} ≤ ${ms} ms`);
+  if (slo.minSuccess !== null) parts.push(`success ≥ ${Number((slo.minSuccess * 100).toFixed(4))}%`);
+  return parts.join(', ') || 'none';
+}
+
+/** A rate ladder's headline figures: the knee on rate and the highest rate under the SLO. */
+export function rateCapacityFacts(capacity: RateCapacity): CapacityFact[] {
+  const facts: CapacityFact[] = [
+    {
+      label: 'Knee on rate',
+      value: capacity.knee ? `kept ${capacity.knee.lastKeptRps} req/s; broke at ${capacity.knee.firstBrokenRps} req/s (${capacity.knee.why})` : NOT_DETERMINED,
+    },
+  ];
+  if (capacity.slo) {
+    facts.push({
+      label: `Highest rate meeting ${sloText(capacity.slo)}`,
+      value: capacity.maxRateUnderSlo === null ? 'none' : `${capacity.maxRateUnderSlo} req/s`,
+    });
+  }
+  return facts;
 }

@@ -1,4 +1,9 @@
-import type { CompareLevel, PublishedCompare } from '@gwprof/results';
+import { loadLevel, type CompareLevel, type PublishedCompare } from '@gwprof/results';
+
+/** "c20" or "r300": the level in element ids. */
+function levelTag(level: CompareLevel): string {
+  return `${/req\/s/.test(level.label) ? 'r' : 'c'}${level.level}`;
+}
 import { escapeHtml } from './escape.js';
 import { NONE, fixed, integer, ms, signedPercent } from './format.js';
 import {
@@ -35,7 +40,7 @@ function metricsTable(level: CompareLevel): string {
   return htmlTable(
     METRIC_HEADERS.map((header, i) => ({ header, numeric: i >= 2 })),
     rows,
-    `class="compare-table" id="compare-table-c${level.concurrency}"`,
+    `class="compare-table" id="compare-table-${levelTag(level)}"`,
   );
 }
 
@@ -52,7 +57,7 @@ function bucketTable(level: CompareLevel): string {
         `${b.deltaMsPerOkRequest >= 0 ? '+' : ''}${fixed(b.deltaMsPerOkRequest, 3)}`,
       ],
     })),
-    `class="bucket-deltas" id="bucket-deltas-c${level.concurrency}"`,
+    `class="bucket-deltas" id="bucket-deltas-${levelTag(level)}"`,
   );
 }
 
@@ -61,7 +66,7 @@ function functionsBlock(level: CompareLevel): string {
   const table = htmlTable(
     FUNCTION_HEADERS.map((header, i) => ({ header, numeric: i < 3 })),
     level.functions.map((f) => ({ cells: functionCells(f).map((c, i) => (i >= 4 ? `<span class="mono">${escapeHtml(c)}</span>` : escapeHtml(c))) })),
-    `class="function-moves" id="function-moves-c${level.concurrency}"`,
+    `class="function-moves" id="function-moves-${levelTag(level)}"`,
   );
   return `<h3>Functions whose self time per successful request moved most</h3>${table}`;
 }
@@ -70,7 +75,7 @@ function profileLinks(level: CompareLevel): string {
   const p = level.pprof;
   if (!p) return '';
   const link = (path: string, text: string, cls: string) => `<a class="${cls}" href="${escapeHtml(relativeHref(path) ?? '#')}">${escapeHtml(text)}</a>`;
-  return `<p id="diff-profile-c${level.concurrency}">Flame graphs of all windows: ${link(p.flamegraphs.baseline, 'baseline', 'flamegraph-link')} · ${link(p.flamegraphs.candidate, 'candidate', 'flamegraph-link')}.
+  return `<p id="diff-profile-${levelTag(level)}">Flame graphs of all windows: ${link(p.flamegraphs.baseline, 'baseline', 'flamegraph-link')} · ${link(p.flamegraphs.candidate, 'candidate', 'flamegraph-link')}.
 Differential profile (CPU per successful request): ${link(p.baseline, p.baseline, 'pprof-link')} → ${link(p.candidate, p.candidate, 'pprof-link')}; in the run folder: <code>${escapeHtml(p.command)}</code></p>`;
 }
 
@@ -79,7 +84,7 @@ function windowCharts(compare: PublishedCompare, level: CompareLevel): string {
   if (isDeltasOnly(compare)) return '';
   const values = level.cpu;
   const dots = dotPlot({
-    id: `windows-c${level.concurrency}`,
+    id: `windows-${levelTag(level)}`,
     title: `${metricLabel(values.metric)} per window (${values.unit})`,
     yTitle: values.unit,
     width: 360,
@@ -93,7 +98,7 @@ function windowCharts(compare: PublishedCompare, level: CompareLevel): string {
 
 /** Each block's candidate as % of its baseline (geometric, CPU per ok request), block by block. */
 function blockTrail(compare: PublishedCompare, level: CompareLevel): string {
-  const blocks = [...new Set(compare.windows.filter((w) => w.step.concurrency === level.concurrency).map((w) => w.block))];
+  const blocks = [...new Set(compare.windows.filter((w) => loadLevel(w.step.load) === level.level).map((w) => w.block))];
   const change = blocks.map((block) => {
     const logs = (side: string) => compare.windows.filter((w) => w.block === block && w.side === side).map((w) => w.step.gateway.cpuMsPerOkRequest).filter((v): v is number => v !== null && v > 0).map(Math.log);
     const [b, c] = [logs('baseline'), logs('candidate')];
@@ -102,7 +107,7 @@ function blockTrail(compare: PublishedCompare, level: CompareLevel): string {
     return Math.exp(mean(c) - mean(b)) * 100;
   });
   return lineChart({
-    id: `blocks-c${level.concurrency}`,
+    id: `blocks-${levelTag(level)}`,
     title: 'Candidate as % of baseline (CPU per ok request), by block',
     xLabels: blocks.map(String),
     xTitle: 'block',
@@ -122,7 +127,7 @@ function windowsTable(compare: PublishedCompare): string {
         String(w.block),
         String(w.position + 1),
         escapeHtml(w.side),
-        String(s.concurrency),
+        String(loadLevel(s.load)),
         s.status === 'failed' ? '<span class="status-failed">FAILED</span>' : escapeHtml(s.status),
         escapeHtml(fixed(s.rps, 1)),
         escapeHtml(fixed(s.gateway.cpuMsPerOkRequest, 2)),
@@ -137,7 +142,7 @@ function windowsTable(compare: PublishedCompare): string {
     };
   });
   return `<section id="windows"><h2>Windows</h2>${htmlTable(
-    ['epoch', 'block', '#', 'side', 'conc', 'status', 'rps', 'CPU ms/ok req', 'p50 ms', 'p99 ms', 'RSS MB', 'fan-out', 'failures'].map((header, i) => ({ header, numeric: i !== 3 && i !== 5 && i !== 12 })),
+    ['epoch', 'block', '#', 'side', 'level', 'status', 'rps', 'CPU ms/ok req', 'p50 ms', 'p99 ms', 'RSS MB', 'fan-out', 'failures'].map((header, i) => ({ header, numeric: i !== 3 && i !== 5 && i !== 12 })),
     rows,
     'id="windows-table"',
   )}</section>`;
@@ -161,7 +166,7 @@ function setupSection(compare: PublishedCompare): string {
   const facts = [
     { label: 'Baseline env', value: env(c.baselineEnv) },
     { label: 'Candidate env', value: env(c.candidateEnv) },
-    { label: 'Concurrency', value: c.concurrency.join(', ') },
+    { label: c.load.kind === 'closed' ? 'Concurrency' : 'Rates', value: c.load.kind === 'closed' ? c.levels.join(', ') : `${c.levels.join(', ')} req/s, ${c.load.arrivals} arrivals, at most ${c.load.maxInFlight} in flight` },
     { label: 'Window', value: `${c.windowSec} s after a ${c.leadInSec} s lead-in; blocks ABBA/BAAB; restart every ${c.blocksPerEpoch} blocks` },
     { label: 'Test', value: `sequential, threshold ±${Number((c.threshold * 100).toFixed(2))}%, α ${c.alpha}, β ${c.beta}, at least ${c.minBlocks} blocks, budget ${c.budgetMinutes} min` },
     { label: 'Query', value: c.query },
@@ -184,7 +189,7 @@ ${compare.stopReason ? `<p>Stopped: ${escapeHtml(compare.stopReason)}</p>` : ''}
 </header>`;
   const levels = compare.analysis.levels
     .map(
-      (level) => `<section class="compare-level" data-concurrency="${level.concurrency}"><h2>Concurrency ${level.concurrency}</h2>
+      (level) => `<section class="compare-level" data-level="${level.level}"><h2>${escapeHtml(level.label)}</h2>
 <p class="decision">${escapeHtml(decisionText(level))}</p>
 ${metricsTable(level)}
 <p class="meta">Change: ratio of the geometric means, candidate over baseline, from paired blocks (${escapeHtml(signedPercent(level.cpu.relativeChange))} for CPU). Table intervals are plain 95% t intervals, not adjusted for the sequential stop: information, not verdicts.</p>

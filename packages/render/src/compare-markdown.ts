@@ -21,7 +21,7 @@ function levelSection(level: CompareLevel): string[] {
   const metricColumns: Column[] = METRIC_HEADERS.map((header, i) => ({ header, ...(i >= 2 ? { align: 'right' as const } : {}) }));
   // Metric cells and the decision are our own words and numbers (digits, signs, %, brackets): nothing to escape.
   const rows = [level.cpu, ...level.metrics].map((m) => metricCells(m));
-  const out = [`### Concurrency ${level.concurrency}`, '', decisionText(level), '', formatMarkdownTable(metricColumns, rows), ''];
+  const out = [`### ${level.label}`, '', decisionText(level), '', formatMarkdownTable(metricColumns, rows), ''];
   const moved = bucketsMovedMost(level.buckets);
   out.push(moved.length > 0 ? `CPU buckets that moved most (ms per successful request): ${moved.map((b) => escapeMarkdown(bucketMoveText(b))).join(', ')}` : 'No CPU bucket moved by 0.005 ms per request or more.', '');
   if (level.functions.length > 0) {
@@ -45,7 +45,7 @@ function setupLines(compare: PublishedCompare): string[] {
   const lines = [`- Baseline: ${markdownCode(c.baseline)}${withEnv(c.baselineEnv)}`, `- Candidate: ${markdownCode(c.candidate)}${withEnv(c.candidateEnv)}`];
   if (compare.mode === 'windows') {
     lines.push(
-      `- Load: concurrency ${escapeMarkdown(c.concurrency.join(', '))}, query ${markdownCode(c.query)}; windows of ${c.windowSec} s after a ${c.leadInSec} s lead-in, in ABBA/BAAB blocks; both sides restarted every ${c.blocksPerEpoch} blocks`,
+      `- Load: ${c.load.kind === 'closed' ? `concurrency ${c.levels.join(', ')}` : `${c.levels.join(', ')} req/s (${c.load.arrivals} arrivals, at most ${c.load.maxInFlight} in flight)`}, query ${markdownCode(c.query)}; windows of ${c.windowSec} s after a ${c.leadInSec} s lead-in, in ABBA/BAAB blocks; both sides restarted every ${c.blocksPerEpoch} blocks`,
       `- Test: sequential (Sobel–Wald SPRT on paired log ratios of CPU ms per ok request), threshold ±${Number((c.threshold * 100).toFixed(2))}%, α ${c.alpha} (false regression, split across levels), β ${c.beta}, at least ${c.minBlocks} blocks; budget ${c.budgetMinutes} min`,
     );
   }

@@ -1,5 +1,5 @@
 /** The plain-text pieces every compare renderer shares: rows, labels, verdict words. */
-import type { BucketDelta, CompareLevel, FunctionMove, MetricComparison, PublishedCompare } from '@gwprof/results';
+import { loadLabel, type BucketDelta, type CompareLevel, type FunctionMove, type MetricComparison, type PublishedCompare } from '@gwprof/results';
 import { NONE, ciRange, fixed, metricValue, signedPercent } from './format.js';
 import { functionDisplayName, functionLocation } from './top-functions.js';
 
@@ -90,5 +90,5 @@ export function failedWindows(compare: PublishedCompare) {
 
 /** "e2 block 5 · 3/4 candidate c=20". */
 export function windowLabel(w: PublishedCompare['windows'][number]): string {
-  return `epoch ${w.epoch} block ${w.block} · ${w.position + 1}/4 ${w.side} c=${w.step.concurrency}`;
+  return `epoch ${w.epoch} block ${w.block} · ${w.position + 1}/4 ${w.side} ${loadLabel(w.step.load)}`;
 }

@@ -41,7 +41,7 @@ export function renderCompareTable(compare: PublishedCompare, opts: TerminalOpti
       if (worse !== null) cells[4] = worse ? p.red(cells[4]!) : p.green(cells[4]!);
       return cells;
     });
-    lines.push('', p.bold(`c=${level.concurrency}`), `  ${escapeTerminal(decisionText(level))}`, formatTextTable(columns(METRIC_HEADERS, 2), rows, '  '));
+    lines.push('', p.bold(level.label), `  ${escapeTerminal(decisionText(level))}`, formatTextTable(columns(METRIC_HEADERS, 2), rows, '  '));
     const moved = bucketsMovedMost(level.buckets);
     if (moved.length > 0) lines.push(`  CPU buckets that moved most: ${moved.map((b) => escapeTerminal(bucketMoveText(b))).join(', ')}`);
     if (level.functions.length > 0) {

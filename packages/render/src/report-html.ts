@@ -1,6 +1,6 @@
-import type { RunResult, StepRecord } from '@gwprof/results';
+import type { RateCapacity, RunResult, StepRecord } from '@gwprof/results';
 import { hasBuckets } from './bucket-rows.js';
-import { LITTLES_LAW_HEADERS, capacityFacts, littlesLawCells } from './capacity-facts.js';
+import { LITTLES_LAW_HEADERS, capacityFacts, littlesLawCells, rateCapacityFacts } from './capacity-facts.js';
 import { escapeHtml } from './escape.js';
 import { NONE, fixed, integer, shareAsPercent } from './format.js';
 import { bucketTableData, type BucketUnit } from './bucket-table.js';
@@ -8,7 +8,7 @@ import { type HtmlColumn, factsTable, htmlPage, htmlTable } from './html-page.js
 import { relativeHref } from './links.js';
 import { configFacts, environmentFacts } from './run-facts.js';
 import { bucketsChart, cpuChart, latencyChart, memoryChart, stepSeriesCharts, throughputChart } from './run-charts.js';
-import { STEADY_STATE_HEADERS, STEP_COLUMNS, failedStepReasons, failedSteps, failureBreakdown, failureLabel, fanoutNotes, overallVerdict, stepCells, stepWarningLines, steadyStateCells } from './step-rows.js';
+import { STEADY_STATE_HEADERS, failedStepReasons, failedSteps, failureBreakdown, failureLabel, fanoutNotes, overallVerdict, stepLabel, stepTable, stepWarningLines, steadyStateCells } from './step-rows.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { functionDisplayName, functionLocation, topFunctionsOf } from './top-functions.js';
 
@@ -30,7 +30,7 @@ function link(path: string | undefined, text: string, className: string): string
 function headerSection(run: RunResult): string {
   const verdict = overallVerdict(run);
   const reasons = failedSteps(run).flatMap((step) =>
-    failedStepReasons(step).map((r) => `<li><b class="status-failed">c=${step.concurrency} FAILED</b>: ${escapeHtml(r)}</li>`),
+    failedStepReasons(step).map((r) => `<li><b class="status-failed">${stepLabel(step)} FAILED</b>: ${escapeHtml(r)}</li>`),
   );
   return `<header id="summary">
 <h1>gwprof run <span class="mono">${escapeHtml(run.runId)}</span></h1>
@@ -55,17 +55,17 @@ function chartsSection(run: RunResult): string {
 
 function stepsSection(run: RunResult): string {
   const columns: HtmlColumn[] = [
-    ...STEP_COLUMNS.map((c) => ({ header: c.header, numeric: c.align === 'right' })),
+    ...stepTable(run).columns.map((c) => ({ header: c.header, numeric: c.align === 'right' })),
     { header: 'profile' },
   ];
   const rows = run.steps.map((step) => {
-    const cells = stepCells(step, '').map((cell) => escapeHtml(cell));
+    const cells = stepTable(run).cells(step, '').map((cell) => escapeHtml(cell));
     cells[1] =
       step.status === 'ok'
         ? '<span class="status-ok">ok</span>'
-        : step.status === 'unsteady'
-          ? '<span class="status-unsteady">unsteady</span>'
-          : '<span class="status-failed">FAILED</span>';
+        : step.status === 'failed'
+          ? '<span class="status-failed">FAILED</span>'
+          : `<span class="status-unsteady">${step.status}</span>`;
     const links = [
       link(stepAnalysisOf(run, step)?.flamegraph ?? undefined, 'flame graph', 'flamegraph-link'),
       link(step.profile?.cpuprofile, '.cpuprofile', 'cpuprofile-link'),
@@ -94,11 +94,11 @@ function steadyStateSection(run: RunResult): string {
     run.steps.map((step) => ({ cells: steadyStateCells(run, step).map(escapeHtml), className: step.status, attrs: `data-concurrency="${step.concurrency}"` })),
     'id="steady-state-table"',
   );
-  const reasons = run.steps.flatMap((step) => step.steadiness.reasons.map((r) => `<li class="note"><b>c=${step.concurrency} unsteady</b>: ${escapeHtml(r)}</li>`));
+  const reasons = run.steps.flatMap((step) => step.steadiness.reasons.map((r) => `<li class="note"><b>${stepLabel(step)} unsteady</b>: ${escapeHtml(r)}</li>`));
   const sharing = fanoutNotes(run).map((note) => `<li class="note">${escapeHtml(note)}</li>`);
   const series = run.steps
     .filter((step) => step.series.length > 0)
-    .map((step) => `<details class="step-series" data-concurrency="${step.concurrency}"><summary>c=${step.concurrency}: second by second</summary>${stepSeriesCharts(step)}</details>`);
+    .map((step) => `<details class="step-series" data-concurrency="${step.concurrency}"><summary>${stepLabel(step)}: second by second</summary>${stepSeriesCharts(step)}</details>`);
   return `<section id="steady-state"><h2>Steady state</h2>
 <p class="meta">Each step is one continuous load on the same connections: settle (the gateway works off the previous step), warm-up until throughput stops trending, then a window long enough for ≥ 5 round trips and 200 responses. Only responses completed inside the window count; requests in flight at its end are shown. Little's ratio = rps × mean latency / concurrency: 1.0 in a steady closed loop.</p>
 ${table}
@@ -119,7 +119,7 @@ function stepFailures(step: StepRecord): string {
       ? `<ul>${failedStepReasons(step).map((r) => `<li class="status-failed">${escapeHtml(r)}</li>`).join('')}</ul>`
       : '';
   return `<div class="step-failures" data-concurrency="${step.concurrency}">
-<h3>c=${step.concurrency}: ${step.status === 'failed' ? '<span class="status-failed">FAILED</span>' : 'ok'} · ${escapeHtml(
+<h3>${stepLabel(step)}: ${step.status === 'failed' ? '<span class="status-failed">FAILED</span>' : 'ok'} · ${escapeHtml(
     integer(step.requests.failed),
   )} failed of ${escapeHtml(integer(step.requests.total))} · ${escapeHtml(failureBreakdown(step.failureCounts))}</h3>
 ${reasons}${samples.length > 0 ? `<ul class="failure-samples">${samples.join('')}</ul>` : ''}
@@ -132,7 +132,7 @@ function failuresSection(run: RunResult): string {
   const warningText =
     warnings.length > 0
       ? `<p class="note">Key-order warnings (data correct, keys not in the query's order): ${warnings
-          .map((s) => `c=${s.concurrency}: ${escapeHtml(integer(s.orderWarnings))}`)
+          .map((s) => `${stepLabel(s)}: ${escapeHtml(integer(s.orderWarnings))}`)
           .join(', ')}</p>`
       : '';
   const stepWarnings = stepWarningLines(run);
@@ -190,7 +190,7 @@ function bucketDrillDown(run: RunResult): string {
           })),
         )}`,
     );
-    return [`<details class="bucket-drilldown" data-concurrency="${step.concurrency}"><summary>c=${step.concurrency}: what each bucket holds</summary>${perBucket.join('')}</details>`];
+    return [`<details class="bucket-drilldown" data-concurrency="${step.concurrency}"><summary>${stepLabel(step)}: what each bucket holds</summary>${perBucket.join('')}</details>`];
   });
   return blocks.length > 0 ? `<h3>Drill-down: top functions per bucket</h3>${blocks.join('\n')}` : '';
 }
@@ -201,7 +201,7 @@ function topFunctionsBlock(run: RunResult, n: number): string {
     .filter((b) => b.top.length > 0)
     .map(
       ({ step, top }) =>
-        `<details class="top-functions" data-concurrency="${step.concurrency}"><summary>c=${step.concurrency}: top ${top.length} self-time functions</summary>${htmlTable(
+        `<details class="top-functions" data-concurrency="${step.concurrency}"><summary>${stepLabel(step)}: top ${top.length} self-time functions</summary>${htmlTable(
           [{ header: 'self %', numeric: true }, { header: 'bucket' }, { header: 'function' }, { header: 'location' }],
           top.map((fn) => ({
             cells: [
@@ -216,7 +216,15 @@ function topFunctionsBlock(run: RunResult, n: number): string {
   return blocks.length > 0 ? `<h3>Top self-time functions</h3>${blocks.join('\n')}` : '';
 }
 
+function rateCapacitySection(capacity: RateCapacity): string {
+  const facts = rateCapacityFacts(capacity).map((f) => `<li><b>${escapeHtml(f.label)}</b>: ${escapeHtml(f.value)}</li>`);
+  const notes = capacity.notes.map((n) => `<li class="note">${escapeHtml(n)}</li>`);
+  return `<section id="capacity"><h2>Capacity (fixed-rate ladder)</h2><ul class="facts">${[...facts, ...notes].join('')}</ul>
+<p class="meta">Latency runs from each request's intended send time, so queueing at the gateway shows in full (no coordinated omission).</p></section>`;
+}
+
 function capacitySection(run: RunResult): string {
+  if (run.analysis?.rateCapacity) return rateCapacitySection(run.analysis.rateCapacity);
   const capacity = run.analysis?.capacity;
   if (!capacity) return '<section id="capacity"><h2>Capacity</h2><p class="meta">No capacity analysis in this run.</p></section>';
   const facts = capacityFacts(capacity)

@@ -24,7 +24,7 @@ export function reproduceCommand(compare: PublishedCompare): string {
           '--candidate', c.candidate,
           ...envFlags('--baseline-env', c.baselineEnv),
           ...envFlags('--candidate-env', c.candidateEnv),
-          '--concurrency', c.concurrency.join(','),
+          ...(c.load.kind === 'closed' ? ['--concurrency', c.levels.join(',')] : ['--rate', c.levels.join(','), '--arrivals', c.load.arrivals]),
           '--window', String(c.windowSec),
           '--query', c.query,
           // The config keeps the threshold as a fraction; the flag takes a percentage.

@@ -1,10 +1,16 @@
 import type { RunResult, StepRecord, UslFit } from '@gwprof/results';
 import { bucketColor } from './buckets.js';
+import { isRateRun, levelCell, stepLabel } from './step-rows.js';
 import { missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';
 import { type LineSeries, type XMarker, lineChart, stackedBarChart } from './svg-chart.js';
 
 function levels(run: RunResult): string[] {
-  return run.steps.map((s) => String(s.concurrency));
+  return run.steps.map(levelCell);
+}
+
+/** The x axis: connections, or the offered rate of a rate sweep. */
+function levelTitle(run: RunResult): string {
+  return isRateRun(run) ? 'offered req/s' : 'concurrency';
 }
 
 function failedFlags(run: RunResult): boolean[] {
@@ -19,13 +25,19 @@ export function uslThroughput(usl: UslFit, n: number): number {
 /** Successful rps per level, the USL prediction dashed, the knee marked when there is one. */
 export function throughputChart(run: RunResult): string {
   const markers: XMarker[] = [];
-  const knee = run.analysis?.capacity.knee;
+  const knee = run.analysis?.capacity?.knee;
   if (knee) {
     const index = run.steps.findIndex((s) => s.concurrency === knee.concurrency);
     if (index >= 0) markers.push({ index, label: `knee c=${knee.concurrency}` });
   }
   const series: LineSeries[] = [{ name: 'rps (successful)', color: '#1f77b4', values: run.steps.map((s) => s.rps) }];
-  const usl = run.analysis?.capacity.usl;
+  if (isRateRun(run)) series.push({ name: 'offered', color: '#7f7f7f', values: run.steps.map((s) => s.rate?.targetRps ?? null), dashed: true });
+  const rateKnee = run.analysis?.rateCapacity?.knee;
+  if (rateKnee) {
+    const index = run.steps.findIndex((s) => s.rate?.targetRps === rateKnee.firstBrokenRps);
+    if (index >= 0) markers.push({ index, label: `knee ${rateKnee.lastKeptRps}–${rateKnee.firstBrokenRps} req/s` });
+  }
+  const usl = run.analysis?.capacity?.usl;
   if (usl) {
     series.push({
       name: 'USL fit',
@@ -38,7 +50,7 @@ export function throughputChart(run: RunResult): string {
     id: 'throughput-chart',
     title: 'Throughput (successful responses per second)',
     xLabels: levels(run),
-    xTitle: 'concurrency',
+    xTitle: levelTitle(run),
     yTitle: 'req/s',
     series,
     flaggedX: failedFlags(run),
@@ -46,13 +58,14 @@ export function throughputChart(run: RunResult): string {
   });
 }
 
+/** Latency percentiles against the level; for a rate sweep, from intended send times (against offered rate). */
 export function latencyChart(run: RunResult): string {
   const pick = (key: 'p50' | 'p90' | 'p99') => run.steps.map((s) => s.latencyMs?.[key] ?? null);
   return lineChart({
     id: 'latency-chart',
-    title: 'Latency of successful responses (ms)',
+    title: isRateRun(run) ? 'Latency from intended send time against offered rate (ms)' : 'Latency of successful responses (ms)',
     xLabels: levels(run),
-    xTitle: 'concurrency',
+    xTitle: levelTitle(run),
     yTitle: 'ms',
     series: [
       { name: 'p50', color: '#2ca02c', values: pick('p50') },
@@ -69,7 +82,7 @@ export function cpuChart(run: RunResult): string {
     id: 'cpu-chart',
     title: 'CPU (% of one core)',
     xLabels: levels(run),
-    xTitle: 'concurrency',
+    xTitle: levelTitle(run),
     yTitle: '% CPU',
     series: [
       { name: 'gateway', color: '#1f77b4', values: run.steps.map((s) => s.gateway.cpuPercent) },
@@ -85,7 +98,7 @@ export function memoryChart(run: RunResult): string {
     id: 'memory-chart',
     title: 'Gateway peak RSS (MB)',
     xLabels: levels(run),
-    xTitle: 'concurrency',
+    xTitle: levelTitle(run),
     yTitle: 'MB',
     series: [{ name: 'gateway RSS max', color: '#17becf', values: run.steps.map((s) => s.gateway.rssMaxMB) }],
     flaggedX: failedFlags(run),
@@ -100,7 +113,7 @@ export function bucketsChart(run: RunResult): string {
     id: 'buckets-chart',
     title: 'Gateway CPU by bucket (% of samples)',
     xLabels: levels(run),
-    xTitle: 'concurrency',
+    xTitle: levelTitle(run),
     stacks: columns.map((name) => ({ name, color: bucketColor(name, columns) })),
     shares: entries.map((e) => (e.kind === 'shares' ? columns.map((c) => e.shares[c] ?? 0) : null)),
     emptyLabels: entries.map(missingBucketsLabel),
@@ -119,7 +132,7 @@ export function stepSeriesCharts(step: StepRecord): string {
   const id = `series-${step.id.replace(/[^\w-]/g, '_')}`;
   const throughput = lineChart({
     id: `${id}-throughput`,
-    title: `c=${step.concurrency}: responses per second`,
+    title: `${stepLabel(step)}: responses per second`,
     xLabels,
     xTitle: 'second of the step',
     yTitle: 'per s',
@@ -132,7 +145,7 @@ export function stepSeriesCharts(step: StepRecord): string {
   });
   const latency = lineChart({
     id: `${id}-latency`,
-    title: `c=${step.concurrency}: latency of responses completed in each second (ms)`,
+    title: `${stepLabel(step)}: latency of responses completed in each second (ms)`,
     xLabels,
     xTitle: 'second of the step',
     yTitle: 'ms',

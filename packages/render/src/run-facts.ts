@@ -51,8 +51,11 @@ export function configFacts(config: RunConfig): Fact[] {
   return [
     { label: 'Gateway', value: config.gateway },
     { label: 'Gateway env', value: keyValues(config.gatewayEnv) },
-    { label: 'Concurrency', value: config.concurrency.join(', ') },
-    { label: 'Duration per step', value: `${config.durationSec} s (+ ${config.warmupSec} s warm-up)` },
+    { label: 'Scenario', value: config.scenario },
+    config.rates.length > 0 || config.autoRate
+      ? { label: 'Rates', value: `${config.autoRate ? 'auto: from about 10% to 120% of a closed-loop peak probe' : `${config.rates.join(', ')} req/s`}, ${config.arrivals ?? 'poisson'} arrivals` }
+      : { label: 'Concurrency', value: config.concurrency.join(', ') },
+    { label: 'Window per step', value: `${config.durationSec}–${config.maxDurationSec} s, after a warm-up of at most ${config.warmupSec} s` },
     { label: 'Query', value: config.query },
     { label: 'Variables', value: config.variables ?? NONE },
     { label: 'Expected response', value: config.expect ?? 'none (status, JSON and errors only)' },

@@ -1,4 +1,4 @@
-import type { FailureCounts, RunResult, StepRecord } from '@gwprof/results';
+import { loadLabel, loadLevel, type FailureCounts, type RunResult, type StepRecord } from '@gwprof/results';
 import type { Column } from './text-table.js';
 import { NONE, fixed, integer, ms, successPercent } from './format.js';
 
@@ -45,7 +45,17 @@ export const STEP_COLUMNS: Column[] = [
   { header: 'loadgen CPU %', align: 'right' },
 ];
 
-/** The status as every table shows it: ok, unsteady or FAILED. */
+/** How a step is named everywhere: "c=100" (closed loop) or "500 req/s" (open loop). */
+export function stepLabel(step: Pick<StepRecord, 'load'>): string {
+  return loadLabel(step.load);
+}
+
+/** The level as the first column of a table shows it: connections, or the offered rate. */
+export function levelCell(step: Pick<StepRecord, 'load'>): string {
+  return String(loadLevel(step.load));
+}
+
+/** The status as every table shows it: ok, unsteady, overloaded or FAILED. */
 export function statusText(step: StepRecord): string {
   return step.status === 'failed' ? 'FAILED' : step.status;
 }
@@ -57,7 +67,7 @@ export function statusText(step: StepRecord): string {
 export function stepCells(step: StepRecord, status: string): string[] {
   const latency = step.latencyMs;
   return [
-    String(step.concurrency),
+    levelCell(step),
     status,
     `${integer(step.requests.ok)}/${integer(step.requests.total)}`,
     successPercent(step.requests.ok, step.requests.total),
@@ -91,7 +101,7 @@ export function failedStepReasons(step: StepRecord): string[] {
 export function stepWarningLines(run: RunResult): string[] {
   return run.steps.flatMap((step) => {
     const derived = run.analysis?.steps.find((a) => a.stepId === step.id);
-    return [...step.warnings, ...(derived?.warnings ?? []), ...(derived?.error ? [derived.error] : [])].map((warning) => `c=${step.concurrency}: ${warning}`);
+    return [...step.warnings, ...(derived?.warnings ?? []), ...(derived?.error ? [derived.error] : [])].map((warning) => `${stepLabel(step)}: ${warning}`);
   });
 }
 
@@ -111,7 +121,7 @@ export function overallVerdict(run: RunResult): { ok: boolean; text: string } {
 
 /** "c=100: <reason>" for every reason a step was not a steady state. */
 export function unsteadyLines(run: RunResult): string[] {
-  return run.steps.flatMap((step) => step.steadiness.reasons.map((reason) => `c=${step.concurrency}: ${reason}`));
+  return run.steps.flatMap((step) => step.steadiness.reasons.map((reason) => `${stepLabel(step)}: ${reason}`));
 }
 
 /**
@@ -125,7 +135,7 @@ export function fanoutNotes(run: RunResult): string[] {
     .filter((step) => step.fanout !== null && step.fanout < alone * 0.9)
     .map(
       (step) =>
-        `c=${step.concurrency}: fan-out ${fixed(step.fanout, 2)} against ${fixed(alone, 2)} for one request at a time: the gateway shared identical in-flight subgraph requests, so each request cost it less work than a distinct request would` +
+        `${stepLabel(step)}: fan-out ${fixed(step.fanout, 2)} against ${fixed(alone, 2)} for one request at a time: the gateway shared identical in-flight subgraph requests, so each request cost it less work than a distinct request would` +
         (run.config.variables ? '' : ' (this stream repeats one request: the default scenario varies them)'),
     );
 }
@@ -134,7 +144,7 @@ export const STEADY_STATE_HEADERS = ['conc', 'settle s', 'warm-up s', 'warm-up',
 
 /** How each step reached and held its steady state, one row per step. */
 export function steadyStateCells(run: RunResult, step: StepRecord): string[] {
-  const little = run.analysis?.capacity.littlesLaw.find((c) => c.concurrency === step.concurrency);
+  const little = run.analysis?.capacity?.littlesLaw.find((c) => c.concurrency === step.concurrency);
   const t = step.timing;
   return [
     String(step.concurrency),
@@ -148,4 +158,63 @@ export function steadyStateCells(run: RunResult, step: StepRecord): string[] {
     fixed(step.steadiness.cvPercent, 1),
     fixed(little?.ratio, 2),
   ];
+}
+
+/** A fixed-rate sweep (open loop): its tables are the seeds' TPS ladders. */
+export function isRateRun(run: Pick<RunResult, 'steps'>): boolean {
+  return run.steps.length > 0 && run.steps.every((s) => s.load.kind === 'open');
+}
+
+export const LADDER_COLUMNS: Column[] = [
+  { header: 'req/s', align: 'right' },
+  { header: 'status' },
+  { header: 'sent/s', align: 'right' },
+  { header: 'ok/s', align: 'right' },
+  { header: 'dropped', align: 'right' },
+  { header: 'success %', align: 'right' },
+  { header: 'mean ms', align: 'right' },
+  { header: 'p50 ms', align: 'right' },
+  { header: 'p80 ms', align: 'right' },
+  { header: 'p95 ms', align: 'right' },
+  { header: 'p99 ms', align: 'right' },
+  { header: 'max ms', align: 'right' },
+  { header: 'lag p99 ms', align: 'right' },
+  { header: 'failures' },
+  { header: 'gw CPU %', align: 'right' },
+  { header: 'gw RSS MB', align: 'right' },
+  { header: 'gc %', align: 'right' },
+  { header: 'fan-out', align: 'right' },
+  { header: 'loadgen CPU %', align: 'right' },
+];
+
+/** One rung of a rate ladder: offered and achieved rate, latency percentiles from intended send times, resources. */
+export function ladderCells(run: RunResult, step: StepRecord, status: string): string[] {
+  const latency = step.latencyMs;
+  const gc = run.analysis?.steps.find((a) => a.stepId === step.id)?.buckets?.gc;
+  return [
+    levelCell(step),
+    status,
+    fixed(step.rate?.sentRps, 1),
+    fixed(step.rps, 1),
+    integer(step.rate?.dropped),
+    successPercent(step.requests.ok, step.requests.total),
+    ms(latency?.mean),
+    ms(latency?.p50),
+    ms(latency?.p80),
+    ms(latency?.p95),
+    ms(latency?.p99),
+    ms(latency?.max),
+    ms(step.rate?.lagMs?.p99),
+    failureBreakdown(step.failureCounts),
+    fixed(step.gateway.cpuPercent, 0),
+    fixed(step.gateway.rssMaxMB, 0),
+    gc === undefined ? NONE : fixed(gc * 100, 1),
+    fixed(step.fanout, 2),
+    fixed(step.loadgen.cpuPercent, 0),
+  ];
+}
+
+/** The step table's columns and one row's cells, for either kind of sweep. */
+export function stepTable(run: RunResult): { columns: Column[]; cells: (step: StepRecord, status: string) => string[] } {
+  return isRateRun(run) ? { columns: LADDER_COLUMNS, cells: (step, status) => ladderCells(run, step, status) } : { columns: STEP_COLUMNS, cells: stepCells };
 }

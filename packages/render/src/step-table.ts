@@ -1,6 +1,6 @@
 import type { RunResult } from '@gwprof/results';
 import { painter } from './ansi.js';
-import { STEP_COLUMNS, failedStepReasons, failedSteps, fanoutNotes, stepCells, unsteadyLines } from './step-rows.js';
+import { failedStepReasons, failedSteps, fanoutNotes, stepLabel, stepTable, unsteadyLines } from './step-rows.js';
 import { escapeTerminal } from './escape.js';
 import { formatTextTable } from './text-table.js';
 
@@ -13,21 +13,27 @@ export interface TerminalOptions {
 export function renderStepTable(run: RunResult, opts: TerminalOptions = {}): string {
   const p = painter(opts.color);
   if (run.steps.length === 0) return 'No steps recorded.';
+  const table = stepTable(run);
   const rows = run.steps.map((step) => {
-    const status = step.status === 'ok' ? p.green('ok') : step.status === 'unsteady' ? p.yellow('unsteady') : p.bold(p.red('FAILED'));
-    const cells = stepCells(step, status);
+    const status = step.status === 'ok' ? p.green('ok') : step.status === 'failed' ? p.bold(p.red('FAILED')) : p.yellow(step.status);
+    const cells = table.cells(step, status);
     return step.status === 'failed' ? cells.map((cell, i) => (i === 1 ? cell : p.red(cell))) : cells;
   });
-  const lines = [formatTextTable(STEP_COLUMNS, rows)];
+  const lines = [formatTextTable(table.columns, rows)];
 
   const failed = failedSteps(run);
   if (failed.length > 0) {
     lines.push('');
     for (const step of failed) {
       for (const reason of failedStepReasons(step)) {
-        lines.push(p.red(`FAILED c=${step.concurrency}: ${escapeTerminal(reason)}`));
+        lines.push(p.red(`FAILED ${stepLabel(step)}: ${escapeTerminal(reason)}`));
       }
     }
+  }
+  const overloaded = run.steps.filter((s) => s.status === 'overloaded');
+  if (overloaded.length > 0) {
+    lines.push('');
+    for (const step of overloaded) for (const warning of step.warnings.filter((w) => /fell behind/.test(w))) lines.push(p.yellow(`overloaded ${stepLabel(step)}: ${escapeTerminal(warning)}`));
   }
   const unsteady = unsteadyLines(run);
   if (unsteady.length > 0) {

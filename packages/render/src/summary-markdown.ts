@@ -1,12 +1,12 @@
-import type { RunResult } from '@gwprof/results';
+import type { RateCapacity, RunResult } from '@gwprof/results';
 import { renderBucketTableMarkdown } from './bucket-table.js';
-import { LITTLES_LAW_HEADERS, capacityFacts, littlesLawCells } from './capacity-facts.js';
+import { LITTLES_LAW_HEADERS, capacityFacts, littlesLawCells, rateCapacityFacts } from './capacity-facts.js';
 import { escapeMarkdown, markdownCode } from './escape.js';
 import { integer } from './format.js';
 import { relativeHref } from './links.js';
 import { factsMarkdownTable, truncate } from './markdown-blocks.js';
 import { configFacts, environmentFacts } from './run-facts.js';
-import { STEADY_STATE_HEADERS, STEP_COLUMNS, failedStepReasons, failedSteps, failureLabel, fanoutNotes, overallVerdict, statusText, stepCells, stepWarningLines, steadyStateCells } from './step-rows.js';
+import { STEADY_STATE_HEADERS, failedStepReasons, failedSteps, failureLabel, fanoutNotes, overallVerdict, statusText, stepLabel, stepTable, stepWarningLines, steadyStateCells } from './step-rows.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { formatMarkdownTable } from './text-table.js';
 import { renderTopFunctionsMarkdown } from './top-functions.js';
@@ -21,7 +21,7 @@ function verdictSection(run: RunResult): string[] {
     lines.push('');
     for (const step of failed) {
       for (const reason of failedStepReasons(step)) {
-        lines.push(`- c=${step.concurrency} **FAILED**: ${escapeMarkdown(reason)}`);
+        lines.push(`- ${stepLabel(step)} **FAILED**: ${escapeMarkdown(reason)}`);
       }
     }
   }
@@ -40,7 +40,7 @@ function steadyStateSection(run: RunResult): string[] {
     "Each step is one continuous load on the same connections: settle (the gateway works off the previous step), warm-up until throughput stops trending, then a window long enough for ≥ 5 round trips and 200 responses. Only responses completed inside the window count; requests still in flight at its end are shown, not lost. Little's ratio = rps × mean latency / concurrency (1.0 in a steady closed loop).",
   ];
   const unsteady = run.steps.filter((s) => s.status === 'unsteady');
-  for (const step of unsteady) for (const reason of step.steadiness.reasons) lines.push('', `- c=${step.concurrency} *${statusText(step)}*: ${escapeMarkdown(reason)}`);
+  for (const step of unsteady) for (const reason of step.steadiness.reasons) lines.push('', `- ${stepLabel(step)} *${statusText(step)}*: ${escapeMarkdown(reason)}`);
   for (const note of fanoutNotes(run)) lines.push('', `- ${escapeMarkdown(note)}`);
   return lines;
 }
@@ -53,14 +53,15 @@ function warningsSection(run: RunResult): string[] {
 
 function stepsSection(run: RunResult): string[] {
   if (run.steps.length === 0) return ['## Steps', '', 'No steps recorded.'];
+  const table = stepTable(run);
   // Status is markdown we wrote; every other cell is escaped.
   const rows = run.steps.map((step) =>
-    stepCells(step, '').map((cell, i) => (i === 1 ? (step.status === 'failed' ? '**FAILED**' : step.status === 'unsteady' ? '*unsteady*' : 'ok') : escapeMarkdown(cell))),
+    table.cells(step, '').map((cell, i) => (i === 1 ? (step.status === 'failed' ? '**FAILED**' : step.status === 'ok' ? 'ok' : `*${step.status}*`) : escapeMarkdown(cell))),
   );
   return [
     '## Steps',
     '',
-    formatMarkdownTable(STEP_COLUMNS, rows),
+    formatMarkdownTable(table.columns, rows),
     '',
     'rps counts successful responses only; latency is of successful responses; CPU % is of one core.',
   ];
@@ -73,7 +74,7 @@ function failureSamplesSection(run: RunResult): string[] {
   for (const step of withSamples) {
     for (const sample of step.failureSamples) {
       lines.push(
-        `- c=${step.concurrency} ${escapeMarkdown(failureLabel(sample.kind))} ×${integer(sample.count)}: ${markdownCode(truncate(sample.message, SAMPLE_MESSAGE_MAX))}`,
+        `- ${stepLabel(step)} ${escapeMarkdown(failureLabel(sample.kind))} ×${integer(sample.count)}: ${markdownCode(truncate(sample.message, SAMPLE_MESSAGE_MAX))}`,
       );
     }
   }
@@ -102,11 +103,20 @@ function topFunctionsSection(run: RunResult): string[] {
     .filter((b) => b.table !== '');
   if (blocks.length === 0) return [];
   const lines = ['## Top self-time functions'];
-  for (const { step, table } of blocks) lines.push('', `### c=${step.concurrency}`, '', table);
+  for (const { step, table } of blocks) lines.push('', `### ${stepLabel(step)}`, '', table);
+  return lines;
+}
+
+function rateCapacitySection(capacity: RateCapacity): string[] {
+  const lines = ['## Capacity (fixed-rate ladder)', ''];
+  for (const fact of rateCapacityFacts(capacity)) lines.push(`- ${escapeMarkdown(fact.label)}: ${escapeMarkdown(fact.value)}`);
+  for (const note of capacity.notes) lines.push(`- ${escapeMarkdown(note)}`);
+  lines.push('', 'Latency is measured from each request’s intended send time, so queueing at the gateway shows in full (no coordinated omission).');
   return lines;
 }
 
 function capacitySection(run: RunResult): string[] {
+  if (run.analysis?.rateCapacity) return rateCapacitySection(run.analysis.rateCapacity);
   const capacity = run.analysis?.capacity;
   if (!capacity) return ['## Capacity', '', 'No capacity analysis in this run.'];
   const lines = ['## Capacity', ''];
@@ -146,7 +156,7 @@ function flameGraphsSection(run: RunResult): string[] {
       markdownLink('flame graph', stepAnalysisOf(run, step)?.flamegraph ?? undefined),
       markdownLink('.cpuprofile', step.profile?.cpuprofile),
     ].filter((l): l is string => l !== null);
-    if (links.length > 0) lines.push(`- c=${step.concurrency}: ${links.join(' · ')}`);
+    if (links.length > 0) lines.push(`- ${stepLabel(step)}: ${links.join(' · ')}`);
   }
   const artifacts = Object.entries(run.artifacts)
     .map(([name, path]) => markdownLink(name, path))

@@ -365,7 +365,20 @@ export interface RunAnalysis {
   rules: string;
   /** One per step that has a profile, in step order. */
   steps: StepAnalysis[];
-  capacity: CapacityAnalysis;
+  /** A concurrency sweep's capacity (knee, USL, Little's law); null for a rate sweep. */
+  capacity: CapacityAnalysis | null;
+  /** A rate sweep's capacity (knee on rate, highest rate under the SLO); null for a concurrency sweep. */
+  rateCapacity: RateCapacity | null;
+}
+
+/** Capacity read from a fixed-rate ladder. */
+export interface RateCapacity {
+  /** The last rate kept and the first that broke (throughput short of the rate, tail latency, drops); null when none broke or the first did. */
+  knee: { lastKeptRps: number; firstBrokenRps: number; why: string } | null;
+  /** The highest rate whose step met every target of the SLO; null without an SLO or when none did. */
+  maxRateUnderSlo: number | null;
+  slo: Slo | null;
+  notes: string[];
 }
 
 export type Verdict = 'regression' | 'improvement' | 'no change' | 'inconclusive';
@@ -433,7 +446,10 @@ export interface FunctionMove {
 }
 
 export interface CompareLevel {
-  concurrency: number;
+  /** Connections, or requests per second for an open-loop comparison (config.load). */
+  level: number;
+  /** "c=20" or "300 req/s". */
+  label: string;
   /** null for a comparison of finished runs (one value per side: deltas only). */
   decision: LevelDecision | null;
   /** The gating metric, summarised like the others. */
@@ -476,8 +492,10 @@ export interface CompareConfig {
   candidate: string;
   baselineEnv: Record<string, string>;
   candidateEnv: Record<string, string>;
-  /** Load levels (closed-loop connections); blocks cycle through them. */
-  concurrency: number[];
+  /** closed: levels are connections; open: levels are requests per second, at these arrivals and cap. */
+  load: { kind: 'closed' } | { kind: 'open'; arrivals: 'poisson' | 'uniform'; maxInFlight: number };
+  /** Load levels; blocks take turns among them. */
+  levels: number[];
   /** Smallest relative change that counts: regression at ≥ +threshold. */
   threshold: number;
   /** Measured seconds per window, after a lead-in of leadInSec on the same connections. */

@@ -5,7 +5,7 @@
  * every few blocks (an epoch). compare.json is rewritten after every window.
  */
 import { judgeComparison, type ComparisonDesign, type ComparisonVerdict } from '@gwprof/analysis';
-import { GwprofError, RESULTS_SCHEMA_VERSION, writeCompareResult, type CompareConfig, type CompareResult, type StepRecord } from '@gwprof/results';
+import { GwprofError, RESULTS_SCHEMA_VERSION, loadLabel, loadLevel, writeCompareResult, type CompareConfig, type CompareResult, type LoadShape, type StepRecord } from '@gwprof/results';
 import { loadScenario, type Scenario } from '../fixtures.js';
 import { gatewayFromSpec } from '../gateways/index.js';
 import { measureStep, type StepSettings } from '../step/measure-step.js';
@@ -23,7 +23,9 @@ export interface CompareOptions extends ServiceOptions {
   candidateEnv: Record<string, string>;
   /** Port of the candidate; the baseline takes gatewayPort. */
   candidatePort: number;
-  concurrency: number[];
+  /** closed: levels are connections; open: levels are requests per second (seed 003: overhead at equal load). */
+  load: CompareConfig['load'];
+  levels: number[];
   scenario: ScenarioFiles;
   windowSec: number;
   leadInSec: number;
@@ -66,7 +68,7 @@ export async function runComparison(options: CompareOptions): Promise<{ compare:
   const session = openSession({
     ...options,
     label: 'compare',
-    maxConcurrency: Math.max(...options.concurrency),
+    maxConcurrency: options.load.kind === 'open' ? options.load.maxInFlight : Math.max(...options.levels),
     gatewayPackages: Object.fromEntries(
       SIDES.flatMap((side) => Object.entries(adapters[side].packageVersions()).map(([name, version]) => [`${side}:${name}`, version])),
     ),
@@ -85,7 +87,7 @@ export async function runComparison(options: CompareOptions): Promise<{ compare:
       },
       session.resources.memoryLimitMB,
     );
-    const design = { levels: options.concurrency, threshold: options.threshold, alpha: options.alpha, beta: options.beta, minBlocks: options.minBlocks };
+    const design = { levels: options.levels, label: (level: number) => loadLabel(loadAt(options, level)), threshold: options.threshold, alpha: options.alpha, beta: options.beta, minBlocks: options.minBlocks };
     const ctx: Context = { options, scenario, session, pair, compare, design, started: Date.now(), blockMs: [], epochStartMs: [] };
     compare.stopReason = await measureUntilDecided(ctx);
     compare.state = options.signal.aborted ? 'interrupted' : 'complete';
@@ -102,6 +104,13 @@ export async function runComparison(options: CompareOptions): Promise<{ compare:
     writeCompareResult(session.runDir, compare);
   }
   return { compare, runDir: session.runDir };
+}
+
+/** The load of one level: connections, or an arrival rate with the comparison's arrivals and cap. */
+function loadAt(options: CompareOptions, level: number): LoadShape {
+  return options.load.kind === 'closed'
+    ? { kind: 'closed', concurrency: level }
+    : { kind: 'open', targetRps: level, arrivals: options.load.arrivals, maxInFlight: options.load.maxInFlight };
 }
 
 function checkOptions(options: CompareOptions): void {
@@ -146,9 +155,9 @@ function budgetReason(ctx: Context, blocks: number): string {
 
 /** The undecided level with the fewest blocks so far (levels take turns). */
 function nextLevel(ctx: Context, verdict: ComparisonVerdict): number {
-  const open = ctx.options.concurrency.filter((level) => verdict.decisions.get(level)?.outcome === 'continue');
-  const candidates = open.length > 0 ? open : ctx.options.concurrency;
-  const blocksAt = (level: number) => new Set(ctx.compare.windows.filter((w) => w.step.concurrency === level).map((w) => w.block)).size;
+  const open = ctx.options.levels.filter((level) => verdict.decisions.get(level)?.outcome === 'continue');
+  const candidates = open.length > 0 ? open : ctx.options.levels;
+  const blocksAt = (level: number) => new Set(ctx.compare.windows.filter((w) => loadLevel(w.step.load) === level).map((w) => w.block)).size;
   return candidates.reduce((best, level) => (blocksAt(level) < blocksAt(best) ? level : best));
 }
 
@@ -160,7 +169,7 @@ async function startEpoch(ctx: Context, epoch: number): Promise<Record<Side, Gat
   const warmup: Record<Side, StepRecord | null> = { baseline: null, candidate: null };
   for (const side of SIDES) {
     warmup[side] = await measureStep({
-      ...stepContext(ctx, gateways, side, ctx.options.concurrency[0]!),
+      ...stepContext(ctx, gateways, side, ctx.options.levels[0]!),
       id: `e${epoch}-warmup-${side}`,
       settings: { ...windowSettings(ctx.options), warmupSec: ctx.options.warmupSec, fixedWarmup: false },
       label: `epoch ${epoch} warm-up ${side}`,
@@ -179,14 +188,14 @@ async function startEpoch(ctx: Context, epoch: number): Promise<Record<Side, Gat
 
 /** Four windows at one level: ABBA in a level's odd blocks, BAAB in its even ones. */
 async function measureBlock(ctx: Context, gateways: Record<Side, GatewayUnderTest>, epoch: number, block: number, level: number): Promise<void> {
-  const nth = new Set(ctx.compare.windows.filter((w) => w.step.concurrency === level).map((w) => w.block)).size;
+  const nth = new Set(ctx.compare.windows.filter((w) => loadLevel(w.step.load) === level).map((w) => w.block)).size;
   const order: Side[] = nth % 2 === 0 ? ['baseline', 'candidate', 'candidate', 'baseline'] : ['candidate', 'baseline', 'baseline', 'candidate'];
   for (const [position, side] of order.entries()) {
     const step = await measureStep({
       ...stepContext(ctx, gateways, side, level),
-      id: `e${epoch}-b${block}-${position}-${side}-c${level}`,
+      id: `e${epoch}-b${block}-${position}-${side}-${ctx.options.load.kind === 'closed' ? 'c' : 'r'}${level}`,
       settings: windowSettings(ctx.options),
-      label: `block ${block} (c=${level}) ${side} ${position + 1}/4`,
+      label: `block ${block} ${side} ${position + 1}/4`,
     });
     if (!step) return;
     ctx.compare.windows.push({ epoch, block, position, side, step });
@@ -197,7 +206,7 @@ async function measureBlock(ctx: Context, gateways: Record<Side, GatewayUnderTes
 function stepContext(ctx: Context, gateways: Record<Side, GatewayUnderTest>, side: Side, level: number) {
   const target = gateways[side];
   return {
-    load: { kind: 'closed', concurrency: level } as const,
+    load: loadAt(ctx.options, level),
     scenario: ctx.scenario,
     gateway: target.step,
     subgraphs: target.subgraphs,
@@ -228,7 +237,7 @@ function windowSettings(options: CompareOptions): StepSettings {
 
 function progressAfterBlock(ctx: Context, block: number): void {
   const verdict = judgeComparison(ctx.compare.windows, ctx.design);
-  const levels = [...verdict.decisions.entries()].map(([level, d]) => `c=${level} ${d.relativeChange >= 0 ? '+' : ''}${(d.relativeChange * 100).toFixed(1)}% (${d.blocks} blocks): ${d.outcome}`);
+  const levels = [...verdict.decisions.entries()].map(([level, d]) => `${loadLabel(loadAt(ctx.options, level))} ${d.relativeChange >= 0 ? '+' : ''}${(d.relativeChange * 100).toFixed(1)}% (${d.blocks} blocks): ${d.outcome}`);
   ctx.options.onProgress(`after block ${block} · ${((Date.now() - ctx.started) / 60_000).toFixed(1)} min · ${levels.join(' · ')}`, true);
 }
 
@@ -238,7 +247,8 @@ function newCompare(options: CompareOptions, session: Session): CompareResult {
     candidate: options.candidate,
     baselineEnv: options.baselineEnv,
     candidateEnv: options.candidateEnv,
-    concurrency: options.concurrency,
+    load: options.load,
+    levels: options.levels,
     threshold: options.threshold,
     windowSec: options.windowSec,
     leadInSec: options.leadInSec,

@@ -5,7 +5,7 @@
  * the step. Shared by sweep and compare, so both measure alike.
  */
 import { judgeWindowSteadiness, warmupDecision, windowDecision, type WindowRule } from '@gwprof/analysis';
-import type { LoadShape, StepRecord, StepTiming } from '@gwprof/results';
+import { loadLabel, type LoadShape, type StepRecord, type StepTiming } from '@gwprof/results';
 import type { Scenario } from '../fixtures.js';
 import type { RunLogs } from '../log.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
@@ -203,11 +203,6 @@ async function measureWindow(ctx: StepContext, timeline: StepTimeline, recorder:
 
 function progress(ctx: StepContext, text: string): void {
   ctx.settings.onProgress(`${ctx.label ? `${ctx.label} ` : ''}${loadLabel(ctx.load)} ${text}`, false);
-}
-
-/** "c=100" for closed-loop load, "500 req/s" for open-loop. */
-export function loadLabel(load: LoadShape): string {
-  return load.kind === 'closed' ? `c=${load.concurrency}` : `${load.targetRps} req/s`;
 }
 
 function startEngine(ctx: StepContext, recorder: LoadRecorder): LoadEngine {

@@ -35,6 +35,7 @@ function okStep(concurrency: number, rps: number, p50: number, id = String(concu
     id,
     load: { kind: 'closed', concurrency },
     concurrency,
+    rate: null,
     status: 'ok',
     failures: [],
     warnings: [],
@@ -94,6 +95,10 @@ export function makeRunFixture(): RunResult {
       gatewayEnv: { NODE_OPTIONS: '--max-old-space-size=512' },
       scenario: 'seed-000',
       concurrency: [10, 100, 1000],
+      rates: [],
+      arrivals: null,
+      autoRate: false,
+      slo: null,
       durationSec: 10,
       maxDurationSec: 30,
       warmupSec: 20,
@@ -126,6 +131,7 @@ export function makeRunFixture(): RunResult {
       hostname: 'bench-1',
     },
     fanoutAlone: { requests: 5, fanout: 7 },
+    probe: null,
     steps: [c10, c100, failed],
     artifacts: { 'gateway log': 'logs/gateway.log', evil: 'javascript:alert(1)' },
     analysis: {
@@ -135,6 +141,7 @@ export function makeRunFixture(): RunResult {
         analysisOf(c100, { gc: 0.2, idle: 0.05, program: 0.05, parse: 0.1, validate: 0.05, execute: 0.3, plan: 0.1, httpParser: 0.05, onconnection: 0.01, pubsub: 0.01, ticks: 0.05, other: 0.03 }),
         analysisOf(failed, null),
       ],
+      rateCapacity: null,
       capacity: {
       knee: { concurrency: 100, rps: 220.25, method: 'max curvature' },
       optimalConcurrency: 100,
@@ -216,7 +223,8 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
       candidate: `cmd:node ./pr/gateway.js ${SCRIPT_TAG}`,
       baselineEnv: {},
       candidateEnv: { NODE_OPTIONS: '--require ./slow.cjs' },
-      concurrency: [20],
+      load: { kind: 'closed' },
+      levels: [20],
       threshold: 0.05,
       windowSec: 5,
       leadInSec: 2,
@@ -237,7 +245,8 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
     analysis: {
       levels: [
         {
-          concurrency: 20,
+          level: 20,
+          label: 'c=20',
           decision: measured
             ? { outcome: 'regression', blocks: 6, epochs: 2, relativeChange: 0.1136, interval: { low: 0.09, high: 0.138, confidence: 0.9, label: '90% always-valid' }, alpha: 0.05, reason: '+11.4% over 6 blocks: regression' }
             : null,
@@ -264,4 +273,30 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
       windows: measured ? windows.map((w) => analysisOf(w.step, { gc: 0.1, execute: 0.9 })) : [],
     },
   };
+}
+
+/** A rate ladder on a stub: 50 and 100 req/s kept, 200 req/s beyond capacity (drops, latency from intended send times). */
+export function makeRateRunFixture(): RunResult {
+  const run = makeRunFixture();
+  const rung = (rate: number, p99: number, dropped: number, status: StepRecord['status'], ok: number): StepRecord => ({
+    ...okStep(1000, ok, p99 / 2, `r${rate}`),
+    load: { kind: 'open', targetRps: rate, arrivals: 'poisson', maxInFlight: 1000 },
+    rate: { targetRps: rate, sentRps: rate - dropped / 10, dropped, lagMs: { p50: 0.4, p99: 1.2, max: 3 }, scheduleKept: dropped === 0 },
+    status,
+    latencyMs: { mean: p99 / 3, p50: p99 / 2, p75: p99 / 1.8, p80: p99 / 1.6, p90: p99 / 1.3, p95: p99 / 1.1, p99, max: p99 * 1.5 },
+  });
+  run.config = { ...run.config, concurrency: [], rates: [50, 100, 200], arrivals: 'poisson', slo: { latencyMs: { p99: 100 }, minSuccess: 0.9999 } };
+  run.steps = [rung(50, 20, 0, 'ok', 50), rung(100, 45, 0, 'ok', 99.5), rung(200, 2400, 130, 'overloaded', 101)];
+  run.analysis = {
+    rules: 'built-in',
+    steps: [],
+    capacity: null,
+    rateCapacity: {
+      knee: { lastKeptRps: 100, firstBrokenRps: 200, why: '101.0 successful req/s against 200 offered' },
+      maxRateUnderSlo: 100,
+      slo: { latencyMs: { p99: 100 }, minSuccess: 0.9999 },
+      notes: [],
+    },
+  };
+  return run;
 }

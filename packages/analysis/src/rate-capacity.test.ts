@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { StepRecord } from '@gwprof/results';
+import { analyzeRateCapacity, sloMisses } from './rate-capacity.js';
+
+function rung(rate: number, okRps: number, p99: number, status: StepRecord['status'] = 'ok', successRate = 1): StepRecord {
+  return {
+    status,
+    failures: status === 'failed' ? ['success rate below'] : [],
+    rps: okRps,
+    successRate,
+    rate: { targetRps: rate, sentRps: rate, dropped: 0, lagMs: null, scheduleKept: status !== 'overloaded' },
+    latencyMs: { mean: p99 / 3, p50: p99 / 2, p75: 0, p80: 0, p90: 0, p95: p99 / 1.2, p99, max: p99 },
+  } as StepRecord;
+}
+
+describe('analyzeRateCapacity', () => {
+  it('puts the knee between the last rate kept and the first whose throughput fell short', () => {
+    const capacity = analyzeRateCapacity([rung(100, 100, 30), rung(50, 50, 25), rung(200, 150, 900)], null);
+    expect(capacity.knee).toEqual({ lastKeptRps: 100, firstBrokenRps: 200, why: '150.0 successful req/s against 200 offered' });
+  });
+
+  it('also breaks on the tail: p99 over three times that of the lightest rate', () => {
+    const capacity = analyzeRateCapacity([rung(50, 50, 20), rung(100, 99, 70)], null);
+    expect(capacity.knee?.why).toBe('p99 70 ms, over 3× the 20 ms of the lightest rate');
+  });
+
+  it('finds the highest rate meeting every target of the SLO', () => {
+    const slo = { latencyMs: { p99: 100 }, minSuccess: 0.9999 };
+    const capacity = analyzeRateCapacity([rung(50, 50, 40), rung(100, 100, 90), rung(150, 149, 180), rung(200, 150, 900, 'overloaded')], slo);
+    expect(capacity.maxRateUnderSlo).toBe(100);
+    expect(sloMisses(rung(150, 149, 180), slo)).toEqual(['p99 180 ms > 100 ms']);
+    expect(sloMisses(rung(100, 100, 90, 'ok', 0.999), slo)).toEqual(['success 99.900% < 99.990%']);
+  });
+
+  it('says when the ladder did not reach the knee, or started past it', () => {
+    expect(analyzeRateCapacity([rung(50, 50, 20), rung(100, 100, 21)], null).notes[0]).toMatch(/every rate up to 100 req\/s was kept: step higher/);
+    expect(analyzeRateCapacity([rung(50, 20, 20)], null).notes[0]).toMatch(/the lightest rate already broke/);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Capacity from a fixed-rate ladder (seeds 001 and 004): where the gateway stops keeping up with
+ * the offered rate or its tail latency breaks (the knee), and the highest rate that still meets
+ * the service-level targets.
+ */
+import type { LatencyMs, RateCapacity, Slo, StepRecord } from '@gwprof/results';
+
+/** Successful throughput below this share of the target means the gateway no longer keeps up. */
+const KEEP_UP = 0.95;
+/** p99 this many times the lightest step's p99 marks the tail breaking. */
+const TAIL_BREAK = 3;
+
+function target(step: StepRecord): number {
+  return step.rate?.targetRps ?? 0;
+}
+
+/** Why a step is past the knee, or null when it keeps up. */
+function pastKnee(step: StepRecord, lightestP99: number | null): string | null {
+  if (step.status === 'failed') return `failed: ${step.failures[0] ?? ''}`;
+  if (step.status === 'overloaded') return 'the offered rate could not be kept (sends dropped at the in-flight cap)';
+  if (step.rps < KEEP_UP * target(step)) return `${step.rps.toFixed(1)} successful req/s against ${target(step)} offered`;
+  const p99 = step.latencyMs?.p99 ?? null;
+  if (lightestP99 !== null && p99 !== null && p99 > TAIL_BREAK * lightestP99) return `p99 ${Math.round(p99)} ms, over ${TAIL_BREAK}× the ${Math.round(lightestP99)} ms of the lightest rate`;
+  return null;
+}
+
+/** The targets a step misses, one line each ([] when it meets them all). */
+export function sloMisses(step: StepRecord, slo: Slo): string[] {
+  const misses: string[] = [];
+  if (step.status === 'failed' || step.status === 'overloaded') misses.push(`step ${step.status}`);
+  for (const [key, limit] of Object.entries(slo.latencyMs) as Array<[keyof Slo['latencyMs'], number]>) {
+    const value = step.latencyMs?.[key as keyof LatencyMs] ?? null;
+    if (value === null || value > limit) misses.push(`${key} ${value === null ? 'unknown' : `${Math.round(value)} ms`} > ${limit} ms`);
+  }
+  if (slo.minSuccess !== null && step.successRate < slo.minSuccess) misses.push(`success ${(step.successRate * 100).toFixed(3)}% < ${(slo.minSuccess * 100).toFixed(3)}%`);
+  return misses;
+}
+
+export function analyzeRateCapacity(steps: readonly StepRecord[], slo: Slo | null): RateCapacity {
+  const ladder = steps.filter((s) => s.rate !== null).sort((a, b) => target(a) - target(b));
+  const notes: string[] = [];
+  const lightestP99 = ladder.find((s) => s.status !== 'failed')?.latencyMs?.p99 ?? null;
+  const broken = ladder.map((step) => ({ step, why: pastKnee(step, lightestP99) }));
+  const firstBroken = broken.findIndex((b) => b.why !== null);
+  let knee: RateCapacity['knee'] = null;
+  if (firstBroken > 0) {
+    const last = ladder[firstBroken - 1]!;
+    knee = { lastKeptRps: target(last), firstBrokenRps: target(broken[firstBroken]!.step), why: broken[firstBroken]!.why! };
+  } else if (firstBroken === 0) {
+    notes.push(`the lightest rate already broke (${broken[0]!.why}): step lower to find the knee`);
+  } else if (ladder.length > 0) {
+    notes.push(`every rate up to ${target(ladder.at(-1)!)} req/s was kept: step higher to find the knee`);
+  }
+  let maxRateUnderSlo: number | null = null;
+  if (slo) {
+    const meeting = ladder.filter((s) => sloMisses(s, slo).length === 0);
+    maxRateUnderSlo = meeting.length > 0 ? target(meeting.at(-1)!) : null;
+    if (meeting.length === 0) notes.push('no rate met the service-level targets');
+  }
+  return { knee, maxRateUnderSlo, slo, notes };
+}
