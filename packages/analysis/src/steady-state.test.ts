@@ -38,6 +38,14 @@ describe('warmupDecision', () => {
     expect(decision.done && decision.reason).toMatch(/did not settle within 10 s \(throughput still moving: \+\d+/);
   });
 
+  it('waits until every connection has had its first response (a busy gateway admits them slowly)', () => {
+    const flatState = { okPerSecond: flat(10), meanLatencyMs: 100, maxSeconds: 30 };
+    expect(warmupDecision({ ...flatState, connections: { answered: 280, total: 300 } })).toEqual({ done: false });
+    expect(warmupDecision({ ...flatState, connections: { answered: 300, total: 300 } })).toMatchObject({ done: true, steady: true });
+    const atMax = warmupDecision({ ...flatState, maxSeconds: 10, connections: { answered: 280, total: 300 } });
+    expect(atMax.done && atMax.reason).toMatch(/20 of 300 connections had no response yet/);
+  });
+
   it('gives up at the maximum when nothing has come back at all', () => {
     const decision = warmupDecision({ okPerSecond: [0, 0, 0], meanLatencyMs: null, maxSeconds: 3 });
     expect(decision.done && decision.reason).toMatch(/no response yet/);

@@ -24,7 +24,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import {
   DEFAULT_BUCKET_RULES,
   classifyNodes,
-  sampleDurationsUs,
+  selfTimeUsByNode,
   type BucketRule,
   type CpuProfile,
   type CpuProfileCallFrame,
@@ -260,24 +260,6 @@ function locationStacks(nodes: readonly CpuProfileNode[], table: PprofTable): Ma
     for (const child of node.children ?? []) queue.push({ node: byId.get(child)!, above: stack });
   }
   return stacks;
-}
-
-/**
- * µs of self time per leaf node, weighted by `sampleDurationsUs`; a profile with only `hitCount`s
- * shares its span out per hit. (The same rule as analysis's `selfTimeUsByNode`, which its index
- * does not export.)
- */
-function selfTimeUsByNode(profile: CpuProfile): Map<number, number> {
-  const times = new Map<number, number>();
-  if (profile.samples) {
-    const durations = sampleDurationsUs(profile);
-    profile.samples.forEach((id, i) => times.set(id, (times.get(id) ?? 0) + (durations[i] ?? 0)));
-    return times;
-  }
-  const hits = profile.nodes.reduce((sum, node) => sum + (node.hitCount ?? 0), 0);
-  const perHit = hits > 0 ? (profile.endTime - profile.startTime) / hits : 0;
-  for (const node of profile.nodes) if (node.hitCount) times.set(node.id, node.hitCount * perHit);
-  return times;
 }
 
 function readingHint(requestsPerValue: number): string {

@@ -35,11 +35,15 @@ describe('closed-loop load', () => {
     expect(little).toBeLessThan(1.4);
   });
 
-  it('counts a request unanswered within the timeout as a timeout, never as a success', async () => {
+  it('counts a request unanswered within the timeout as a timeout, never as a success, and keeps its connection', async () => {
     const recorder = new LoadRecorder(performance.now());
     const load = startClosedLoop({ url: stub.url, connections: 1, timeoutMs: 150, stream: new RequestStream(stubScenario()), recorder });
     await sleep(1_200);
+    const sent = recorder.sent;
     await load.stop();
+    // Each request takes the stub 300 ms: waiting it out sends one every 300 ms (4 in 1.2 s). Dropping
+    // the connection at 150 ms and reconnecting would send twice as many, each behind the last.
+    expect(sent).toBeLessThanOrEqual(5);
     const window = recorder.window(0, 1);
     expect(window.requests.ok).toBe(0);
     expect(window.failureCounts.timeouts).toBeGreaterThan(0);

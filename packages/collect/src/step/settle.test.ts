@@ -37,3 +37,21 @@ describe('settleGateway', () => {
     expect(await settleGateway(null, 30, new AbortController().signal)).toEqual({ seconds: 0, settled: true, cpuPercent: null });
   });
 });
+
+describe('acceptQueueLength', () => {
+  it('counts connections the kernel completed but a busy server has not accepted yet', async () => {
+    const { acceptQueueLength } = await import('../listening-pid.js');
+    const net = await import('node:net');
+    const port = 4891;
+    // A server that listens, then blocks its event loop: handshakes complete, nothing is accepted.
+    const script = `require('node:net').createServer().listen(${port}, '127.0.0.1', () => { process.send('ready'); const end = Date.now() + 20000; while (Date.now() < end) {} });`;
+    const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    children.push(child);
+    await new Promise((resolve) => child.once('message', resolve));
+    expect(acceptQueueLength(port)).toBe(0);
+    const sockets = Array.from({ length: 3 }, () => net.connect(port, '127.0.0.1'));
+    await Promise.all(sockets.map((s) => new Promise((resolve) => s.once('connect', resolve))));
+    expect(acceptQueueLength(port)).toBe(3);
+    for (const s of sockets) s.destroy();
+  });
+});
