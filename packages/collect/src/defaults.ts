@@ -87,9 +87,10 @@ export const DEFAULTS = {
     candidatePort: 4005,
     /** Measured seconds per window, after a lead-in on fresh connections (see README: noise per minute). */
     windowSec: 5,
-    leadInSec: 2,
+    /** The side's connections only need refilling after the other side's turn: the processes are warm. */
+    leadInSec: 1,
     /** Longest warm-up of each side after a (re)start. */
-    warmupSec: 30,
+    warmupSec: 20,
     /** Blocks of four windows between restarts of both sides. */
     blocksPerEpoch: 3,
     budgetMinutes: 20,

@@ -9,7 +9,7 @@ import { CpuSampler } from './gateway-cpu.js';
 import { acceptQueueLength } from '../listening-pid.js';
 import { sleep } from './ticks.js';
 
-const READING_MS = 500;
+const READING_MS = 250;
 const IDLE_PERCENT = 10;
 const QUIET_READINGS = 2;
 
