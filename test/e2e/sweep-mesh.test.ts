@@ -55,7 +55,7 @@ describe('sweep of the Mesh gateway', () => {
       expect(window.reduce((a, p) => a + p.ok, 0)).toBe(step.requests.ok);
       expect(step.series.filter((p) => p.phase === 'warmup')).toHaveLength(step.timing.warmupSec);
     }
-    const little = run.analysis!.capacity.littlesLaw;
+    const little = run.analysis!.capacity!.littlesLaw;
     expect(little.map((c) => c.flag)).toEqual(['ok', 'ok']);
   });
 

@@ -13,7 +13,7 @@ function step(level: number, cpuMs: number, status: StepRecord['status'] = 'ok')
     latencyMs: { mean: 20, p50: 18, p75: 20, p80: 21, p90: 25, p95: 28, p99: 40, max: 50 },
     gateway: { cpuPercent: 95, cpuMsPerOkRequest: cpuMs, rssMaxMB: 300, pids: [] },
     fanout: 3.7,
-  } as StepRecord;
+  } as unknown as StepRecord;
 }
 
 /** ABBA/BAAB blocks with multiplicative noise of about `noise` per window and a candidate slowdown. */

@@ -1,7 +1,7 @@
 // The CLI's entry points.
-export { runSweep, type SweepOptions, type SweepOutcome } from './sweep.js';
+export { runSweep, type SweepOptions } from './sweep.js';
 export { runComparison, type CompareOptions } from './compare/run-comparison.js';
-export { DEFAULTS, SCENARIOS, SEED_QUERY, VARIED_QUERY, type ScenarioFiles, type ScenarioPreset } from './defaults.js';
+export { DEFAULTS, SCENARIOS, SEED_QUERY, VARIED_QUERY, type ScenarioFiles } from './defaults.js';
 export { SUBGRAPH_NAMES, type SubgraphName } from './gateways/index.js';
 export { TOOL_VERSION } from './version.js';
 export { makeRunId } from './run-folder.js';
@@ -14,4 +14,4 @@ export { settleGateway } from './step/settle.js';
 export { LoadRecorder } from './load/recorder.js';
 export { startClosedLoop } from './load/closed-loop.js';
 export { TreeUsageMeter } from './proc-stats.js';
-export { bringUp, type TestBedUp, type UpOptions } from './up.js';
+export { bringUp } from './up.js';

@@ -1,4 +1,5 @@
-import type { RunResult, StepRecord, UslFit } from '@gwprof/results';
+import type { RunResult, StepRecord } from '@gwprof/results';
+import { uslThroughput } from '@gwprof/analysis';
 import { bucketColor } from './buckets.js';
 import { isRateRun, levelCell, stepLabel } from './step-rows.js';
 import { missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';
@@ -15,11 +16,6 @@ function levelTitle(run: RunResult): string {
 
 function failedFlags(run: RunResult): boolean[] {
   return run.steps.map((s) => s.status === 'failed');
-}
-
-/** X(N) = λN / (1 + σ(N−1) + κN(N−1)), the USL curve the fit predicts. */
-export function uslThroughput(usl: UslFit, n: number): number {
-  return (usl.lambda * n) / (1 + usl.sigma * (n - 1) + usl.kappa * n * (n - 1));
 }
 
 /** Successful rps per level, the USL prediction dashed, the knee marked when there is one. */
@@ -42,7 +38,7 @@ export function throughputChart(run: RunResult): string {
     series.push({
       name: 'USL fit',
       color: '#9467bd',
-      values: run.steps.map((s) => uslThroughput(usl, s.concurrency)),
+      values: run.steps.map((s) => uslThroughput(s.concurrency, usl)),
       dashed: true,
     });
   }

@@ -1,7 +1,7 @@
 import type { StepAnalysis, TopFunction } from '@gwprof/results';
-import { escapeMarkdown, escapeTerminal, markdownCode } from './escape.js';
+import { escapeMarkdown, markdownCode } from './escape.js';
 import { shareAsPercent } from './format.js';
-import { type Column, formatMarkdownTable, formatTextTable } from './text-table.js';
+import { type Column, formatMarkdownTable } from './text-table.js';
 
 export function functionDisplayName(fn: Pick<TopFunction, 'functionName'>): string {
   return fn.functionName.trim() === '' ? '(anonymous)' : fn.functionName;
@@ -30,19 +30,6 @@ const COLUMNS: Column[] = [
   { header: 'function' },
   { header: 'location' },
 ];
-
-/** A profile's top self-time functions as a terminal table; a line saying so when there are none. */
-export function renderTopFunctions(analysis: StepAnalysis | null, label: string, n = 10): string {
-  const top = topFunctionsOf(analysis, n);
-  if (top.length === 0) return `${label}: no profile functions`;
-  const rows = top.map((fn) => [
-    shareAsPercent(fn.selfShare, 1),
-    escapeTerminal(fn.bucket),
-    escapeTerminal(functionDisplayName(fn)),
-    escapeTerminal(functionLocation(fn)),
-  ]);
-  return `${label}: top ${top.length} self-time functions\n${formatTextTable(COLUMNS, rows, '  ')}`;
-}
 
 /** Markdown variant; empty string when the step has no top functions. */
 export function renderTopFunctionsMarkdown(analysis: StepAnalysis | null, n = 10): string {

@@ -19,6 +19,8 @@ function run(steps: number): RunResult {
     environment: {} as RunResult['environment'],
     steps: Array.from({ length: steps }, (_, i) => ({ concurrency: 10 * (i + 1) }) as RunResult['steps'][number]),
     artifacts: {},
+    fanoutAlone: null,
+    probe: null,
     analysis: null,
   };
 }

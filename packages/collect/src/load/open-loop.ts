@@ -7,6 +7,7 @@
  * undici's Pool carries the requests, one connection per request in flight.
  */
 import { Pool } from 'undici';
+import { mulberry32 } from '@gwprof/analysis';
 import { InFlight, exchange } from './exchange.js';
 import type { Completion, LoadRecorder } from './recorder.js';
 import type { RequestStream } from './request-stream.js';
@@ -90,17 +91,5 @@ export function startOpenLoop(options: OpenLoopOptions): LoadEngine {
       await pool.destroy().catch(() => undefined);
       await Promise.all([...pending]);
     },
-  };
-}
-
-/** A small seeded PRNG: the schedule of a step is the same every time it runs with the same seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
