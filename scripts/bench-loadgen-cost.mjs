@@ -11,8 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { LoadRecorder, RequestStream, loadScenario, startClosedLoop } from '../packages/collect/dist/index.js';
-import { startOpenLoop } from '../packages/collect/dist/load/open-loop.js';
+import { LoadRecorder, RequestStream, loadScenario, startClosedLoop, startOpenLoop } from '../packages/collect/dist/index.js';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const { values } = parseArgs({

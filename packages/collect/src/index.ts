@@ -13,5 +13,6 @@ export { RequestStream, requestBodies } from './load/request-stream.js';
 export { settleGateway } from './step/settle.js';
 export { LoadRecorder } from './load/recorder.js';
 export { startClosedLoop } from './load/closed-loop.js';
+export { startOpenLoop } from './load/open-loop.js';
 export { TreeUsageMeter } from './proc-stats.js';
 export { bringUp } from './up.js';
