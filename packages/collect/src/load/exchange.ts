@@ -10,7 +10,6 @@
  */
 import { Client, type Dispatcher } from 'undici';
 import type { Completion } from './recorder.js';
-import { validateResponse } from '../validate-response.js';
 import type { PreparedRequest, RequestStream } from './request-stream.js';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
@@ -117,7 +116,7 @@ export async function exchange(
 
 function validated(status: number, text: string, request: PreparedRequest, stream: RequestStream, latencyMs: number): Completion {
   const bytes = Buffer.byteLength(text);
-  const verdict = validateResponse(status, text, { order: stream.order, expected: stream.expectedFor(request.index) });
+  const verdict = stream.verdict(request.index, status, text);
   return verdict.ok ? { ok: true, latencyMs, orderWarning: verdict.orderWarning, bytes } : { ok: false, kind: verdict.kind, message: verdict.message, bytes };
 }
 

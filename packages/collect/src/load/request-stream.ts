@@ -4,7 +4,7 @@
  * measured on real work), each with the golden response it must match.
  */
 import type { Scenario } from '../fixtures.js';
-import type { SelectionOrder } from '../validate-response.js';
+import { validateResponse, type ResponseVerdict } from '../validate-response.js';
 
 export interface PreparedRequest {
   /** Which variables entry (0 without variables). */
@@ -20,6 +20,7 @@ export function requestBodies(scenario: Scenario): string[] {
 
 export class RequestStream {
   private readonly bodies: string[];
+  private readonly verdicts = new Map<string, ResponseVerdict>();
   private next = 0;
 
   constructor(private readonly scenario: Scenario) {
@@ -32,14 +33,27 @@ export class RequestStream {
     return { index, body: this.bodies[index]! };
   }
 
+  /**
+   * The verdict on a response to request `index`. A gateway answers the same request with the same
+   * few texts, so verdicts are remembered by text: exact, and it keeps the load generator's CPU
+   * (which shares a core with the subgraphs) from growing with the response size.
+   */
+  verdict(index: number, status: number, text: string): ResponseVerdict {
+    const key = `${index}:${status}:${text}`;
+    const known = this.verdicts.get(key);
+    if (known) return known;
+    const verdict = validateResponse(status, text, { order: this.scenario.order, expected: this.expectedFor(index) });
+    if (this.verdicts.size < MAX_REMEMBERED) this.verdicts.set(key, verdict);
+    return verdict;
+  }
+
   /** The golden `data` of a request, or null when the scenario has none. */
-  expectedFor(index: number): unknown {
+  private expectedFor(index: number): unknown {
     const expected = this.scenario.expected;
     if (!expected) return null;
     return expected.length === 1 ? expected[0] : expected[index];
   }
-
-  get order(): SelectionOrder {
-    return this.scenario.order;
-  }
 }
+
+/** Distinct responses remembered per step, at most (a stream of errors with changing text stops adding). */
+const MAX_REMEMBERED = 5000;
