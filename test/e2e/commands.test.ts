@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RESULTS_SCHEMA_VERSION, type RunResult } from '@gwprof/results';
+import { RESULTS_SCHEMA_VERSION, type RunResult, type StepRecord } from '@gwprof/results';
 import { runCli, tempDir } from './cli.js';
 
 /** A tiny V8 profile: root → parserOnHeadersComplete → graphql execute (3 samples), plus 1 GC sample. */
@@ -66,8 +66,8 @@ describe('gwprof report', () => {
     const runDir = path.join(tempDir('report'), 'run');
     mkdirSync(runDir, { recursive: true });
     writeFileSync(path.join(runDir, 'step-10.cpuprofile'), JSON.stringify(profile()));
-    const step = {
-      id: '10', load: { kind: 'closed', concurrency: 10 }, concurrency: 10, status: 'ok', failures: [], warnings: [], startedAt: '2026-01-01T00:00:00Z', durationSec: 5,
+    const step: StepRecord = {
+      id: '10', load: { kind: 'closed', concurrency: 10 }, concurrency: 10, rate: null, status: 'ok', failures: [], warnings: [], startedAt: '2026-01-01T00:00:00Z', durationSec: 5,
       timing: { settleSec: 1, settled: true, warmupSec: 1, warmupSteady: true, warmupNote: 'no trend', windowStartSec: 1, windowSec: 5, windowLimitedBy: 'duration' },
       requests: { total: 100, ok: 100, failed: 0, inFlightAtEnd: 10 },
       failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 },
@@ -79,15 +79,16 @@ describe('gwprof report', () => {
       series: [{ t: 0, phase: 'warmup', ok: 20, failed: 0, p50Ms: 480, p99Ms: 700, gatewayCpuPercent: 95 }],
       steadiness: { steady: true, reasons: [], trendPercent: 0, cvPercent: 3 },
     };
-    const run = {
+    const run: RunResult = {
       schemaVersion: RESULTS_SCHEMA_VERSION, tool: { name: 'gwprof', version: '0' }, kind: 'sweep', runId: 'run',
       startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:01:00Z', state: 'complete', error: null,
-      config: { gateway: 'mesh', gatewayEnv: {}, scenario: 'varied', concurrency: [10], durationSec: 5, maxDurationSec: 15, warmupSec: 1, query: 'q.graphql', variables: null, expect: null, minSuccess: 1, timeoutSec: 10, subgraphDelayMs: 0, subgraphPorts: {}, gatewayPort: 4000, profile: true, profiler: 'inspector', samplingIntervalUs: 1000, quick: false },
+      config: { gateway: 'mesh', gatewayEnv: {}, scenario: 'varied', concurrency: [10], rates: [], arrivals: null, autoRate: false, slo: null, durationSec: 5, maxDurationSec: 15, warmupSec: 1, query: 'q.graphql', variables: null, expect: null, minSuccess: 1, timeoutSec: 10, subgraphDelayMs: 0, subgraphPorts: {}, gatewayPort: 4000, profile: true, profiler: 'inspector', samplingIntervalUs: 1000, quick: false },
       environment: { node: 'v20', platform: 'linux', cpuModel: 'x', cpuCount: 2, totalMemMB: 1, cpuSets: { gateway: '1', others: '0' }, gatewayMemoryLimitMB: null, memoryLimitMethod: null, fdLimit: { soft: 1, hard: 1 }, gatewayPackages: {}, gitCommit: null, commandLine: [], hostname: 'h' },
-      fanoutAlone: null, steps: [step], artifacts: {}, analysis: null,
+      fanoutAlone: null, probe: null, steps: [step], artifacts: {}, analysis: null,
     };
     writeFileSync(path.join(runDir, 'results.json'), JSON.stringify(run));
     const result = await runCli(['report', runDir, '--no-color']);
+    expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const rendered = JSON.parse(readFileSync(path.join(runDir, 'results.json'), 'utf8')) as RunResult;
     expect(rendered.steps[0]).toEqual(step);

@@ -76,3 +76,25 @@ describe('gwprof compare', () => {
     expect(unknown.stderr).toMatch(/unknown gateway "envoy"/);
   }, 60_000);
 });
+
+describe('gwprof compare --rate (overhead at equal load)', () => {
+  it('holds both sides at the same arrival rate and calls four times the CPU per request a regression', async () => {
+    const out = tempDir('compare-rate');
+    const stub = `cmd:node ${path.join(repoRoot, 'fixtures', 'stub-gateway.mjs')}`;
+    const result = await runCli([
+      'compare', '--baseline', stub, '--candidate', stub, '--baseline-env', 'STUB_SERVICE_MS=4', '--candidate-env', 'STUB_SERVICE_MS=16',
+      '--query', path.join(repoRoot, 'fixtures', 'stub.graphql'), '--expect', path.join(repoRoot, 'fixtures', 'stub.expected.json'),
+      '--rate', '25', '--arrivals', 'uniform', ...fast, '--no-profile', '--out', out, '--run-id', 'rate', ...ports,
+    ]);
+    const compare = JSON.parse(readFileSync(path.join(out, 'rate', 'compare.json'), 'utf8')) as PublishedCompare;
+    expect(result.code).toBe(1);
+    expect(compare.config.load).toEqual({ kind: 'open', arrivals: 'uniform', maxInFlight: 1000 });
+    const level = compare.analysis.levels[0]!;
+    expect(level.label).toBe('25 req/s');
+    // Equal load: both sides served the same rate, so CPU % moved with CPU per request.
+    const rps = level.metrics.find((m) => m.metric === 'rps')!;
+    expect(Math.abs(rps.relativeChange!)).toBeLessThan(0.05);
+    expect(level.metrics.find((m) => m.metric === 'cpuPercent')!.relativeChange!).toBeGreaterThan(1);
+    expect(result.stdout).toMatch(/^25 req\/s$/m);
+  }, 300_000);
+});

@@ -56,3 +56,23 @@ describe('fixed-rate steps against a stub with a known service time', () => {
     expect(code).toBe(0);
   }, 120_000);
 });
+
+describe('--rate auto', () => {
+  it('finds the closed-loop peak with a short probe, then steps from about 10% to 120% of it and finds the knee', async () => {
+    const { run, stdout } = await rateSweep(['STUB_SERVICE_MS=10'], ['--rate', 'auto', '-d', '2', '-w', '1', '--slo', 'p99=200ms']);
+    const peak = run.probe!.peakRps;
+    expect(run.probe!.steps.map((s) => s.concurrency)).toEqual([8, 32, 128]);
+    expect(peak).toBeGreaterThan(40);
+    expect(peak).toBeLessThan(105);
+    const rates = run.steps.map((s) => s.rate!.targetRps);
+    expect(rates[0]).toBe(Math.round(0.1 * peak));
+    expect(rates.at(-1)).toBe(Math.round(1.2 * peak));
+    expect([...rates].sort((a, b) => a - b)).toEqual(rates);
+    // 120% of a peak cannot be kept: the ladder breaks, and says where.
+    const capacity = run.analysis!.rateCapacity!;
+    expect(capacity.knee!.firstBrokenRps).toBeGreaterThan(capacity.knee!.lastKeptRps);
+    expect(capacity.knee!.firstBrokenRps).toBeLessThanOrEqual(rates.at(-1)!);
+    expect(capacity.maxRateUnderSlo).not.toBeNull();
+    expect(stdout).toMatch(/^req\/s\s+status\s+sent\/s/m);
+  }, 240_000);
+});

@@ -230,7 +230,7 @@ async function probeRates(
   auto: { arrivals: 'poisson' | 'uniform'; maxInFlight: number },
 ): Promise<LoadShape[]> {
   const steps = [];
-  const probeSettings = { ...options, durationSec: 10, maxDurationSec: 20, warmupSec: Math.min(options.warmupSec, 15) };
+  const probeSettings = { ...options, durationSec: Math.min(options.durationSec, 10), maxDurationSec: Math.min(options.maxDurationSec, 20), warmupSec: Math.min(options.warmupSec, 15) };
   for (const concurrency of PROBE_CONCURRENCY) {
     if (options.signal.aborted) break;
     const step = await measureStep({
