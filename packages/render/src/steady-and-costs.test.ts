@@ -25,7 +25,7 @@ describe('unsteady steps and shared requests', () => {
 
   it('explains a fan-out below that of one request at a time as sharing', () => {
     const md = renderSummaryMarkdown(unsteadyRun());
-    expect(md).toContain('c=100: fan-out 0.20 against 7.00 for one request at a time: the gateway shared identical in-flight subgraph requests');
+    expect(md).toContain('c=100: fan-out 0.20 against 7.00 for one request at a time: the gateway merged subgraph calls across concurrent requests');
     expect(md).toContain('(this stream repeats one request: the default scenario varies them)');
     expect(md).toMatch(/## Steady state/);
     expect(md).toContain('*unsteady*');

@@ -125,8 +125,9 @@ export function unsteadyLines(run: RunResult): string[] {
 }
 
 /**
- * Why a step's fan-out is below that of one request alone: the gateway shared identical in-flight
- * subgraph requests, so each request cost it less work than a distinct request would.
+ * Why a step's fan-out is below that of one request alone: under concurrency the gateway merged
+ * subgraph calls, batching entity fetches of several requests into one call or sharing identical
+ * in-flight ones. gwprof counts subgraph calls, not what is in them, so it names both.
  */
 export function fanoutNotes(run: RunResult): string[] {
   const alone = run.fanoutAlone?.fanout;
@@ -135,7 +136,7 @@ export function fanoutNotes(run: RunResult): string[] {
     .filter((step) => step.fanout !== null && step.fanout < alone * 0.9)
     .map(
       (step) =>
-        `${stepLabel(step)}: fan-out ${fixed(step.fanout, 2)} against ${fixed(alone, 2)} for one request at a time: the gateway shared identical in-flight subgraph requests, so each request cost it less work than a distinct request would` +
+        `${stepLabel(step)}: fan-out ${fixed(step.fanout, 2)} against ${fixed(alone, 2)} for one request at a time: the gateway merged subgraph calls across concurrent requests (batched entity fetches or shared identical in-flight calls), so each response cost fewer subgraph round trips than one request alone` +
         (run.config.variables ? '' : ' (this stream repeats one request: the default scenario varies them)'),
     );
 }

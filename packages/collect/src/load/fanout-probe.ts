@@ -1,7 +1,7 @@
 /**
  * Fan-out when requests come one at a time: how many subgraph requests one gateway request costs
  * when there is nothing in flight to share with. A step's fan-out below this means the gateway
- * shared identical in-flight subgraph requests under load.
+ * merged subgraph calls under load (batching or sharing).
  */
 import { InFlight, exchange, openConnection } from './exchange.js';
 import type { RequestStream } from './request-stream.js';
