@@ -37,7 +37,7 @@ function steadyStateSection(run: RunResult): string[] {
     '',
     formatMarkdownTable(STEADY_STATE_HEADERS.map((header, i) => ({ header, align: i === 3 || i === 5 ? 'left' : 'right' })), rows),
     '',
-    "Each step is one continuous load on the same connections: settle (the gateway works off the previous step), warm-up until throughput stops trending, then a window long enough for ≥ 5 round trips and 200 responses. Only responses completed inside the window count; requests still in flight at its end are shown, not lost. Little's ratio = rps × mean latency / concurrency (1.0 in a steady closed loop).",
+    "Each step is one continuous load on the same connections: settle (the gateway works off the previous step), warm-up until throughput stops trending, then a window long enough for ≥ 10 round trips and 200 responses. Only responses completed inside the window count; requests still in flight at its end are shown, not lost. Little's ratio = rps × mean latency / concurrency (1.0 in a steady closed loop).",
   ];
   const unsteady = run.steps.filter((s) => s.status === 'unsteady');
   for (const step of unsteady) for (const reason of step.steadiness.reasons) lines.push('', `- ${stepLabel(step)} *${statusText(step)}*: ${escapeMarkdown(reason)}`);
