@@ -16,6 +16,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { evaluateProcedure, recordingNoise, DEFAULT_SEQUENTIAL_DESIGN } from '../packages/analysis/dist/index.js';
+import { DEFAULTS } from '../packages/collect/dist/index.js';
+
+// The design `gwprof compare` runs with: the analysis defaults, with the CLI's defaults on top.
+const COMPARE_DESIGN = { ...DEFAULT_SEQUENTIAL_DESIGN, threshold: DEFAULTS.compare.threshold, alpha: DEFAULTS.compare.alpha, beta: DEFAULTS.compare.beta, minBlocks: DEFAULTS.compare.minBlocks };
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const { values, positionals } = parseArgs({
@@ -160,7 +164,7 @@ if (command === 'noise') {
     const shifts = rec.burnPercent > 0 ? [null] : [0, 0.05, 0.1];
     for (const shift of shifts) {
       for (const budget of [10, 20]) {
-        const rates = evaluateProcedure(recorded, DEFAULT_SEQUENTIAL_DESIGN, {
+        const rates = evaluateProcedure(recorded, COMPARE_DESIGN, {
           replays: Number(values.replays), seed: 7, ...(shift ? { shift } : {}), center: shift !== null,
           blocksPerEpoch: rec.blocksPerEpoch, secondsPerBlock, budgetBlocks: Math.floor((budget * 60) / secondsPerBlock),
         });
