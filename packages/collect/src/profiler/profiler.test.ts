@@ -11,16 +11,21 @@ const preload = path.join(repoRoot, 'packages/collect/dist/profiler/preload.cjs'
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-profiler-'));
 const script = `
   function busyLoop() { let x = 0; for (let i = 0; i < 2e5; i++) x += Math.sqrt(i); return x; }
+  busyLoop();
+  process.stdout.write('running\\n');
   setInterval(busyLoop, 1);
 `;
 const child = spawn(process.execPath, ['-e', script], {
   env: { ...process.env, GWPROF_PROFILER_DIR: dir, NODE_OPTIONS: `--require ${preload}` },
-  stdio: 'ignore',
+  stdio: ['ignore', 'pipe', 'ignore'],
 });
+// On a loaded machine the child may still be starting when the socket is up: profile it once its loop runs.
+const running = new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
 afterAll(() => child.kill('SIGKILL'));
 
 describe('in-process CPU profiler', () => {
   it('profiles exactly the window between start and stop and writes a .cpuprofile', async () => {
+    await running;
     const client = await ProfilerClient.connect(dir, child.pid!);
     await client.start(1000);
     await new Promise((r) => setTimeout(r, 600));

@@ -142,7 +142,7 @@ function finish(
     warmup: parts.warmup,
     window,
     stats: recorder.window(window.start, window.start + window.seconds),
-    series: parts.timeline.series,
+    series: parts.timeline.finalSeries(),
     steadiness: judgeWindowSteadiness(okPerSecond),
     minSuccess: ctx.settings.minSuccess,
     gatewayExit: ctx.gateway.exitReason(),

@@ -41,6 +41,18 @@ export class StepTimeline {
     return this.elapsed;
   }
 
+  /**
+   * The series as recorded, each second's counts and latency read again from the recorder: a
+   * response that completed just before a second ended can be filed after the tick read that
+   * second, so only the final reading adds up to the window's own count.
+   */
+  finalSeries(): SeriesPoint[] {
+    return this.series.map((point) => {
+      const second = this.recorder.second(point.t);
+      return { ...point, ok: second.ok, failed: second.failed, p50Ms: second.p50Ms, p99Ms: second.p99Ms };
+    });
+  }
+
   /** Successful responses per second over the last `seconds` seconds recorded. */
   recentOk(seconds: number): number[] {
     return this.series.slice(-seconds).map((point) => point.ok);
