@@ -19,9 +19,14 @@ describe('analyzeRateCapacity', () => {
     expect(capacity.knee).toEqual({ lastKeptRps: 100, firstBrokenRps: 200, why: '150.0 successful req/s against 200 offered' });
   });
 
-  it('also breaks on the tail: p99 over three times that of the lightest rate', () => {
+  it('also breaks where queueing dominates: the median over three times that of the lightest rate', () => {
     const capacity = analyzeRateCapacity([rung(50, 50, 20), rung(100, 99, 70)], null);
-    expect(capacity.knee?.why).toBe('p99 70 ms, over 3× the 20 ms of the lightest rate');
+    expect(capacity.knee?.why).toBe('p50 35 ms, over 3× the 10 ms of the lightest rate');
+  });
+
+  it('does not call a p99 spike with a steady median a knee (one GC pause moves a p99)', () => {
+    const spike = { ...rung(100, 99, 200), latencyMs: { mean: 12, p50: 11, p75: 0, p80: 0, p90: 0, p95: 20, p99: 200, max: 240 } } as StepRecord;
+    expect(analyzeRateCapacity([rung(50, 50, 20), spike], null).knee).toBeNull();
   });
 
   it('finds the highest rate meeting every target of the SLO', () => {

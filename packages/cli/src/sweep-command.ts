@@ -2,8 +2,8 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { DEFAULTS, SCENARIOS, runSweep, type SweepOptions } from '@gwprof/collect';
 import { publishRun } from '@gwprof/publish';
-import { renderBucketTable, renderStepTable } from '@gwprof/render';
-import { GwprofError, type LoadShape, type RunResult, type Slo } from '@gwprof/results';
+import { renderBucketTable, renderCapacityLines, renderStepTable } from '@gwprof/render';
+import { GwprofError, loadLabel, type LoadShape, type RunResult, type Slo } from '@gwprof/results';
 import { ProgressLine } from './progress.js';
 import { collectKeyValue, parseIntegerList, parsePercent, parsePositiveNumber, parseRates, parseSlo, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
@@ -117,6 +117,8 @@ export function printRun(run: RunResult, runDir: string, files: string[], color:
     process.stdout.write(`\nWhere the gateway's CPU went (% of its sampled time):\n${buckets}\n`);
     process.stdout.write(`\nWhat each bucket cost (CPU ms per successful request):\n${renderBucketTable(run, 'ms')}\n`);
   }
+  const capacity = renderCapacityLines(run);
+  if (capacity) process.stdout.write(`\n${capacity}\n`);
   process.stdout.write(`\nrun folder: ${runDir}\n  results.json, ${files.map((f) => path.basename(f)).join(', ')}, logs/\n`);
 }
 
@@ -132,7 +134,7 @@ export function exitCode(run: RunResult): number {
   }
   const failed = run.steps.filter((s) => s.status === 'failed');
   if (failed.length > 0) {
-    process.stderr.write(`gwprof: ${failed.length} of ${run.steps.length} steps FAILED (${failed.map((s) => `c=${s.concurrency}: ${s.failures.join('; ')}`).join('; ')})\n`);
+    process.stderr.write(`gwprof: ${failed.length} of ${run.steps.length} steps FAILED (${failed.map((s) => `${loadLabel(s.load)}: ${s.failures.join('; ')}`).join('; ')})\n`);
     return 1;
   }
   return 0;

@@ -5,6 +5,7 @@ import { NONE, fixed, integer, shareAsPercent } from './format.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { hasBuckets, missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';
 import { type Column, formatMarkdownTable, formatTextTable } from './text-table.js';
+import { isRateRun, levelCell } from './step-rows.js';
 
 /** Shares of the sampled time (seed 000's table), or CPU milliseconds per successful request. */
 export type BucketUnit = 'share' | 'ms';
@@ -14,7 +15,7 @@ export function bucketTableData(run: RunResult, unit: BucketUnit): { columns: Co
   const buckets = runBucketColumns(run).filter((b) => unit === 'share' || b !== 'idle');
   const withNodeGc = unit === 'share' && (run.analysis?.steps ?? []).some((a) => a.gc !== null);
   const columns: Column[] = [
-    { header: 'conc', align: 'right' },
+    { header: isRateRun(run) ? 'req/s' : 'conc', align: 'right' },
     unit === 'share' ? { header: 'samples', align: 'right' } : { header: 'busy ms/req', align: 'right' },
     ...buckets.map((b): Column => ({ header: unit === 'share' ? `${b} %` : b, align: 'right' })),
     ...(withNodeGc ? [{ header: 'Node gc %', align: 'right' } as Column] : []),
@@ -23,12 +24,12 @@ export function bucketTableData(run: RunResult, unit: BucketUnit): { columns: Co
     const entry = stepBuckets(run, step);
     const analysis = stepAnalysisOf(run, step);
     const nodeGc = withNodeGc ? [shareAsPercent(analysis?.gc?.nodeShare, 1)] : [];
-    if (entry.kind !== 'shares') return [String(step.concurrency), missingBucketsLabel(entry), ...buckets.map(() => NONE), ...nodeGc];
+    if (entry.kind !== 'shares') return [levelCell(step), missingBucketsLabel(entry), ...buckets.map(() => NONE), ...nodeGc];
     if (unit === 'share') {
-      return [String(step.concurrency), entry.samples === null ? NONE : integer(entry.samples), ...buckets.map((b) => shareAsPercent(entry.shares[b] ?? 0, 1)), ...nodeGc];
+      return [levelCell(step), entry.samples === null ? NONE : integer(entry.samples), ...buckets.map((b) => shareAsPercent(entry.shares[b] ?? 0, 1)), ...nodeGc];
     }
     const perRequest = analysis?.bucketMsPerOkRequest ?? null;
-    return [String(step.concurrency), fixed(analysis?.busyMsPerOkRequest, 2), ...buckets.map((b) => (perRequest ? fixed(perRequest[b] ?? 0, 2) : NONE))];
+    return [levelCell(step), fixed(analysis?.busyMsPerOkRequest, 2), ...buckets.map((b) => (perRequest ? fixed(perRequest[b] ?? 0, 2) : NONE))];
   });
   return { columns, rows };
 }

@@ -1,4 +1,5 @@
-import type { CapacityAnalysis, LittlesLawCheck, RateCapacity, Slo, UslFit } from '@gwprof/results';
+import type { CapacityAnalysis, LittlesLawCheck, RateCapacity, RunResult, Slo, UslFit } from '@gwprof/results';
+import { escapeTerminal } from './escape.js';
 import { NONE, fixed, integer, ms, sig } from './format.js';
 
 /** One labelled figure of the capacity analysis, as plain (unescaped) text. */
@@ -88,4 +89,12 @@ export function rateCapacityFacts(capacity: RateCapacity): CapacityFact[] {
     });
   }
   return facts;
+}
+
+/** The run's capacity headline for the terminal, one "label: value" line per fact; '' without analysis. */
+export function renderCapacityLines(run: RunResult): string {
+  const analysis = run.analysis;
+  if (!analysis) return '';
+  const facts = analysis.rateCapacity ? rateCapacityFacts(analysis.rateCapacity) : analysis.capacity ? capacityFacts(analysis.capacity) : [];
+  return facts.map((f) => `${escapeTerminal(f.label)}: ${escapeTerminal(f.value)}`).join('\n');
 }

@@ -1,6 +1,7 @@
 // Terminal
 export { renderStepTable } from './step-table.js';
 export { renderBucketTable, renderProfileBuckets } from './bucket-table.js';
+export { renderCapacityLines } from './capacity-facts.js';
 export { renderCompareTable } from './compare-table.js';
 // Markdown
 export { renderSummaryMarkdown } from './summary-markdown.js';
