@@ -47,7 +47,11 @@ export function decisionText(level: CompareLevel): string {
 
 /** Buckets ordered by how far their ms per request moved, moves under 0.005 ms left out. */
 export function bucketsMovedMost(buckets: readonly BucketDelta[], n = 5): BucketDelta[] {
-  return buckets.filter((b) => Math.abs(b.deltaMsPerOkRequest) >= 0.005).slice(0, n);
+  // The record keeps buckets in display order; "moved most" ranks them by the size of the move.
+  return buckets
+    .filter((b) => Math.abs(b.deltaMsPerOkRequest) >= 0.005)
+    .sort((x, y) => Math.abs(y.deltaMsPerOkRequest) - Math.abs(x.deltaMsPerOkRequest))
+    .slice(0, n);
 }
 
 /** "fetch +0.42 ms/req (2.91 → 3.33)". */

@@ -5,6 +5,7 @@ import { renderCompareMarkdown } from './compare-markdown.js';
 import { renderCompareTable } from './compare-table.js';
 import { findExternalResourceLoads } from './external-resources.js';
 import { makeCompareFixture } from './test-fixtures/run-fixture.js';
+import { bucketsMovedMost } from './compare-rows.js';
 
 function tableRow(md: string, label: string): string[] {
   const line = md.split('\n').find((l) => l.startsWith(`| ${label} |`));
@@ -98,5 +99,13 @@ describe('renderCompareReportHtml', () => {
 
   it('renders runs mode as deltas only', () => {
     expect(renderCompareReportHtml(makeCompareFixture('runs'))).toContain('DELTAS ONLY');
+  });
+});
+
+describe('bucketsMovedMost', () => {
+  it('ranks buckets by the size of their move, whatever order the record keeps them in', () => {
+    const delta = (bucket: string, baseline: number, candidate: number) => ({ bucket, baselineMsPerOkRequest: baseline, candidateMsPerOkRequest: candidate, deltaMsPerOkRequest: candidate - baseline });
+    const moved = bucketsMovedMost([delta('gc', 1.143, 1.121), delta('plan', 1.261, 1.352), delta('httpParser', 0.3, 2.0), delta('idle', 0.1, 0.101)], 2);
+    expect(moved.map((b) => b.bucket)).toEqual(['httpParser', 'plan']);
   });
 });
