@@ -1,6 +1,7 @@
 import { loadLabel, loadLevel, type FailureCounts, type RunResult, type StepRecord } from '@gwprof/results';
 import type { Column } from './text-table.js';
 import { NONE, fixed, integer, ms, successPercent } from './format.js';
+import { stepAnalysisOf } from './step-analysis.js';
 
 /** Short labels of failure kinds, in the order a reader checks them. */
 const FAILURE_LABELS: Array<[keyof FailureCounts, string]> = [
@@ -100,7 +101,7 @@ export function failedStepReasons(step: StepRecord): string[] {
 /** Every step's warnings, the record's and the analysis's, as "c=10: …" lines. */
 export function stepWarningLines(run: RunResult): string[] {
   return run.steps.flatMap((step) => {
-    const derived = run.analysis?.steps.find((a) => a.stepId === step.id);
+    const derived = stepAnalysisOf(run, step);
     return [...step.warnings, ...(derived?.warnings ?? []), ...(derived?.error ? [derived.error] : [])].map((warning) => `${stepLabel(step)}: ${warning}`);
   });
 }
@@ -191,7 +192,7 @@ export const LADDER_COLUMNS: Column[] = [
 /** One rung of a rate ladder: offered and achieved rate, latency percentiles from intended send times, resources. */
 export function ladderCells(run: RunResult, step: StepRecord, status: string): string[] {
   const latency = step.latencyMs;
-  const gc = run.analysis?.steps.find((a) => a.stepId === step.id)?.buckets?.gc;
+  const gc = stepAnalysisOf(run, step)?.buckets?.gc;
   return [
     levelCell(step),
     status,
