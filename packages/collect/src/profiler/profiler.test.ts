@@ -10,7 +10,8 @@ import { ProfilerClient, withProfilerPreload } from './controller.js';
 const preload = path.join(repoRoot, 'packages/collect/dist/profiler/preload.cjs');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-profiler-'));
 const script = `
-  function busyLoop() { let x = 0; for (let i = 0; i < 2e5; i++) x += Math.sqrt(i); return x; }
+  let calls = 0;
+  function busyLoop() { let x = 0; for (let i = 0; i < 2e5; i++) x += Math.sqrt(i); if (++calls % 50 === 0) process.stdout.write('.'); return x; }
   busyLoop();
   process.stdout.write('running\\n');
   setInterval(busyLoop, 1);
@@ -21,6 +22,20 @@ const child = spawn(process.execPath, ['-e', script], {
 });
 // On a loaded machine the child may still be starting when the socket is up: profile it once its loop runs.
 const running = new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+/** Resolves once the child has run busyLoop another `calls` times: on a loaded machine 600 ms may hold none. */
+function busyCalls(calls: number): Promise<void> {
+  let dots = 0;
+  return new Promise((resolve) => {
+    const count = (chunk: Buffer) => {
+      dots += chunk.toString().split('.').length - 1;
+      if (dots * 50 >= calls) {
+        child.stdout!.off('data', count);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', count);
+  });
+}
 afterAll(() => child.kill('SIGKILL'));
 
 describe('in-process CPU profiler', () => {
@@ -28,7 +43,7 @@ describe('in-process CPU profiler', () => {
     await running;
     const client = await ProfilerClient.connect(dir, child.pid!);
     await client.start(1000);
-    await new Promise((r) => setTimeout(r, 600));
+    await Promise.all([new Promise((r) => setTimeout(r, 600)), busyCalls(100)]);
     const file = path.join(dir, 'window.cpuprofile');
     const { samples, nodeGc, threadCpuMs } = await client.stop(file);
     const profile = JSON.parse(readFileSync(file, 'utf8')) as {
