@@ -1,7 +1,7 @@
 /**
  * The two builds of a comparison, alive at once on the same cores and subgraphs, on two ports:
- * started together for an epoch and stopped together before the next, so one lucky or unlucky
- * process (its JIT decisions, its heap layout) counts as noise rather than as a verdict.
+ * restarted together for each epoch, so one lucky or unlucky process (its JIT decisions, its heap
+ * layout) counts as noise rather than as a verdict.
  */
 import { createMemoryCap, type MemoryCap } from '../isolation.js';
 import type { GatewayAdapter } from '../gateways/types.js';
@@ -18,7 +18,7 @@ export interface SideSpec {
 }
 
 export class GatewayPair {
-  private running: Record<Side, GatewayUnderTest> | null = null;
+  private running: Partial<Record<Side, GatewayUnderTest>> | null = null;
   private readonly candidateCap: MemoryCap | null;
 
   constructor(
@@ -30,31 +30,41 @@ export class GatewayPair {
     this.candidateCap = memoryLimitMB === null ? null : createMemoryCap(memoryLimitMB, `gwprof-${process.pid}-candidate`);
   }
 
-  /** Both sides for epoch `epoch`, freshly started; the start order alternates by epoch. */
-  async start(epoch: number): Promise<Record<Side, GatewayUnderTest>> {
-    await this.stop();
-    const order: Side[] = epoch % 2 === 1 ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
-    const started: Partial<Record<Side, GatewayUnderTest>> = {};
-    for (const side of order) {
-      const spec = this.specs[side];
-      started[side] = await launchGatewayUnderTest(this.bed, spec.adapter, spec.env, `${side}-e${epoch}`, {
-        port: spec.port,
-        ...(side === 'candidate' && this.candidateCap ? { memoryCap: this.candidateCap } : {}),
-      });
-    }
-    this.running = started as Record<Side, GatewayUnderTest>;
-    return this.running;
+  /** The order in which epoch `epoch` starts and warms up the sides: it alternates by epoch. */
+  static startOrder(epoch: number): Side[] {
+    return epoch % 2 === 1 ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
   }
 
+  /** Stops both sides: a new epoch starts each afresh with startSide. */
+  async restart(): Promise<void> {
+    await this.stop();
+    this.running = {};
+  }
+
+  /**
+   * Starts one side. The caller warms it up at once: a side left idle after its start (while the
+   * other warms up) ended up with different JIT decisions and 4-5% more CPU per request (README).
+   */
+  async startSide(side: Side, epoch: number): Promise<GatewayUnderTest> {
+    const spec = this.specs[side];
+    const started = await launchGatewayUnderTest(this.bed, spec.adapter, spec.env, `${side}-e${epoch}`, {
+      port: spec.port,
+      ...(side === 'candidate' && this.candidateCap ? { memoryCap: this.candidateCap } : {}),
+    });
+    this.running = { ...this.running, [side]: started };
+    return started;
+  }
+
+  /** Pids of the sides running now (settling waits for all of them to be quiet). */
   pids(): number[] {
-    return this.running ? SIDES.flatMap((side) => (this.running![side].step.pid === null ? [] : [this.running![side].step.pid!])) : [];
+    return Object.values(this.running ?? {}).flatMap((side) => (side.step.pid === null ? [] : [side.step.pid]));
   }
 
   async stop(): Promise<void> {
     if (!this.running) return;
     for (const side of SIDES) {
-      this.running[side].profiler?.close();
-      await this.running[side].process?.stop();
+      this.running[side]?.profiler?.close();
+      await this.running[side]?.process?.stop();
     }
     this.running = null;
   }

@@ -161,15 +161,20 @@ function nextLevel(ctx: Context, verdict: ComparisonVerdict): number {
   return candidates.reduce((best, level) => (blocksAt(level) < blocksAt(best) ? level : best));
 }
 
-/** Restarts both sides and warms each up (until its throughput stops trending) at the first level. */
+/**
+ * Restarts both sides, each started and at once warmed up (until its throughput stops trending) at
+ * the first level, in an order that alternates by epoch, so both sides have the same history.
+ */
 async function startEpoch(ctx: Context, epoch: number): Promise<Record<Side, GatewayUnderTest>> {
   const t0 = Date.now();
-  ctx.options.onProgress(`epoch ${epoch}: starting both gateways…`, false);
-  const gateways = await ctx.pair.start(epoch);
+  ctx.options.onProgress(`epoch ${epoch}: restarting both gateways…`, false);
+  await ctx.pair.restart();
+  const gateways: Partial<Record<Side, GatewayUnderTest>> = {};
   const warmup: Record<Side, StepRecord | null> = { baseline: null, candidate: null };
-  for (const side of SIDES) {
+  for (const side of GatewayPair.startOrder(epoch)) {
+    gateways[side] = await ctx.pair.startSide(side, epoch);
     warmup[side] = await measureStep({
-      ...stepContext(ctx, gateways, side, ctx.options.levels[0]!),
+      ...stepContext(ctx, gateways[side], ctx.options.levels[0]!),
       id: `e${epoch}-warmup-${side}`,
       settings: { ...windowSettings(ctx.options), warmupSec: ctx.options.warmupSec, fixedWarmup: false },
       label: `epoch ${epoch} warm-up ${side}`,
@@ -178,12 +183,12 @@ async function startEpoch(ctx: Context, epoch: number): Promise<Record<Side, Gat
   ctx.compare.epochs.push({
     epoch,
     startedAt: new Date(t0).toISOString(),
-    pids: { baseline: gateways.baseline.step.pid ?? 0, candidate: gateways.candidate.step.pid ?? 0 },
+    pids: { baseline: gateways.baseline?.step.pid ?? 0, candidate: gateways.candidate?.step.pid ?? 0 },
     warmup,
   });
   writeCompareResult(ctx.session.runDir, ctx.compare);
   ctx.epochStartMs.push(Date.now() - t0);
-  return gateways;
+  return gateways as Record<Side, GatewayUnderTest>;
 }
 
 /** Four windows at one level: ABBA in a level's odd blocks, BAAB in its even ones. */
@@ -192,7 +197,7 @@ async function measureBlock(ctx: Context, gateways: Record<Side, GatewayUnderTes
   const order: Side[] = nth % 2 === 0 ? ['baseline', 'candidate', 'candidate', 'baseline'] : ['candidate', 'baseline', 'baseline', 'candidate'];
   for (const [position, side] of order.entries()) {
     const step = await measureStep({
-      ...stepContext(ctx, gateways, side, level),
+      ...stepContext(ctx, gateways[side], level),
       id: `e${epoch}-b${block}-${position}-${side}-${ctx.options.load.kind === 'closed' ? 'c' : 'r'}${level}`,
       settings: windowSettings(ctx.options),
       label: `block ${block} ${side} ${position + 1}/4`,
@@ -203,8 +208,7 @@ async function measureBlock(ctx: Context, gateways: Record<Side, GatewayUnderTes
   }
 }
 
-function stepContext(ctx: Context, gateways: Record<Side, GatewayUnderTest>, side: Side, level: number) {
-  const target = gateways[side];
+function stepContext(ctx: Context, target: GatewayUnderTest, level: number) {
   return {
     load: loadAt(ctx.options, level),
     scenario: ctx.scenario,
