@@ -5,7 +5,12 @@
 // the other), the gateway settled before every run. Per level: successful req/s, p50/p99 and
 // timeouts side by side, and the median gwprof/wrk ratio of interleaved pairs.
 //
-//   node scripts/bench-fidelity.mjs [--levels 10,100,300] [--pairs 5] [--duration 20] [--gateway mesh]
+// Before a level's first pair, one discarded run at that level (--level-warmup seconds, 0 for none):
+// the first run at a new level can lose the race for the gateway's accepts (one per loop turn, see
+// docs/bench/autocannon-timeouts.md) whichever tool runs it, and a sweep step's warm-up absorbs the
+// same thing. Which tool goes first alternates by pair and by level.
+//
+//   node scripts/bench-fidelity.mjs [--levels 10,100,300] [--pairs 5] [--duration 20] [--level-warmup 10] [--gateway mesh]
 //                                   [--scenario varied|seed-000] [--out docs/bench/fidelity.json]
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -23,6 +28,7 @@ const { values } = parseArgs({
     levels: { type: 'string', default: '10,100,300' },
     pairs: { type: 'string', default: '5' },
     duration: { type: 'string', default: '20' },
+    'level-warmup': { type: 'string', default: '10' },
     gateway: { type: 'string', default: 'mesh' },
     scenario: { type: 'string', default: 'varied' },
     timeout: { type: 'string', default: '10' },
@@ -81,13 +87,20 @@ const results = [];
 try {
   log(`gateway ${values.gateway} at ${bed.gateway.url} on cpus ${bed.gateway.cpus}; load on ${others}; warming up…`);
   await gwprofRun(bed.gateway.url, 10, 20);
-  for (const c of levels) {
+  for (const [index, c] of levels.entries()) {
     const seconds = durationFor(c);
+    const port = Number(new URL(bed.gateway.url).port);
+    if (Number(values['level-warmup']) > 0) {
+      await settleGateway(bed.gateway.pid, 60, new AbortController().signal, [port]);
+      const warm = await gwprofRun(bed.gateway.url, c, Number(values['level-warmup']));
+      results.push({ level: c, warmup: warm });
+      log(`c=${c} level warm-up (discarded): ${warm.rps.toFixed(1)} req/s, ${warm.timeouts} timeouts`);
+    }
     for (let pair = 1; pair <= pairs; pair++) {
-      const order = pair % 2 === 1 ? ['gwprof', 'wrk'] : ['wrk', 'gwprof'];
+      const order = (pair + index) % 2 === 1 ? ['gwprof', 'wrk'] : ['wrk', 'gwprof'];
       const row = { level: c, pair, seconds, order: order.join('→') };
       for (const tool of order) {
-        const settled = await settleGateway(bed.gateway.pid, 60, new AbortController().signal, [Number(new URL(bed.gateway.url).port)]);
+        const settled = await settleGateway(bed.gateway.pid, 60, new AbortController().signal, [port]);
         row[`${tool}Settle`] = settled.seconds;
         row[tool] = tool === 'gwprof' ? await gwprofRun(bed.gateway.url, c, seconds) : await wrkRun(bed.gateway.url, c, seconds, others);
       }
@@ -101,7 +114,7 @@ try {
 }
 
 const summary = levels.map((c) => {
-  const rows = results.filter((r) => r.level === c);
+  const rows = results.filter((r) => r.level === c && !r.warmup);
   const pick = (tool, key) => median(rows.map((r) => r[tool][key]).filter((v) => v !== null));
   return {
     level: c, pairs: rows.length,
@@ -109,13 +122,14 @@ const summary = levels.map((c) => {
     medianRatio: median(rows.map((r) => r.ratio)), minRatio: Math.min(...rows.map((r) => r.ratio)), maxRatio: Math.max(...rows.map((r) => r.ratio)),
     gwprofP50: pick('gwprof', 'p50'), wrkP50: pick('wrk', 'p50'), gwprofP99: pick('gwprof', 'p99'), wrkP99: pick('wrk', 'p99'),
     gwprofTimeouts: rows.reduce((a, r) => a + r.gwprof.timeouts, 0), wrkTimeouts: rows.reduce((a, r) => a + r.wrk.timeouts, 0),
+    warmupTimeouts: results.find((r) => r.level === c && r.warmup)?.warmup.timeouts ?? null,
   };
 });
 const f = (x, d = 1) => (x === null || x === undefined ? '–' : Number(x).toFixed(d));
 const table = [
-  '| conc | pairs | gwprof ok req/s | wrk ok req/s | median ratio (range) | p50 ms gwprof / wrk | p99 ms gwprof / wrk | timeouts gwprof / wrk |',
-  '| ---: | ---: | ---: | ---: | --- | --- | --- | --- |',
-  ...summary.map((s) => `| ${s.level} | ${s.pairs} | ${f(s.gwprofRps)} | ${f(s.wrkRps)} | ${f(s.medianRatio, 3)} (${f(s.minRatio, 3)}–${f(s.maxRatio, 3)}) | ${f(s.gwprofP50, 0)} / ${f(s.wrkP50, 0)} | ${f(s.gwprofP99, 0)} / ${f(s.wrkP99, 0)} | ${s.gwprofTimeouts} / ${s.wrkTimeouts} |`),
+  '| conc | pairs | gwprof ok req/s | wrk ok req/s | median ratio (range) | p50 ms gwprof / wrk | p99 ms gwprof / wrk | timeouts gwprof / wrk | timeouts in the discarded level warm-up |',
+  '| ---: | ---: | ---: | ---: | --- | --- | --- | --- | ---: |',
+  ...summary.map((s) => `| ${s.level} | ${s.pairs} | ${f(s.gwprofRps)} | ${f(s.wrkRps)} | ${f(s.medianRatio, 3)} (${f(s.minRatio, 3)}–${f(s.maxRatio, 3)}) | ${f(s.gwprofP50, 0)} / ${f(s.wrkP50, 0)} | ${f(s.gwprofP99, 0)} / ${f(s.wrkP99, 0)} | ${s.gwprofTimeouts} / ${s.wrkTimeouts} | ${s.warmupTimeouts ?? '–'} |`),
 ].join('\n');
 const report = { command: `node scripts/bench-fidelity.mjs ${process.argv.slice(2).join(' ')}`.trim(), date: new Date().toISOString(), gateway: values.gateway, scenario: values.scenario, node: process.version, cpus: { gateway: bed.gateway.cpus, load: others }, summary, pairs: results };
 if (values.out) writeFileSync(path.resolve(values.out), `${JSON.stringify(report, null, 2)}\n`);

@@ -31,6 +31,9 @@ describe('gwprof compare', () => {
     const level = compare.analysis.levels[0]!;
     expect(level.decision!.outcome).toBe('regression');
     expect(level.decision!.relativeChange).toBeGreaterThan(1);
+    // Each side starts right before its own warm-up: the candidate only after the baseline's began.
+    const [epoch] = compare.epochs;
+    expect(Date.parse(epoch!.readyAt!.candidate)).toBeGreaterThan(Date.parse(epoch!.warmup.baseline!.startedAt));
     // Windows alternate in ABBA / BAAB blocks on the same warm processes.
     expect(compare.windows.slice(0, 4).map((w) => w.side)).toEqual(['baseline', 'candidate', 'candidate', 'baseline']);
     expect(compare.windows.slice(4, 8).map((w) => w.side)).toEqual(['candidate', 'baseline', 'baseline', 'candidate']);

@@ -483,6 +483,12 @@ export interface CompareEpoch {
   startedAt: string;
   /** The processes that served this epoch's windows. */
   pids: { baseline: number; candidate: number };
+  /**
+   * When each side's process answered its first request. Each side starts right before its own
+   * warm-up (order alternating by epoch), so neither sits idle between start and load. Absent in
+   * files written before 2026-11-22.
+   */
+  readyAt?: { baseline: string; candidate: string };
   /** Each side's warm-up step before the epoch's first block (not part of the statistics). */
   warmup: { baseline: StepRecord | null; candidate: StepRecord | null };
 }

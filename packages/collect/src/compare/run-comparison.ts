@@ -171,8 +171,10 @@ async function startEpoch(ctx: Context, epoch: number): Promise<Record<Side, Gat
   await ctx.pair.restart();
   const gateways: Partial<Record<Side, GatewayUnderTest>> = {};
   const warmup: Record<Side, StepRecord | null> = { baseline: null, candidate: null };
+  const readyAt: Record<Side, string> = { baseline: '', candidate: '' };
   for (const side of GatewayPair.startOrder(epoch)) {
     gateways[side] = await ctx.pair.startSide(side, epoch);
+    readyAt[side] = new Date().toISOString();
     warmup[side] = await measureStep({
       ...stepContext(ctx, gateways[side], ctx.options.levels[0]!),
       id: `e${epoch}-warmup-${side}`,
@@ -184,6 +186,7 @@ async function startEpoch(ctx: Context, epoch: number): Promise<Record<Side, Gat
     epoch,
     startedAt: new Date(t0).toISOString(),
     pids: { baseline: gateways.baseline?.step.pid ?? 0, candidate: gateways.candidate?.step.pid ?? 0 },
+    readyAt,
     warmup,
   });
   writeCompareResult(ctx.session.runDir, ctx.compare);
