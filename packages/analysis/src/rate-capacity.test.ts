@@ -29,6 +29,15 @@ describe('analyzeRateCapacity', () => {
     expect(analyzeRateCapacity([rung(50, 50, 20), spike], null).knee).toBeNull();
   });
 
+  it('says how an overloaded rate missed its schedule: sends dropped, or sends late', () => {
+    const dropped = rung(200, 199, 30, 'overloaded');
+    dropped.rate = { ...dropped.rate!, dropped: 42 };
+    const late = rung(200, 199, 30, 'overloaded');
+    late.rate = { ...late.rate!, lagMs: { p50: 3, p99: 48.6, max: 90 } };
+    expect(analyzeRateCapacity([rung(100, 100, 30), dropped], null).knee?.why).toBe('the offered rate could not be kept (42 sends dropped at the in-flight cap)');
+    expect(analyzeRateCapacity([rung(100, 100, 30), late], null).knee?.why).toBe('the offered rate could not be kept (sends late: p99 lag 49 ms)');
+  });
+
   it('finds the highest rate meeting every target of the SLO', () => {
     const slo = { latencyMs: { p99: 100 }, minSuccess: 0.9999 };
     const capacity = analyzeRateCapacity([rung(50, 50, 40), rung(100, 100, 90), rung(150, 149, 180), rung(200, 150, 900, 'overloaded')], slo);

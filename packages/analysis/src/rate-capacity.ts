@@ -18,10 +18,18 @@ function target(step: StepRecord): number {
   return step.rate?.targetRps ?? 0;
 }
 
+/** How an overloaded step missed its schedule: sends dropped at the in-flight cap, or sends late. */
+function scheduleMiss(step: StepRecord): string {
+  const dropped = step.rate?.dropped ?? 0;
+  if (dropped > 0) return `${dropped} sends dropped at the in-flight cap`;
+  const lag = step.rate?.lagMs?.p99;
+  return lag === undefined ? 'the generator fell behind its schedule' : `sends late: p99 lag ${Math.round(lag)} ms`;
+}
+
 /** Why a step is past the knee, or null when it keeps up. */
 function pastKnee(step: StepRecord, lightestP50: number | null): string | null {
   if (step.status === 'failed') return `failed: ${step.failures[0] ?? ''}`;
-  if (step.status === 'overloaded') return 'the offered rate could not be kept (sends dropped at the in-flight cap)';
+  if (step.status === 'overloaded') return `the offered rate could not be kept (${scheduleMiss(step)})`;
   if (step.rps < KEEP_UP * target(step)) return `${step.rps.toFixed(1)} successful req/s against ${target(step)} offered`;
   const p50 = step.latencyMs?.p50 ?? null;
   if (lightestP50 !== null && p50 !== null && p50 > LATENCY_BREAK * lightestP50) return `p50 ${Math.round(p50)} ms, over ${LATENCY_BREAK}× the ${Math.round(lightestP50)} ms of the lightest rate`;

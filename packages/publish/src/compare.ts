@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   GwprofError,
+  compareLoadAt,
   RESULTS_SCHEMA_VERSION,
   readCompareResult,
   readRunResult,
@@ -49,7 +50,7 @@ export async function publishCompare(runDir: string, copies: CompareCopies = {})
 
 async function analyzeWindows(runDir: string, compare: CompareResult): Promise<CompareAnalysis> {
   const c = compare.config;
-  const label = (level: number) => levelLabel(c, level);
+  const label = (level: number) => loadLabel(compareLoadAt(c.load, level));
   const verdict = judgeComparison(compare.windows, { levels: c.levels, label, threshold: c.threshold, alpha: c.alpha, beta: c.beta, minBlocks: c.minBlocks });
   const { analyses, profiles } = await readWindowProfiles(runDir, compare);
   const levels: CompareLevel[] = [];
@@ -102,7 +103,7 @@ function analyzeRuns(compare: CompareResult): CompareAnalysis {
     const c = candidate.steps.find((s) => loadLevel(s.load) === level)!;
     return {
       level,
-      label: levelLabel(compare.config, level),
+      label: loadLabel(compareLoadAt(compare.config.load, level)),
       decision: null,
       cpu: deltaMetric(b, c, GATING_METRIC),
       metrics: INFORMATIONAL_METRICS.map((spec) => deltaMetric(b, c, spec)),
@@ -205,7 +206,3 @@ function runsRecord(
   };
 }
 
-/** "c=20" or "300 req/s". */
-function levelLabel(config: CompareResult['config'], level: number): string {
-  return config.load.kind === 'closed' ? `c=${level}` : `${level} req/s`;
-}

@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readRunResult, writeRunResult, type RunResult } from '@gwprof/results';
+import { loadLabel, readRunResult, writeRunResult, type RunResult } from '@gwprof/results';
 import { DEFAULT_BUCKET_RULES, analyzeCapacity, analyzeRateCapacity } from '@gwprof/analysis';
 import { renderReportHtml, renderSummaryMarkdown } from '@gwprof/render';
 import { publishStepProfiles, type RulesChoice } from './step-profile.js';
@@ -24,7 +24,7 @@ export async function publishRun(runDir: string, rules: RulesChoice = BUILT_IN_R
   const steps = await publishStepProfiles(
     runDir,
     run.steps,
-    (step) => `${run.config.gateway} · concurrency ${step.concurrency} · ${run.runId}`,
+    (step) => `${run.config.gateway} · ${loadLabel(step.load)} · ${run.runId}`,
     rules.rules,
   );
   const rateSweep = run.config.rates.length > 0 || run.config.autoRate;

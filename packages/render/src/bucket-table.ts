@@ -5,7 +5,7 @@ import { NONE, fixed, integer, shareAsPercent } from './format.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { hasBuckets, missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';
 import { type Column, formatMarkdownTable, formatTextTable } from './text-table.js';
-import { isRateRun, levelCell } from './step-rows.js';
+import { levelCell, levelHeader } from './step-rows.js';
 
 /** Shares of the sampled time (seed 000's table), or CPU milliseconds per successful request. */
 export type BucketUnit = 'share' | 'ms';
@@ -15,7 +15,7 @@ export function bucketTableData(run: RunResult, unit: BucketUnit): { columns: Co
   const buckets = runBucketColumns(run).filter((b) => unit === 'share' || b !== 'idle');
   const withNodeGc = unit === 'share' && (run.analysis?.steps ?? []).some((a) => a.gc !== null);
   const columns: Column[] = [
-    { header: isRateRun(run) ? 'req/s' : 'conc', align: 'right' },
+    { header: levelHeader(run), align: 'right' },
     unit === 'share' ? { header: 'samples', align: 'right' } : { header: 'busy ms/req', align: 'right' },
     ...buckets.map((b): Column => ({ header: unit === 'share' ? `${b} %` : b, align: 'right' })),
     ...(withNodeGc ? [{ header: 'Node gc %', align: 'right' } as Column] : []),

@@ -91,10 +91,16 @@ export function rateCapacityFacts(capacity: RateCapacity): CapacityFact[] {
   return facts;
 }
 
-/** The run's capacity headline for the terminal, one "label: value" line per fact; '' without analysis. */
+/**
+ * The run's capacity headline for the terminal: one "label: value" line per fact, then the notes
+ * that say why a figure is not determined; '' without analysis.
+ */
 export function renderCapacityLines(run: RunResult): string {
   const analysis = run.analysis;
-  if (!analysis) return '';
-  const facts = analysis.rateCapacity ? rateCapacityFacts(analysis.rateCapacity) : analysis.capacity ? capacityFacts(analysis.capacity) : [];
-  return facts.map((f) => `${escapeTerminal(f.label)}: ${escapeTerminal(f.value)}`).join('\n');
+  const capacity = analysis?.rateCapacity ?? analysis?.capacity ?? null;
+  if (!analysis || !capacity) return '';
+  const facts = analysis.rateCapacity ? rateCapacityFacts(analysis.rateCapacity) : capacityFacts(analysis.capacity!);
+  const lines = facts.map((f) => `${escapeTerminal(f.label)}: ${escapeTerminal(f.value)}`);
+  if (capacity.notes.length > 0) lines.push('Notes:', ...capacity.notes.map((note) => `  - ${escapeTerminal(note)}`));
+  return lines.join('\n');
 }

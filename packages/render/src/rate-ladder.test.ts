@@ -24,6 +24,16 @@ describe('a rate ladder', () => {
     expect(md).toContain('*overloaded*');
   });
 
+  it('names every rung by its rate, never by the in-flight cap, in the steady-state table and the report', () => {
+    const md = renderSummaryMarkdown(run);
+    const steadyHeader = md.split('\n').find((line) => line.includes('| settle s |'))!;
+    expect(steadyHeader).toMatch(/^\| req\/s \| settle s \|/);
+    expect(md).toMatch(/^\| 200 \| [0-9.\\]+ \|/m);
+    const html = renderReportHtml(run);
+    expect(html).toContain('data-level="200"');
+    expect(html).not.toContain(`data-level="${run.steps[0]!.concurrency}"`);
+  });
+
   it('charts latency against the offered rate, from intended send times', () => {
     const html = renderReportHtml(run);
     expect(html).toContain('Latency from intended send time against offered rate (ms)');

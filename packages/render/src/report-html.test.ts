@@ -36,7 +36,7 @@ describe('renderReportHtml', () => {
   });
 
   it('marks the failed step row and shows its failures with samples', () => {
-    expect(html).toMatch(/<tr class="failed" data-concurrency="1000" data-status="failed"><td class="num">1000<\/td><td><span class="status-failed">FAILED<\/span>/);
+    expect(html).toMatch(/<tr class="failed" data-level="1000" data-status="failed"><td class="num">1000<\/td><td><span class="status-failed">FAILED<\/span>/);
     const failures = html.slice(html.indexOf('id="failures"'), html.indexOf('id="buckets"'));
     expect(failures).toContain('non2xx</b> ×900');
     expect(failures).toContain('Key-order warnings');

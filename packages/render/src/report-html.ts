@@ -8,7 +8,7 @@ import { type HtmlColumn, factsTable, htmlPage, htmlTable } from './html-page.js
 import { relativeHref } from './links.js';
 import { configFacts, environmentFacts } from './run-facts.js';
 import { bucketsChart, cpuChart, latencyChart, memoryChart, stepSeriesCharts, throughputChart } from './run-charts.js';
-import { STEADY_STATE_HEADERS, failedStepReasons, failedSteps, failureBreakdown, failureLabel, fanoutNotes, overallVerdict, stepLabel, stepTable, stepWarningLines, steadyStateCells } from './step-rows.js';
+import { steadyStateHeaders, failedStepReasons, failedSteps, failureBreakdown, failureLabel, fanoutNotes, levelCell, overallVerdict, stepLabel, stepTable, stepWarningLines, steadyStateCells } from './step-rows.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { functionDisplayName, functionLocation, topFunctionsOf } from './top-functions.js';
 
@@ -74,7 +74,7 @@ function stepsSection(run: RunResult): string {
     return {
       cells,
       className: step.status,
-      attrs: `data-concurrency="${step.concurrency}" data-status="${step.status}"`,
+      attrs: `data-level="${levelCell(step)}" data-status="${step.status}"`,
     };
   });
   const artifacts = Object.entries(run.artifacts)
@@ -90,15 +90,15 @@ ${artifacts.length > 0 ? `<p id="artifacts">Other artifacts: ${artifacts.join(' 
 function steadyStateSection(run: RunResult): string {
   if (run.steps.length === 0) return '';
   const table = htmlTable(
-    STEADY_STATE_HEADERS.map((header, i) => ({ header, numeric: i !== 3 && i !== 5 })),
-    run.steps.map((step) => ({ cells: steadyStateCells(run, step).map(escapeHtml), className: step.status, attrs: `data-concurrency="${step.concurrency}"` })),
+    steadyStateHeaders(run).map((header, i) => ({ header, numeric: i !== 3 && i !== 5 })),
+    run.steps.map((step) => ({ cells: steadyStateCells(run, step).map(escapeHtml), className: step.status, attrs: `data-level="${levelCell(step)}"` })),
     'id="steady-state-table"',
   );
   const reasons = run.steps.flatMap((step) => step.steadiness.reasons.map((r) => `<li class="note"><b>${stepLabel(step)} unsteady</b>: ${escapeHtml(r)}</li>`));
   const sharing = fanoutNotes(run).map((note) => `<li class="note">${escapeHtml(note)}</li>`);
   const series = run.steps
     .filter((step) => step.series.length > 0)
-    .map((step) => `<details class="step-series" data-concurrency="${step.concurrency}"><summary>${stepLabel(step)}: second by second</summary>${stepSeriesCharts(step)}</details>`);
+    .map((step) => `<details class="step-series" data-level="${levelCell(step)}"><summary>${stepLabel(step)}: second by second</summary>${stepSeriesCharts(step)}</details>`);
   return `<section id="steady-state"><h2>Steady state</h2>
 <p class="meta">Each step is one continuous load on the same connections: settle (the gateway works off the previous step), warm-up until throughput stops trending, then a window long enough for ≥ 10 round trips and 200 responses. Only responses completed inside the window count; requests in flight at its end are shown. Little's ratio = rps × mean latency / concurrency: 1.0 in a steady closed loop.</p>
 ${table}
@@ -118,7 +118,7 @@ function stepFailures(step: StepRecord): string {
     step.status === 'failed'
       ? `<ul>${failedStepReasons(step).map((r) => `<li class="status-failed">${escapeHtml(r)}</li>`).join('')}</ul>`
       : '';
-  return `<div class="step-failures" data-concurrency="${step.concurrency}">
+  return `<div class="step-failures" data-level="${levelCell(step)}">
 <h3>${stepLabel(step)}: ${step.status === 'failed' ? '<span class="status-failed">FAILED</span>' : 'ok'} · ${escapeHtml(
     integer(step.requests.failed),
   )} failed of ${escapeHtml(integer(step.requests.total))} · ${escapeHtml(failureBreakdown(step.failureCounts))}</h3>
@@ -190,7 +190,7 @@ function bucketDrillDown(run: RunResult): string {
           })),
         )}`,
     );
-    return [`<details class="bucket-drilldown" data-concurrency="${step.concurrency}"><summary>${stepLabel(step)}: what each bucket holds</summary>${perBucket.join('')}</details>`];
+    return [`<details class="bucket-drilldown" data-level="${levelCell(step)}"><summary>${stepLabel(step)}: what each bucket holds</summary>${perBucket.join('')}</details>`];
   });
   return blocks.length > 0 ? `<h3>Drill-down: top functions per bucket</h3>${blocks.join('\n')}` : '';
 }
@@ -201,7 +201,7 @@ function topFunctionsBlock(run: RunResult, n: number): string {
     .filter((b) => b.top.length > 0)
     .map(
       ({ step, top }) =>
-        `<details class="top-functions" data-concurrency="${step.concurrency}"><summary>${stepLabel(step)}: top ${top.length} self-time functions</summary>${htmlTable(
+        `<details class="top-functions" data-level="${levelCell(step)}"><summary>${stepLabel(step)}: top ${top.length} self-time functions</summary>${htmlTable(
           [{ header: 'self %', numeric: true }, { header: 'bucket' }, { header: 'function' }, { header: 'location' }],
           top.map((fn) => ({
             cells: [

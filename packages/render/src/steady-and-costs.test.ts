@@ -57,7 +57,7 @@ describe('bucket costs', () => {
   it('lists each bucket’s functions with ms per request and file in the report', () => {
     const html = renderReportHtml(makeRunFixture());
     expect(html).toContain('id="bucket-ms-table"');
-    expect(html).toMatch(/<details class="bucket-drilldown" data-concurrency="10">/);
+    expect(html).toMatch(/<details class="bucket-drilldown" data-level="10">/);
     expect(html).toContain('graphql/language/parser.js:120');
   });
 });

@@ -51,6 +51,11 @@ export function stepLabel(step: Pick<StepRecord, 'load'>): string {
   return loadLabel(step.load);
 }
 
+/** The header of a table's level column: connections, or the offered rate for a rate sweep. */
+export function levelHeader(run: Pick<RunResult, 'steps'>): string {
+  return isRateRun(run) ? 'req/s' : 'conc';
+}
+
 /** The level as the first column of a table shows it: connections, or the offered rate. */
 export function levelCell(step: Pick<StepRecord, 'load'>): string {
   return String(loadLevel(step.load));
@@ -142,14 +147,19 @@ export function fanoutNotes(run: RunResult): string[] {
     );
 }
 
-export const STEADY_STATE_HEADERS = ['conc', 'settle s', 'warm-up s', 'warm-up', 'window s', 'window set by', 'in flight at end', 'trend %', 'CV %', "Little's ratio"];
+/** The steady-state table's columns; the first names the run's level. */
+export function steadyStateHeaders(run: Pick<RunResult, 'steps'>): string[] {
+  return [levelHeader(run), ...STEADY_STATE_COLUMNS];
+}
+
+const STEADY_STATE_COLUMNS = ['settle s', 'warm-up s', 'warm-up', 'window s', 'window set by', 'in flight at end', 'trend %', 'CV %', "Little's ratio"];
 
 /** How each step reached and held its steady state, one row per step. */
 export function steadyStateCells(run: RunResult, step: StepRecord): string[] {
   const little = run.analysis?.capacity?.littlesLaw.find((c) => c.concurrency === step.concurrency);
   const t = step.timing;
   return [
-    String(step.concurrency),
+    levelCell(step),
     `${fixed(t.settleSec, 1)}${t.settled ? '' : ' (busy)'}`,
     String(t.warmupSec),
     t.warmupSteady ? 'settled' : 'not settled',

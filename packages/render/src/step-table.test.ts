@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stripAnsi } from './ansi.js';
 import { renderStepTable } from './step-table.js';
+import { renderCapacityLines } from './capacity-facts.js';
 import { SCRIPT_TAG, makeRunFixture } from './test-fixtures/run-fixture.js';
 
 function rowOf(table: string, concurrency: number): string {
@@ -57,5 +58,13 @@ describe('renderStepTable', () => {
     step.failureCounts.timeouts = 1;
     expect(rowOf(renderStepTable(almost), 10)).toMatch(/99,999\/100,000\s+>99\.9/);
     expect(rowOf(renderStepTable(almost), 10)).toContain('timeouts 1');
+  });
+});
+
+describe('renderCapacityLines', () => {
+  it('prints the notes that explain a figure it could not determine', () => {
+    const lines = renderCapacityLines(makeRunFixture()).split('\n');
+    expect(lines).toContain('Maximum concurrency: not determined (see notes)');
+    expect(lines.slice(-2)).toEqual(['Notes:', '  - maximum concurrency: no level met the success target']);
   });
 });

@@ -1,4 +1,4 @@
 export * from './types.js';
 export * from './io.js';
 export { GwprofError } from './errors.js';
-export { loadLabel, loadLevel } from './load.js';
+export { compareLoadAt, loadLabel, loadLevel } from './load.js';

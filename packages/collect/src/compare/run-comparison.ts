@@ -5,7 +5,7 @@
  * every few blocks (an epoch). compare.json is rewritten after every window.
  */
 import { judgeComparison, type ComparisonDesign, type ComparisonVerdict } from '@gwprof/analysis';
-import { GwprofError, RESULTS_SCHEMA_VERSION, loadLabel, loadLevel, writeCompareResult, type CompareConfig, type CompareResult, type LoadShape, type StepRecord } from '@gwprof/results';
+import { GwprofError, RESULTS_SCHEMA_VERSION, compareLoadAt, loadLabel, loadLevel, writeCompareResult, type CompareConfig, type CompareResult, type LoadShape, type StepRecord } from '@gwprof/results';
 import { loadScenario, type Scenario } from '../fixtures.js';
 import { gatewayFromSpec } from '../gateways/index.js';
 import { measureStep, type StepSettings } from '../step/measure-step.js';
@@ -106,11 +106,9 @@ export async function runComparison(options: CompareOptions): Promise<{ compare:
   return { compare, runDir: session.runDir };
 }
 
-/** The load of one level: connections, or an arrival rate with the comparison's arrivals and cap. */
+/** The load of one level of this comparison. */
 function loadAt(options: CompareOptions, level: number): LoadShape {
-  return options.load.kind === 'closed'
-    ? { kind: 'closed', concurrency: level }
-    : { kind: 'open', targetRps: level, arrivals: options.load.arrivals, maxInFlight: options.load.maxInFlight };
+  return compareLoadAt(options.load, level);
 }
 
 function checkOptions(options: CompareOptions): void {
