@@ -1,10 +1,11 @@
 /** Runs the built gwprof CLI as a user would, for end-to-end tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RunResult } from '@gwprof/results';
 
 export const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 export const cliBin = path.join(repoRoot, 'packages/cli/dist/bin.js');
@@ -56,4 +57,19 @@ export function pidAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The stub gateway (fixtures/stub-gateway.mjs) as a gateway spec; its service time comes from its env. */
+export const stubGateway = `cmd:node ${path.join(repoRoot, 'fixtures', 'stub-gateway.mjs')}`;
+/** The query and golden response the stub answers. */
+export const stubScenario = ['--query', path.join(repoRoot, 'fixtures', 'stub.graphql'), '--expect', path.join(repoRoot, 'fixtures', 'stub.expected.json')];
+
+/** `gwprof sweep` of the stub gateway, unprofiled, with `env` for the stub; its exit, output and results.json. */
+export async function sweepStub(basePort: number, env: string[], extra: string[]): Promise<{ code: number | null; stdout: string; run: RunResult }> {
+  const out = tempDir('stub');
+  const result = await runCli([
+    'sweep', '--gateway', stubGateway, ...stubScenario, '--no-profile', ...env.flatMap((e) => ['--gateway-env', e]),
+    ...extra, '--out', out, '--run-id', 's', '--no-color', ...portArgs(basePort),
+  ]);
+  return { code: result.code, stdout: result.stdout, run: JSON.parse(readFileSync(path.join(out, 's', 'results.json'), 'utf8')) as RunResult };
 }

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PublishedCompare } from '@gwprof/results';
-import { portArgs, portIsFree, repoRoot, runCli, tempDir } from './cli.js';
+import { portArgs, portIsFree, repoRoot, runCli, stubGateway, stubScenario, tempDir } from './cli.js';
 
 const BASE_PORT = 4530;
 const ports = [...portArgs(BASE_PORT), '--candidate-port', String(BASE_PORT + 5)];
@@ -49,10 +49,9 @@ describe('gwprof compare', () => {
 
   it('says no change for two identical gateways with a fixed service time, exit 0', async () => {
     const out = tempDir('compare-aa');
-    const stub = `cmd:node ${path.join(repoRoot, 'fixtures', 'stub-gateway.mjs')}`;
     const result = await runCli([
-      'compare', '--baseline', stub, '--candidate', stub, '--baseline-env', 'STUB_SERVICE_MS=5', '--candidate-env', 'STUB_SERVICE_MS=5',
-      '--query', path.join(repoRoot, 'fixtures', 'stub.graphql'), '--expect', path.join(repoRoot, 'fixtures', 'stub.expected.json'),
+      'compare', '--baseline', stubGateway, '--candidate', stubGateway, '--baseline-env', 'STUB_SERVICE_MS=5', '--candidate-env', 'STUB_SERVICE_MS=5',
+      ...stubScenario,
       '-c', '4', ...fast, '--no-profile', '--out', out, '--run-id', 'aa', ...ports,
     ]);
     const compare = JSON.parse(readFileSync(path.join(out, 'aa', 'compare.json'), 'utf8')) as PublishedCompare;
@@ -83,10 +82,9 @@ describe('gwprof compare', () => {
 describe('gwprof compare --rate (overhead at equal load)', () => {
   it('holds both sides at the same arrival rate and calls four times the CPU per request a regression', async () => {
     const out = tempDir('compare-rate');
-    const stub = `cmd:node ${path.join(repoRoot, 'fixtures', 'stub-gateway.mjs')}`;
     const result = await runCli([
-      'compare', '--baseline', stub, '--candidate', stub, '--baseline-env', 'STUB_SERVICE_MS=4', '--candidate-env', 'STUB_SERVICE_MS=16',
-      '--query', path.join(repoRoot, 'fixtures', 'stub.graphql'), '--expect', path.join(repoRoot, 'fixtures', 'stub.expected.json'),
+      'compare', '--baseline', stubGateway, '--candidate', stubGateway, '--baseline-env', 'STUB_SERVICE_MS=4', '--candidate-env', 'STUB_SERVICE_MS=16',
+      ...stubScenario,
       '--rate', '25', '--arrivals', 'uniform', ...fast, '--no-profile', '--out', out, '--run-id', 'rate', ...ports,
     ]);
     const compare = JSON.parse(readFileSync(path.join(out, 'rate', 'compare.json'), 'utf8')) as PublishedCompare;

@@ -3,24 +3,13 @@
  * (fixtures/stub-gateway.mjs holds its event loop D ms per request). Under Poisson arrivals it is
  * an M/D/1 queue, whose mean response time is D·(1 + ρ/(2(1 − ρ))), ρ = rate·D.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '@gwprof/results';
-import { portArgs, repoRoot, runCli, tempDir } from './cli.js';
+import { sweepStub } from './cli.js';
 
 const BASE_PORT = 4570;
-const stub = ['--gateway', `cmd:node ${path.join(repoRoot, 'fixtures', 'stub-gateway.mjs')}`, '--query', path.join(repoRoot, 'fixtures', 'stub.graphql'), '--expect', path.join(repoRoot, 'fixtures', 'stub.expected.json'), '--no-profile'];
-
-async function rateSweep(env: string[], extra: string[]): Promise<{ code: number | null; stdout: string; run: RunResult }> {
-  const out = tempDir('rate');
-  const result = await runCli(['sweep', ...stub, ...env.flatMap((e) => ['--gateway-env', e]), ...extra, '--out', out, '--run-id', 'r', '--no-color', ...portArgs(BASE_PORT)]);
-  return { code: result.code, stdout: result.stdout, run: JSON.parse(readFileSync(path.join(out, 'r', 'results.json'), 'utf8')) as RunResult };
-}
-
 describe('fixed-rate steps against a stub with a known service time', () => {
   it('sends at the target rate', async () => {
-    const { code, run } = await rateSweep(['STUB_SERVICE_MS=10'], ['--rate', '60', '--arrivals', 'uniform', '-d', '10', '-w', '5']);
+    const { code, run } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=10'], ['--rate', '60', '--arrivals', 'uniform', '-d', '10', '-w', '5']);
     const step = run.steps[0]!;
     expect(code).toBe(0);
     expect(step.load).toEqual({ kind: 'open', targetRps: 60, arrivals: 'uniform', maxInFlight: 1000 });
@@ -31,7 +20,7 @@ describe('fixed-rate steps against a stub with a known service time', () => {
   }, 120_000);
 
   it('measures the mean latency of an M/D/1 queue within 20% of theory, D from the stub’s own CPU per request', async () => {
-    const { run } = await rateSweep(['STUB_SERVICE_MS=10'], ['--rate', '50', '--arrivals', 'poisson', '-d', '30', '-w', '8']);
+    const { run } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=10'], ['--rate', '50', '--arrivals', 'poisson', '-d', '30', '-w', '8']);
     const step = run.steps[0]!;
     const d = step.gateway.cpuMsPerOkRequest!;
     const rho = (step.rps * d) / 1000;
@@ -42,12 +31,12 @@ describe('fixed-rate steps against a stub with a known service time', () => {
   }, 120_000);
 
   it('shows a gateway that freezes 1 s in every 5 at its p99, measured from intended send times', async () => {
-    const { run } = await rateSweep(['STUB_SERVICE_MS=1', 'STUB_FREEZE_EVERY_MS=5000', 'STUB_FREEZE_MS=1000'], ['--rate', '100', '--arrivals', 'uniform', '-d', '10', '-w', '3']);
+    const { run } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=1', 'STUB_FREEZE_EVERY_MS=5000', 'STUB_FREEZE_MS=1000'], ['--rate', '100', '--arrivals', 'uniform', '-d', '10', '-w', '3']);
     expect(run.steps[0]!.latencyMs!.p99).toBeGreaterThanOrEqual(500);
   }, 120_000);
 
   it('never reports a rate beyond capacity as a clean step: drops at the in-flight cap mark it overloaded', async () => {
-    const { code, stdout, run } = await rateSweep(['STUB_SERVICE_MS=10'], ['--rate', '200', '--max-in-flight', '20', '-d', '5', '-w', '3']);
+    const { code, stdout, run } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=10'], ['--rate', '200', '--max-in-flight', '20', '-d', '5', '-w', '3']);
     const step = run.steps[0]!;
     expect(step.status).toBe('overloaded');
     expect(step.rate!.dropped).toBeGreaterThan(0);
@@ -59,7 +48,7 @@ describe('fixed-rate steps against a stub with a known service time', () => {
 
 describe('--rate auto', () => {
   it('finds the closed-loop peak with a short probe, then steps from about 10% to 120% of it and finds the knee', async () => {
-    const { run, stdout } = await rateSweep(['STUB_SERVICE_MS=10'], ['--rate', 'auto', '-d', '2', '-w', '1', '--slo', 'p99=200ms']);
+    const { run, stdout } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=10'], ['--rate', 'auto', '-d', '2', '-w', '1', '--slo', 'p99=200ms']);
     const peak = run.probe!.peakRps;
     expect(run.probe!.steps.map((s) => s.concurrency)).toEqual([8, 32, 128]);
     expect(peak).toBeGreaterThan(40);

@@ -3,24 +3,13 @@
  * cmd: gateway): a gateway that stalls half of the time is flagged unsteady, never reported as a
  * clean step; a steady one is measured with the window's arithmetic intact.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '@gwprof/results';
-import { portArgs, repoRoot, runCli, tempDir } from './cli.js';
+import { sweepStub } from './cli.js';
 
 const BASE_PORT = 4560;
-const stub = ['--gateway', `cmd:node ${path.join(repoRoot, 'fixtures', 'stub-gateway.mjs')}`, '--query', path.join(repoRoot, 'fixtures', 'stub.graphql'), '--expect', path.join(repoRoot, 'fixtures', 'stub.expected.json'), '--no-profile'];
-
-async function sweep(env: string[], extra: string[]): Promise<{ code: number | null; stdout: string; run: RunResult }> {
-  const out = tempDir('stub');
-  const result = await runCli(['sweep', ...stub, ...env.flatMap((e) => ['--gateway-env', e]), ...extra, '--out', out, '--run-id', 's', '--no-color', ...portArgs(BASE_PORT)]);
-  return { code: result.code, stdout: result.stdout, run: JSON.parse(readFileSync(path.join(out, 's', 'results.json'), 'utf8')) as RunResult };
-}
-
 describe('steady state against a stub gateway', () => {
   it('flags a gateway that stalls for 2 s out of every 4 as unsteady, in the table and the record', async () => {
-    const { code, stdout, run } = await sweep(['STUB_SERVICE_MS=2', 'STUB_FREEZE_EVERY_MS=4000', 'STUB_FREEZE_MS=2000'], ['-c', '4', '-d', '8', '-w', '2']);
+    const { code, stdout, run } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=2', 'STUB_FREEZE_EVERY_MS=4000', 'STUB_FREEZE_MS=2000'], ['-c', '4', '-d', '8', '-w', '2']);
     const step = run.steps[0]!;
     expect(step.status).toBe('unsteady');
     expect(step.steadiness.steady).toBe(false);
@@ -34,7 +23,7 @@ describe('steady state against a stub gateway', () => {
 
   it('measures a steady stub with every response in the window and the queue where theory puts it', async () => {
     // Four connections on a server that holds each request 10 ms: about 100 req/s, 40 ms each.
-    const { code, run } = await sweep(['STUB_SERVICE_MS=10'], ['-c', '4', '-d', '4', '-w', '10']);
+    const { code, run } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=10'], ['-c', '4', '-d', '4', '-w', '10']);
     const step = run.steps[0]!;
     expect(code).toBe(0);
     expect(step.status).toBe('ok');
