@@ -6,6 +6,7 @@
 //   node scripts/bench-compare.mjs record   --label aa [--burn 5] [--minutes 60]    record windows of A/A (or A/B with a CPU burn of N%)
 //   node scripts/bench-compare.mjs evaluate [--replays 2000]                          error rates by resampling the recordings
 //   node scripts/bench-compare.mjs runs     [--aa 10] [--burn5 10] [--burn10 10]      real comparisons with the stopping rule
+//   node scripts/bench-compare.mjs runs-table [--since 2026-11-22T12:00]              every recorded real comparison, as one table
 //
 // Common: [--gateway mesh] [--window 5] [--blocks-per-epoch 3] [--out docs/bench]. Results are
 // appended to <out>/compare-<command>.json and printed as markdown tables.
@@ -39,6 +40,7 @@ const { values, positionals } = parseArgs({
     budget: { type: 'string', default: '10' },
     'budget5': { type: 'string', default: '20' },
     out: { type: 'string', default: path.join(root, 'docs', 'bench') },
+    since: { type: 'string' },
   },
 });
 const command = positionals[0];
@@ -207,7 +209,24 @@ if (command === 'noise') {
       return `| ${k} | ${rs.length} | ${count('regression')} | ${count('no change')} | ${count('improvement')} | ${count('inconclusive')} | ${count('invalid')} | ${median(rs.map((r) => r.minutes)).toFixed(1)} | ${Math.max(...rs.map((r) => r.minutes)).toFixed(1)} |`;
     }),
   ].join('\n') + '\n');
+} else if (command === 'runs-table') {
+  const all = JSON.parse(readFileSync(path.join(out, 'compare-runs.json'), 'utf8')).filter((r) => !values.since || r.date >= values.since);
+  const pct = (x) => (x === null ? '–' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
+  const kinds = [...new Set(all.map((r) => r.kind))];
+  const count = (rs, v) => rs.filter((r) => r.verdict === v).length;
+  process.stdout.write([
+    '| # | date (UTC) | candidate | verdict | exit | blocks | change | minutes |',
+    '| ---: | --- | --- | --- | ---: | ---: | ---: | ---: |',
+    ...all.map((r, i) => `| ${i + 1} | ${r.date.slice(0, 16).replace('T', ' ')} | ${r.kind} | ${r.verdict} | ${r.exitCode} | ${r.blocks ?? '–'} | ${pct(r.change)} | ${r.minutes.toFixed(1)} |`),
+    '',
+    '| candidate | runs | regression | no change | improvement | inconclusive | invalid | median min | max min |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...kinds.map((k) => {
+      const rs = all.filter((r) => r.kind === k);
+      return `| ${k} | ${rs.length} | ${count(rs, 'regression')} | ${count(rs, 'no change')} | ${count(rs, 'improvement')} | ${count(rs, 'inconclusive')} | ${count(rs, 'invalid')} | ${median(rs.map((r) => r.minutes)).toFixed(1)} | ${Math.max(...rs.map((r) => r.minutes)).toFixed(1)} |`;
+    }),
+  ].join('\n') + '\n');
 } else {
-  process.stderr.write('usage: node scripts/bench-compare.mjs noise|record|evaluate|runs [options] (see the header of this file)\n');
+  process.stderr.write('usage: node scripts/bench-compare.mjs noise|record|evaluate|runs|runs-table [options] (see the header of this file)\n');
   process.exit(2);
 }

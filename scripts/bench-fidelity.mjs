@@ -5,15 +5,17 @@
 // the other), the gateway settled before every run. Per level: successful req/s, p50/p99 and
 // timeouts side by side, and the median gwprof/wrk ratio of interleaved pairs.
 //
-// Before a level's first pair, one discarded run at that level (--level-warmup seconds, 0 for none):
-// the first run at a new level can lose the race for the gateway's accepts (one per loop turn, see
-// docs/bench/autocannon-timeouts.md) whichever tool runs it, and a sweep step's warm-up absorbs the
-// same thing. Which tool goes first alternates by pair and by level.
+// Before a level's first pair, one discarded run at that level (--level-warmup seconds, 0 for none),
+// so that neither tool pays for the gateway's first contact with the level. Which tool goes first
+// alternates by pair and by level. Per run it also counts the subgraph calls per successful response
+// (fan-out) and the gateway's CPU time per successful response: Mesh merges subgraph calls that
+// arrive together, so at saturation its throughput follows how closely the clients' requests bunch
+// (docs/bench/start-race.md).
 //
 //   node scripts/bench-fidelity.mjs [--levels 10,100,300] [--pairs 5] [--duration 20] [--level-warmup 10] [--gateway mesh]
 //                                   [--scenario varied|seed-000] [--out docs/bench/fidelity.json]
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +78,20 @@ function wrkRun(url, connections, seconds, cpus) {
   });
 }
 
+// What the gateway did for a run's successful responses: subgraph requests (fan-out; Mesh merges
+// concurrent subgraph calls, so fan-out falls when requests arrive together) and its CPU time.
+async function subgraphRequests() {
+  const counts = await Promise.all(Object.values(DEFAULTS.subgraphPorts).map(async (port) => (await (await fetch(`http://127.0.0.1:${port}/__gwprof/stats`)).json()).requests));
+  return counts.reduce((a, b) => a + b, 0);
+}
+const cpuMs = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
+async function withGatewayWork(pid, run) {
+  const [calls, cpu] = [await subgraphRequests(), cpuMs(pid)];
+  const r = await run();
+  const [calls1, cpu1] = [await subgraphRequests(), cpuMs(pid)];
+  return { ...r, fanout: r.ok ? (calls1 - calls) / r.ok : null, cpuMsPerOk: r.ok ? (cpu1 - cpu) / r.ok : null };
+}
+
 try { execFileSync('wrk', ['--version'], { stdio: 'ignore' }); } catch (e) { if (e.code === 'ENOENT') { log('wrk is not installed: apt-get install wrk'); process.exit(2); } }
 const bed = await bringUp({
   gateway: values.gateway, gatewayEnv: {}, subgraphDelayMs: 0, subgraphPorts: DEFAULTS.subgraphPorts, gatewayPort: DEFAULTS.gatewayPort,
@@ -102,11 +118,11 @@ try {
       for (const tool of order) {
         const settled = await settleGateway(bed.gateway.pid, 60, new AbortController().signal, [port]);
         row[`${tool}Settle`] = settled.seconds;
-        row[tool] = tool === 'gwprof' ? await gwprofRun(bed.gateway.url, c, seconds) : await wrkRun(bed.gateway.url, c, seconds, others);
+        row[tool] = await withGatewayWork(bed.gateway.pid, () => (tool === 'gwprof' ? gwprofRun(bed.gateway.url, c, seconds) : wrkRun(bed.gateway.url, c, seconds, others)));
       }
       row.ratio = row.gwprof.rps / row.wrk.rps;
       results.push(row);
-      log(`c=${c} pair ${pair} (${row.order}): gwprof ${row.gwprof.rps.toFixed(1)} req/s p99 ${row.gwprof.p99} ms timeouts ${row.gwprof.timeouts} · wrk ${row.wrk.rps.toFixed(1)} req/s p99 ${row.wrk.p99} ms timeouts ${row.wrk.timeouts} · ratio ${row.ratio.toFixed(3)}`);
+      log(`c=${c} pair ${pair} (${row.order}): gwprof ${row.gwprof.rps.toFixed(1)} req/s p99 ${row.gwprof.p99} ms timeouts ${row.gwprof.timeouts} · wrk ${row.wrk.rps.toFixed(1)} req/s p99 ${row.wrk.p99} ms timeouts ${row.wrk.timeouts} · fan-out ${row.gwprof.fanout?.toFixed(2)} / ${row.wrk.fanout?.toFixed(2)} · ratio ${row.ratio.toFixed(3)}`);
     }
   }
 } finally {
@@ -122,14 +138,15 @@ const summary = levels.map((c) => {
     medianRatio: median(rows.map((r) => r.ratio)), minRatio: Math.min(...rows.map((r) => r.ratio)), maxRatio: Math.max(...rows.map((r) => r.ratio)),
     gwprofP50: pick('gwprof', 'p50'), wrkP50: pick('wrk', 'p50'), gwprofP99: pick('gwprof', 'p99'), wrkP99: pick('wrk', 'p99'),
     gwprofTimeouts: rows.reduce((a, r) => a + r.gwprof.timeouts, 0), wrkTimeouts: rows.reduce((a, r) => a + r.wrk.timeouts, 0),
+    gwprofFanout: pick('gwprof', 'fanout'), wrkFanout: pick('wrk', 'fanout'), gwprofCpuMsPerOk: pick('gwprof', 'cpuMsPerOk'), wrkCpuMsPerOk: pick('wrk', 'cpuMsPerOk'),
     warmupTimeouts: results.find((r) => r.level === c && r.warmup)?.warmup.timeouts ?? null,
   };
 });
 const f = (x, d = 1) => (x === null || x === undefined ? '–' : Number(x).toFixed(d));
 const table = [
-  '| conc | pairs | gwprof ok req/s | wrk ok req/s | median ratio (range) | p50 ms gwprof / wrk | p99 ms gwprof / wrk | timeouts gwprof / wrk | timeouts in the discarded level warm-up |',
-  '| ---: | ---: | ---: | ---: | --- | --- | --- | --- | ---: |',
-  ...summary.map((s) => `| ${s.level} | ${s.pairs} | ${f(s.gwprofRps)} | ${f(s.wrkRps)} | ${f(s.medianRatio, 3)} (${f(s.minRatio, 3)}–${f(s.maxRatio, 3)}) | ${f(s.gwprofP50, 0)} / ${f(s.wrkP50, 0)} | ${f(s.gwprofP99, 0)} / ${f(s.wrkP99, 0)} | ${s.gwprofTimeouts} / ${s.wrkTimeouts} | ${s.warmupTimeouts ?? '–'} |`),
+  '| conc | pairs | gwprof ok req/s | wrk ok req/s | median ratio (range) | p50 ms gwprof / wrk | p99 ms gwprof / wrk | timeouts gwprof / wrk | subgraph calls per ok response gwprof / wrk | gateway CPU ms per ok response gwprof / wrk | timeouts in the discarded level warm-up |',
+  '| ---: | ---: | ---: | ---: | --- | --- | --- | --- | --- | --- | ---: |',
+  ...summary.map((s) => `| ${s.level} | ${s.pairs} | ${f(s.gwprofRps)} | ${f(s.wrkRps)} | ${f(s.medianRatio, 3)} (${f(s.minRatio, 3)}–${f(s.maxRatio, 3)}) | ${f(s.gwprofP50, 0)} / ${f(s.wrkP50, 0)} | ${f(s.gwprofP99, 0)} / ${f(s.wrkP99, 0)} | ${s.gwprofTimeouts} / ${s.wrkTimeouts} | ${f(s.gwprofFanout, 2)} / ${f(s.wrkFanout, 2)} | ${f(s.gwprofCpuMsPerOk, 2)} / ${f(s.wrkCpuMsPerOk, 2)} | ${s.warmupTimeouts ?? '–'} |`),
 ].join('\n');
 const report = { command: `node scripts/bench-fidelity.mjs ${process.argv.slice(2).join(' ')}`.trim(), date: new Date().toISOString(), gateway: values.gateway, scenario: values.scenario, node: process.version, cpus: { gateway: bed.gateway.cpus, load: others }, summary, pairs: results };
 if (values.out) writeFileSync(path.resolve(values.out), `${JSON.stringify(report, null, 2)}\n`);

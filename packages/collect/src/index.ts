@@ -13,6 +13,7 @@ export { RequestStream, requestBodies } from './load/request-stream.js';
 export { settleGateway } from './step/settle.js';
 export { LoadRecorder } from './load/recorder.js';
 export { startClosedLoop } from './load/closed-loop.js';
+export { acceptQueueLength } from './listening-pid.js';
 export { startOpenLoop } from './load/open-loop.js';
 export { TreeUsageMeter } from './proc-stats.js';
 export { bringUp } from './up.js';

@@ -4,7 +4,9 @@
  * second it completed in.
  */
 import type { Client } from 'undici';
-import { InFlight, exchange, openConnection } from './exchange.js';
+import { acceptQueueLength } from '../listening-pid.js';
+import { openConnections } from './connections.js';
+import { InFlight, exchange } from './exchange.js';
 import type { Completion, LoadRecorder } from './recorder.js';
 import type { RequestStream } from './request-stream.js';
 
@@ -21,6 +23,11 @@ export interface ClosedLoopOptions {
   timeoutMs: number;
   stream: RequestStream;
   recorder: LoadRecorder;
+  /**
+   * Connections waiting in the gateway's accept queue: sending starts once it has accepted every
+   * connection. Default: the listening socket on the URL's port (load goes to loopback only).
+   */
+  acceptQueue?: () => number;
 }
 
 /** After a connection-level failure, wait this long before the next request so a dead server is not hammered in a tight loop. */
@@ -29,7 +36,6 @@ const SOCKET_ERROR_PAUSE_MS = 10;
 export function startClosedLoop(options: ClosedLoopOptions): LoadEngine {
   const { origin, pathname } = new URL(options.url);
   const inFlight = new InFlight(options.timeoutMs);
-  const clients: Client[] = Array.from({ length: options.connections }, () => openConnection(origin));
   const { recorder, stream } = options;
   let stopped = false;
   let answered = 0;
@@ -49,15 +55,18 @@ export function startClosedLoop(options: ClosedLoopOptions): LoadEngine {
       if (completion && !completion.ok && completion.kind === 'socketErrors') await new Promise((r) => setTimeout(r, SOCKET_ERROR_PAUSE_MS));
     }
   };
-  const loops = clients.map((client) => run(client));
+  const port = Number(new URL(options.url).port);
+  const opening = openConnections(origin, options.connections, options.acceptQueue ?? (() => acceptQueueLength(port)));
+  const loops = opening.then((opened) => Promise.all(opened.clients.map((client) => run(client))));
 
   return {
     answered: () => answered,
     async stop() {
       stopped = true;
       inFlight.abortAll();
-      await Promise.all(clients.map((client) => client.destroy().catch(() => undefined)));
-      await Promise.all(loops);
+      // If it stops while connections are still opening, they are closed as soon as they are open.
+      await (await opening).close();
+      await loops;
     },
   };
 }

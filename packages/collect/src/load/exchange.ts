@@ -8,7 +8,7 @@
  * That feedback loop, not the gateway, made every autocannon version report periodic timeouts
  * at c=300 that wrk, which never aborts, did not see (README: load generator fidelity).
  */
-import { Client, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Completion } from './recorder.js';
 import type { PreparedRequest, RequestStream } from './request-stream.js';
 
@@ -16,11 +16,6 @@ const HEADERS = { 'content-type': 'application/json', accept: 'application/json'
 
 /** A late response is awaited this many timeouts (at least a minute) before the connection is given up. */
 const HARD_CAP_TIMEOUTS = 6;
-
-/** A keep-alive connection that sends one request at a time. Timeouts are ours, not undici's. */
-export function openConnection(origin: string): Client {
-  return new Client(origin, { pipelining: 1, headersTimeout: 0, bodyTimeout: 0, connect: { timeout: 10_000 } });
-}
 
 interface Pending {
   deadline: number;

@@ -3,7 +3,8 @@
  * when there is nothing in flight to share with. A step's fan-out below this means the gateway
  * merged subgraph calls under load (batching or sharing).
  */
-import { InFlight, exchange, openConnection } from './exchange.js';
+import { keepAliveClient } from './connections.js';
+import { InFlight, exchange } from './exchange.js';
 import type { RequestStream } from './request-stream.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
 
@@ -15,7 +16,7 @@ export interface FanoutAlone {
 
 export async function measureFanoutAlone(url: string, stream: RequestStream, subgraphs: RunningSubgraphs, requests: number, timeoutMs: number): Promise<FanoutAlone> {
   const { origin, pathname } = new URL(url);
-  const client = openConnection(origin);
+  const client = keepAliveClient(origin);
   const inFlight = new InFlight(timeoutMs);
   try {
     const before = await subgraphs.requestCounts();

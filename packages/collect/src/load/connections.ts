@@ -1,0 +1,93 @@
+/**
+ * The connections of a closed-loop step, opened and admitted by the gateway before the first
+ * request is sent.
+ *
+ * A Node gateway accepts one connection per event-loop iteration (libuv ≥ 1.45). When hundreds of
+ * connections arrive with their requests while the gateway has begun working, its iterations grow
+ * to 100–300 ms, and the last connections wait in its accept queue for tens of seconds: timeouts
+ * that belong to the start of the run, not to the gateway's steady state. Opening every connection
+ * first lets an idle gateway accept them all in a few milliseconds; then the requests go out.
+ * (docs/bench/start-race.md has the measurements.)
+ */
+import net from 'node:net';
+import { buildConnector, Client } from 'undici';
+
+const CONNECT_TIMEOUT_MS = 10_000;
+/** How long to wait for the gateway to accept the opened connections before sending anyway. */
+const ADMISSION_WAIT_MS = 5_000;
+const POLL_MS = 10;
+
+export interface OpenedConnections {
+  clients: Client[];
+  /** Connections that could not be opened in advance; their Client connects on its first request. */
+  notOpened: number;
+  /** Connections still in the gateway's accept queue when sending began (null: queue not visible). */
+  notAdmitted: number | null;
+  /** Closes every connection, including sockets opened in advance that no request has used yet. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens `count` keep-alive connections to `origin`. `acceptQueue` (a local gateway's listening
+ * socket) is polled until the gateway has accepted them all, within a bound.
+ */
+export async function openConnections(origin: string, count: number, acceptQueue?: () => number): Promise<OpenedConnections> {
+  const { hostname, port } = new URL(origin);
+  const sockets = await Promise.all(Array.from({ length: count }, () => connectSocket(hostname, Number(port))));
+  const notAdmitted = acceptQueue ? await waitForAdmission(acceptQueue) : null;
+  const clients = sockets.map((socket) => keepAliveClient(origin, socket));
+  const close = async () => {
+    await Promise.all(clients.map((client) => client.destroy().catch(() => undefined)));
+    for (const socket of sockets) socket?.destroy();
+  };
+  return { clients, notOpened: sockets.filter((s) => s === null).length, notAdmitted, close };
+}
+
+/** A keep-alive connection that sends one request at a time. Timeouts are ours, not undici's. */
+export function keepAliveClient(origin: string, opened: net.Socket | null = null): Client {
+  const connectFresh = buildConnector({ timeout: CONNECT_TIMEOUT_MS });
+  let first = opened;
+  return new Client(origin, {
+    pipelining: 1,
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    // The first connection is the one opened in advance; after it closes, undici reconnects as usual.
+    connect: (options, callback) => {
+      const socket = first;
+      first = null;
+      socket?.removeAllListeners('error');
+      // undici ignores a connection handed back in the same tick it asked for it.
+      if (socket && !socket.destroyed) process.nextTick(() => callback(null, socket));
+      else connectFresh(options, callback);
+    },
+  });
+}
+
+function connectSocket(host: string, port: number): Promise<net.Socket | null> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port, noDelay: true, keepAlive: true });
+    const fail = () => {
+      socket.destroy();
+      resolve(null);
+    };
+    socket.setTimeout(CONNECT_TIMEOUT_MS, fail);
+    socket.once('error', fail);
+    socket.once('connect', () => {
+      socket.setTimeout(0);
+      // Until undici takes it over, a reset only loses this socket (undici then connects afresh).
+      socket.removeListener('error', fail);
+      socket.once('error', () => socket.destroy());
+      resolve(socket);
+    });
+  });
+}
+
+async function waitForAdmission(acceptQueue: () => number): Promise<number> {
+  const deadline = performance.now() + ADMISSION_WAIT_MS;
+  let waiting = acceptQueue();
+  while (waiting > 0 && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    waiting = acceptQueue();
+  }
+  return waiting;
+}
