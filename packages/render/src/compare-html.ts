@@ -1,9 +1,4 @@
 import { loadLevel, type CompareLevel, type PublishedCompare } from '@gwprof/results';
-
-/** "c20" or "r300": the level in element ids. */
-function levelTag(level: CompareLevel): string {
-  return `${/req\/s/.test(level.label) ? 'r' : 'c'}${level.level}`;
-}
 import { escapeHtml } from './escape.js';
 import { NONE, fixed, integer, ms, signedPercent } from './format.js';
 import {
@@ -27,6 +22,11 @@ import { relativeHref } from './links.js';
 import { environmentFacts } from './run-facts.js';
 import { failureBreakdown } from './step-rows.js';
 import { dotPlot, lineChart } from './svg-chart.js';
+
+/** "c20" or "r300": the level in element ids. */
+function levelTag(level: CompareLevel): string {
+  return `${/req\/s/.test(level.label) ? 'r' : 'c'}${level.level}`;
+}
 
 const SIDE_COLORS = { baseline: '#1f77b4', candidate: '#ff7f0e' } as const;
 

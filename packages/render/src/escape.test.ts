@@ -12,6 +12,12 @@ describe('escaping', () => {
     expect(escapeMarkdown('# heading')).toBe('\\# heading');
     expect(escapeMarkdown('- item')).toBe('\\- item');
     expect(escapeMarkdown('1. item')).toBe('1\\. item');
+    expect(escapeMarkdown('---')).toBe('\\---');
+    expect(escapeMarkdown('2)')).toBe('2\\)');
+    // Numbers are not markers: a table of figures stays readable as plain text.
+    expect(escapeMarkdown('100.0')).toBe('100.0');
+    expect(escapeMarkdown('-16.3')).toBe('-16.3');
+    expect(escapeMarkdown('0.1.0')).toBe('0.1.0');
   });
 
   it('markdownCode grows its fence past backticks in the text', () => {

@@ -30,8 +30,10 @@ export function escapeMarkdown(value: unknown): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/([\\`*_[\]|~])/g, '\\$1')
-    .replace(/^(\s*)([#+=-])/, '$1\\$2')
-    .replace(/^(\s*\d+)([.)])/, '$1\\$2');
+    // A leading marker only starts a list, heading or rule when a space, the line's end or a run of
+    // markers follows it, so numbers such as "100.0" or "-16.3" stay as they are.
+    .replace(/^(\s*)([#+=-])(?=[\s#+=-]|$)/, '$1\\$2')
+    .replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
 }
 
 /**
