@@ -194,9 +194,16 @@ if (command === 'noise') {
   const calibration = plan.some((r) => r.percent > 0) ? burnMicroseconds(100) : null;
   const results = [];
   for (const [i, run] of plan.entries()) {
-    const env = run.percent > 0 ? { NODE_OPTIONS: `--require ${burnPreload}`, GWPROF_BURN_US: String(Math.round((calibration.burnUs * run.percent) / 100)) } : {};
+    const burnUs = run.percent > 0 ? Math.round((calibration.burnUs * run.percent) / 100) : 0;
+    const env = burnUs > 0 ? { NODE_OPTIONS: `--require ${burnPreload}`, GWPROF_BURN_US: String(burnUs) } : {};
     const r = compare(`run-${i}`, ['--window', values.window, '--budget', run.budget, '--blocks-per-epoch', values['blocks-per-epoch']], env);
-    const entry = { kind: run.kind, budget: Number(run.budget), exitCode: r.exitCode, verdict: r.result?.analysis?.verdict ?? null, minutes: r.minutes, change: r.result?.analysis?.levels?.[0]?.decision?.relativeChange ?? null, blocks: r.result?.analysis?.levels?.[0]?.decision?.blocks ?? null };
+    const level = r.result?.analysis?.levels?.[0];
+    // The burn is a fixed CPU time, calibrated once; the machine's speed during the run decides what
+    // share of the baseline's CPU per request it really is, so each run keeps that baseline.
+    const entry = {
+      kind: run.kind, budget: Number(run.budget), exitCode: r.exitCode, verdict: r.result?.analysis?.verdict ?? null, minutes: r.minutes,
+      change: level?.decision?.relativeChange ?? null, blocks: level?.decision?.blocks ?? null, burnUs, baselineCpuMs: level?.cpu?.baseline?.median ?? null,
+    };
     results.push(entry);
     append('compare-runs.json', { date: new Date().toISOString(), gateway: values.gateway, window: Number(values.window), calibration, ...entry });
     log(`${i + 1}/${plan.length} ${run.kind}: ${entry.verdict} (exit ${entry.exitCode}) in ${entry.minutes.toFixed(1)} min, change ${entry.change === null ? '–' : (entry.change * 100).toFixed(1)}%`);
@@ -216,10 +223,17 @@ if (command === 'noise') {
   const pct = (x) => (x === null ? '–' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
   const kinds = [...new Set(all.map((r) => r.kind))];
   const count = (rs, v) => rs.filter((r) => r.verdict === v).length;
+  const burnShare = (r) => {
+    // Runs recorded before burnUs was kept: the burn follows from the calibration and the kind.
+    const percent = Number(/^\+(\d+)%$/.exec(r.kind)?.[1] ?? 0);
+    r = { ...r, burnUs: r.burnUs ?? (r.calibration && percent ? Math.round((r.calibration.burnUs * percent) / 100) : 0) };
+    if (!r.burnUs) return '–';
+    return r.baselineCpuMs ? `${r.burnUs} µs ÷ ${r.baselineCpuMs.toFixed(2)} ms = ${pct(r.burnUs / 1000 / r.baselineCpuMs)}` : `${r.burnUs} µs`;
+  };
   process.stdout.write([
-    '| # | date (UTC) | candidate | verdict | exit | blocks | change | minutes |',
-    '| ---: | --- | --- | --- | ---: | ---: | ---: | ---: |',
-    ...all.map((r, i) => `| ${i + 1} | ${r.date.slice(0, 16).replace('T', ' ')} | ${r.kind} | ${r.verdict} | ${r.exitCode} | ${r.blocks ?? '–'} | ${pct(r.change)} | ${r.minutes.toFixed(1)} |`),
+    '| # | date (UTC) | candidate | burn ÷ baseline CPU per request | verdict | exit | blocks | change | minutes |',
+    '| ---: | --- | --- | --- | --- | ---: | ---: | ---: | ---: |',
+    ...all.map((r, i) => `| ${i + 1} | ${r.date.slice(0, 16).replace('T', ' ')} | ${r.kind} | ${burnShare(r)} | ${r.verdict} | ${r.exitCode} | ${r.blocks ?? '–'} | ${pct(r.change)} | ${r.minutes.toFixed(1)} |`),
     '',
     '| candidate | runs | regression | no change | improvement | inconclusive | invalid | median min | max min |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
