@@ -6,6 +6,7 @@
 //   node scripts/bench-compare.mjs record   --label aa [--burn 5] [--minutes 60]    record windows of A/A (or A/B with a CPU burn of N%)
 //   node scripts/bench-compare.mjs evaluate [--replays 2000]                          error rates by resampling the recordings
 //   node scripts/bench-compare.mjs runs     [--aa 10] [--burn5 10] [--burn10 10]      real comparisons with the stopping rule
+//                                            [--recalibrate]                          calibrate the burn before every burn run
 //   node scripts/bench-compare.mjs runs-table [--since 2026-11-22T12:00]              every recorded real comparison, as one table
 //
 // Common: [--gateway mesh] [--window 5] [--blocks-per-epoch 3] [--out docs/bench]. Results are
@@ -39,6 +40,7 @@ const { values, positionals } = parseArgs({
     burn10: { type: 'string', default: '10' },
     budget: { type: 'string', default: '10' },
     'budget5': { type: 'string', default: '20' },
+    recalibrate: { type: 'boolean', default: false },
     out: { type: 'string', default: path.join(root, 'docs', 'bench') },
     since: { type: 'string' },
   },
@@ -108,8 +110,10 @@ function blockRatios(windows, value) {
 }
 
 /** Calibrates a burn of `percent` % of the baseline's CPU per request, in µs. */
+// Calibrated with profiles on, as the comparisons run: the profiler adds to the CPU per request, and a
+// burn sized on the unprofiled cost is a smaller share of what the comparison measures.
 function burnMicroseconds(percent) {
-  const probe = compare(`calibrate-${Date.now()}`, ['--window', values.window, '--min-blocks', '100000', '--budget', '3', '--no-profile']);
+  const probe = compare(`calibrate-${Date.now()}`, ['--window', values.window, '--min-blocks', '100000', '--budget', '3']);
   const cpu = median(probe.result.windows.map((w) => w.step.gateway.cpuMsPerOkRequest).filter((v) => v > 0));
   return { cpuMsPerRequest: cpu, burnUs: Math.round(cpu * 1000 * percent / 100) };
 }
@@ -191,9 +195,12 @@ if (command === 'noise') {
     if (i < Number(values.burn10)) plan.push({ kind: '+10%', percent: 10, budget: values.budget });
     if (i < Number(values.burn5)) plan.push({ kind: '+5%', percent: 5, budget: values.budget5 });
   }
-  const calibration = plan.some((r) => r.percent > 0) ? burnMicroseconds(100) : null;
+  // The machine's speed drifts over an hour, and the burn is a fixed time: --recalibrate sizes it
+  // again right before each burn run, at the cost of a 3-minute probe.
+  let calibration = plan.some((r) => r.percent > 0) ? burnMicroseconds(100) : null;
   const results = [];
   for (const [i, run] of plan.entries()) {
+    if (values.recalibrate && run.percent > 0 && i > 0) calibration = burnMicroseconds(100);
     const burnUs = run.percent > 0 ? Math.round((calibration.burnUs * run.percent) / 100) : 0;
     const env = burnUs > 0 ? { NODE_OPTIONS: `--require ${burnPreload}`, GWPROF_BURN_US: String(burnUs) } : {};
     const r = compare(`run-${i}`, ['--window', values.window, '--budget', run.budget, '--blocks-per-epoch', values['blocks-per-epoch']], env);
