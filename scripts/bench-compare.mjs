@@ -197,10 +197,10 @@ if (command === 'noise') {
   }
   // The machine's speed drifts over an hour, and the burn is a fixed time: --recalibrate sizes it
   // again right before each burn run, at the cost of a 3-minute probe.
-  let calibration = plan.some((r) => r.percent > 0) ? burnMicroseconds(100) : null;
+  let calibration = plan.some((r) => r.percent > 0) && !values.recalibrate ? burnMicroseconds(100) : null;
   const results = [];
   for (const [i, run] of plan.entries()) {
-    if (values.recalibrate && run.percent > 0 && i > 0) calibration = burnMicroseconds(100);
+    if (values.recalibrate && run.percent > 0) calibration = burnMicroseconds(100);
     const burnUs = run.percent > 0 ? Math.round((calibration.burnUs * run.percent) / 100) : 0;
     const env = burnUs > 0 ? { NODE_OPTIONS: `--require ${burnPreload}`, GWPROF_BURN_US: String(burnUs) } : {};
     const r = compare(`run-${i}`, ['--window', values.window, '--budget', run.budget, '--blocks-per-epoch', values['blocks-per-epoch']], env);
