@@ -205,7 +205,7 @@ if (command === 'noise') {
     const env = burnUs > 0 ? { NODE_OPTIONS: `--require ${burnPreload}`, GWPROF_BURN_US: String(burnUs) } : {};
     const r = compare(`run-${i}`, ['--window', values.window, '--budget', run.budget, '--blocks-per-epoch', values['blocks-per-epoch']], env);
     const level = r.result?.analysis?.levels?.[0];
-    // The burn is a fixed CPU time, calibrated once; the machine's speed during the run decides what
+    // The burn is a fixed CPU time, calibrated before the run; the machine's speed during the run decides what
     // share of the baseline's CPU per request it really is, so each run keeps that baseline.
     const entry = {
       kind: run.kind, budget: Number(run.budget), exitCode: r.exitCode, verdict: r.result?.analysis?.verdict ?? null, minutes: r.minutes,
