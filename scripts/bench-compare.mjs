@@ -109,13 +109,35 @@ function blockRatios(windows, value) {
   return [...blocks.values()].filter((b) => b.baseline.length && b.candidate.length).map((b) => mean(b.candidate) - mean(b.baseline));
 }
 
-/** Calibrates a burn of `percent` % of the baseline's CPU per request, in µs. */
-// Calibrated with profiles on, as the comparisons run: the profiler adds to the CPU per request, and a
-// burn sized on the unprofiled cost is a smaller share of what the comparison measures.
+/**
+ * Calibrates a burn of `percent` % of the baseline's CPU per request, in µs. Profiles stay on, as in
+ * the comparisons: the profiler adds to the CPU per request, and a burn sized on the unprofiled cost
+ * is a smaller share of what the comparison measures.
+ */
 function burnMicroseconds(percent) {
   const probe = compare(`calibrate-${Date.now()}`, ['--window', values.window, '--min-blocks', '100000', '--budget', '3']);
   const cpu = median(probe.result.windows.map((w) => w.step.gateway.cpuMsPerOkRequest).filter((v) => v > 0));
   return { cpuMsPerRequest: cpu, burnUs: Math.round(cpu * 1000 * percent / 100) };
+}
+
+/** The burn of a run kind ("+10%") from a calibration of 100%, in µs; 0 for A/A. */
+function burnOfKind(calibration, kind) {
+  const percent = Number(/^\+(\d+)%$/.exec(kind)?.[1] ?? 0);
+  return calibration && percent ? Math.round((calibration.burnUs * percent) / 100) : 0;
+}
+
+/** Per kind of run: how the verdicts fell and how long they took, as markdown rows. */
+function verdictSummary(runs) {
+  const kinds = [...new Set(runs.map((r) => r.kind))];
+  return [
+    '| candidate | runs | regression | no change | improvement | inconclusive | invalid | median min | max min |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...kinds.map((k) => {
+      const rs = runs.filter((r) => r.kind === k);
+      const count = (v) => rs.filter((r) => r.verdict === v).length;
+      return `| ${k} | ${rs.length} | ${count('regression')} | ${count('no change')} | ${count('improvement')} | ${count('inconclusive')} | ${count('invalid')} | ${median(rs.map((r) => r.minutes)).toFixed(1)} | ${Math.max(...rs.map((r) => r.minutes)).toFixed(1)} |`;
+    }),
+  ];
 }
 
 function recordFlags(window, minutes) {
@@ -191,17 +213,18 @@ if (command === 'noise') {
   // Interleaved kinds, so that the machine's drift over hours hits all of them alike.
   const plan = [];
   for (let i = 0; i < Math.max(Number(values.aa), Number(values.burn10), Number(values.burn5)); i++) {
-    if (i < Number(values.aa)) plan.push({ kind: 'A/A', percent: 0, budget: values.budget });
-    if (i < Number(values.burn10)) plan.push({ kind: '+10%', percent: 10, budget: values.budget });
-    if (i < Number(values.burn5)) plan.push({ kind: '+5%', percent: 5, budget: values.budget5 });
+    if (i < Number(values.aa)) plan.push({ kind: 'A/A', budget: values.budget });
+    if (i < Number(values.burn10)) plan.push({ kind: '+10%', budget: values.budget });
+    if (i < Number(values.burn5)) plan.push({ kind: '+5%', budget: values.budget5 });
   }
   // The machine's speed drifts over an hour, and the burn is a fixed time: --recalibrate sizes it
   // again right before each burn run, at the cost of a 3-minute probe.
-  let calibration = plan.some((r) => r.percent > 0) && !values.recalibrate ? burnMicroseconds(100) : null;
+  const burns = (run) => run.kind !== 'A/A';
+  let calibration = plan.some(burns) && !values.recalibrate ? burnMicroseconds(100) : null;
   const results = [];
   for (const [i, run] of plan.entries()) {
-    if (values.recalibrate && run.percent > 0) calibration = burnMicroseconds(100);
-    const burnUs = run.percent > 0 ? Math.round((calibration.burnUs * run.percent) / 100) : 0;
+    if (values.recalibrate && burns(run)) calibration = burnMicroseconds(100);
+    const burnUs = burnOfKind(calibration, run.kind);
     const env = burnUs > 0 ? { NODE_OPTIONS: `--require ${burnPreload}`, GWPROF_BURN_US: String(burnUs) } : {};
     const r = compare(`run-${i}`, ['--window', values.window, '--budget', run.budget, '--blocks-per-epoch', values['blocks-per-epoch']], env);
     const level = r.result?.analysis?.levels?.[0];
@@ -215,39 +238,22 @@ if (command === 'noise') {
     append('compare-runs.json', { date: new Date().toISOString(), gateway: values.gateway, window: Number(values.window), calibration, ...entry });
     log(`${i + 1}/${plan.length} ${run.kind}: ${entry.verdict} (exit ${entry.exitCode}) in ${entry.minutes.toFixed(1)} min, change ${entry.change === null ? '–' : (entry.change * 100).toFixed(1)}%`);
   }
-  const kinds = [...new Set(results.map((r) => r.kind))];
-  process.stdout.write([
-    '| candidate | runs | regression | no change | improvement | inconclusive | invalid | median min | max min |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...kinds.map((k) => {
-      const rs = results.filter((r) => r.kind === k);
-      const count = (v) => rs.filter((r) => r.verdict === v).length;
-      return `| ${k} | ${rs.length} | ${count('regression')} | ${count('no change')} | ${count('improvement')} | ${count('inconclusive')} | ${count('invalid')} | ${median(rs.map((r) => r.minutes)).toFixed(1)} | ${Math.max(...rs.map((r) => r.minutes)).toFixed(1)} |`;
-    }),
-  ].join('\n') + '\n');
+  process.stdout.write(`${verdictSummary(results).join('\n')}\n`);
 } else if (command === 'runs-table') {
   const all = JSON.parse(readFileSync(path.join(out, 'compare-runs.json'), 'utf8')).filter((r) => !values.since || r.date >= values.since);
   const pct = (x) => (x === null ? '–' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
-  const kinds = [...new Set(all.map((r) => r.kind))];
-  const count = (rs, v) => rs.filter((r) => r.verdict === v).length;
   const burnShare = (r) => {
     // Runs recorded before burnUs was kept: the burn follows from the calibration and the kind.
-    const percent = Number(/^\+(\d+)%$/.exec(r.kind)?.[1] ?? 0);
-    r = { ...r, burnUs: r.burnUs ?? (r.calibration && percent ? Math.round((r.calibration.burnUs * percent) / 100) : 0) };
-    if (!r.burnUs) return '–';
-    return r.baselineCpuMs ? `${r.burnUs} µs ÷ ${r.baselineCpuMs.toFixed(2)} ms = ${pct(r.burnUs / 1000 / r.baselineCpuMs)}` : `${r.burnUs} µs`;
+    const burnUs = r.burnUs ?? burnOfKind(r.calibration, r.kind);
+    if (!burnUs) return '–';
+    return r.baselineCpuMs ? `${burnUs} µs ÷ ${r.baselineCpuMs.toFixed(2)} ms = ${pct(burnUs / 1000 / r.baselineCpuMs)}` : `${burnUs} µs`;
   };
   process.stdout.write([
     '| # | date (UTC) | candidate | burn ÷ baseline CPU per request | verdict | exit | blocks | change | minutes |',
     '| ---: | --- | --- | --- | --- | ---: | ---: | ---: | ---: |',
     ...all.map((r, i) => `| ${i + 1} | ${r.date.slice(0, 16).replace('T', ' ')} | ${r.kind} | ${burnShare(r)} | ${r.verdict} | ${r.exitCode} | ${r.blocks ?? '–'} | ${pct(r.change)} | ${r.minutes.toFixed(1)} |`),
     '',
-    '| candidate | runs | regression | no change | improvement | inconclusive | invalid | median min | max min |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...kinds.map((k) => {
-      const rs = all.filter((r) => r.kind === k);
-      return `| ${k} | ${rs.length} | ${count(rs, 'regression')} | ${count(rs, 'no change')} | ${count(rs, 'improvement')} | ${count(rs, 'inconclusive')} | ${count(rs, 'invalid')} | ${median(rs.map((r) => r.minutes)).toFixed(1)} | ${Math.max(...rs.map((r) => r.minutes)).toFixed(1)} |`;
-    }),
+    ...verdictSummary(all),
   ].join('\n') + '\n');
 } else {
   process.stderr.write('usage: node scripts/bench-compare.mjs noise|record|evaluate|runs|runs-table [options] (see the header of this file)\n');
