@@ -20,8 +20,9 @@ export const SEED_QUERY: ScenarioFiles = {
 };
 
 /**
- * A query whose variables change on every request (100 sets, each with its golden response), so a
- * gateway that shares identical in-flight subgraph requests is measured on real work.
+ * A query whose variables change on every request (2,000 sets, each with its golden response: its own
+ * user and its own page of `topProducts`), so a gateway that shares identical in-flight subgraph
+ * requests is measured on real work up to about 2,000 connections.
  */
 export const VARIED_QUERY: ScenarioFiles = {
   query: path.join(fixturesDir, 'user-reviews.graphql'),
@@ -40,7 +41,7 @@ export interface ScenarioPreset {
 /** Named experiments (`--scenario`): the request stream and, for a seed's experiment, its setup. */
 export const SCENARIOS: Record<string, ScenarioPreset> = {
   varied: {
-    description: 'user-reviews with 100 variable sets cycled per request: distinct requests, so sharing of identical in-flight requests cannot flatter a gateway',
+    description: 'user-reviews with 2,000 variable sets cycled per request, each its own user and topProducts page: no two requests in flight share a root call below c=2000, so sharing identical in-flight requests cannot flatter a gateway',
     files: VARIED_QUERY,
     concurrency: [10, 100, 300, 500, 1000],
   },

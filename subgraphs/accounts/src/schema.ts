@@ -1,7 +1,11 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 
-export const USER_COUNT = 10;
+// Large enough that the default request stream (one user per request, 2,000 variable sets) never
+// has two requests for the same user in flight below c=2000; `users` stays a first page of 10 so
+// the seed's TestQuery (which lists `users`) keeps its size and its golden response.
+export const USER_COUNT = 2000;
+const USERS_PAGE = 10;
 
 interface User { id: string; name: string; username: string; birthDate: string }
 
@@ -9,7 +13,7 @@ const users: User[] = Array.from({ length: USER_COUNT }, (_, i) => ({
   id: String(i + 1),
   name: `User Number ${i + 1}`,
   username: `@user${i + 1}`,
-  birthDate: `19${70 + i}-0${(i % 9) + 1}-1${i % 10}`,
+  birthDate: `19${70 + (i % 30)}-0${(i % 9) + 1}-1${i % 10}`,
 }));
 const usersById = new Map(users.map((u) => [u.id, u]));
 
@@ -17,7 +21,7 @@ const typeDefs = parse(`
   type Query {
     me: User
     user(id: ID!): User
-    users: [User]
+    users(first: Int = ${USERS_PAGE}): [User]
   }
   type User @key(fields: "id") {
     id: ID!
@@ -33,7 +37,7 @@ export const schema = buildSubgraphSchema({
     Query: {
       me: () => users[0],
       user: (_: unknown, { id }: { id: string }) => usersById.get(id) ?? null,
-      users: () => users,
+      users: (_: unknown, { first }: { first: number }) => users.slice(0, Math.max(0, first)),
     },
     User: {
       __resolveReference: (ref: { id: string }) => usersById.get(ref.id) ?? null,

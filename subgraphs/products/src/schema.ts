@@ -1,7 +1,9 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 
-export const PRODUCT_COUNT = 10;
+// Large enough that `topProducts(first:, offset:)` in the default stream asks for a different page on
+// every request in flight; the first 10 products are the ones the seed's TestQuery sees.
+export const PRODUCT_COUNT = 2000;
 
 interface Product { upc: string; name: string; price: number; weight: number }
 
@@ -16,7 +18,7 @@ const productsByUpc = new Map(products.map((p) => [p.upc, p]));
 
 const typeDefs = parse(`
   type Query {
-    topProducts(first: Int = 5): [Product]
+    topProducts(first: Int = 5, offset: Int = 0): [Product]
     product(upc: String!): Product
   }
   type Product @key(fields: "upc") {
@@ -31,7 +33,10 @@ export const schema = buildSubgraphSchema({
   typeDefs,
   resolvers: {
     Query: {
-      topProducts: (_: unknown, { first }: { first: number }) => products.slice(0, Math.max(0, first)),
+      topProducts: (_: unknown, { first, offset }: { first: number; offset: number }) => {
+        const start = Math.max(0, offset);
+        return products.slice(start, start + Math.max(0, first));
+      },
       product: (_: unknown, { upc }: { upc: string }) => productsByUpc.get(upc) ?? null,
     },
     Product: {

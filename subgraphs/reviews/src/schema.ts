@@ -1,17 +1,27 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 
-const USER_COUNT = 10;
-const PRODUCT_COUNT = 10;
+// The sizes of the accounts and products subgraphs' data sets.
+const USER_COUNT = 2000;
+const PRODUCT_COUNT = 2000;
 const REVIEWS_PER_USER = 3;
+// The first 10 users review only the first 10 products, exactly as in the 10-user data set the seed's
+// TestQuery was answered from, so its golden response (first 10 users, top 5 products) is unchanged.
+const SEED_USERS = 10;
 
 interface Review { id: string; body: string; authorId: string; upc: string }
+
+/** A user's r-th review: three different products, from the seed's 10 or from the other 1,990. */
+function reviewedUpc(u: number, r: number): string {
+  const [first, count] = u <= SEED_USERS ? [1, SEED_USERS] : [SEED_USERS + 1, PRODUCT_COUNT - SEED_USERS];
+  return String(first + ((u * 3 + r * 7) % count));
+}
 
 const reviews: Review[] = [];
 for (let u = 1; u <= USER_COUNT; u++) {
   for (let r = 0; r < REVIEWS_PER_USER; r++) {
     const id = String(reviews.length + 1);
-    const upc = String(((u * 3 + r * 7) % PRODUCT_COUNT) + 1);
+    const upc = reviewedUpc(u, r);
     reviews.push({
       id,
       authorId: String(u),
@@ -20,6 +30,7 @@ for (let u = 1; u <= USER_COUNT; u++) {
     });
   }
 }
+const byId = new Map(reviews.map((review) => [review.id, review]));
 const byAuthor = new Map<string, Review[]>();
 const byProduct = new Map<string, Review[]>();
 for (const review of reviews) {
@@ -51,7 +62,7 @@ export const schema = buildSubgraphSchema({
   typeDefs,
   resolvers: {
     Review: {
-      __resolveReference: (ref: { id: string }) => reviews.find((r) => r.id === ref.id) ?? null,
+      __resolveReference: (ref: { id: string }) => byId.get(ref.id) ?? null,
       author: (review: Review) => ({ __typename: 'User', id: review.authorId, username: usernames.get(review.authorId) }),
       product: (review: Review) => ({ __typename: 'Product', upc: review.upc }),
     },

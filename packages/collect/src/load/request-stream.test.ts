@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../fixtures.js';
+import { VARIED_QUERY } from '../defaults.js';
 import { fixturesDir } from '../paths.js';
 import { RequestStream } from './request-stream.js';
 
@@ -28,5 +29,38 @@ describe('RequestStream', () => {
     // The same text is wrong for another request, and a 500 is a failure whatever the body.
     expect(s.verdict(4, 200, text)).toMatchObject({ ok: false, kind: 'mismatch' });
     expect(s.verdict(3, 500, text)).toMatchObject({ ok: false, kind: 'non2xx' });
+  });
+});
+
+describe('the default stream (varied user-reviews)', () => {
+  const scenario = loadScenario(VARIED_QUERY);
+  const sets = scenario.variableSets as { userId: string; first: number; offset: number }[];
+
+  it('never has two requests for the same user or the same topProducts page among 2,000 in a row', () => {
+    // A closed loop at c connections has about c consecutive entries in flight: below c=2000 no two of
+    // them share a root call, so a gateway that shares identical in-flight subgraph calls gains nothing.
+    const window = 1999;
+    const lastSeen = new Map<string, number>();
+    let closest = Infinity;
+    for (let i = 0; i < sets.length + window; i++) {
+      const { userId, first, offset } = sets[i % sets.length]!;
+      for (const key of [`user ${userId}`, `page ${first}@${offset}`]) {
+        const previous = lastSeen.get(key);
+        if (previous !== undefined) closest = Math.min(closest, i - previous);
+        lastSeen.set(key, i);
+      }
+    }
+    expect(sets.length).toBeGreaterThanOrEqual(2000);
+    expect(closest).toBeGreaterThanOrEqual(window);
+  });
+
+  it('has a golden answer per entry, for the user and the page that entry asks for', () => {
+    const goldens = scenario.expected as { user: { id: string }; topProducts: unknown[] }[];
+    expect(goldens).toHaveLength(sets.length);
+    goldens.forEach((golden, i) => {
+      expect(golden.user.id).toBe(sets[i]!.userId);
+      expect(golden.topProducts).toHaveLength(sets[i]!.first);
+    });
+    expect(new Set(goldens.map((g) => JSON.stringify(g.topProducts))).size).toBe(sets.length);
   });
 });
