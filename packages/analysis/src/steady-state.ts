@@ -100,7 +100,7 @@ function isFlat(trend: Trend): boolean {
 export interface WindowRule {
   minSeconds: number;
   maxSeconds: number;
-  /** The window must hold this many mean latencies, so every connection completed many requests. */
+  /** The window must hold this many mean round trips, so every connection completed many requests. */
   minRoundTrips: number;
   minResponses: number;
 }
@@ -108,7 +108,8 @@ export interface WindowRule {
 export interface WindowState {
   seconds: number;
   okResponses: number;
-  meanLatencyMs: number | null;
+  /** Mean time a request holds its connection: successful latencies, a timeout counted at least as the timeout. */
+  meanRoundTripMs: number | null;
 }
 
 export type WindowDecision =
@@ -117,7 +118,7 @@ export type WindowDecision =
 
 /** The window closes once it is long enough for the level, or at the cap (with a note saying what it lacks). */
 export function windowDecision(state: WindowState, rule: WindowRule): WindowDecision {
-  const latencySec = state.meanLatencyMs === null ? null : state.meanLatencyMs / 1000;
+  const latencySec = state.meanRoundTripMs === null ? null : state.meanRoundTripMs / 1000;
   const roundTrips = latencySec === null || latencySec === 0 ? 0 : state.seconds / latencySec;
   const enoughTrips = latencySec !== null && roundTrips >= rule.minRoundTrips;
   const enoughResponses = state.okResponses >= rule.minResponses;

@@ -20,6 +20,21 @@ describe('LoadRecorder', () => {
     expect(recorder.okPerSecond(0, 4)).toEqual([1, 1, 1, 0]);
   });
 
+  it('counts a timeout at least as the timeout in the mean round trip, not in the mean latency', () => {
+    const recorder = new LoadRecorder(0);
+    for (let i = 0; i < 4; i++) recorder.onSend(0);
+    recorder.onComplete(1_000, ok(1_000));
+    recorder.onComplete(2_000, ok(2_000));
+    recorder.onTimedOut(10_000, { ok: false, kind: 'timeouts', message: 'no response within 10 s', bytes: 0 });
+    recorder.onComplete(10_500, { ok: false, kind: 'socketErrors', message: 'socket hang up', bytes: 0 });
+    const tally = recorder.tally(0, 11, 10_000);
+    expect(tally).toMatchObject({ ok: 2, failed: 2, meanLatencyMs: 1_500 });
+    // (1,000 + 2,000 + 10,000) / 3: the socket error is not a round trip of known length.
+    expect(tally.meanRoundTripMs).toBeCloseTo(13_000 / 3, 6);
+    expect(recorder.tally(0, 3, 10_000).meanRoundTripMs).toBe(1_500);
+    expect(recorder.tally(5, 9, 10_000).meanRoundTripMs).toBeNull();
+  });
+
   it('keeps what is still in flight apart from what completed', () => {
     const recorder = new LoadRecorder(0);
     for (let i = 0; i < 3; i++) recorder.onSend(0);

@@ -139,17 +139,30 @@ export class LoadRecorder {
     };
   }
 
-  /** Counts and mean latency of the seconds [from, to): cheap enough to ask every second while the load runs. */
-  tally(from: number, to: number): { ok: number; failed: number; meanLatencyMs: number | null } {
+  /**
+   * Counts of the seconds [from, to), the mean latency of their successful responses, and their mean
+   * round trip, in which a timeout counts as `timeoutMs` (a lower bound: its answer, if any, comes
+   * later). A window must hold several round trips; when many requests time out, the successful ones
+   * alone would make a round trip look shorter than it is. Cheap enough to ask every second.
+   */
+  tally(from: number, to: number, timeoutMs = 0): { ok: number; failed: number; meanLatencyMs: number | null; meanRoundTripMs: number | null } {
     let ok = 0;
     let failed = 0;
+    let timeouts = 0;
     let latencySum = 0;
     for (const bucket of this.range(from, to)) {
       ok += bucket.ok;
       failed += sumFailures(bucket.failures);
+      timeouts += bucket.failures.timeouts;
       for (const ms of bucket.latencies) latencySum += ms;
     }
-    return { ok, failed, meanLatencyMs: ok > 0 ? latencySum / ok : null };
+    const trips = ok + timeouts;
+    return {
+      ok,
+      failed,
+      meanLatencyMs: ok > 0 ? latencySum / ok : null,
+      meanRoundTripMs: trips > 0 ? (latencySum + timeouts * timeoutMs) / trips : null,
+    };
   }
 
   /** Everything that completed in the seconds [from, to): asked once, when the window has closed. */
