@@ -7,6 +7,8 @@
 import http from 'node:http';
 import { parse, validate, execute, type DocumentNode, type GraphQLSchema, type GraphQLError } from 'graphql';
 
+export { DATA_SET } from './data-set.js';
+
 export interface SubgraphOptions {
   name: string;
   schema: GraphQLSchema;

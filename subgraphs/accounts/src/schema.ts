@@ -1,11 +1,12 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
+import { DATA_SET } from '@gwprof/subgraph-server';
 
 // Large enough that the default request stream (one user per request, 2,000 variable sets) never
 // has two requests for the same user in flight below c=2000; `users` stays a first page of 10 so
 // the seed's TestQuery (which lists `users`) keeps its size and its golden response.
-export const USER_COUNT = 2000;
-const USERS_PAGE = 10;
+const USER_COUNT = DATA_SET.users;
+const USERS_PAGE = DATA_SET.seedUsers;
 
 interface User { id: string; name: string; username: string; birthDate: string }
 

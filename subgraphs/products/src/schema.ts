@@ -1,9 +1,10 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
+import { DATA_SET } from '@gwprof/subgraph-server';
 
 // Large enough that `topProducts(first:, offset:)` in the default stream asks for a different page on
 // every request in flight; the first 10 products are the ones the seed's TestQuery sees.
-export const PRODUCT_COUNT = 2000;
+const PRODUCT_COUNT = DATA_SET.products;
 
 interface Product { upc: string; name: string; price: number; weight: number }
 

@@ -1,13 +1,11 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
+import { DATA_SET } from '@gwprof/subgraph-server';
 
-// The sizes of the accounts and products subgraphs' data sets.
-const USER_COUNT = 2000;
-const PRODUCT_COUNT = 2000;
+const { users: USER_COUNT, products: PRODUCT_COUNT, seedUsers: SEED_USERS } = DATA_SET;
 const REVIEWS_PER_USER = 3;
 // The first 10 users review only the first 10 products, exactly as in the 10-user data set the seed's
 // TestQuery was answered from, so its golden response (first 10 users, top 5 products) is unchanged.
-const SEED_USERS = 10;
 
 interface Review { id: string; body: string; authorId: string; upc: string }
 
