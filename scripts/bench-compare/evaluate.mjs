@@ -1,0 +1,42 @@
+// `evaluate`: the procedure's error rates and time to a verdict, by replaying the recordings.
+import { evaluateProcedure, DEFAULT_SEQUENTIAL_DESIGN } from '../../packages/analysis/dist/index.js';
+import { DEFAULTS } from '../../packages/collect/dist/index.js';
+import { appendEntry, readEntries } from './json-log.mjs';
+
+// The design `gwprof compare` runs with: the analysis defaults, with the CLI's defaults on top.
+const COMPARE_DESIGN = { ...DEFAULT_SEQUENTIAL_DESIGN, threshold: DEFAULTS.compare.threshold, alpha: DEFAULTS.compare.alpha, beta: DEFAULTS.compare.beta, minBlocks: DEFAULTS.compare.minBlocks };
+
+/** A/A recordings are replayed centred and with synthetic shifts; A/B ones as they were (shift null). */
+function replayRows(rec, replays) {
+  const blocks = new Set(rec.windows.map((w) => w.block)).size;
+  const secondsPerBlock = (rec.minutes * 60) / blocks;
+  const recorded = rec.windows.map((w) => ({ epoch: w.epoch, block: w.block, side: w.side, value: w.value }));
+  const shifts = rec.burnPercent > 0 ? [null] : [0, 0.05, 0.1];
+  const rows = [];
+  for (const shift of shifts) {
+    for (const budget of [10, 20]) {
+      const rates = evaluateProcedure(recorded, COMPARE_DESIGN, {
+        replays, seed: 7, ...(shift ? { shift } : {}), center: shift !== null,
+        blocksPerEpoch: rec.blocksPerEpoch, secondsPerBlock, budgetBlocks: Math.floor((budget * 60) / secondsPerBlock),
+      });
+      rows.push({ recording: rec.label, effect: shift === null ? `real +${rec.burnPercent}%` : `synthetic ${shift === 0 ? '0' : `+${shift * 100}%`}`, budget, secondsPerBlock, ...rates });
+    }
+  }
+  return rows;
+}
+
+function evaluationTable(rows) {
+  const p = (x) => `${(x * 100).toFixed(1)}%`;
+  return [
+    '| recording | effect | budget min | regression | no change | improvement | inconclusive | median min to verdict |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((r) => `| ${r.recording} | ${r.effect} | ${r.budget} | ${p(r.shares.regression)} | ${p(r.shares['no change'])} | ${p(r.shares.improvement)} | ${p(r.shares.inconclusive)} | ${r.minutesToVerdict ? r.minutesToVerdict.median.toFixed(1) : '–'} |`),
+  ].join('\n');
+}
+
+export function evaluateCommand({ values, out }) {
+  const replays = Number(values.replays);
+  const rows = readEntries(out, 'compare-recordings.json').flatMap((rec) => replayRows(rec, replays));
+  appendEntry(out, 'compare-evaluation.json', { date: new Date().toISOString(), replays, rows });
+  return `${evaluationTable(rows)}\n`;
+}
