@@ -6,7 +6,11 @@ import { appendEntry, readEntries } from './json-log.mjs';
 // The design `gwprof compare` runs with: the analysis defaults, with the CLI's defaults on top.
 const COMPARE_DESIGN = { ...DEFAULT_SEQUENTIAL_DESIGN, threshold: DEFAULTS.compare.threshold, alpha: DEFAULTS.compare.alpha, beta: DEFAULTS.compare.beta, minBlocks: DEFAULTS.compare.minBlocks };
 
-/** A/A recordings are replayed centred and with synthetic shifts; A/B ones as they were (shift null). */
+/**
+ * A/A recordings are replayed centred and with synthetic shifts; A/B ones as they were (shift null).
+ * Epochs are drawn both with replacement and as a shuffled deck: with few recorded epochs the first
+ * overstates the false-alarm rate and the second understates it (see procedure-evaluation.ts).
+ */
 function replayRows(rec, replays) {
   const blocks = new Set(rec.windows.map((w) => w.block)).size;
   const secondsPerBlock = (rec.minutes * 60) / blocks;
@@ -15,11 +19,13 @@ function replayRows(rec, replays) {
   const rows = [];
   for (const shift of shifts) {
     for (const budget of [10, 20]) {
-      const rates = evaluateProcedure(recorded, COMPARE_DESIGN, {
-        replays, seed: 7, ...(shift ? { shift } : {}), center: shift !== null,
-        blocksPerEpoch: rec.blocksPerEpoch, secondsPerBlock, budgetBlocks: Math.floor((budget * 60) / secondsPerBlock),
-      });
-      rows.push({ recording: rec.label, effect: shift === null ? `real +${rec.burnPercent}%` : `synthetic ${shift === 0 ? '0' : `+${shift * 100}%`}`, budget, secondsPerBlock, ...rates });
+      for (const epochDraw of ['replacement', 'deck']) {
+        const rates = evaluateProcedure(recorded, COMPARE_DESIGN, {
+          replays, seed: 7, ...(shift ? { shift } : {}), center: shift !== null, epochDraw,
+          blocksPerEpoch: rec.blocksPerEpoch, secondsPerBlock, budgetBlocks: Math.floor((budget * 60) / secondsPerBlock),
+        });
+        rows.push({ recording: rec.label, effect: shift === null ? `real +${rec.burnPercent}%` : `synthetic ${shift === 0 ? '0' : `+${shift * 100}%`}`, budget, epochDraw, secondsPerBlock, ...rates });
+      }
     }
   }
   return rows;
@@ -28,9 +34,9 @@ function replayRows(rec, replays) {
 function evaluationTable(rows) {
   const p = (x) => `${(x * 100).toFixed(1)}%`;
   return [
-    '| recording | effect | budget min | regression | no change | improvement | inconclusive | median min to verdict |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map((r) => `| ${r.recording} | ${r.effect} | ${r.budget} | ${p(r.shares.regression)} | ${p(r.shares['no change'])} | ${p(r.shares.improvement)} | ${p(r.shares.inconclusive)} | ${r.minutesToVerdict ? r.minutesToVerdict.median.toFixed(1) : '–'} |`),
+    '| recording | effect | budget min | epochs drawn | regression | no change | improvement | inconclusive | median min to verdict |',
+    '| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((r) => `| ${r.recording} | ${r.effect} | ${r.budget} | ${r.epochDraw === 'deck' ? 'as a deck' : 'with replacement'} | ${p(r.shares.regression)} | ${p(r.shares['no change'])} | ${p(r.shares.improvement)} | ${p(r.shares.inconclusive)} | ${r.minutesToVerdict ? r.minutesToVerdict.median.toFixed(1) : '–'} |`),
   ].join('\n');
 }
 

@@ -14,6 +14,6 @@ export { warmupDecision, windowDecision, judgeWindowSteadiness, type WindowRule,
 // Comparisons: the verdict, and its evaluation
 export { judgeComparison, compareMetric, deltaMetric, GATING_METRIC, INFORMATIONAL_METRICS, type ComparisonDesign, type ComparisonVerdict } from './compare-windows.js';
 export { DEFAULT_SEQUENTIAL_DESIGN } from './sequential.js';
-export { evaluateProcedure, recordingNoise } from './procedure-evaluation.js';
+export { evaluateProcedure, recordingNoise, type EpochDraw } from './procedure-evaluation.js';
 export { mulberry32 } from './random.js';
 export { uslThroughput } from './usl.js';

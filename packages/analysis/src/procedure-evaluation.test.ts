@@ -86,6 +86,23 @@ describe('replaySource', () => {
     expect(new Set(drawn.map((b) => b.x)).size).toBe(5);
   });
 
+  it('draws every recorded epoch once before any repeats in deck mode', () => {
+    const epochs = [0, 1, 2, 3, 4].map((i) => [i, i, i]);
+    const next = replaySource(epochs, 3, mulberry32(5), 'deck');
+    for (let round = 0; round < 10; round++) {
+      const epochsOfRound = Array.from({ length: 5 }, () => [next().x, next().x, next().x][0]!);
+      expect(epochsOfRound.sort()).toEqual([0, 1, 2, 3, 4]);
+    }
+  });
+
+  it('repeats epochs within a replay when drawing with replacement', () => {
+    // Five epochs drawn five times with replacement hold a repeat with probability 1 − 5!/5⁵ ≈ 96%.
+    const epochs = [0, 1, 2, 3, 4].map((i) => [i]);
+    const next = replaySource(epochs, 1, mulberry32(6));
+    const rounds = Array.from({ length: 50 }, () => new Set(Array.from({ length: 5 }, () => next().x)).size);
+    expect(rounds.filter((distinct) => distinct < 5).length).toBeGreaterThan(35);
+  });
+
   it('takes an epoch’s blocks without replacement while it has enough', () => {
     const next = replaySource([[1, 2, 3], [1, 2, 3]], 3, mulberry32(4));
     for (let epoch = 0; epoch < 20; epoch++) {
@@ -176,6 +193,7 @@ describe('evaluateProcedure', () => {
   it('rejects too few replays or a bad shift', () => {
     expect(() => evaluateProcedure(aa, {}, { ...options, replays: 0 })).toThrow(/replays/);
     expect(() => evaluateProcedure(aa, {}, { ...options, shift: -1 })).toThrow(/shift/);
+    expect(() => evaluateProcedure(aa, {}, { ...options, epochDraw: 'pool' as never })).toThrow(/epochDraw/);
   });
 });
 

@@ -3,10 +3,16 @@
  * on recorded windows. Real end-to-end runs are too slow to prove a 5% rate; a recording of many
  * A/A blocks (and A/B ones, or A/A with a synthetic `shift`) resampled a thousand times can.
  *
- * Resampling keeps the epoch structure: a replay is a sequence of epochs, each a recorded epoch
- * drawn with replacement, whose blocks are taken in a random order (without replacement while the
- * recording has enough, with replacement beyond). Blocks of one replayed epoch therefore share
- * that epoch's lasting process offsets, as live blocks would.
+ * Resampling keeps the epoch structure: a replay is a sequence of epochs, each a recorded epoch,
+ * whose blocks are taken in a random order (without replacement while the recording has enough,
+ * with replacement beyond). Blocks of one replayed epoch therefore share that epoch's lasting
+ * process offsets, as live blocks would.
+ *
+ * How epochs are drawn matters when the recording has few of them (`EpochDraw`): with replacement,
+ * a replay often holds one recorded epoch twice, and its variance estimate then understates how far
+ * its mean can fall, so false alarms come out too often; drawn as a shuffled deck (each epoch once
+ * before any repeats), a replay of half the recording has a mean less variable than fresh epochs',
+ * so they come out too rarely. Reporting both brackets the rate.
  */
 import { mean, median } from './descriptive.js';
 import { blockLogRatio, decideSequential, type BlockObservation, type SequentialDesign, type SequentialOutcome } from './sequential.js';
@@ -37,7 +43,15 @@ export interface EvaluationOptions {
   secondsPerBlock: number;
   /** Blocks the caller allows; still `continue` after them is `inconclusive`. */
   budgetBlocks: number;
+  /** How replays draw recorded epochs (default `replacement`). */
+  epochDraw?: EpochDraw;
 }
+
+/**
+ * `replacement`: every replayed epoch is any recorded one (the bootstrap). `deck`: the recorded
+ * epochs in a shuffled order, reshuffled once all have been used (subsampling without replacement).
+ */
+export type EpochDraw = 'replacement' | 'deck';
 
 export type FinalOutcome = Exclude<SequentialOutcome, 'continue'> | 'inconclusive';
 export const FINAL_OUTCOMES: readonly FinalOutcome[] = ['regression', 'no change', 'improvement', 'inconclusive'];
@@ -87,7 +101,7 @@ export function evaluateProcedure(
   const random = mulberry32(options.seed);
   const results: ReplayResult[] = [];
   for (let i = 0; i < options.replays; i++) {
-    results.push(runToVerdict(replaySource(epochs, options.blocksPerEpoch, random), design, options.budgetBlocks));
+    results.push(runToVerdict(replaySource(epochs, options.blocksPerEpoch, random, options.epochDraw), design, options.budgetBlocks));
   }
   const rates = summarizeReplays(results, options.secondsPerBlock, options.budgetBlocks);
   return { ...rates, recordedMeanLogRatio, replayedMeanLogRatio: recordedMeanLogRatio + offset };
@@ -100,6 +114,9 @@ function checkOptions(o: EvaluationOptions): void {
   if (!positiveInteger(o.budgetBlocks)) throw new RangeError(`budgetBlocks must be a positive integer, got ${o.budgetBlocks}`);
   if (!(o.secondsPerBlock > 0)) throw new RangeError(`secondsPerBlock must be > 0, got ${o.secondsPerBlock}`);
   if (o.shift !== undefined && !(o.shift > -1)) throw new RangeError(`shift must be > −1, got ${o.shift}`);
+  if (o.epochDraw !== undefined && o.epochDraw !== 'replacement' && o.epochDraw !== 'deck') {
+    throw new RangeError(`epochDraw must be "replacement" or "deck", got ${String(o.epochDraw)}`);
+  }
 }
 
 /**
@@ -123,21 +140,36 @@ export function recordedEpochs(windows: readonly RecordedWindow[]): number[][] {
   return epochs;
 }
 
-/** An endless stream of replayed blocks: random recorded epochs, blocks shuffled within each. */
-export function replaySource(epochs: readonly (readonly number[])[], blocksPerEpoch: number, random: () => number): () => BlockObservation {
+/** An endless stream of replayed blocks: recorded epochs drawn by `draw`, blocks shuffled within each. */
+export function replaySource(
+  epochs: readonly (readonly number[])[],
+  blocksPerEpoch: number,
+  random: () => number,
+  draw: EpochDraw = 'replacement',
+): () => BlockObservation {
+  const nextEpoch = draw === 'deck' ? deckOf(epochs, random) : () => epochs[Math.floor(random() * epochs.length)]!;
   let epochIndex = -1;
   let queue: number[] = [];
   let taken = 0;
   return () => {
     if (epochIndex < 0 || taken === blocksPerEpoch) {
       epochIndex++;
-      queue = shuffled(epochs[Math.floor(random() * epochs.length)]!, random);
+      queue = shuffled(nextEpoch(), random);
       taken = 0;
     }
     // Past the recorded epoch's length, draw its blocks again with replacement.
     const x = taken < queue.length ? queue[taken]! : queue[Math.floor(random() * queue.length)]!;
     taken++;
     return { epoch: epochIndex, x };
+  };
+}
+
+/** Each item once in a random order, then again in a new order, endlessly. */
+function deckOf<T>(items: readonly T[], random: () => number): () => T {
+  let deck: T[] = [];
+  return () => {
+    if (deck.length === 0) deck = shuffled(items, random);
+    return deck.pop()!;
   };
 }
 
