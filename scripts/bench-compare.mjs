@@ -56,4 +56,9 @@ const out = path.resolve(values.out);
 mkdirSync(out, { recursive: true });
 const log = (line) => process.stderr.write(`${line}\n`);
 const driver = createDriver({ root, gateway: values.gateway, window: values.window, log });
-process.stdout.write(command({ values, out, driver, log }));
+try {
+  process.stdout.write(command({ values, out, driver, log }));
+} catch (error) {
+  process.stderr.write(`bench-compare ${positionals[0]}: ${error.message}\n`);
+  process.exit(2);
+}

@@ -1,5 +1,6 @@
 // `evaluate`: the procedure's error rates and time to a verdict, by replaying the recordings.
 import { evaluateProcedure, DEFAULT_SEQUENTIAL_DESIGN } from '../../packages/analysis/dist/index.js';
+import { noiseTable } from './noise-components.mjs';
 import { DEFAULTS } from '../../packages/collect/dist/index.js';
 import { appendEntry, readEntries } from './json-log.mjs';
 
@@ -42,7 +43,8 @@ function evaluationTable(rows) {
 
 export function evaluateCommand({ values, out }) {
   const replays = Number(values.replays);
-  const rows = readEntries(out, 'compare-recordings.json').flatMap((rec) => replayRows(rec, replays));
+  const recordings = readEntries(out, 'compare-recordings.json');
+  const rows = recordings.flatMap((rec) => replayRows(rec, replays));
   appendEntry(out, 'compare-evaluation.json', { date: new Date().toISOString(), replays, rows });
-  return `${evaluationTable(rows)}\n`;
+  return `${noiseTable(recordings.map((rec) => ({ name: rec.label, windows: rec.windows })))}\n\n${evaluationTable(rows)}\n`;
 }

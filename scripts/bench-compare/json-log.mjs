@@ -9,4 +9,9 @@ export function appendEntry(out, file, entry) {
   writeFileSync(target, `${JSON.stringify(list, null, 1)}\n`);
 }
 
-export const readEntries = (out, file) => JSON.parse(readFileSync(path.join(out, file), 'utf8'));
+/** The entries of a JSON array file in `out`; a missing file is a one-line error that says what to run. */
+export function readEntries(out, file) {
+  const target = path.join(out, file);
+  if (!existsSync(target)) throw new Error(`${target} does not exist: run the command that writes it first, or pass the --out that holds it`);
+  return JSON.parse(readFileSync(target, 'utf8'));
+}

@@ -1,6 +1,7 @@
 // `runs`: real comparisons with the stopping rule, kinds interleaved; `runs-table`: all of them as one table.
-import { burnOfKind } from './driver.mjs';
+import { burnOfKind, slimWindows } from './driver.mjs';
 import { appendEntry, readEntries } from './json-log.mjs';
+import { noiseTable } from './noise-components.mjs';
 import { median } from './stats.mjs';
 
 /** Interleaved kinds, so that the machine's drift over hours hits all of them alike. */
@@ -36,6 +37,8 @@ function runEntry(run, r, burnUs) {
   return {
     kind: run.kind, budget: Number(run.budget), exitCode: r.exitCode, verdict: r.result?.analysis?.verdict ?? null, minutes: r.minutes,
     change: level?.decision?.relativeChange ?? null, blocks: level?.decision?.blocks ?? null, burnUs, baselineCpuMs: level?.cpu?.baseline?.median ?? null,
+    // Kept so that a run's noise (between blocks, between process pairs) can be studied afterwards.
+    windows: r.result ? slimWindows(r.result) : [],
   };
 }
 
@@ -66,6 +69,12 @@ function burnShare(r, pct) {
   return r.baselineCpuMs ? `${burnUs} µs ÷ ${r.baselineCpuMs.toFixed(2)} ms = ${pct(burnUs / 1000 / r.baselineCpuMs)}` : `${burnUs} µs`;
 }
 
+/** The noise components of the runs that kept their windows (from 2026-11-24 on), as a table. */
+function runNoise(runs) {
+  const kept = runs.map((r, i) => ({ name: `#${i + 1} ${r.kind}`, windows: r.windows ?? [] })).filter((r) => r.windows.length > 0);
+  return kept.length > 0 ? ['', noiseTable(kept)] : [];
+}
+
 export function runsTableCommand({ values, out }) {
   const all = readEntries(out, 'compare-runs.json').filter((r) => !values.since || r.date >= values.since);
   const pct = (x) => (x === null ? '–' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
@@ -75,5 +84,6 @@ export function runsTableCommand({ values, out }) {
     ...all.map((r, i) => `| ${i + 1} | ${r.date.slice(0, 16).replace('T', ' ')} | ${r.kind} | ${burnShare(r, pct)} | ${r.verdict} | ${r.exitCode} | ${r.blocks ?? '–'} | ${pct(r.change)} | ${r.minutes.toFixed(1)} |`),
     '',
     ...verdictSummary(all),
+    ...runNoise(all),
   ].join('\n') + '\n';
 }
