@@ -1,8 +1,8 @@
 // `evaluate`: the procedure's error rates and time to a verdict, by replaying the recordings.
 import { evaluateProcedure, DEFAULT_SEQUENTIAL_DESIGN } from '../../packages/analysis/dist/index.js';
-import { noiseTable } from './noise-components.mjs';
 import { DEFAULTS } from '../../packages/collect/dist/index.js';
 import { appendEntry, readEntries } from './json-log.mjs';
+import { noiseTable } from './noise-components.mjs';
 
 // The design `gwprof compare` runs with: the analysis defaults, with the CLI's defaults on top.
 const COMPARE_DESIGN = { ...DEFAULT_SEQUENTIAL_DESIGN, threshold: DEFAULTS.compare.threshold, alpha: DEFAULTS.compare.alpha, beta: DEFAULTS.compare.beta, minBlocks: DEFAULTS.compare.minBlocks };

@@ -8,7 +8,7 @@ export function noiseTable(sets) {
     '| windows of | blocks | epochs | sd between blocks of one epoch | sd of the epoch (process pair) effect | intra-epoch correlation |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
     ...sets.map(({ name, windows }) => {
-      const n = recordingNoise(windows.map((w) => ({ epoch: w.epoch, block: w.block, side: w.side, value: w.value })));
+      const n = recordingNoise(windows);
       return `| ${name} | ${n.blocks} | ${n.epochs} | ${p(n.withinEpochSd)} | ${p(n.epochEffectSd)} | ${n.intraEpochCorrelation.toFixed(2)} |`;
     }),
   ].join('\n');
