@@ -10,15 +10,17 @@ const lockArgs = existsSync('/work/load.lock') ? ['flock', '/work/load.lock'] : 
 
 /** A driver for one gateway: `compare` runs the CLI, `calibrateBurn` sizes a burn from a probe. */
 export function createDriver({ root, gateway, window, log }) {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'gwprof-bench-compare-'));
+  // Made on the first comparison, so that commands which only read data leave nothing behind.
+  let workDir = null;
+  const work = () => (workDir ??= mkdtempSync(path.join(os.tmpdir(), 'gwprof-bench-compare-')));
   const burnPreload = path.join(root, 'scripts', 'burn-cpu-per-request.cjs');
 
   /** One `gwprof compare`, its compare.json and how long it took. */
   function compare(label, flags, candidateEnv = {}) {
-    const json = path.join(work, `${label}.json`);
+    const json = path.join(work(), `${label}.json`);
     const args = [
       path.join(root, 'packages/cli/dist/bin.js'), 'compare', '--baseline', gateway, '--candidate', gateway,
-      '--out', work, '--run-id', label, '--json', json, '--no-color', ...flags,
+      '--out', work(), '--run-id', label, '--json', json, '--no-color', ...flags,
       ...Object.entries(candidateEnv).flatMap(([k, v]) => ['--candidate-env', `${k}=${v}`]),
     ];
     const [cmd, argv] = lockArgs.length ? [lockArgs[0], [...lockArgs.slice(1), process.execPath, ...args]] : [process.execPath, args];
