@@ -67,7 +67,7 @@ describe('gwprof report', () => {
     mkdirSync(runDir, { recursive: true });
     writeFileSync(path.join(runDir, 'step-10.cpuprofile'), JSON.stringify(profile()));
     const step: StepRecord = {
-      id: '10', load: { kind: 'closed', concurrency: 10 }, concurrency: 10, rate: null, status: 'ok', failures: [], warnings: [], startedAt: '2026-01-01T00:00:00Z', durationSec: 5,
+      id: '10', load: { kind: 'closed', concurrency: 10 }, rate: null, status: 'ok', failures: [], warnings: [], startedAt: '2026-01-01T00:00:00Z', durationSec: 5,
       timing: { settleSec: 1, settled: true, warmupSec: 1, warmupSteady: true, warmupNote: 'no trend', windowStartSec: 1, windowSec: 5, windowLimitedBy: 'duration' },
       requests: { total: 100, ok: 100, failed: 0, inFlightAtEnd: 10 },
       failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 },

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '@gwprof/results';
+import { loadLevel, type RunResult } from '@gwprof/results';
 import { cliBin, pidAlive, portArgs, portIsFree, repoRoot, runCli, startCli, tempDir } from './cli.js';
 
 const BASE_PORT = 4520;
@@ -97,7 +97,7 @@ describe('failing and interrupted sweeps', () => {
     expect(run.state).toBe('failed');
     expect(run.error).toMatch(/gateway exited/);
     // c=2 never has 3 requests in flight; c=3 does at once, inside its measured (profiled) window.
-    expect(run.steps.map((s) => s.concurrency)).toEqual([2, 3]);
+    expect(run.steps.map((s) => loadLevel(s.load))).toEqual([2, 3]);
     const last = run.steps.at(-1)!;
     expect(last.status).toBe('failed');
     expect(last.failures.join(' ')).toMatch(/gateway exited \(code 3\) during the step/);

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '@gwprof/results';
+import { loadLevel, type RunResult } from '@gwprof/results';
 import { portArgs, portIsFree, runCli, tempDir, type CliResult } from './cli.js';
 
 const BASE_PORT = 4510;
@@ -26,7 +26,7 @@ describe('sweep of the Mesh gateway', () => {
     expect(result.stderr).not.toMatch(/FAILED/);
     expect(result.code).toBe(0);
     expect(run.state).toBe('complete');
-    expect(run.steps.map((s) => s.concurrency)).toEqual([4, 16]);
+    expect(run.steps.map((s) => loadLevel(s.load))).toEqual([4, 16]);
     for (const step of run.steps) {
       // A 1 s warm-up on a cold gateway may leave the window trending: flagged, never failed.
       expect(['ok', 'unsteady']).toContain(step.status);
@@ -43,10 +43,11 @@ describe('sweep of the Mesh gateway', () => {
   it('measures each step as one continuous load whose window obeys Little’s law', () => {
     for (const step of run.steps) {
       // A closed loop keeps every connection busy: req/s × mean latency ≈ connections.
-      const ratio = (step.rps * step.latencyMs!.mean) / 1000 / step.concurrency;
-      expect(ratio, `c=${step.concurrency}`).toBeGreaterThan(0.9);
-      expect(ratio, `c=${step.concurrency}`).toBeLessThan(1.1);
-      expect(step.requests.inFlightAtEnd).toBe(step.concurrency);
+      const connections = loadLevel(step.load);
+      const ratio = (step.rps * step.latencyMs!.mean) / 1000 / connections;
+      expect(ratio, `c=${connections}`).toBeGreaterThan(0.9);
+      expect(ratio, `c=${connections}`).toBeLessThan(1.1);
+      expect(step.requests.inFlightAtEnd).toBe(connections);
       expect(step.timing.windowSec).toBeGreaterThanOrEqual(3);
       expect(step.timing.settled).toBe(true);
       // The per-second series covers warm-up and window and adds up to the window's count.

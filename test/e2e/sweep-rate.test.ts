@@ -4,6 +4,7 @@
  * an M/D/1 queue, whose mean response time is D·(1 + ρ/(2(1 − ρ))), ρ = rate·D.
  */
 import { describe, expect, it } from 'vitest';
+import { loadLevel } from '@gwprof/results';
 import { sweepStub } from './cli.js';
 
 const BASE_PORT = 4570;
@@ -50,7 +51,7 @@ describe('--rate auto', () => {
   it('finds the closed-loop peak with a short probe, then steps from about 10% to 120% of it and finds the knee', async () => {
     const { run, stdout } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=10'], ['--rate', 'auto', '-d', '2', '-w', '1', '--slo', 'p99=200ms']);
     const peak = run.probe!.peakRps;
-    expect(run.probe!.steps.map((s) => s.concurrency)).toEqual([8, 32, 128]);
+    expect(run.probe!.steps.map((s) => loadLevel(s.load))).toEqual([8, 32, 128]);
     expect(peak).toBeGreaterThan(40);
     expect(peak).toBeLessThan(105);
     const rates = run.steps.map((s) => s.rate!.targetRps);

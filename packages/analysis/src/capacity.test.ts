@@ -9,9 +9,9 @@ const LEVELS = [1, 2, 4, 8, 16, 32, 64, 128];
 const USL = { sigma: 0.05, kappa: 0.0005, lambda: 100 };
 
 /** A closed-loop step that obeys Little's law exactly: mean latency = concurrency / throughput. */
-function step(concurrency: number, rps: number, overrides: Partial<CapacityStep> = {}): CapacityStep {
+function step(concurrency: number, rps: number, overrides: Partial<CapacityStep> = {}): CapacityStep & { concurrency: number } {
   const mean = (concurrency / rps) * 1000;
-  return { concurrency, rps, latencyMs: { mean, p99: 2 * mean }, successRate: 1, status: 'ok', ...overrides };
+  return { load: { kind: 'closed', concurrency }, concurrency, rps, latencyMs: { mean, p99: 2 * mean }, successRate: 1, status: 'ok', ...overrides };
 }
 
 describe('fitUsl', () => {
@@ -117,6 +117,14 @@ describe('analyzeCapacity', () => {
     expect(result.usl!.kappa).toBeCloseTo(0.0005, 8);
     expect(result.littlesLaw.map((check) => check.concurrency)).toEqual(LEVELS);
     expect(result.littlesLaw.every((check) => check.flag === 'ok')).toBe(true);
+  });
+
+  it('reads the connections from each step\'s load and leaves open-loop steps out', () => {
+    const open: CapacityStep = { ...step(1000, 50), load: { kind: 'open', targetRps: 50, arrivals: 'poisson', maxInFlight: 1000 } };
+    const closed = curve.map(({ concurrency: _, ...rest }): CapacityStep => rest);
+    const result = analyzeCapacity([...closed, open]);
+    expect(result.littlesLaw.map((check) => check.concurrency)).toEqual(LEVELS);
+    expect(result.maxConcurrency).toBe(64);
   });
 
   it('stops the maximum at the first step that misses a target', () => {

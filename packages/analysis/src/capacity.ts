@@ -1,13 +1,17 @@
-import type { CapacityAnalysis, StepStatus } from '@gwprof/results';
+import type { CapacityAnalysis, LoadShape, StepStatus } from '@gwprof/results';
 import { BUCKLING_DROP, findKnee } from './knee.js';
 import { checkLittlesLaw, type LittlesLawInput } from './little.js';
 import { fitUsl } from './usl.js';
 
 /** One sweep step as capacity analysis needs it; a `StepRecord` from results.json fits as is. */
-export interface CapacityStep extends LittlesLawInput {
+export interface CapacityStep extends Omit<LittlesLawInput, 'concurrency'> {
+  load: LoadShape;
   latencyMs: { mean: number; p99: number } | null;
   status: StepStatus;
 }
+
+/** A closed-loop step with its connections: the x of every capacity curve. */
+type CurvePoint = CapacityStep & { concurrency: number };
 
 export interface CapacityOptions {
   /** Success rate a step needs to count as within capacity (default 1, like `--min-success`). */
@@ -25,7 +29,9 @@ export interface CapacityOptions {
  * sits at the light/heavy boundary, the maximum at the heavy/buckling boundary.
  */
 export function analyzeCapacity(steps: readonly CapacityStep[], options: CapacityOptions = {}): CapacityAnalysis {
-  const sorted = [...steps].sort((a, b) => a.concurrency - b.concurrency);
+  const sorted = steps
+    .flatMap((step): CurvePoint[] => (step.load.kind === 'closed' ? [{ ...step, concurrency: step.load.concurrency }] : []))
+    .sort((a, b) => a.concurrency - b.concurrency);
   // Unsteady steps are measured, with a caveat the tables show: they count.
   const ok = sorted.filter((step) => step.status !== 'failed');
   const notes: string[] = [];
@@ -84,10 +90,10 @@ function targetMiss(step: CapacityStep, { minSuccess = 1, latencyTargetMs }: Cap
  * latency (Kleinrock). Power grows while added connections raise throughput faster than latency
  * and falls once they mostly add queueing: its maximum is the light/heavy boundary.
  */
-function optimalConcurrency(sorted: readonly CapacityStep[], options: CapacityOptions): Figure {
+function optimalConcurrency(sorted: readonly CurvePoint[], options: CapacityOptions): Figure {
   const candidates = sorted.filter((step) => targetMiss(step, options) === null && step.latencyMs !== null && step.latencyMs.mean > 0);
   if (candidates.length === 0) return { concurrency: null, note: 'optimal concurrency: no step met the targets with latency data' };
-  const power = (step: CapacityStep) => step.rps / step.latencyMs!.mean;
+  const power = (step: CurvePoint) => step.rps / step.latencyMs!.mean;
   const best = candidates.reduce((a, b) => (power(b) > power(a) ? b : a));
   const measured = sorted.map((step) => step.concurrency);
   if (candidates.length > 1 && best.concurrency === Math.min(...measured)) {
@@ -104,9 +110,9 @@ function optimalConcurrency(sorted: readonly CapacityStep[], options: CapacityOp
  * throughput within BUCKLING_DROP of the peak so far (past that the curve has buckled). Steps above
  * the first miss do not count even if they pass again: capacity planning needs a contiguous range.
  */
-function maxConcurrency(sorted: readonly CapacityStep[], options: CapacityOptions): Figure {
+function maxConcurrency(sorted: readonly CurvePoint[], options: CapacityOptions): Figure {
   let peak = 0;
-  let last: CapacityStep | null = null;
+  let last: CurvePoint | null = null;
   for (const step of sorted) {
     const miss =
       targetMiss(step, options) ??

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadLabel } from '@gwprof/results';
 import { renderFlameGraphHtml } from './flamegraph-html.js';
 import { renderReportHtml } from './report-html.js';
 import { makeCpuProfile, makeRunFixture } from './test-fixtures/run-fixture.js';
@@ -51,7 +52,7 @@ describe('report and flame graph in headless Chromium', () => {
     for (const step of run.steps) {
       const profile = makeCpuProfile();
       await writeFile(join(runDir, `step-${step.id}.cpuprofile`), JSON.stringify(profile));
-      await writeFile(join(runDir, `step-${step.id}.flame.html`), renderFlameGraphHtml(profile, { title: `c=${step.concurrency}`, fileName: `step-${step.id}.cpuprofile` }));
+      await writeFile(join(runDir, `step-${step.id}.flame.html`), renderFlameGraphHtml(profile, { title: loadLabel(step.load), fileName: `step-${step.id}.cpuprofile` }));
     }
     browser = await chromium.launch({
       executablePath: CHROMIUM,

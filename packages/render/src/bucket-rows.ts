@@ -4,18 +4,18 @@ import { stepAnalysisOf } from './step-analysis.js';
 
 /** What a step contributes to the bucket table. */
 export type StepBuckets =
-  | { kind: 'shares'; concurrency: number; samples: number | null; shares: Record<string, number> }
-  | { kind: 'no-samples' | 'not-analysed' | 'not-profiled'; concurrency: number };
+  | { kind: 'shares'; samples: number | null; shares: Record<string, number> }
+  | { kind: 'no-samples' | 'not-analysed' | 'not-profiled' };
 
 export function stepBuckets(run: RunResult, step: StepRecord): StepBuckets {
   const analysis = stepAnalysisOf(run, step);
   const samples = analysis?.samples ?? step.profile?.samples;
-  if (samples === 0) return { kind: 'no-samples', concurrency: step.concurrency };
+  if (samples === 0) return { kind: 'no-samples' };
   if (analysis?.buckets && Object.keys(analysis.buckets).length > 0) {
-    return { kind: 'shares', concurrency: step.concurrency, samples: samples ?? null, shares: analysis.buckets };
+    return { kind: 'shares', samples: samples ?? null, shares: analysis.buckets };
   }
-  if (step.profile) return { kind: 'not-analysed', concurrency: step.concurrency };
-  return { kind: 'not-profiled', concurrency: step.concurrency };
+  if (step.profile) return { kind: 'not-analysed' };
+  return { kind: 'not-profiled' };
 }
 
 /** What a step without bucket shares shows in place of them. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderBucketTable, renderBucketTableMarkdown } from './bucket-table.js';
 import { BUCKET_ORDER as BUCKET_DISPLAY_ORDER } from '@gwprof/analysis';
+import { loadLabel, loadLevel } from '@gwprof/results';
 import { makeRunFixture } from './test-fixtures/run-fixture.js';
 
 function cells(line: string): string[] {
@@ -21,12 +22,12 @@ describe('renderBucketTable', () => {
   it('shows each share as a percentage with one decimal, matching the data', () => {
     for (const [rowIndex, step] of [[2, run.steps[0]!], [3, run.steps[1]!]] as const) {
       const row = cells(lines[rowIndex]!);
-      expect(row[0]).toBe(String(step.concurrency));
+      expect(row[0]).toBe(String(loadLevel(step.load)));
       expect(row[1]).toBe('9,876');
       header.slice(2).forEach((col, i) => {
         const bucket = col.replace(/ %$/, '');
         const share = run.analysis!.steps.find((a) => a.stepId === step.id)!.buckets?.[bucket] ?? 0;
-        expect(row[i + 2], `${bucket} at c=${step.concurrency}`).toBe((share * 100).toFixed(1));
+        expect(row[i + 2], `${bucket} at ${loadLabel(step.load)}`).toBe((share * 100).toFixed(1));
       });
     }
     // 0.1234 → 12.3, 0.0266 → 2.7

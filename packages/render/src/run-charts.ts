@@ -23,7 +23,7 @@ export function throughputChart(run: RunResult): string {
   const markers: XMarker[] = [];
   const knee = run.analysis?.capacity?.knee;
   if (knee) {
-    const index = run.steps.findIndex((s) => s.concurrency === knee.concurrency);
+    const index = run.steps.findIndex((s) => s.load.kind === 'closed' && s.load.concurrency === knee.concurrency);
     if (index >= 0) markers.push({ index, label: `knee c=${knee.concurrency}` });
   }
   const series: LineSeries[] = [{ name: 'rps (successful)', color: '#1f77b4', values: run.steps.map((s) => s.rps) }];
@@ -38,7 +38,7 @@ export function throughputChart(run: RunResult): string {
     series.push({
       name: 'USL fit',
       color: '#9467bd',
-      values: run.steps.map((s) => uslThroughput(s.concurrency, usl)),
+      values: run.steps.map((s) => (s.load.kind === 'closed' ? uslThroughput(s.load.concurrency, usl) : null)),
       dashed: true,
     });
   }

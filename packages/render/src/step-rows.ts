@@ -156,7 +156,7 @@ const STEADY_STATE_COLUMNS = ['settle s', 'warm-up s', 'warm-up', 'window s', 'w
 
 /** How each step reached and held its steady state, one row per step. */
 export function steadyStateCells(run: RunResult, step: StepRecord): string[] {
-  const little = run.analysis?.capacity?.littlesLaw.find((c) => c.concurrency === step.concurrency);
+  const little = step.load.kind === 'closed' ? run.analysis?.capacity?.littlesLaw.find((c) => c.concurrency === loadLevel(step.load)) : undefined;
   const t = step.timing;
   return [
     levelCell(step),

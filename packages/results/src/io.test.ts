@@ -17,7 +17,7 @@ function run(steps: number): RunResult {
     error: null,
     config: {} as RunResult['config'],
     environment: {} as RunResult['environment'],
-    steps: Array.from({ length: steps }, (_, i) => ({ concurrency: 10 * (i + 1) }) as RunResult['steps'][number]),
+    steps: Array.from({ length: steps }, (_, i) => ({ id: String(10 * (i + 1)), load: { kind: 'closed', concurrency: 10 * (i + 1) } }) as RunResult['steps'][number]),
     artifacts: {},
     fanoutAlone: null,
     probe: null,
@@ -30,7 +30,7 @@ describe('results.json', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-results-'));
     writeRunResult(dir, run(1));
     writeRunResult(dir, run(2));
-    expect(readRunResult(dir).steps.map((s) => s.concurrency)).toEqual([10, 20]);
+    expect(readRunResult(dir).steps.map((s) => s.id)).toEqual(['10', '20']);
     expect(readdirSync(dir)).toEqual(['results.json']);
   });
 
@@ -41,5 +41,16 @@ describe('results.json', () => {
     expect(() => readRunResult(dir)).toThrow(/is not valid JSON/);
     writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ ...run(0), schemaVersion: 99 }));
     expect(() => readRunResult(dir)).toThrow(/schema version 99/);
+  });
+
+  it('reads a schema 2 file, whose steps repeated their connections as `concurrency`, as schema 3', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-results-'));
+    const old = run(2);
+    const withConcurrency = old.steps.map((s) => ({ ...s, concurrency: 1000 }));
+    writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ ...old, schemaVersion: 2, steps: withConcurrency }));
+    const read = readRunResult(dir);
+    expect(read.schemaVersion).toBe(RESULTS_SCHEMA_VERSION);
+    expect(read.steps.map((s) => ({ ...s }))).toEqual(old.steps);
+    expect(read.steps.every((s) => !('concurrency' in s))).toBe(true);
   });
 });

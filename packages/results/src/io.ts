@@ -3,7 +3,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GwprofError } from './errors.js';
-import { RESULTS_SCHEMA_VERSION, type CompareResult, type RunResult } from './types.js';
+import { RESULTS_SCHEMA_VERSION, type CompareResult, type RunResult, type StepRecord } from './types.js';
 
 export const RESULTS_FILE = 'results.json';
 export const COMPARE_FILE = 'compare.json';
@@ -41,18 +41,37 @@ export function readRunResult(runDir: string): RunResult {
   const file = path.join(runDir, RESULTS_FILE);
   const value = readJson(file) as Partial<RunResult>;
   if (value?.kind !== 'sweep' || !Array.isArray(value.steps)) throw new GwprofError(`${file} is not a gwprof sweep result`);
-  if (value.schemaVersion !== RESULTS_SCHEMA_VERSION) {
-    throw new GwprofError(`${file} has schema version ${String(value.schemaVersion)}; this gwprof reads version ${RESULTS_SCHEMA_VERSION}`);
-  }
-  return value as RunResult;
+  checkSchema(file, value.schemaVersion);
+  const run = value as RunResult;
+  if (value.schemaVersion === 2) upgradeSteps([...run.steps, ...(run.probe?.steps ?? [])]);
+  run.schemaVersion = RESULTS_SCHEMA_VERSION;
+  return run;
 }
 
 export function readCompareResult(runDir: string): CompareResult {
   const file = path.join(runDir, COMPARE_FILE);
   const value = readJson(file) as Partial<CompareResult>;
-  if (value?.kind !== 'compare') throw new GwprofError(`${file} is not a gwprof compare result`);
-  if (value.schemaVersion !== RESULTS_SCHEMA_VERSION) {
-    throw new GwprofError(`${file} has schema version ${String(value.schemaVersion)}; this gwprof reads version ${RESULTS_SCHEMA_VERSION}`);
+  if (value?.kind !== 'compare' || !Array.isArray(value.windows)) throw new GwprofError(`${file} is not a gwprof compare result`);
+  checkSchema(file, value.schemaVersion);
+  const compare = value as CompareResult;
+  if (value.schemaVersion === 2) {
+    upgradeSteps(compare.windows.map((w) => w.step));
+    upgradeSteps(compare.epochs.flatMap((e) => [e.warmup.baseline, e.warmup.candidate]).filter((s): s is StepRecord => s !== null));
   }
-  return value as CompareResult;
+  compare.schemaVersion = RESULTS_SCHEMA_VERSION;
+  return compare;
+}
+
+/** Versions this gwprof reads: its own, and 2, whose steps also carried a `concurrency` field. */
+const READABLE_SCHEMAS = [2, RESULTS_SCHEMA_VERSION];
+
+function checkSchema(file: string, version: unknown): void {
+  if (!READABLE_SCHEMAS.includes(version as number)) {
+    throw new GwprofError(`${file} has schema version ${String(version)}; this gwprof reads versions ${READABLE_SCHEMAS.join(' and ')}`);
+  }
+}
+
+/** Schema 2 → 3: `concurrency` repeated the load's connections, or held an open-loop step's in-flight cap. */
+function upgradeSteps(steps: readonly StepRecord[]): void {
+  for (const step of steps) delete (step as StepRecord & { concurrency?: number }).concurrency;
 }

@@ -1,11 +1,11 @@
 /**
  * The results.json and compare.json contract between collecting and reporting. Each file has two
- * parts with one writer each: the raw record (steps, trials: what was measured), written by collect
+ * parts with one writer each: the raw record (steps or windows: what was measured), written by collect
  * after every step and never changed afterwards, and `analysis`, everything derived from the raw
  * record and the profiles, written by the publish pass. Every table and page is rendered from
  * the file. Bump RESULTS_SCHEMA_VERSION on any incompatible change.
  */
-export const RESULTS_SCHEMA_VERSION = 2;
+export const RESULTS_SCHEMA_VERSION = 3;
 
 /**
  * ok; unsteady: measured, but the window trended or swung too much to stand for a steady state
@@ -144,9 +144,8 @@ export interface Steadiness {
 export interface StepRecord {
   /** Unique within its file; names the step's files (`step-<id>.cpuprofile`). */
   id: string;
+  /** Closed loop (connections) or open loop (target rate, arrivals, in-flight cap): what the step held. */
   load: LoadShape;
-  /** The closed-loop connections; for an open-loop step, its in-flight cap (see `rate`). */
-  concurrency: number;
   /** Open-loop steps only: the rate asked for and what was sent; null for closed loop. */
   rate: RateFacts | null;
   status: StepStatus;

@@ -134,7 +134,7 @@ async function measureUntilDecided(ctx: Context): Promise<string> {
       ctx.blockMs.push(Date.now() - t0);
       progressAfterBlock(ctx, block);
       const failed = ctx.compare.windows.find((w) => w.step.status === 'failed');
-      if (failed) return `a ${failed.side} window failed at c=${failed.step.concurrency}: ${failed.step.failures[0] ?? 'failed'}`;
+      if (failed) return `a ${failed.side} window failed at ${loadLabel(failed.step.load)}: ${failed.step.failures[0] ?? 'failed'}`;
     }
   }
 }

@@ -33,7 +33,6 @@ export function buildStepRecord(parts: StepParts): StepRecord {
   return {
     id: parts.id,
     load: parts.load,
-    concurrency: parts.load.kind === 'closed' ? parts.load.concurrency : parts.load.maxInFlight,
     rate,
     status: failures.length > 0 ? 'failed' : rate && !rate.scheduleKept ? 'overloaded' : steady.steady ? 'ok' : 'unsteady',
     failures,

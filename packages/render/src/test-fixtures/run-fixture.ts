@@ -1,5 +1,5 @@
 /** Hand-built results for the render tests: every number is chosen so tests can assert it. */
-import type { CompareWindow, PublishedCompare, RunResult, StepAnalysis, StepRecord } from '@gwprof/results';
+import { RESULTS_SCHEMA_VERSION, type CompareWindow, type PublishedCompare, type RunResult, type StepAnalysis, type StepRecord } from '@gwprof/results';
 
 export const SCRIPT_TAG = '<script>alert(1)</script>';
 export const IMG_TAG = '<img src=x onerror=alert(1)>';
@@ -34,7 +34,6 @@ function okStep(concurrency: number, rps: number, p50: number, id = String(concu
   return {
     id,
     load: { kind: 'closed', concurrency },
-    concurrency,
     rate: null,
     status: 'ok',
     failures: [],
@@ -82,7 +81,7 @@ export function makeRunFixture(): RunResult {
   const c10 = okStep(10, 190.5, 6.2);
   const c100 = okStep(100, 220.25, 100);
   return {
-    schemaVersion: 2,
+    schemaVersion: RESULTS_SCHEMA_VERSION,
     tool: { name: 'gwprof', version: '0.1.0' },
     kind: 'sweep',
     runId: '2025-01-01T00-00-00-mesh',
@@ -209,7 +208,7 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
     interval: measured ? interval : null, confidence: measured && interval ? 0.95 : null, method: measured ? 'paired blocks' : 'one run per side',
   });
   return {
-    schemaVersion: 2,
+    schemaVersion: RESULTS_SCHEMA_VERSION,
     tool: { name: 'gwprof', version: '0.1.0' },
     kind: 'compare',
     runId: '2025-01-02T00-00-00-compare',
