@@ -126,9 +126,22 @@ function markdownFilesUnder(dir: string): string[] {
   });
 }
 
-/** README.md, CONTRIBUTING.md and every markdown file under docs/. */
+/**
+ * A page gwprof itself wrote into a run folder (a sweep's summary.md, a comparison's comment),
+ * kept under docs/bench/ as raw data: its links point into the run folder it was written in, which
+ * is not kept, and raw data is not edited.
+ */
+function isCopiedRunPage(file: string, root: string): boolean {
+  if (!path.relative(root, file).startsWith(path.join('docs', 'bench') + path.sep)) return false;
+  const firstLine = readFileSync(file, 'utf8').split('\n', 1)[0]!;
+  return /^# gwprof run `/.test(firstLine) || /^## gwprof compare: /.test(firstLine);
+}
+
+/** README.md, CONTRIBUTING.md and every markdown file under docs/ but copied run pages. */
 function documentationFiles(root: string): string[] {
-  return [path.join(root, 'README.md'), path.join(root, 'CONTRIBUTING.md'), ...markdownFilesUnder(path.join(root, 'docs'))].filter((f) => existsSync(f));
+  return [path.join(root, 'README.md'), path.join(root, 'CONTRIBUTING.md'), ...markdownFilesUnder(path.join(root, 'docs'))]
+    .filter((f) => existsSync(f))
+    .filter((f) => !isCopiedRunPage(f, root));
 }
 
 describe('documentation links', () => {

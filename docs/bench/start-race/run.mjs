@@ -1,3 +1,5 @@
+// The record of how this study's raw data was made, at commit 22eb301 (2026-11-22): it imports that
+// build's collect package and scripts/wrk/graphql.lua, both since moved (bench/wrk/graphql.lua).
 // Start race at c=300: gwprof's engine vs wrk, alternating, gateway settled before each run.
 // Samples the gateway's accept queue (ss) every 100 ms and traces accept4 (perf trace).
 import { spawn, execFileSync } from 'node:child_process';
