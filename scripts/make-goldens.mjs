@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Regenerates (or checks) the golden responses in fixtures/ from a running gateway.
-// Plain Node 20, no dependencies.
+// Plain Node 20. Queries are read with graphql-js, which the workspace root does not depend on:
+// it is resolved from @gwprof/collect's package folder (collect depends on the pinned graphql), so
+// run `pnpm install` first.
 //
 //   node scripts/make-goldens.mjs <gateway-url>                  write the goldens of every fixture
 //   node scripts/make-goldens.mjs <gateway-url> --check          compare another gateway with them
@@ -14,8 +16,11 @@
 // gateway used), so the files read like the query. --check compares `data` ignoring key order
 // and reports, separately, responses whose key order differs from the query.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+const { Kind, parse } = createRequire(new URL('../packages/collect/package.json', import.meta.url))('graphql');
 
 const fixturesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const DEFAULT_FIXTURES = [
@@ -23,97 +28,27 @@ const DEFAULT_FIXTURES = [
   { query: 'user-reviews.graphql', variables: 'user-reviews.variables.json', out: 'user-reviews.expected.json' },
 ];
 
-// ---------- a small GraphQL reader: enough to know each selection set's field order ----------
+// ---------- the query's selection order, read with graphql-js ----------
 
-function tokenize(source) {
-  const tokens = [];
-  let i = 0;
-  while (i < source.length) {
-    const c = source[i];
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === ',' || c === '\ufeff') i++;
-    else if (c === '#') while (i < source.length && source[i] !== '\n') i++;
-    else if (source.startsWith('...', i)) (tokens.push('...'), (i += 3));
-    else if ('{}()[]:!$@=|&'.includes(c)) (tokens.push(c), i++);
-    else if (source.startsWith('"""', i)) {
-      const end = source.indexOf('"""', i + 3);
-      if (end < 0) throw new Error('unterminated block string');
-      tokens.push({ string: true }), (i = end + 3);
-    } else if (c === '"') {
-      i++;
-      while (i < source.length && source[i] !== '"') i += source[i] === '\\' ? 2 : 1;
-      tokens.push({ string: true }), i++;
-    } else {
-      const match = /^[_A-Za-z0-9.+-]+/.exec(source.slice(i));
-      if (!match) throw new Error(`unexpected character ${JSON.stringify(c)} at offset ${i}`);
-      tokens.push(match[0]), (i += match[0].length);
+/** A selection set as a list of items: fields by response key (the alias if any), fragment spreads, inline fragments. */
+function selectionItems(selectionSet) {
+  return selectionSet.selections.map((selection) => {
+    if (selection.kind === Kind.FIELD) {
+      return { key: (selection.alias ?? selection.name).value, sub: selection.selectionSet ? selectionItems(selection.selectionSet) : null };
     }
-  }
-  return tokens;
+    if (selection.kind === Kind.FRAGMENT_SPREAD) return { spread: selection.name.value };
+    return { inline: selectionItems(selection.selectionSet) };
+  });
 }
 
 /** Operations and fragments of a document, each with its selection tree. */
 function readDocument(source) {
-  const tokens = tokenize(source);
-  let p = 0;
-  const peek = () => tokens[p];
-  const next = () => tokens[p++];
-  const expect = (t) => {
-    if (tokens[p] !== t) throw new Error(`expected ${t}, found ${JSON.stringify(tokens[p])}`);
-    p++;
-  };
-  const skipBalanced = (open, close) => {
-    expect(open);
-    for (let depth = 1; depth > 0; ) {
-      const t = next();
-      if (t === undefined) throw new Error(`unbalanced ${open}`);
-      if (t === open) depth++;
-      else if (t === close) depth--;
-    }
-  };
-  const skipDirectives = () => {
-    while (peek() === '@') {
-      next(), next();
-      if (peek() === '(') skipBalanced('(', ')');
-    }
-  };
-  const selectionSet = () => {
-    expect('{');
-    const items = [];
-    while (peek() !== '}') {
-      if (peek() === undefined) throw new Error('unterminated selection set');
-      if (peek() === '...') {
-        next();
-        if (peek() === 'on') (next(), next(), skipDirectives(), items.push({ inline: selectionSet() }));
-        else if (peek() === '@' || peek() === '{') (skipDirectives(), items.push({ inline: selectionSet() }));
-        else (items.push({ spread: next() }), skipDirectives());
-        continue;
-      }
-      let key = next();
-      if (peek() === ':') (next(), next()); // alias: the response key is the alias
-      if (peek() === '(') skipBalanced('(', ')');
-      skipDirectives();
-      items.push({ key, sub: peek() === '{' ? selectionSet() : null });
-    }
-    next();
-    return items;
-  };
   const operations = [];
   const fragments = new Map();
-  while (p < tokens.length) {
-    const t = peek();
-    if (t === '{') operations.push({ name: null, items: selectionSet() });
-    else if (t === 'query' || t === 'mutation' || t === 'subscription') {
-      next();
-      const name = peek() !== '{' && peek() !== '(' && peek() !== '@' ? next() : null;
-      if (peek() === '(') skipBalanced('(', ')');
-      skipDirectives();
-      operations.push({ name, items: selectionSet() });
-    } else if (t === 'fragment') {
-      next();
-      const name = next();
-      expect('on'), next(), skipDirectives();
-      fragments.set(name, selectionSet());
-    } else throw new Error(`unexpected ${JSON.stringify(t)} at top level`);
+  for (const definition of parse(source).definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION) operations.push({ name: definition.name?.value ?? null, items: selectionItems(definition.selectionSet) });
+    else if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, selectionItems(definition.selectionSet));
+    else throw new Error(`unexpected ${definition.kind} in a query document`);
   }
   return { operations, fragments };
 }

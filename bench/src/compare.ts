@@ -1,30 +1,37 @@
 #!/usr/bin/env node
-// How good is `gwprof compare`'s verdict on this machine? Every measurement here runs the real CLI
-// (each run holds /work/load.lock when it exists, so it never overlaps other measurements).
+// How good is `gwprof compare`'s verdict on this machine? (backs docs/validation/compare-error-rates.md,
+// and compare's defaults: window, blocks per epoch, minBlocks, budget). Every measurement here runs
+// the real CLI (packages/cli/dist/bin.js), one comparison at a time. What it proves: how often the
+// verdict is a false regression on A/A, how often it catches a real +5% or +10% CPU burn
+// (fixtures/burn-cpu-per-request.cjs), and how long it takes, from recordings replayed thousands
+// of times (`evaluate`) and from real runs (`runs`).
 //
-//   node scripts/bench-compare.mjs noise    [--windows 2,5,10,20] [--minutes 10]     noise per minute of machine time by window length
-//   node scripts/bench-compare.mjs record   --label aa [--burn 5] [--minutes 60]    record windows of A/A (or A/B with a CPU burn of N%)
-//   node scripts/bench-compare.mjs evaluate [--replays 2000]                          error rates by resampling the recordings
-//   node scripts/bench-compare.mjs runs     [--aa 10] [--burn5 10] [--burn10 10]      real comparisons with the stopping rule
-//                                            [--recalibrate]                          calibrate the burn before every burn run
-//   node scripts/bench-compare.mjs runs-table [--since 2026-11-22T12:00]              every recorded real comparison, as one table
+//   node bench/dist/compare.js noise      [--windows 2,5,10,20] [--minutes 10]    noise per minute of machine time by window length
+//   node bench/dist/compare.js record     --label aa [--burn 5] [--minutes 60]   record windows of A/A (or A/B with a CPU burn of N%)
+//   node bench/dist/compare.js evaluate   [--replays 2000]                         error rates by resampling the recordings (no load)
+//   node bench/dist/compare.js runs       [--aa 10] [--burn5 10] [--burn10 10]     real comparisons with the stopping rule
+//                                         [--budget 10] [--budget5 20]             their budgets in minutes (+5% runs take budget5)
+//                                         [--recalibrate]                          calibrate the burn before every burn run
+//   node bench/dist/compare.js runs-table [--since 2026-11-22T12:00]               every recorded real comparison, as one table (no load)
 //
 // Common: [--gateway mesh] [--window 5] [--blocks-per-epoch 3] [--out docs/bench]. Results are
-// appended to <out>/compare-<command>.json and printed as markdown tables. Each command lives in
-// scripts/bench-compare/; driver.mjs runs the CLI.
+// appended to <out>/compare-<command>.json (recordings, evaluation, noise, runs) and printed as
+// markdown tables. Each command lives in bench/src/compare/; driver.ts runs the CLI.
+// noise, record and runs drive load for minutes to hours: on a shared machine wrap them in
+// `flock <lock file> node bench/dist/compare.js …` (bench/README.md).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createDriver } from './bench-compare/driver.mjs';
-import { evaluateCommand } from './bench-compare/evaluate.mjs';
-import { noiseCommand } from './bench-compare/noise.mjs';
-import { recordCommand } from './bench-compare/record.mjs';
-import { runsCommand, runsTableCommand } from './bench-compare/runs.mjs';
+import { repoRoot } from './common.js';
+import { createDriver, type CommandContext } from './compare/driver.js';
+import { evaluateCommand } from './compare/evaluate.js';
+import { noiseCommand } from './compare/noise.js';
+import { recordCommand } from './compare/record.js';
+import { runsCommand } from './compare/runs.js';
+import { runsTableCommand } from './compare/runs-table.js';
 
-const COMMANDS = { noise: noiseCommand, record: recordCommand, evaluate: evaluateCommand, runs: runsCommand, 'runs-table': runsTableCommand };
+const COMMANDS: Record<string, (context: CommandContext) => string> = { noise: noiseCommand, record: recordCommand, evaluate: evaluateCommand, runs: runsCommand, 'runs-table': runsTableCommand };
 
-const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -42,23 +49,26 @@ const { values, positionals } = parseArgs({
     budget: { type: 'string', default: '10' },
     budget5: { type: 'string', default: '20' },
     recalibrate: { type: 'boolean', default: false },
-    out: { type: 'string', default: path.join(root, 'docs', 'bench') },
+    out: { type: 'string', default: path.join(repoRoot, 'docs', 'bench') },
     since: { type: 'string' },
   },
 });
 
-const command = COMMANDS[positionals[0]];
+const name = positionals[0];
+const command = name === undefined ? undefined : COMMANDS[name];
 if (!command) {
-  process.stderr.write(`usage: node scripts/bench-compare.mjs ${Object.keys(COMMANDS).join('|')} [options] (see the header of this file)\n`);
+  process.stderr.write(`usage: node bench/dist/compare.js ${Object.keys(COMMANDS).join('|')} [options] (see the header of bench/src/compare.ts)\n`);
   process.exit(2);
 }
 const out = path.resolve(values.out);
 mkdirSync(out, { recursive: true });
-const log = (line) => process.stderr.write(`${line}\n`);
-const driver = createDriver({ root, gateway: values.gateway, window: values.window, log });
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+const driver = createDriver({ root: repoRoot, gateway: values.gateway, window: values.window, log });
 try {
   process.stdout.write(command({ values, out, driver, log }));
 } catch (error) {
-  process.stderr.write(`bench-compare ${positionals[0]}: ${error.message}\n`);
+  process.stderr.write(`compare ${name}: ${(error as Error).message}\n`);
   process.exit(2);
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Is gwprof's load generator a faithful one? gwprof's closed-loop engine and Debian's wrk (with a
-// Lua script that counts only validated responses) take turns against the same running gateway,
-// same request bodies and headers, same pinning (gateway on its own core, load and subgraphs on
-// the other), the gateway settled before every run. Per level: successful req/s, p50/p99 and
-// timeouts side by side, and the median gwprof/wrk ratio of interleaved pairs.
+// Is gwprof's load generator a faithful one? (backs docs/validation/fidelity-wrk.md)
+// gwprof's closed-loop engine and Debian's wrk (with a Lua script, bench/wrk/graphql.lua, that
+// counts only validated responses) take turns against the same running gateway, same request
+// bodies and headers, same pinning (gateway on its own core, load and subgraphs on the other), the
+// gateway settled before every run. Per level: successful req/s, p50/p99 and timeouts side by side,
+// and the median gwprof/wrk ratio of interleaved pairs. What it proves: at each level the two tools
+// see the same throughput and latency, so gwprof's figures are not an artefact of its own client.
 //
 // Before a level's first pair, one discarded run at that level (--level-warmup seconds, 0 for none),
 // so that neither tool pays for the gateway's first contact with the level. Which tool goes first
@@ -12,19 +14,18 @@
 // arrive together, so at saturation its throughput follows how closely the clients' requests bunch
 // (docs/bench/start-race.md).
 //
-//   node scripts/bench-fidelity.mjs [--levels 10,100,300] [--pairs 5] [--duration 20] [--level-warmup 10] [--gateway mesh]
-//                                   [--scenario varied|seed-000] [--out docs/bench/fidelity.json]
+//   node bench/dist/fidelity.js [--levels 10,100,300] [--pairs 5] [--duration 20] [--level-warmup 10] [--gateway mesh]
+//                               [--scenario varied|seed-000] [--out docs/bench/fidelity.json]
+// Needs wrk (Debian: apt-get install wrk).
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import {
-  DEFAULTS, SCENARIOS, LoadRecorder, RequestStream, bringUp, loadScenario, requestBodies, settleGateway, startClosedLoop,
-} from '../packages/collect/dist/index.js';
+import { median } from '@gwprof/analysis';
+import { DEFAULTS, SCENARIOS, attachSubgraphs, bringUp, cpuSeconds, loadScenario, requestBodies, settleGateway } from '@gwprof/collect';
+import { closedLoopFor, fixed, repoRoot } from './common.js';
 
-const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const { values } = parseArgs({
   options: {
     levels: { type: 'string', default: '10,100,300' },
@@ -37,41 +38,87 @@ const { values } = parseArgs({
     out: { type: 'string' },
   },
 });
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+const preset = SCENARIOS[values.scenario];
+if (!preset) {
+  log(`unknown --scenario ${values.scenario}: one of ${Object.keys(SCENARIOS).join(', ')}`);
+  process.exit(2);
+}
 const levels = values.levels.split(',').map(Number);
 const pairs = Number(values.pairs);
 const baseDuration = Number(values.duration);
 const timeoutSec = Number(values.timeout);
-const files = SCENARIOS[values.scenario].files;
-const scenario = loadScenario(files);
+const scenario = loadScenario(preset.files);
 const work = mkdtempSync(path.join(os.tmpdir(), 'gwprof-fidelity-'));
 const bodiesFile = path.join(work, 'bodies.jsonl');
 writeFileSync(bodiesFile, `${requestBodies(scenario).join('\n')}\n`);
-const lua = path.join(root, 'scripts', 'wrk', 'graphql.lua');
-const log = (line) => process.stderr.write(`${line}\n`);
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const lua = path.join(repoRoot, 'bench', 'wrk', 'graphql.lua');
 // Long latencies need long runs: at least 10 mean round trips at the levels where Mesh takes seconds.
-const durationFor = (c) => (c >= 300 ? Math.max(baseDuration, 30) : baseDuration);
+const durationFor = (c: number): number => (c >= 300 ? Math.max(baseDuration, 30) : baseDuration);
 
-async function gwprofRun(url, connections, seconds) {
-  const recorder = new LoadRecorder(performance.now());
-  const load = startClosedLoop({ url, connections, timeoutMs: timeoutSec * 1000, stream: new RequestStream(scenario), recorder });
-  await new Promise((r) => setTimeout(r, seconds * 1000 + 20));
-  await load.stop();
-  const w = recorder.window(0, seconds);
+type Tool = 'gwprof' | 'wrk';
+
+interface ToolRun {
+  ok: number;
+  okIncludingLate?: number;
+  failed: number;
+  rps: number;
+  p50: number | null;
+  p99: number | null;
+  timeouts: number;
+}
+
+/** A run with what the gateway did for its successful responses. */
+interface MeasuredRun extends ToolRun {
+  fanout: number | null;
+  cpuMsPerOk: number | null;
+}
+
+interface WarmupRow {
+  level: number;
+  warmup: ToolRun;
+}
+
+interface PairRow {
+  level: number;
+  pair: number;
+  seconds: number;
+  order: string;
+  gwprofSettle?: number;
+  gwprof: MeasuredRun;
+  wrkSettle?: number;
+  wrk: MeasuredRun;
+  ratio: number;
+}
+
+async function gwprofRun(url: string, connections: number, seconds: number): Promise<ToolRun> {
+  const w = await closedLoopFor({ url, connections, seconds, timeoutMs: timeoutSec * 1000, scenario });
   return { ok: w.requests.ok, failed: w.requests.failed, rps: w.requests.ok / seconds, p50: w.latencyMs?.p50 ?? null, p99: w.latencyMs?.p99 ?? null, timeouts: w.failureCounts.timeouts };
 }
 
-function wrkRun(url, connections, seconds, cpus) {
+/** What graphql.lua prints when wrk is done. */
+interface WrkSummary {
+  ok: number;
+  bad: number;
+  duration_us: number;
+  timeouts: number;
+  p50_us: number;
+  p99_us: number;
+}
+
+function wrkRun(url: string, connections: number, seconds: number, cpus: string): Promise<ToolRun> {
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', `${timeoutSec}s`, '-s', lua, url, '--', bodiesFile];
   const [command, argv] = cpus ? ['taskset', ['-c', cpus, 'wrk', ...args]] : ['wrk', args];
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command as string, argv as string[], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('exit', (code) => {
       const line = out.split('\n').find((l) => l.startsWith('{"ok"'));
       if (code !== 0 || !line) return reject(new Error(`wrk failed (${code}): ${out}`));
-      const r = JSON.parse(line);
+      const r = JSON.parse(line) as WrkSummary;
       const secs = r.duration_us / 1e6;
       // wrk runs the Lua response() for every response, so a valid answer that came after --timeout is
       // in r.ok, while wrk's C code counts the same answer as a timeout. gwprof counts it as a failure
@@ -82,28 +129,34 @@ function wrkRun(url, connections, seconds, cpus) {
   });
 }
 
+try {
+  execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+} catch (error) {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+    log('wrk is not installed: apt-get install wrk');
+    process.exit(2);
+  }
+}
+const bed = await bringUp({
+  gateway: values.gateway, gatewayEnv: {}, subgraphDelayMs: 0, subgraphPorts: DEFAULTS.subgraphPorts, gatewayPort: DEFAULTS.gatewayPort,
+  ...(preset.gatewayCpus ? { gatewayCpus: preset.gatewayCpus } : {}),
+  outDir: work, commandLine: process.argv.slice(2), onProgress: log,
+});
+const others = execFileSync('taskset', ['-p', '-c', String(process.pid)], { encoding: 'utf8' }).split(':').pop()!.trim();
 // What the gateway did for a run's successful responses: subgraph requests (fan-out; Mesh merges
 // concurrent subgraph calls, so fan-out falls when requests arrive together) and its CPU time.
-async function subgraphRequests() {
-  const counts = await Promise.all(Object.values(DEFAULTS.subgraphPorts).map(async (port) => (await (await fetch(`http://127.0.0.1:${port}/__gwprof/stats`)).json()).requests));
-  return counts.reduce((a, b) => a + b, 0);
-}
-const cpuMs = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
-async function withGatewayWork(pid, run) {
-  const [calls, cpu] = [await subgraphRequests(), cpuMs(pid)];
+const subgraphs = await attachSubgraphs(DEFAULTS.subgraphPorts);
+const subgraphRequests = async (): Promise<number> => Object.values(await subgraphs.requestCounts()).reduce((a, b) => a + b, 0);
+const gatewayCpuMs = (): number => cpuSeconds([bed.gateway.pid]) * 1000;
+async function withGatewayWork(run: () => Promise<ToolRun>): Promise<MeasuredRun> {
+  const [calls, cpu] = [await subgraphRequests(), gatewayCpuMs()];
   const r = await run();
-  const [calls1, cpu1] = [await subgraphRequests(), cpuMs(pid)];
+  const [calls1, cpu1] = [await subgraphRequests(), gatewayCpuMs()];
   return { ...r, fanout: r.ok ? (calls1 - calls) / r.ok : null, cpuMsPerOk: r.ok ? (cpu1 - cpu) / r.ok : null };
 }
 
-try { execFileSync('wrk', ['--version'], { stdio: 'ignore' }); } catch (e) { if (e.code === 'ENOENT') { log('wrk is not installed: apt-get install wrk'); process.exit(2); } }
-const bed = await bringUp({
-  gateway: values.gateway, gatewayEnv: {}, subgraphDelayMs: 0, subgraphPorts: DEFAULTS.subgraphPorts, gatewayPort: DEFAULTS.gatewayPort,
-  ...(SCENARIOS[values.scenario].gatewayCpus ? { gatewayCpus: SCENARIOS[values.scenario].gatewayCpus } : {}),
-  outDir: work, commandLine: process.argv.slice(2), onProgress: log,
-});
-const others = execFileSync('taskset', ['-p', '-c', String(process.pid)], { encoding: 'utf8' }).split(':').pop().trim();
-const results = [];
+const results: (WarmupRow | PairRow)[] = [];
+const isPair = (r: WarmupRow | PairRow): r is PairRow => !('warmup' in r);
 try {
   log(`gateway ${values.gateway} at ${bed.gateway.url} on cpus ${bed.gateway.cpus}; load on ${others}; warming up…`);
   await gwprofRun(bed.gateway.url, 10, 20);
@@ -117,12 +170,13 @@ try {
       log(`c=${c} level warm-up (discarded): ${warm.rps.toFixed(1)} req/s, ${warm.timeouts} timeouts`);
     }
     for (let pair = 1; pair <= pairs; pair++) {
-      const order = (pair + index) % 2 === 1 ? ['gwprof', 'wrk'] : ['wrk', 'gwprof'];
-      const row = { level: c, pair, seconds, order: order.join('→') };
+      const order: Tool[] = (pair + index) % 2 === 1 ? ['gwprof', 'wrk'] : ['wrk', 'gwprof'];
+      // Filled in run order, so the JSON lists the first tool first.
+      const row = { level: c, pair, seconds, order: order.join('→') } as PairRow;
       for (const tool of order) {
         const settled = await settleGateway(bed.gateway.pid, 60, new AbortController().signal, [port]);
         row[`${tool}Settle`] = settled.seconds;
-        row[tool] = await withGatewayWork(bed.gateway.pid, () => (tool === 'gwprof' ? gwprofRun(bed.gateway.url, c, seconds) : wrkRun(bed.gateway.url, c, seconds, others)));
+        row[tool] = await withGatewayWork(() => (tool === 'gwprof' ? gwprofRun(bed.gateway.url, c, seconds) : wrkRun(bed.gateway.url, c, seconds, others)));
       }
       row.ratio = row.gwprof.rps / row.wrk.rps;
       results.push(row);
@@ -134,8 +188,10 @@ try {
 }
 
 const summary = levels.map((c) => {
-  const rows = results.filter((r) => r.level === c && !r.warmup);
-  const pick = (tool, key) => median(rows.map((r) => r[tool][key]).filter((v) => v !== null));
+  const rows = results.filter(isPair).filter((r) => r.level === c);
+  const pick = (tool: Tool, key: 'rps' | 'p50' | 'p99' | 'fanout' | 'cpuMsPerOk'): number =>
+    median(rows.map((r) => r[tool][key]).filter((v): v is number => v !== null));
+  const warmup = results.find((r): r is WarmupRow => r.level === c && !isPair(r));
   return {
     level: c, pairs: rows.length,
     gwprofRps: pick('gwprof', 'rps'), wrkRps: pick('wrk', 'rps'),
@@ -143,15 +199,15 @@ const summary = levels.map((c) => {
     gwprofP50: pick('gwprof', 'p50'), wrkP50: pick('wrk', 'p50'), gwprofP99: pick('gwprof', 'p99'), wrkP99: pick('wrk', 'p99'),
     gwprofTimeouts: rows.reduce((a, r) => a + r.gwprof.timeouts, 0), wrkTimeouts: rows.reduce((a, r) => a + r.wrk.timeouts, 0),
     gwprofFanout: pick('gwprof', 'fanout'), wrkFanout: pick('wrk', 'fanout'), gwprofCpuMsPerOk: pick('gwprof', 'cpuMsPerOk'), wrkCpuMsPerOk: pick('wrk', 'cpuMsPerOk'),
-    warmupTimeouts: results.find((r) => r.level === c && r.warmup)?.warmup.timeouts ?? null,
+    warmupTimeouts: warmup?.warmup.timeouts ?? null,
   };
 });
-const f = (x, d = 1) => (x === null || x === undefined ? '–' : Number(x).toFixed(d));
+const f = (x: number | null, d = 1): string => fixed(x, d);
 const table = [
   '| conc | pairs | gwprof ok req/s | wrk ok req/s | median ratio (range) | p50 ms gwprof / wrk | p99 ms gwprof / wrk | timeouts gwprof / wrk | subgraph calls per ok response gwprof / wrk | gateway CPU ms per ok response gwprof / wrk | timeouts in the discarded level warm-up |',
   '| ---: | ---: | ---: | ---: | --- | --- | --- | --- | --- | --- | ---: |',
   ...summary.map((s) => `| ${s.level} | ${s.pairs} | ${f(s.gwprofRps)} | ${f(s.wrkRps)} | ${f(s.medianRatio, 3)} (${f(s.minRatio, 3)}–${f(s.maxRatio, 3)}) | ${f(s.gwprofP50, 0)} / ${f(s.wrkP50, 0)} | ${f(s.gwprofP99, 0)} / ${f(s.wrkP99, 0)} | ${s.gwprofTimeouts} / ${s.wrkTimeouts} | ${f(s.gwprofFanout, 2)} / ${f(s.wrkFanout, 2)} | ${f(s.gwprofCpuMsPerOk, 2)} / ${f(s.wrkCpuMsPerOk, 2)} | ${s.warmupTimeouts ?? '–'} |`),
 ].join('\n');
-const report = { command: `node scripts/bench-fidelity.mjs ${process.argv.slice(2).join(' ')}`.trim(), date: new Date().toISOString(), gateway: values.gateway, scenario: values.scenario, node: process.version, cpus: { gateway: bed.gateway.cpus, load: others }, summary, pairs: results };
+const report = { command: `node bench/dist/fidelity.js ${process.argv.slice(2).join(' ')}`.trim(), date: new Date().toISOString(), gateway: values.gateway, scenario: values.scenario, node: process.version, cpus: { gateway: bed.gateway.cpus, load: others }, summary, pairs: results };
 if (values.out) writeFileSync(path.resolve(values.out), `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(`${table}\n`);

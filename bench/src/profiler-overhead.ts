@@ -1,17 +1,20 @@
 #!/usr/bin/env node
-// Overhead of gwprof's in-process CPU profiler on the Mesh gateway.
+// Overhead of gwprof's in-process CPU profiler on the Mesh gateway (backs
+// docs/validation/profiler-overhead.md, and the default sampling interval, DEFAULTS.samplingIntervalUs).
 // One gateway process; measurement windows alternate profiling on and off (on/off, off/on, …)
 // so slow drifts of a shared machine hit both alike. Figure of merit: gateway CPU time per
 // successful request in each window; the overhead is the median of the on/off ratios of pairs.
+// What it proves: how much the profiler adds to the CPU per request it reports, at an interval.
 //
-//   node scripts/bench-profiler-overhead.mjs [--pairs 10] [--duration 10] [--concurrency 20] [--interval 4000]
-import { parseArgs } from 'node:util';
+//   node bench/dist/profiler-overhead.js [--pairs 8] [--duration 10] [--concurrency 20] [--interval 4000] [--gateway mesh]
+// Prints one JSON object (save it with > docs/bench/profiler-overhead.json).
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { mkdtempSync } from 'node:fs';
-import {
-  DEFAULTS, LoadRecorder, RequestStream, SEED_QUERY, TreeUsageMeter, gatewayFromSpec, loadScenario, openSession, startClosedLoop,
-} from '../packages/collect/dist/index.js';
+import { parseArgs } from 'node:util';
+import { median } from '@gwprof/analysis';
+import { DEFAULTS, SEED_QUERY, TreeUsageMeter, gatewayFromSpec, loadScenario, openSession } from '@gwprof/collect';
+import { closedLoopFor } from './common.js';
 
 const { values } = parseArgs({
   options: {
@@ -35,20 +38,12 @@ const session = openSession({
 });
 const runDir = session.runDir;
 const bed = await session.startBed();
-/** The sweep's own engine: closed loop for `seconds`, every response validated. */
-async function load(url, seconds) {
-  const recorder = new LoadRecorder(performance.now());
-  const engine = startClosedLoop({ url, connections: concurrency, timeoutMs: 10_000, stream: new RequestStream(scenario), recorder });
-  await new Promise((r) => setTimeout(r, seconds * 1000 + 20));
-  await engine.stop();
-  return recorder.window(0, seconds);
-}
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const load = (url: string, seconds: number) => closedLoopFor({ url, connections: concurrency, seconds, timeoutMs: 10_000, scenario });
 
 try {
   const { gateway, profiler } = await bed.launchGateway({ adapter: gatewayFromSpec(values.gateway), gatewayEnv: {}, processName: 'gateway' });
   if (!profiler) throw new Error('profiler did not connect');
-  const window = async (profiled, label) => {
+  const window = async (profiled: boolean, label: string): Promise<number> => {
     const meter = new TreeUsageMeter(() => [gateway.process.pid]);
     if (profiled) await profiler.start(intervalUs);
     meter.start();
@@ -61,9 +56,9 @@ try {
     return cpuMsPerRequest;
   };
   await load(gateway.url, 10); // warm-up
-  const ratios = [];
-  const on = [];
-  const off = [];
+  const ratios: number[] = [];
+  const on: number[] = [];
+  const off: number[] = [];
   for (let i = 0; i < pairs; i++) {
     const onFirst = i % 2 === 0;
     const first = await window(onFirst, `pair${i + 1}-a`);

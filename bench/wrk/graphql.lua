@@ -1,7 +1,7 @@
 -- gwprof's peer load generator: POSTs the same GraphQL bodies gwprof sends (one JSON body per
 -- line of the file given after --, cycled per request, like gwprof's stream) with the same
 -- headers, and counts only validated responses: HTTP 200 with "data" and no "errors".
---   wrk -t1 -c10 -d20s --timeout 10s -s scripts/wrk/graphql.lua http://127.0.0.1:4000/graphql -- bodies.jsonl
+--   wrk -t1 -c10 -d20s --timeout 10s -s bench/wrk/graphql.lua http://127.0.0.1:4000/graphql -- bodies.jsonl
 local bodies = {}
 local index = 0
 ok = 0

@@ -1,39 +1,86 @@
 // Runs the real `gwprof compare` CLI, one comparison at a time, and sizes CPU burns for it.
+// It takes no lock: on a machine shared with other measurements, wrap the whole command in
+// `flock <lock file>` (bench/README.md).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { median } from './stats.mjs';
+import { median } from '@gwprof/analysis';
+import { loadLevel, type CompareResult } from '@gwprof/results';
+import type { RecordedWindow } from './procedure-evaluation.js';
 
-// On the shared development machine every measurement holds this lock; elsewhere there is none.
-const lockArgs = existsSync('/work/load.lock') ? ['flock', '/work/load.lock'] : [];
+/** The flags of `compare.js`, as parsed (see its header). */
+export interface BenchValues {
+  gateway: string;
+  window: string;
+  windows: string;
+  minutes: string;
+  label?: string;
+  burn: string;
+  'blocks-per-epoch': string;
+  replays: string;
+  aa: string;
+  burn5: string;
+  burn10: string;
+  budget: string;
+  budget5: string;
+  recalibrate: boolean;
+  out: string;
+  since?: string;
+}
+
+/** What every subcommand gets; it returns what to print on stdout. */
+export interface CommandContext {
+  values: BenchValues;
+  /** The folder its JSON logs are read from and appended to. */
+  out: string;
+  driver: Driver;
+  log: (line: string) => void;
+}
+
+export interface CompareRun {
+  /** The comparison's compare.json; null when the CLI wrote none. */
+  result: CompareResult | null;
+  exitCode: number | null;
+  minutes: number;
+}
+
+export interface Calibration {
+  cpuMsPerRequest: number;
+  burnUs: number;
+}
+
+export interface Driver {
+  compare(label: string, flags: string[], candidateEnv?: Record<string, string>): CompareRun;
+  calibrateBurn(percent: number): Calibration;
+  burnEnv(burnUs: number): Record<string, string>;
+}
 
 /** A driver for one gateway: `compare` runs the CLI, `calibrateBurn` sizes a burn from a probe. */
-export function createDriver({ root, gateway, window, log }) {
+export function createDriver({ root, gateway, window, log }: { root: string; gateway: string; window: string; log: (line: string) => void }): Driver {
   // Made on the first comparison, so that commands which only read data leave nothing behind.
-  let workDir = null;
-  const work = () => (workDir ??= mkdtempSync(path.join(os.tmpdir(), 'gwprof-bench-compare-')));
-  const burnPreload = path.join(root, 'scripts', 'burn-cpu-per-request.cjs');
+  let workDir: string | null = null;
+  const work = (): string => (workDir ??= mkdtempSync(path.join(os.tmpdir(), 'gwprof-bench-compare-')));
+  const burnPreload = path.join(root, 'fixtures', 'burn-cpu-per-request.cjs');
 
   /** One `gwprof compare`, its compare.json and how long it took. */
-  function compare(label, flags, candidateEnv = {}) {
+  function compare(label: string, flags: string[], candidateEnv: Record<string, string> = {}): CompareRun {
     const json = path.join(work(), `${label}.json`);
     const args = [
       path.join(root, 'packages/cli/dist/bin.js'), 'compare', '--baseline', gateway, '--candidate', gateway,
       '--out', work(), '--run-id', label, '--json', json, '--no-color', ...flags,
       ...Object.entries(candidateEnv).flatMap(([k, v]) => ['--candidate-env', `${k}=${v}`]),
     ];
-    const [cmd, argv] = lockArgs.length ? [lockArgs[0], [...lockArgs.slice(1), process.execPath, ...args]] : [process.execPath, args];
     const started = Date.now();
-    const child = spawnSync(cmd, argv, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+    const child = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
     const wallMinutes = (Date.now() - started) / 60_000;
-    let result = null;
+    let result: CompareResult | null = null;
     try {
-      result = JSON.parse(readFileSync(json, 'utf8'));
+      result = JSON.parse(readFileSync(json, 'utf8')) as CompareResult;
     } catch {
       log(`${label}: no compare.json (exit ${child.status}): ${child.stderr.slice(-500)}`);
     }
-    // The comparison's own clock: the wall time above also holds any wait for the lock.
+    // The comparison's own clock: the wall time above also holds the CLI's start and publish.
     const ownMinutes = result?.startedAt && result?.finishedAt ? (Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 60_000 : null;
     return { result, exitCode: child.status, minutes: ownMinutes ?? wallMinutes };
   }
@@ -43,34 +90,56 @@ export function createDriver({ root, gateway, window, log }) {
    * the comparisons: the profiler adds to the CPU per request, and a burn sized on the unprofiled cost
    * is a smaller share of what the comparison measures.
    */
-  function calibrateBurn(percent) {
+  function calibrateBurn(percent: number): Calibration {
     const probe = compare(`calibrate-${Date.now()}`, ['--window', String(window), '--min-blocks', '100000', '--budget', '3']);
-    const cpu = median(probe.result.windows.map((w) => w.step.gateway.cpuMsPerOkRequest).filter((v) => v > 0));
+    if (!probe.result) throw new Error('the calibration probe wrote no compare.json');
+    const cpu = median(probe.result.windows.map((w) => w.step.gateway.cpuMsPerOkRequest).filter((v): v is number => v !== null && v > 0));
     return { cpuMsPerRequest: cpu, burnUs: Math.round(cpu * 1000 * percent / 100) };
   }
 
   /** The candidate's environment for a burn of `burnUs` µs per request; none for 0. */
-  const burnEnv = (burnUs) => (burnUs > 0 ? { NODE_OPTIONS: `--require ${burnPreload}`, GWPROF_BURN_US: String(burnUs) } : {});
+  const burnEnv = (burnUs: number): Record<string, string> => (burnUs > 0 ? { NODE_OPTIONS: `--require ${burnPreload}`, GWPROF_BURN_US: String(burnUs) } : {});
 
   return { compare, calibrateBurn, burnEnv };
 }
 
 /** The burn of a run kind ("+10%") from a calibration of 100%, in µs; 0 for A/A. */
-export function burnOfKind(calibration, kind) {
+export function burnOfKind(calibration: Calibration | null | undefined, kind: string): number {
   const percent = Number(/^\+(\d+)%$/.exec(kind)?.[1] ?? 0);
   return calibration && percent ? Math.round((calibration.burnUs * percent) / 100) : 0;
 }
 
 /** Flags of a recording: the stopping rule off, so it runs for the whole budget. */
-export function recordFlags(window, minutes, blocksPerEpoch) {
+export function recordFlags(window: string | number, minutes: string | number, blocksPerEpoch: string | number): string[] {
   return ['--window', String(window), '--min-blocks', '100000', '--budget', String(minutes), '--blocks-per-epoch', String(blocksPerEpoch)];
 }
 
+/** One window as the JSON logs keep it. */
+export interface SlimWindow {
+  epoch: number;
+  block: number;
+  position: number;
+  side: 'baseline' | 'candidate';
+  /** The load the window held: connections, or requests per second for an open-loop comparison. */
+  level: number;
+  /** Gateway CPU ms per successful request. */
+  value: number | null;
+  ok: number;
+  rps: number;
+  gcMs: number | null;
+  majorGcMs: number | null;
+}
+
 /** The windows a recording keeps: enough to replay the procedure and to study noise. */
-export function slimWindows(result) {
+export function slimWindows(result: CompareResult): SlimWindow[] {
   return result.windows.map((w) => ({
-    epoch: w.epoch, block: w.block, position: w.position, side: w.side, level: w.step.concurrency,
+    epoch: w.epoch, block: w.block, position: w.position, side: w.side, level: loadLevel(w.step.load),
     value: w.step.gateway.cpuMsPerOkRequest, ok: w.step.requests.ok, rps: w.step.rps,
     gcMs: w.step.profile?.nodeGc?.ms ?? null, majorGcMs: w.step.profile?.nodeGc?.msByKind?.['4'] ?? null,
   }));
+}
+
+/** Kept windows as the procedure's evaluation takes them: the gating value of each, where there is one. */
+export function recordedWindows(windows: readonly SlimWindow[]): RecordedWindow[] {
+  return windows.filter((w) => w.value !== null).map((w) => ({ epoch: w.epoch, block: w.block, side: w.side, value: w.value! }));
 }

@@ -1,26 +1,37 @@
 // `evaluate`: the procedure's error rates and time to a verdict, by replaying the recordings.
-import { evaluateProcedure, DEFAULT_SEQUENTIAL_DESIGN } from '../../packages/analysis/dist/index.js';
-import { DEFAULTS } from '../../packages/collect/dist/index.js';
-import { appendEntry, readEntries } from './json-log.mjs';
-import { noiseTable } from './noise-components.mjs';
+import { DEFAULT_SEQUENTIAL_DESIGN, type SequentialDesign } from '@gwprof/analysis';
+import { DEFAULTS } from '@gwprof/collect';
+import { recordedWindows, type CommandContext } from './driver.js';
+import { appendEntry, readEntries } from './json-log.js';
+import { noiseTable } from './noise-components.js';
+import { evaluateProcedure, type EpochDraw, type ProcedureRates } from './procedure-evaluation.js';
+import type { Recording } from './record.js';
 
 // The design `gwprof compare` runs with: the analysis defaults, with the CLI's defaults on top.
-const COMPARE_DESIGN = { ...DEFAULT_SEQUENTIAL_DESIGN, threshold: DEFAULTS.compare.threshold, alpha: DEFAULTS.compare.alpha, beta: DEFAULTS.compare.beta, minBlocks: DEFAULTS.compare.minBlocks };
+const COMPARE_DESIGN: SequentialDesign = { ...DEFAULT_SEQUENTIAL_DESIGN, threshold: DEFAULTS.compare.threshold, alpha: DEFAULTS.compare.alpha, beta: DEFAULTS.compare.beta, minBlocks: DEFAULTS.compare.minBlocks };
+
+interface EvaluationRow extends ProcedureRates {
+  recording: string;
+  effect: string;
+  budget: number;
+  epochDraw: EpochDraw;
+  secondsPerBlock: number;
+}
 
 /**
  * A/A recordings are replayed centred and with synthetic shifts; A/B ones as they were (shift null).
  * Epochs are drawn both with replacement and as a shuffled deck: with few recorded epochs the first
  * overstates the false-alarm rate and the second understates it (see procedure-evaluation.ts).
  */
-function replayRows(rec, replays) {
+function replayRows(rec: Recording, replays: number): EvaluationRow[] {
   const blocks = new Set(rec.windows.map((w) => w.block)).size;
   const secondsPerBlock = (rec.minutes * 60) / blocks;
-  const recorded = rec.windows.map((w) => ({ epoch: w.epoch, block: w.block, side: w.side, value: w.value }));
+  const recorded = recordedWindows(rec.windows);
   const shifts = rec.burnPercent > 0 ? [null] : [0, 0.05, 0.1];
-  const rows = [];
+  const rows: EvaluationRow[] = [];
   for (const shift of shifts) {
     for (const budget of [10, 20]) {
-      for (const epochDraw of ['replacement', 'deck']) {
+      for (const epochDraw of ['replacement', 'deck'] as const) {
         const rates = evaluateProcedure(recorded, COMPARE_DESIGN, {
           replays, seed: 7, ...(shift ? { shift } : {}), center: shift !== null, epochDraw,
           blocksPerEpoch: rec.blocksPerEpoch, secondsPerBlock, budgetBlocks: Math.floor((budget * 60) / secondsPerBlock),
@@ -32,8 +43,8 @@ function replayRows(rec, replays) {
   return rows;
 }
 
-function evaluationTable(rows) {
-  const p = (x) => `${(x * 100).toFixed(1)}%`;
+function evaluationTable(rows: readonly EvaluationRow[]): string {
+  const p = (x: number): string => `${(x * 100).toFixed(1)}%`;
   return [
     '| recording | effect | budget min | epochs drawn | regression | no change | improvement | inconclusive | median min to verdict |',
     '| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
@@ -41,9 +52,9 @@ function evaluationTable(rows) {
   ].join('\n');
 }
 
-export function evaluateCommand({ values, out }) {
+export function evaluateCommand({ values, out }: CommandContext): string {
   const replays = Number(values.replays);
-  const recordings = readEntries(out, 'compare-recordings.json');
+  const recordings = readEntries<Recording>(out, 'compare-recordings.json');
   const rows = recordings.flatMap((rec) => replayRows(rec, replays));
   appendEntry(out, 'compare-evaluation.json', { date: new Date().toISOString(), replays, rows });
   return `${noiseTable(recordings.map((rec) => ({ name: rec.label, windows: rec.windows })))}\n\n${evaluationTable(rows)}\n`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32, type BlockObservation } from '@gwprof/analysis';
 import {
   evaluateProcedure,
-  mulberry32,
   recordedEpochs,
   recordingNoise,
   replaySource,
@@ -10,7 +10,9 @@ import {
   wilsonInterval,
   type RecordedWindow,
 } from './procedure-evaluation.js';
-import type { BlockObservation } from './sequential.js';
+
+/** The design these tests are written for: no look before 12 blocks, the rest as the defaults. */
+const DESIGN = { minBlocks: 12 };
 
 function gaussian(random: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
@@ -115,10 +117,10 @@ describe('runToVerdict', () => {
   it('stops at the first verdict, or reports inconclusive at the budget', () => {
     let i = 0;
     const slow = (): BlockObservation => ({ epoch: Math.floor(i++ / 6), x: Math.log(4) + (i % 2 ? 0.01 : -0.01) });
-    expect(runToVerdict(slow, {}, 48)).toEqual({ outcome: 'regression', blocks: 12 });
+    expect(runToVerdict(slow, DESIGN, 48)).toEqual({ outcome: 'regression', blocks: 12 });
     let j = 0;
     const halfway = (): BlockObservation => ({ epoch: Math.floor(j++ / 6), x: Math.log1p(0.05) / 2 + (j % 2 ? 0.1 : -0.1) });
-    expect(runToVerdict(halfway, {}, 30)).toEqual({ outcome: 'inconclusive', blocks: 30 });
+    expect(runToVerdict(halfway, DESIGN, 30)).toEqual({ outcome: 'inconclusive', blocks: 30 });
   });
 });
 
@@ -160,7 +162,7 @@ describe('evaluateProcedure', () => {
   const aa = recording(7, 30, 6, 0.07);
 
   it('rarely calls an A/A recording a regression and mostly says no change', () => {
-    const rates = evaluateProcedure(aa, {}, options);
+    const rates = evaluateProcedure(aa, DESIGN, options);
     expect(rates.replays).toBe(1000);
     // The simulation puts false regressions near 4% here; 1000 replays give about ±1.3 points.
     expect(rates.shares.regression).toBeLessThan(0.1);
@@ -170,7 +172,7 @@ describe('evaluateProcedure', () => {
   });
 
   it('calls a 4× synthetic slowdown a regression every time, at the first allowed look', () => {
-    const rates = evaluateProcedure(aa, {}, { ...options, shift: 3 });
+    const rates = evaluateProcedure(aa, DESIGN, { ...options, shift: 3 });
     expect(rates.shares.regression).toBe(1);
     expect(rates.blocksToVerdict).toEqual({ mean: 12, median: 12, p90: 12 });
     expect(rates.minutesToVerdict!.median).toBeCloseTo(5, 12);
@@ -178,22 +180,22 @@ describe('evaluateProcedure', () => {
 
   it('replays exactly the shift: the recording’s chance mean is removed unless asked to keep it', () => {
     const small = { ...options, replays: 10 };
-    const centered = evaluateProcedure(aa, {}, { ...small, shift: 0.05 });
+    const centered = evaluateProcedure(aa, DESIGN, { ...small, shift: 0.05 });
     expect(centered.replayedMeanLogRatio).toBeCloseTo(Math.log(1.05), 12);
-    const kept = evaluateProcedure(aa, {}, { ...small, shift: 0.05, center: false });
+    const kept = evaluateProcedure(aa, DESIGN, { ...small, shift: 0.05, center: false });
     expect(kept.replayedMeanLogRatio).toBeCloseTo(kept.recordedMeanLogRatio + Math.log(1.05), 12);
     expect(kept.recordedMeanLogRatio).not.toBe(0);
   });
 
   it('is reproducible for a seed', () => {
     const small = { ...options, replays: 200, shift: 0.05 };
-    expect(evaluateProcedure(aa, {}, small)).toEqual(evaluateProcedure(aa, {}, small));
+    expect(evaluateProcedure(aa, DESIGN, small)).toEqual(evaluateProcedure(aa, DESIGN, small));
   });
 
   it('rejects too few replays or a bad shift', () => {
-    expect(() => evaluateProcedure(aa, {}, { ...options, replays: 0 })).toThrow(/replays/);
-    expect(() => evaluateProcedure(aa, {}, { ...options, shift: -1 })).toThrow(/shift/);
-    expect(() => evaluateProcedure(aa, {}, { ...options, epochDraw: 'pool' as never })).toThrow(/epochDraw/);
+    expect(() => evaluateProcedure(aa, DESIGN, { ...options, replays: 0 })).toThrow(/replays/);
+    expect(() => evaluateProcedure(aa, DESIGN, { ...options, shift: -1 })).toThrow(/shift/);
+    expect(() => evaluateProcedure(aa, DESIGN, { ...options, epochDraw: 'pool' as never })).toThrow(/epochDraw/);
   });
 });
 

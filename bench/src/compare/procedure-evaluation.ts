@@ -14,9 +14,7 @@
  * before any repeats), a replay of half the recording has a mean less variable than fresh epochs',
  * so they come out too rarely. Reporting both brackets the rate.
  */
-import { mean, median } from './descriptive.js';
-import { blockLogRatio, decideSequential, type BlockObservation, type SequentialDesign, type SequentialOutcome } from './sequential.js';
-import { mulberry32 } from './random.js';
+import { blockLogRatio, decideSequential, mean, median, mulberry32, type BlockObservation, type SequentialDesign, type SequentialOutcome } from '@gwprof/analysis';
 
 export interface RecordedWindow {
   epoch: number;
@@ -85,8 +83,6 @@ export interface ProcedureRates {
 }
 
 /** Estimate the procedure's outcome shares and time to verdict by resampling recorded windows. */
-export { mulberry32 };
-
 export function evaluateProcedure(
   windows: readonly RecordedWindow[],
   design: Partial<SequentialDesign>,

@@ -1,12 +1,34 @@
-// `runs`: real comparisons with the stopping rule, kinds interleaved; `runs-table`: all of them as one table.
-import { burnOfKind, slimWindows } from './driver.mjs';
-import { appendEntry, readEntries } from './json-log.mjs';
-import { noiseTable } from './noise-components.mjs';
-import { median } from './stats.mjs';
+// `runs`: real comparisons with the stopping rule, kinds interleaved (`runs-table` shows them all).
+import { median } from '@gwprof/analysis';
+import { burnOfKind, slimWindows, type BenchValues, type Calibration, type CommandContext, type CompareRun, type SlimWindow } from './driver.js';
+import { appendEntry } from './json-log.js';
+
+interface PlannedRun {
+  kind: 'A/A' | '+10%' | '+5%';
+  budget: string;
+}
+
+/** An entry of compare-runs.json (older entries lack `burnUs` and `windows`). */
+export interface RunEntry {
+  date: string;
+  gateway: string;
+  window: number;
+  calibration: Calibration | null;
+  kind: string;
+  budget: number;
+  exitCode: number | null;
+  verdict: string | null;
+  minutes: number;
+  change: number | null;
+  blocks: number | null;
+  burnUs?: number;
+  baselineCpuMs: number | null;
+  windows?: SlimWindow[];
+}
 
 /** Interleaved kinds, so that the machine's drift over hours hits all of them alike. */
-function runPlan(values) {
-  const plan = [];
+function runPlan(values: BenchValues): PlannedRun[] {
+  const plan: PlannedRun[] = [];
   for (let i = 0; i < Math.max(Number(values.aa), Number(values.burn10), Number(values.burn5)); i++) {
     if (i < Number(values.aa)) plan.push({ kind: 'A/A', budget: values.budget });
     if (i < Number(values.burn10)) plan.push({ kind: '+10%', budget: values.budget });
@@ -16,21 +38,21 @@ function runPlan(values) {
 }
 
 /** Per kind of run: how the verdicts fell and how long they took, as markdown rows. */
-function verdictSummary(runs) {
+export function verdictSummary(runs: readonly Pick<RunEntry, 'kind' | 'verdict' | 'minutes'>[]): string[] {
   const kinds = [...new Set(runs.map((r) => r.kind))];
   return [
     '| candidate | runs | regression | no change | improvement | inconclusive | invalid | median min | max min |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...kinds.map((k) => {
       const rs = runs.filter((r) => r.kind === k);
-      const count = (v) => rs.filter((r) => r.verdict === v).length;
+      const count = (v: string): number => rs.filter((r) => r.verdict === v).length;
       return `| ${k} | ${rs.length} | ${count('regression')} | ${count('no change')} | ${count('improvement')} | ${count('inconclusive')} | ${count('invalid')} | ${median(rs.map((r) => r.minutes)).toFixed(1)} | ${Math.max(...rs.map((r) => r.minutes)).toFixed(1)} |`;
     }),
   ];
 }
 
 /** What a run's compare.json says, kept with the burn and the baseline's CPU per request. */
-function runEntry(run, r, burnUs) {
+function runEntry(run: PlannedRun, r: CompareRun, burnUs: number) {
   const level = r.result?.analysis?.levels?.[0];
   // The burn is a fixed CPU time, calibrated before the run; the machine's speed during the run decides what
   // share of the baseline's CPU per request it really is, so each run keeps that baseline.
@@ -42,13 +64,13 @@ function runEntry(run, r, burnUs) {
   };
 }
 
-export function runsCommand({ values, out, driver, log }) {
+export function runsCommand({ values, out, driver, log }: CommandContext): string {
   const plan = runPlan(values);
   // The machine's speed drifts over an hour, and the burn is a fixed time: --recalibrate sizes it
   // again right before each burn run, at the cost of a 3-minute probe.
-  const burns = (run) => run.kind !== 'A/A';
+  const burns = (run: PlannedRun): boolean => run.kind !== 'A/A';
   let calibration = plan.some(burns) && !values.recalibrate ? driver.calibrateBurn(100) : null;
-  const results = [];
+  const results: ReturnType<typeof runEntry>[] = [];
   for (const [i, run] of plan.entries()) {
     if (values.recalibrate && burns(run)) calibration = driver.calibrateBurn(100);
     const burnUs = burnOfKind(calibration, run.kind);
@@ -59,31 +81,4 @@ export function runsCommand({ values, out, driver, log }) {
     log(`${i + 1}/${plan.length} ${run.kind}: ${entry.verdict} (exit ${entry.exitCode}) in ${entry.minutes.toFixed(1)} min, change ${entry.change === null ? '–' : (entry.change * 100).toFixed(1)}%`);
   }
   return `${verdictSummary(results).join('\n')}\n`;
-}
-
-/** The share of the baseline's CPU per request that a run's burn really was. */
-function burnShare(r, pct) {
-  // Runs recorded before burnUs was kept: the burn follows from the calibration and the kind.
-  const burnUs = r.burnUs ?? burnOfKind(r.calibration, r.kind);
-  if (!burnUs) return '–';
-  return r.baselineCpuMs ? `${burnUs} µs ÷ ${r.baselineCpuMs.toFixed(2)} ms = ${pct(burnUs / 1000 / r.baselineCpuMs)}` : `${burnUs} µs`;
-}
-
-/** The noise components of the runs that kept their windows (from 2026-11-24 on), as a table. */
-function runNoise(runs) {
-  const kept = runs.map((r, i) => ({ name: `#${i + 1} ${r.kind}`, windows: r.windows ?? [] })).filter((r) => r.windows.length > 0);
-  return kept.length > 0 ? ['', noiseTable(kept)] : [];
-}
-
-export function runsTableCommand({ values, out }) {
-  const all = readEntries(out, 'compare-runs.json').filter((r) => !values.since || r.date >= values.since);
-  const pct = (x) => (x === null ? '–' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
-  return [
-    '| # | date (UTC) | candidate | burn ÷ baseline CPU per request | verdict | exit | blocks | change | minutes |',
-    '| ---: | --- | --- | --- | --- | ---: | ---: | ---: | ---: |',
-    ...all.map((r, i) => `| ${i + 1} | ${r.date.slice(0, 16).replace('T', ' ')} | ${r.kind} | ${burnShare(r, pct)} | ${r.verdict} | ${r.exitCode} | ${r.blocks ?? '–'} | ${pct(r.change)} | ${r.minutes.toFixed(1)} |`),
-    '',
-    ...verdictSummary(all),
-    ...runNoise(all),
-  ].join('\n') + '\n';
 }

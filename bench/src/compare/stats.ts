@@ -1,25 +1,19 @@
-// Small statistics over plain arrays, for the benchmark's own tables.
-export const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+// Small statistics over plain arrays, for the benchmark's own tables (the rest is @gwprof/analysis's).
+import { blockLogRatio, variance } from '@gwprof/analysis';
+import type { SlimWindow } from './driver.js';
 
-export const sd = (xs) => {
-  const m = xs.reduce((a, b) => a + b, 0) / xs.length;
-  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
-};
+/** Sample standard deviation (n − 1). */
+export const sd = (xs: readonly number[]): number => Math.sqrt(variance(xs));
 
-/** A recording's blocks: x = mean log candidate − mean log baseline, for a value function. */
-export function blockRatios(windows, value) {
-  const blocks = new Map();
+/** A recording's blocks: x = mean log candidate − mean log baseline, for a value function (values ≤ 0 or null left out). */
+export function blockRatios(windows: readonly SlimWindow[], value: (w: SlimWindow) => number | null): number[] {
+  const blocks = new Map<number, { baseline: number[]; candidate: number[] }>();
   for (const w of windows) {
     const v = value(w);
-    if (!(v > 0)) continue;
+    if (v === null || !(v > 0)) continue;
     const b = blocks.get(w.block) ?? { baseline: [], candidate: [] };
-    b[w.side].push(Math.log(v));
+    b[w.side].push(v);
     blocks.set(w.block, b);
   }
-  const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length;
-  return [...blocks.values()].filter((b) => b.baseline.length && b.candidate.length).map((b) => mean(b.candidate) - mean(b.baseline));
+  return [...blocks.values()].filter((b) => b.baseline.length && b.candidate.length).map((b) => blockLogRatio(b.baseline, b.candidate));
 }
