@@ -5,7 +5,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RESULTS_SCHEMA_VERSION, type RunResult, type StepRecord } from '@gwprof/results';
+import { RESULTS_SCHEMA_VERSION, type PublishedCompare, type RunResult, type StepRecord } from '@gwprof/results';
+import { makeCompareFixture } from '../../packages/render/src/test-fixtures/run-fixture.js';
 import { runCli, tempDir } from './cli.js';
 
 /** A tiny V8 profile: root → parserOnHeadersComplete → graphql execute (3 samples), plus 1 GC sample. */
@@ -82,7 +83,7 @@ describe('gwprof report', () => {
     const run: RunResult = {
       schemaVersion: RESULTS_SCHEMA_VERSION, tool: { name: 'gwprof', version: '0' }, kind: 'sweep', runId: 'run',
       startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:01:00Z', state: 'complete', error: null,
-      config: { gateway: 'mesh', gatewayEnv: {}, scenario: 'varied', concurrency: [10], rates: [], arrivals: null, autoRate: false, slo: null, durationSec: 5, maxDurationSec: 15, warmupSec: 1, query: 'q.graphql', variables: null, expect: null, minSuccess: 1, timeoutSec: 10, subgraphDelayMs: 0, subgraphPorts: {}, gatewayPort: 4000, profile: true, profiler: 'inspector', samplingIntervalUs: 1000, quick: false },
+      config: { gateway: 'mesh', gatewayEnv: {}, scenario: 'varied', concurrency: [10], rates: [], arrivals: null, autoRate: false, slo: null, durationSec: 5, maxDurationSec: 15, warmupSec: 1, windowMinimums: { minRoundTrips: 10, minResponses: 200 }, query: 'q.graphql', variables: null, expect: null, minSuccess: 1, timeoutSec: 10, subgraphDelayMs: 0, subgraphPorts: {}, gatewayPort: 4000, profile: true, profiler: 'inspector', samplingIntervalUs: 1000, quick: false },
       environment: { node: 'v20', platform: 'linux', cpuModel: 'x', cpuCount: 2, totalMemMB: 1, cpuSets: { gateway: '1', others: '0' }, gatewayMemoryLimitMB: null, memoryLimitMethod: null, fdLimit: { soft: 1, hard: 1 }, gatewayPackages: {}, gitCommit: null, commandLine: [], hostname: 'h' },
       fanoutAlone: null, probe: null, steps: [step], artifacts: {}, analysis: null,
     };
@@ -94,14 +95,51 @@ describe('gwprof report', () => {
     expect(rendered.steps[0]).toEqual(step);
     expect(rendered.analysis!.steps[0]!.buckets!.execute).toBeCloseTo(0.75, 9);
     expect(rendered.analysis!.steps[0]!.flamegraph).toBe('step-10.flame.html');
-    expect(rendered.analysis!.capacity).toBeDefined();
+    // The capacity analysis of the one ok step: 20 req/s × 0.5 s mean latency = 10 in flight on 10 connections.
+    expect(rendered.analysis!.capacity).toMatchObject({
+      optimalConcurrency: 10,
+      maxConcurrency: 10,
+      littlesLaw: [{ concurrency: 10, impliedConcurrency: 10, ratio: 1, flag: 'ok' }],
+    });
     for (const file of ['summary.md', 'index.html', 'step-10.flame.html']) expect(existsSync(path.join(runDir, file))).toBe(true);
-    expect(result.stdout).toMatch(/execute/);
+    // The printed CPU table holds the profile's own shares: 3 of its 4 samples in execute, 1 in gc.
+    const lines = result.stdout.split('\n');
+    const header = lines.findIndex((line) => /\bexecute %/.test(line));
+    expect(header, result.stdout).toBeGreaterThanOrEqual(0);
+    const columns = lines[header]!.trim().split(/\s{2,}/);
+    const row = lines[header + 2]!.trim().split(/\s+/);
+    expect(Object.fromEntries(columns.map((name, i) => [name, row[i]]))).toMatchObject({ conc: '10', samples: '4', 'execute %': '75.0', 'gc %': '25.0', 'other %': '0.0' });
+  });
+
+  it('re-publishes a comparison\'s folder and exits with its verdict', async () => {
+    const runDir = path.join(tempDir('report-compare'), 'cmp');
+    mkdirSync(runDir, { recursive: true });
+    // The fixture's candidate uses 4.9 ms of CPU per request against the baseline's 4.4, in every window.
+    writeFileSync(path.join(runDir, 'compare.json'), JSON.stringify({ ...makeCompareFixture('windows'), analysis: null }));
+    const result = await runCli(['report', runDir, '--no-color']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/Verdict: REGRESSION \(exit 1\)/);
+    const published = JSON.parse(readFileSync(path.join(runDir, 'compare.json'), 'utf8')) as PublishedCompare;
+    expect(published.analysis.verdict).toBe('regression');
+    expect(published.analysis.levels[0]!.cpu.relativeChange).toBeCloseTo(4.9 / 4.4 - 1, 9);
+    expect(readFileSync(path.join(runDir, 'comment.md'), 'utf8')).toMatch(/^## gwprof compare: REGRESSION/);
+    expect(existsSync(path.join(runDir, 'index.html'))).toBe(true);
+  });
+
+  it('prints the stack of a bug, not one line', async () => {
+    const runDir = tempDir('report-bug');
+    // A results.json of the right kind and schema whose step is empty: publishing it is a bug's path.
+    writeFileSync(path.join(runDir, 'results.json'), JSON.stringify({ kind: 'sweep', schemaVersion: RESULTS_SCHEMA_VERSION, config: {}, steps: [{}] }));
+    const result = await runCli(['report', runDir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^gwprof: unexpected error \(a bug in gwprof\): TypeError/);
+    expect(result.stderr).toMatch(/\n\s+at .*\.js:\d+/);
   });
 
   it('explains a folder that is not a run', async () => {
     const result = await runCli(['report', tempDir('not-a-run')]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/results\.json does not exist: is this a gwprof run folder\?/);
+    expect(result.stderr).toMatch(/holds neither results\.json nor compare\.json: is this a gwprof run folder\?/);
   });
 });

@@ -129,6 +129,19 @@ describe('failing and interrupted sweeps', () => {
     for (let port = BASE_PORT; port <= BASE_PORT + 4; port++) expect(await portIsFree(port)).toBe(true);
   }, 60_000);
 
+  it('says at once what a gateway answered its readiness probe with, when that answer is not GraphQL\'s', async () => {
+    // A stand-in that answers every POST with well-formed JSON data, but not { __typename }'s.
+    const standIn = `require('http').createServer((q, s) => { s.setHeader('content-type', 'application/json'); s.end('{"data":{"ok":true}}'); }).listen(process.env.PORT, '127.0.0.1')`;
+    const started = Date.now();
+    const result = await runCli(['sweep', '--no-profile', '-c', '2', '-d', '1', '--out', tempDir('wrong-answer'), ...portArgs(BASE_PORT), '--gateway', `cmd:node -e "${standIn.replace(/"/g, '\\"')}"`]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('answered { __typename } with HTTP 200 "{\\"data\\":{\\"ok\\":true}}"');
+    expect(result.stderr).not.toMatch(/process exited|within 120 s/);
+    // The start-up wait would have lasted 120 s; a wrong answer ends it at the first probe.
+    expect(Date.now() - started).toBeLessThan(60_000);
+    for (let port = BASE_PORT; port <= BASE_PORT + 4; port++) expect(await portIsFree(port)).toBe(true);
+  }, 90_000);
+
   it('rejects bad input with one line that says what to fix', async () => {
     const unknown = await runCli(['sweep', '--gateway', 'nginx', '--out', tempDir('bad')]);
     expect(unknown.code).toBe(2);

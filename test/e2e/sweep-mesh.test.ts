@@ -14,6 +14,21 @@ let result: CliResult;
 let run: RunResult;
 let runDir: string;
 
+/** The step table printed by sweep (and report): one record per row, keyed by the column headers. */
+function stepTable(stdout: string): Array<Record<string, string>> {
+  const lines = stdout.split('\n');
+  const header = lines.findIndex((line) => /^\s*conc\s+status\s/.test(line));
+  if (header < 0) return [];
+  const names = lines[header]!.trim().split(/\s{2,}/);
+  const rows: Array<Record<string, string>> = [];
+  for (const line of lines.slice(header + 2)) {
+    if (line.trim() === '') break;
+    const cells = line.trim().split(/\s+/);
+    rows.push(Object.fromEntries(names.map((name, i) => [name, cells[i] ?? ''])));
+  }
+  return rows;
+}
+
 describe('sweep of the Mesh gateway', () => {
   beforeAll(async () => {
     const out = tempDir('sweep');
@@ -41,12 +56,19 @@ describe('sweep of the Mesh gateway', () => {
   });
 
   it('measures each step as one continuous load whose window obeys Little’s law', () => {
-    for (const step of run.steps) {
-      // A closed loop keeps every connection busy: req/s × mean latency ≈ connections.
+    const little = run.analysis!.capacity!.littlesLaw;
+    for (const [i, step] of run.steps.entries()) {
+      // A closed loop keeps every connection busy: req/s × mean latency = connections. Over a window
+      // of T s, each connection's latencies add up to T but for the request cut at each edge, at most
+      // one latency (the window's max) at either end, and the moments between a response's last byte
+      // and the next send (validating the response, about 0.2 ms of 30 ms or more: 5% is generous).
       const connections = loadLevel(step.load);
       const ratio = (step.rps * step.latencyMs!.mean) / 1000 / connections;
-      expect(ratio, `c=${connections}`).toBeGreaterThan(0.9);
-      expect(ratio, `c=${connections}`).toBeLessThan(1.1);
+      const edge = step.latencyMs!.max / 1000 / step.timing.windowSec;
+      expect(ratio, `c=${connections}`).toBeGreaterThanOrEqual(1 - edge - 0.05);
+      expect(ratio, `c=${connections}`).toBeLessThanOrEqual(1 + edge);
+      // The capacity analysis reports the same check (its ok/not-ok flag is the rules' own tests' business).
+      expect(little[i]!.ratio!, `c=${connections}`).toBeCloseTo(ratio, 2);
       expect(step.requests.inFlightAtEnd).toBe(connections);
       expect(step.timing.windowSec).toBeGreaterThanOrEqual(3);
       expect(step.timing.settled).toBe(true);
@@ -56,8 +78,6 @@ describe('sweep of the Mesh gateway', () => {
       expect(window.reduce((a, p) => a + p.ok, 0)).toBe(step.requests.ok);
       expect(step.series.filter((p) => p.phase === 'warmup')).toHaveLength(step.timing.warmupSec);
     }
-    const little = run.analysis!.capacity!.littlesLaw;
-    expect(little.map((c) => c.flag)).toEqual(['ok', 'ok']);
   });
 
   it('measures the fan-out of one request at a time, before the first step', () => {
@@ -101,7 +121,10 @@ describe('sweep of the Mesh gateway', () => {
     expect(existsSync(path.join(runDir, 'summary.md'))).toBe(true);
     expect(existsSync(path.join(runDir, 'index.html'))).toBe(true);
     expect(existsSync(path.join(runDir, 'logs', 'gateway.log'))).toBe(true);
-    expect(result.stdout).toMatch(/\b16\b/);
+    // The printed table has a row per step, in order, with its level, status and counts.
+    expect(stepTable(result.stdout).map((row) => [row.conc, row.status, row['ok/total']])).toEqual(
+      run.steps.map((step) => [String(loadLevel(step.load)), step.status, `${step.requests.ok}/${step.requests.total}`]),
+    );
     for (let port = BASE_PORT; port <= BASE_PORT + 4; port++) expect(await portIsFree(port)).toBe(true);
     for (const pid of run.steps[0]!.gateway.pids) {
       expect(() => process.kill(pid, 0)).toThrow();

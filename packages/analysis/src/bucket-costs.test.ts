@@ -45,7 +45,7 @@ describe('bucketCosts', () => {
     expect(bucketMsPerOkRequest({ execute: 5 }, 0)).toEqual({});
   });
 
-  it('works on ms summed over trials, keeping custom buckets before other', () => {
+  it('works on ms summed over windows, keeping custom buckets before other', () => {
     expect(bucketMsPerOkRequest({ other: 3, myPlanner: 12, idle: 100, execute: 30 }, 3)).toMatchObject({ execute: 10, myPlanner: 4, other: 1 });
     expect(Object.keys(bucketMsPerOkRequest({ other: 3, myPlanner: 12 }, 3)).slice(-2)).toEqual(['myPlanner', 'other']);
   });

@@ -15,7 +15,7 @@ export interface BucketCosts {
    * Their sum: the main thread's non-idle ms per successful request. On a gateway pinned to one
    * busy core it landed within 11% of the process's CPU ms per successful request in every Mesh,
    * Hive and Apollo step measured; the main thread's own CPU was 70–86% of it, GC helper threads
-   * and the profiler's thread took the rest (scripts/gc-ground-truth-report.mjs).
+   * and the profiler's thread took the rest (docs/cpu-buckets.md, by thread: bench/src/thread-cpu-table.ts).
    */
   busyMsPerOkRequest: number;
   /** Bucket → its top functions (from `analysis.bucketFunctions`) with ms per successful request. */
@@ -25,8 +25,8 @@ export interface BucketCosts {
 /**
  * Milliseconds per successful request of each bucket, idle excluded: `msByBucket` divided by the
  * successful requests of the same window. Unlike shares, these do not move when idle time moves
- * or when another bucket grows. Works on one profile's `msByBucket` or on a sum over trials (with
- * the trials' summed successful requests). {} when there were no successful requests.
+ * or when another bucket grows. Works on one profile's `msByBucket` or on a sum over windows (with
+ * the windows' summed successful requests). {} when there were no successful requests.
  */
 export function bucketMsPerOkRequest(msByBucket: Readonly<Record<string, number>>, okRequests: number): Record<string, number> {
   if (!(okRequests > 0)) return {};

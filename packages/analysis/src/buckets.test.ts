@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUCKET_ORDER, analyzeProfile, bucketShares, sumBucketCounts } from './buckets.js';
+import { BUCKET_ORDER, analyzeProfile, bucketShares, orderBucketNames } from './buckets.js';
 import type { CpuProfile, CpuProfileNode } from './cpuprofile.js';
 import { frame, profileOf, profileOfTimeline } from './testing/profiles.js';
 
@@ -157,12 +157,15 @@ describe('analyzeProfile top functions', () => {
   });
 });
 
-describe('bucket count helpers', () => {
-  it('sums trials and turns counts into ordered shares', () => {
-    const total = sumBucketCounts([{ execute: 3, other: 1 }, { execute: 1, myGateway: 4 }]);
-    expect(Object.keys(total)).toEqual([...BUCKET_ORDER.slice(0, -1), 'myGateway', 'other']);
-    expect(total).toMatchObject({ execute: 4, myGateway: 4, other: 1, gc: 0 });
-    expect(bucketShares(total)).toMatchObject({ execute: 4 / 9, myGateway: 4 / 9, other: 1 / 9, gc: 0 });
+describe('bucket order and shares', () => {
+  it('puts custom buckets after the built-in ones, in first-seen order, and other last', () => {
+    expect(orderBucketNames(['zeta', 'execute', 'other', 'alpha', 'zeta'])).toEqual([...BUCKET_ORDER.slice(0, -1), 'zeta', 'alpha', 'other']);
+  });
+
+  it('turns counts into shares in that order', () => {
+    const shares = bucketShares({ other: 1, myGateway: 4, execute: 4 });
+    expect(Object.keys(shares)).toEqual([...BUCKET_ORDER.slice(0, -1), 'myGateway', 'other']);
+    expect(shares).toMatchObject({ execute: 4 / 9, myGateway: 4 / 9, other: 1 / 9, gc: 0 });
     expect(bucketShares({})).toEqual({});
   });
 });

@@ -1,8 +1,8 @@
 import type { TopFunction } from '@gwprof/results';
-import { sampleDurationsUs, type CpuProfile, type CpuProfileCallFrame } from './cpuprofile.js';
+import { isRootFrame, selfWeights, type CpuProfile, type CpuProfileCallFrame } from './cpuprofile.js';
 import { median } from './descriptive.js';
 import { DEFAULT_BUCKET_RULES, type BucketRule } from './rules.js';
-import { tallyFunctions, topFunctions, topFunctionsByBucket, type BucketFunction } from './top-functions.js';
+import { TOP_FUNCTIONS, tallyFunctions, topFunctions, topFunctionsByBucket, type BucketFunction } from './top-functions.js';
 
 export { BUCKET_ORDER } from './bucket-catalog.js';
 import { BUCKET_ORDER } from './bucket-catalog.js';
@@ -39,7 +39,7 @@ export interface ProfileAnalysis {
 
 export interface AnalyzeProfileOptions {
   rules?: readonly BucketRule[];
-  /** How many top self-time functions to return (default 15). */
+  /** How many top self-time functions to return (default TOP_FUNCTIONS). */
   top?: number;
   /** How many functions to list per bucket in `bucketFunctions` (default 10). */
   topPerBucket?: number;
@@ -67,7 +67,7 @@ export function analyzeProfile(profile: CpuProfile, options: AnalyzeProfileOptio
     samplingIntervalUs: samplingIntervalUs(profile, total),
     counts,
     buckets: bucketShares(byTime ? bucketUs : counts),
-    topFunctions: topFunctions(tallies, byTime ? totalUs : total, options.top ?? 15),
+    topFunctions: topFunctions(tallies, byTime ? totalUs : total, options.top ?? TOP_FUNCTIONS),
     durationMs: totalUs / 1000,
     msByBucket: Object.fromEntries(Object.entries(bucketUs).map(([name, us]) => [name, us / 1000])),
     busyMs: (totalUs - (bucketUs.idle ?? 0)) / 1000,
@@ -147,25 +147,12 @@ export function classifyNodes(profile: CpuProfile, rules: readonly BucketRule[])
   return new Map([...attributeNodes(profile, rules)].map(([id, attribution]) => [id, attribution.bucket]));
 }
 
-/** V8's `(root)` pseudo-frame: its children are where V8 entered JavaScript from native code. */
-function isRootFrame(frame: CpuProfileCallFrame): boolean {
-  return frame.functionName === '(root)' && frame.url === '';
-}
-
 /**
  * An entry frame that is not Node's own (a `node:` or `internal/` url, such as the main module or
  * an event-loop callback) is a promise continuation or callback resumed from native code: glue.
  */
 function isContinuation(frame: CpuProfileCallFrame): boolean {
   return !/^(?:node:|internal[/\\])/.test(frame.url);
-}
-
-/** Sums per-bucket sample counts of several profiles (for example the trials of one side). */
-export function sumBucketCounts(counts: readonly Record<string, number>[]): Record<string, number> {
-  const names = orderBucketNames(counts.flatMap((record) => Object.keys(record)));
-  const sum: Record<string, number> = {};
-  for (const name of names) sum[name] = counts.reduce((total, record) => total + (record[name] ?? 0), 0);
-  return sum;
 }
 
 /** Counts → shares of the total, in display order; {} when there are no samples. */
@@ -214,28 +201,6 @@ function sumPerBucket(perNode: ReadonlyMap<number, number>, nodeBucket: Readonly
     sums[bucket] = (sums[bucket] ?? 0) + value;
   }
   return sums;
-}
-
-/**
- * Samples and µs whose leaf is each node: from `samples` weighted by `sampleDurationsUs`, or from
- * `hitCount` (each hit the mean gap over the span) when a profile has no samples array.
- */
-export function selfWeights(profile: CpuProfile): { selfCount: Map<number, number>; selfUs: Map<number, number> } {
-  const selfCount = new Map<number, number>();
-  const selfUs = new Map<number, number>();
-  if (profile.samples) {
-    const durations = sampleDurationsUs(profile);
-    profile.samples.forEach((id, i) => {
-      selfCount.set(id, (selfCount.get(id) ?? 0) + 1);
-      selfUs.set(id, (selfUs.get(id) ?? 0) + durations[i]!);
-    });
-    return { selfCount, selfUs };
-  }
-  for (const node of profile.nodes) if (node.hitCount) selfCount.set(node.id, node.hitCount);
-  const hits = [...selfCount.values()].reduce((sum, n) => sum + n, 0);
-  const meanUs = hits > 0 ? (profile.endTime - profile.startTime) / hits : 0;
-  for (const [id, n] of selfCount) selfUs.set(id, n * meanUs);
-  return { selfCount, selfUs };
 }
 
 /** Median of the recorded gaps (robust to the long first gap and to pauses); else the mean over the span. */

@@ -4,7 +4,7 @@
  * alarm rate α is split across the levels. Other metrics are summarised as paired changes with
  * plain 95% intervals, labelled as such: information, not verdicts.
  */
-import { loadLabel, loadLevel, type CompareWindow, type LevelDecision, type MetricComparison, type StepRecord } from '@gwprof/results';
+import { loadLabel, loadLevel, type BlockChange, type CompareWindow, type LevelDecision, type MetricComparison, type StepRecord } from '@gwprof/results';
 import { mean, median } from './descriptive.js';
 import { blockLogRatio, decideSequential, type BlockObservation } from './sequential.js';
 import { studentTQuantile } from './student-t.js';
@@ -73,6 +73,14 @@ export function levelObservations(windows: readonly CompareWindow[], level: numb
   return blocksOf(windows, level).flatMap((block) => {
     const x = blockRatio(block, GATING_METRIC);
     return x === null ? [] : [{ epoch: block[0]!.epoch, x }];
+  });
+}
+
+/** Each block of a level with the change of the gating metric in it, candidate over baseline, in block order. */
+export function blockChanges(windows: readonly CompareWindow[], level: number): BlockChange[] {
+  return blocksOf(windows, level).flatMap((block) => {
+    const x = blockRatio(block, GATING_METRIC);
+    return x === null ? [] : [{ block: block[0]!.block, epoch: block[0]!.epoch, relativeChange: Math.expm1(x) }];
   });
 }
 

@@ -128,7 +128,7 @@ function oneLine(text: string): string {
  * profiles) is not charged to it. Weighting by time rather than counting samples matters because
  * V8's sampler is late during GC pauses: at a 1 ms interval it loses about 40% of the ticks due
  * inside a pause, at 4 ms it takes them late at the pause's end; counts then make the gc share
- * depend on the interval, times do not (scripts/gc-sampling-experiment.mjs). Out-of-order
+ * depend on the interval, times do not (docs/cpu-buckets.md). Out-of-order
  * timestamps count as 0 µs gaps. Profiles without `timeDeltas` give every sample the mean gap over
  * the profile's span.
  */
@@ -149,4 +149,41 @@ export function sampleDurationsUs(profile: CpuProfile): number[] {
     durations[i] = (before + after) / 2;
   }
   return durations;
+}
+
+/**
+ * Samples and µs whose leaf is each node: from `samples` weighted by `sampleDurationsUs`, or from
+ * `hitCount` (each hit the mean gap over the span) when a profile has no samples array.
+ */
+export function selfWeights(profile: CpuProfile): { selfCount: Map<number, number>; selfUs: Map<number, number> } {
+  const selfCount = new Map<number, number>();
+  const selfUs = new Map<number, number>();
+  if (profile.samples) {
+    const durations = sampleDurationsUs(profile);
+    profile.samples.forEach((id, i) => {
+      selfCount.set(id, (selfCount.get(id) ?? 0) + 1);
+      selfUs.set(id, (selfUs.get(id) ?? 0) + durations[i]!);
+    });
+    return { selfCount, selfUs };
+  }
+  for (const node of profile.nodes) if (node.hitCount) selfCount.set(node.id, node.hitCount);
+  const hits = [...selfCount.values()].reduce((sum, n) => sum + n, 0);
+  const meanUs = hits > 0 ? (profile.endTime - profile.startTime) / hits : 0;
+  for (const [id, n] of selfCount) selfUs.set(id, n * meanUs);
+  return { selfCount, selfUs };
+}
+
+/** V8's `(idle)` pseudo-frame: the event loop waiting, not work. */
+export function isIdleFrame(frame: Pick<CpuProfileCallFrame, 'functionName' | 'url'>): boolean {
+  return frame.functionName === '(idle)' && frame.url === '';
+}
+
+/** V8's `(root)` pseudo-frame: its children are where V8 entered JavaScript from native code. */
+export function isRootFrame(frame: Pick<CpuProfileCallFrame, 'functionName' | 'url'>): boolean {
+  return frame.functionName === '(root)' && frame.url === '';
+}
+
+/** The identity a function keeps across nodes (callers) and profiles (processes). */
+export function frameKey(frame: CpuProfileCallFrame): string {
+  return `${frame.functionName}\0${frame.url}\0${frame.lineNumber}\0${frame.columnNumber}`;
 }

@@ -1,4 +1,5 @@
-import { attributeNodes, frameMatcher, selfWeights, type NodeAttribution } from './buckets.js';
+import { attributeNodes, frameMatcher, type NodeAttribution } from './buckets.js';
+import { selfWeights } from './cpuprofile.js';
 import type { CpuProfile, CpuProfileCallFrame } from './cpuprofile.js';
 import { DEFAULT_BUCKET_RULES, type BucketRule } from './rules.js';
 import { GwprofError } from '@gwprof/results';

@@ -1,6 +1,7 @@
 import { classifyNodes, orderBucketNames } from './buckets.js';
-import { sampleDurationsUs, type CpuProfile, type CpuProfileCallFrame, type CpuProfileNode } from './cpuprofile.js';
+import { frameKey, isIdleFrame, selfWeights, type CpuProfile, type CpuProfileCallFrame, type CpuProfileNode } from './cpuprofile.js';
 import { DEFAULT_BUCKET_RULES, type BucketRule } from './rules.js';
+import { TOP_FUNCTIONS } from './top-functions.js';
 
 /**
  * One side of a comparison: the CPU profiles of all its measured windows and the successful
@@ -13,7 +14,7 @@ export interface SideProfiles {
 
 export interface DiffFunctionsOptions {
   rules?: readonly BucketRule[];
-  /** How many functions to return, largest absolute change first (default 20). */
+  /** How many functions to return, largest absolute change first (default TOP_FUNCTIONS). */
   top?: number;
 }
 
@@ -58,7 +59,7 @@ export interface FunctionDiff {
   candidate: SideTotals;
   /** The `top` functions by |self.delta|, largest first. */
   functions: FunctionDelta[];
-  /** Functions seen on either side (before the `top` cut), so a table can say "top 20 of 1,234". */
+  /** Functions seen on either side (before the `top` cut), so a table can say "top 15 of 1,234". */
   functionCount: number;
   /** Every bucket with time on either side, in display order; self deltas summed per bucket. */
   buckets: BucketDelta[];
@@ -95,7 +96,7 @@ export function diffFunctions(
   return {
     baseline: before.totals,
     candidate: after.totals,
-    functions: functions.slice(0, Math.max(0, options.top ?? 20)),
+    functions: functions.slice(0, Math.max(0, options.top ?? TOP_FUNCTIONS)),
     functionCount: functions.length,
     buckets: bucketDeltas(before, after),
   };
@@ -145,9 +146,9 @@ function addProfile(
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = parentIds(profile.nodes);
   let cpuUs = 0;
-  for (const [id, us] of selfTimeUsByNode(profile)) {
+  for (const [id, us] of selfWeights(profile).selfUs) {
     const node = byId.get(id)!;
-    if (isIdle(node.callFrame) || us === 0) continue;
+    if (isIdleFrame(node.callFrame) || us === 0) continue;
     cpuUs += us;
     const bucket = nodeBucket.get(id) ?? 'other';
     bucketUs.set(bucket, (bucketUs.get(bucket) ?? 0) + us);
@@ -165,33 +166,6 @@ function addProfile(
   return cpuUs;
 }
 
-/**
- * µs of self time per leaf node, from `sampleDurationsUs` (each sample weighs what it stands
- * for). A profile with only `hitCount`s has no sample times: its span is shared out per hit.
- */
-export function selfTimeUsByNode(profile: CpuProfile): Map<number, number> {
-  const times = new Map<number, number>();
-  if (profile.samples) {
-    const durations = sampleDurationsUs(profile);
-    profile.samples.forEach((id, i) => times.set(id, (times.get(id) ?? 0) + (durations[i] ?? 0)));
-    return times;
-  }
-  const hits = profile.nodes.reduce((sum, node) => sum + (node.hitCount ?? 0), 0);
-  const perHit = hits > 0 ? (profile.endTime - profile.startTime) / hits : 0;
-  for (const node of profile.nodes) if (node.hitCount) times.set(node.id, node.hitCount * perHit);
-  return times;
-}
-
-/** V8's `(idle)` pseudo-frame: the event loop waiting. */
-export function isIdle(frame: CpuProfileCallFrame): boolean {
-  return frame.functionName === '(idle)' && frame.url === '';
-}
-
-/** The identity a function keeps across nodes (callers) and profiles (processes). */
-export function functionKey(frame: CpuProfileCallFrame): string {
-  return `${frame.functionName}\0${frame.url}\0${frame.lineNumber}\0${frame.columnNumber}`;
-}
-
 function parentIds(nodes: readonly CpuProfileNode[]): Map<number, number> {
   const parents = new Map<number, number>();
   for (const node of nodes) for (const child of node.children ?? []) parents.set(child, node.id);
@@ -199,7 +173,7 @@ function parentIds(nodes: readonly CpuProfileNode[]): Map<number, number> {
 }
 
 function tallyFor(functions: Map<string, FunctionTally>, frame: CpuProfileCallFrame): FunctionTally {
-  const key = functionKey(frame);
+  const key = frameKey(frame);
   let tally = functions.get(key);
   if (!tally) {
     tally = { frame, selfUs: 0, totalUs: 0, selfUsByBucket: new Map() };

@@ -16,7 +16,12 @@ function rung(rate: number, okRps: number, p99: number, status: StepRecord['stat
 describe('analyzeRateCapacity', () => {
   it('puts the knee between the last rate kept and the first whose throughput fell short', () => {
     const capacity = analyzeRateCapacity([rung(100, 100, 30), rung(50, 50, 25), rung(200, 150, 900)], null);
-    expect(capacity.knee).toEqual({ lastKeptRps: 100, firstBrokenRps: 200, why: '150.0 successful req/s against 200 offered' });
+    expect(capacity.knee).toEqual({ lastKeptRps: 100, firstBrokenRps: 200, why: '150.0 successful req/s against 200.0 sent (200 offered)' });
+  });
+
+  it('judges keeping up against what was sent: a Poisson window that sent 8% short is no knee', () => {
+    const short = { ...rung(100, 92, 30), rate: { targetRps: 100, sentRps: 92, dropped: 0, lagMs: null, scheduleKept: true } } as StepRecord;
+    expect(analyzeRateCapacity([rung(50, 50, 25), short], null).knee).toBeNull();
   });
 
   it('also breaks where queueing dominates: the median over three times that of the lightest rate', () => {

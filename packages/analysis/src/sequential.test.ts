@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from './procedure-evaluation.js';
+import { mulberry32 } from './random.js';
 import { blockLogRatio, decideSequential, estimateVariance, resolveDesign, type BlockObservation } from './sequential.js';
 
 /** Standard normal draws from a seeded uniform source (Box–Muller). */
@@ -13,13 +13,16 @@ function blocks(seed: number, n: number, ratio: number, sd: number, perEpoch = 6
   return Array.from({ length: n }, (_, i) => ({ epoch: Math.floor(i / perEpoch), x: Math.log(ratio) + sd * gaussian(random) }));
 }
 
+/** The design these tests are written for: no look before 12 blocks, the rest as the defaults. */
+const DESIGN = { minBlocks: 12 };
+
 /** The first look with an outcome other than `continue`, as the caller would run it. */
 function firstVerdict(all: readonly BlockObservation[]) {
   for (let n = 1; n <= all.length; n++) {
-    const decision = decideSequential(all.slice(0, n));
+    const decision = decideSequential(all.slice(0, n), DESIGN);
     if (decision.outcome !== 'continue') return decision;
   }
-  return decideSequential(all);
+  return decideSequential(all, DESIGN);
 }
 
 describe('blockLogRatio', () => {
@@ -43,8 +46,8 @@ describe('blockLogRatio', () => {
 describe('decideSequential', () => {
   it('calls a 4× slowdown a regression at the first allowed look, not before', () => {
     const all = blocks(1, 20, 4, 0.05);
-    expect(decideSequential(all.slice(0, 11)).outcome).toBe('continue');
-    expect(decideSequential(all.slice(0, 11)).reason).toMatch(/no verdict before 12 blocks/);
+    expect(decideSequential(all.slice(0, 11), DESIGN).outcome).toBe('continue');
+    expect(decideSequential(all.slice(0, 11), DESIGN).reason).toMatch(/no verdict before 12 blocks/);
     const verdict = firstVerdict(all);
     expect(verdict).toMatchObject({ outcome: 'regression', blocks: 12, epochs: 2 });
     expect(verdict.relativeChange).toBeCloseTo(3, 0);
@@ -71,7 +74,7 @@ describe('decideSequential', () => {
     // x alternates ±0.1 around log(1.05)/2: the regression test's ratio stays at 0.
     const half = Math.log1p(0.05) / 2;
     const all = Array.from({ length: 40 }, (_, i) => ({ epoch: Math.floor(i / 6), x: half + (i % 2 === 0 ? 0.1 : -0.1) }));
-    const decision = decideSequential(all);
+    const decision = decideSequential(all, DESIGN);
     expect(decision.outcome).toBe('continue');
     expect(decision.statistics.up).toBeCloseTo(0, 10);
     expect(decision.statistics.acceptedAt.up).toBeNull();
@@ -83,8 +86,8 @@ describe('decideSequential', () => {
     // 12 blocks at 0, then a jump: the up test accepted 0 at block 12 and cannot call a regression later.
     const early = Array.from({ length: 12 }, (_, i) => ({ epoch: Math.floor(i / 6), x: i % 2 === 0 ? 0.001 : -0.001 }));
     const late = Array.from({ length: 12 }, (_, i) => ({ epoch: 2 + Math.floor(i / 6), x: 1 }));
-    expect(decideSequential(early).outcome).toBe('no change');
-    expect(decideSequential([...early, ...late]).outcome).toBe('no change');
+    expect(decideSequential(early, DESIGN).outcome).toBe('no change');
+    expect(decideSequential([...early, ...late], DESIGN).outcome).toBe('no change');
   });
 
   it('places the boundaries where the ratios cross Wald’s limits', () => {

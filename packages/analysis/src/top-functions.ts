@@ -1,5 +1,8 @@
 import type { TopFunction } from '@gwprof/results';
-import type { CpuProfile } from './cpuprofile.js';
+import { frameKey, type CpuProfile } from './cpuprofile.js';
+
+/** How many functions a ranking of self time lists unless told otherwise. */
+export const TOP_FUNCTIONS = 15;
 
 /** A function's self time, summed over the nodes where it is the leaf, and split by bucket. */
 export interface FunctionTally {
@@ -35,7 +38,7 @@ export function tallyFunctions(
   const tallies = new Map<string, FunctionTally>();
   for (const [id, us] of selfUs) {
     const { callFrame } = byId.get(id)!;
-    const key = `${callFrame.functionName}\0${callFrame.url}\0${callFrame.lineNumber}\0${callFrame.columnNumber}`;
+    const key = frameKey(callFrame);
     let tally = tallies.get(key);
     if (!tally) {
       tally = {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import { DEFAULT_BUCKET_RULES, analyzeProfile, explainFrames, formatExplanations, loadBucketRules, parseExplainQuery, readCpuProfile } from '@gwprof/analysis';
+import { DEFAULT_BUCKET_RULES, TOP_FUNCTIONS, analyzeProfile, explainFrames, formatExplanations, loadBucketRules, parseExplainQuery, readCpuProfile } from '@gwprof/analysis';
 import { renderProfileBuckets } from '@gwprof/render';
 import { parseWholeNumber } from './options.js';
 
@@ -10,7 +10,7 @@ export function bucketsCommand(): Command {
     .argument('<file>', 'a .cpuprofile (from a sweep, node --cpu-prof, Chrome DevTools or production)')
     .option('--json', 'print JSON instead of a table', false)
     .option('--rules <file>', 'extra bucket rules (JSON), tried before the built-in ones')
-    .option('--top <n>', 'how many top self-time functions to list', parseWholeNumber('--top'), 15)
+    .option('--top <n>', 'how many top self-time functions to list', parseWholeNumber('--top'), TOP_FUNCTIONS)
     .option('--explain <frame>', 'for the frames whose function name or file matches this regex (or #<node id>): which rule put them in which bucket, and why')
     .action(async (file: string, flags: { json: boolean; rules?: string; top: number; explain?: string }) => {
       const rules = flags.rules ? loadBucketRules(path.resolve(flags.rules)) : DEFAULT_BUCKET_RULES;

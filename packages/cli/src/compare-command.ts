@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { DEFAULTS, makeRunId, runComparison, type CompareOptions } from '@gwprof/collect';
+import { DEFAULTS, makeRunId, recordFinishedRunsComparison, runComparison, type CompareOptions } from '@gwprof/collect';
 import { GwprofError, type PublishedCompare } from '@gwprof/results';
-import { compareFinishedRuns, publishCompare, type CompareCopies } from '@gwprof/publish';
+import { publishCompare, type CompareCopies } from '@gwprof/publish';
 import { renderCompareTable } from '@gwprof/render';
 import { ProgressLine } from './progress.js';
+import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseIntegerList, parsePercent, parsePort, parsePositiveNumber, parseRates, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
@@ -52,7 +53,7 @@ export function compareCommand(): Command {
     .option('--candidate-run <dir>', 'the other finished sweep run folder')
     .option('--candidate-port <port>', 'port of the candidate (the baseline takes --gateway-port)', parsePort('--candidate-port'), COMPARE.candidatePort)
     .option('-c, --concurrency <list>', `closed loop: connections per level; blocks take turns among the levels (default ${COMPARE.concurrency.join(',')})`, parseIntegerList('--concurrency'))
-    .option('-r, --rate <list>', 'open loop instead: requests per second per level, the same for both sides (overhead at equal load, seed 003)', parseRates)
+    .option('-r, --rate <list>', 'open loop instead: requests per second per level, the same for both sides, e.g. to measure what a plugin costs at equal load', parseRates)
     .addOption(new Option('--arrivals <kind>', 'open loop: poisson or uniform arrivals').choices(['poisson', 'uniform']).default(DEFAULTS.sweep.arrivals))
     .option('--max-in-flight <n>', 'open loop: requests outstanding at most; beyond, sends are dropped', parseWholeNumber('--max-in-flight'), DEFAULTS.sweep.maxInFlight)
     .option('--window <seconds>', 'measured seconds per window', parsePositiveNumber('--window'), COMPARE.windowSec)
@@ -78,11 +79,12 @@ async function compareAction(flags: CompareFlags): Promise<number> {
   if (flags.baselineRun || flags.candidateRun) return compareRunsAction(flags, copies);
   if (!flags.baseline || !flags.candidate) throw new GwprofError('compare needs --baseline and --candidate gateways (or --baseline-run and --candidate-run)');
   const progress = new ProgressLine();
-  const { compare: measured, runDir } = await withInterruptSignal((signal) => runComparison(compareOptions(flags, signal, progress)));
+  const { runDir, failure } = await withInterruptSignal((signal) => runComparison(compareOptions(flags, signal, progress)));
   progress.update('analysing profiles and writing the report…', true);
   const compare = await publishCompare(runDir, copies);
-  print(compare, runDir, flags);
-  return measured.state === 'interrupted' ? 130 : compare.analysis.exitCode;
+  printCompare(compare, runDir, flags.color);
+  throwIfBug(failure);
+  return compareExitCode(compare);
 }
 
 async function compareRunsAction(flags: CompareFlags, copies: CompareCopies): Promise<number> {
@@ -90,17 +92,16 @@ async function compareRunsAction(flags: CompareFlags, copies: CompareCopies): Pr
   if (flags.baseline || flags.candidate) throw new GwprofError('give either --baseline/--candidate (measure) or --baseline-run/--candidate-run (finished runs), not both');
   const runId = flags.runId ?? makeRunId('compare');
   const runDir = path.resolve(flags.out, runId);
-  const compare = await compareFinishedRuns({
+  recordFinishedRunsComparison({
     baselineDir: path.resolve(flags.baselineRun),
     candidateDir: path.resolve(flags.candidateRun),
     runDir,
     runId,
-    threshold: flags.threshold / 100,
     commandLine: process.argv.slice(2),
-    copies,
   });
-  print(compare, runDir, flags);
-  return compare.analysis.exitCode;
+  const compare = await publishCompare(runDir, copies);
+  printCompare(compare, runDir, flags.color);
+  return compareExitCode(compare);
 }
 
 /** The flags as collect's options: defaults filled in, nothing else. */
@@ -137,6 +138,11 @@ function loadOf(flags: CompareFlags): Pick<CompareOptions, 'load' | 'levels'> {
   return { load: { kind: 'closed' }, levels: flags.concurrency ?? [...COMPARE.concurrency] };
 }
 
-function print(compare: PublishedCompare, runDir: string, flags: CompareFlags): void {
-  process.stdout.write(`\n${renderCompareTable(compare, { color: flags.color && process.stdout.isTTY === true })}\n\nrun folder: ${runDir}\n`);
+export function printCompare(compare: PublishedCompare, runDir: string, color: boolean): void {
+  process.stdout.write(`\n${renderCompareTable(compare, { color: color && process.stdout.isTTY === true })}\n\nrun folder: ${runDir}\n`);
+}
+
+/** 0 no change or improvement (or deltas only), 1 regression, 2 invalid, 3 inconclusive, 130 interrupted. */
+export function compareExitCode(compare: PublishedCompare): number {
+  return compare.state === 'interrupted' ? 130 : compare.analysis.exitCode;
 }

@@ -1,19 +1,35 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { loadBucketRules } from '@gwprof/analysis';
-import { BUILT_IN_RULES, publishRun } from '@gwprof/publish';
-import { printRun } from './sweep-command.js';
+import { BUILT_IN_RULES, publishCompare, publishRun } from '@gwprof/publish';
+import { COMPARE_FILE, GwprofError, RESULTS_FILE } from '@gwprof/results';
+import { compareExitCode, printCompare } from './compare-command.js';
+import { exitCode, printRun } from './sweep-command.js';
 
 export function reportCommand(): Command {
   return new Command('report')
-    .description("re-derive a run's analysis and re-render its flame graphs, summary.md and index.html from its folder, without running anything")
-    .argument('<run-dir>', 'a run folder (holds results.json)')
-    .option('--rules <file>', 'extra CPU bucket rules (JSON), tried before the built-in ones')
+    .description("re-derive a sweep's or a comparison's analysis and re-render its pages from its folder, without running anything; exits as the run did")
+    .argument('<run-dir>', 'a run folder (holds results.json, or compare.json)')
+    .option('--rules <file>', 'extra CPU bucket rules (JSON), tried before the built-in ones (sweeps)')
     .option('--no-color', 'no ANSI colours')
     .action(async (runDirArg: string, flags: { rules?: string; color: boolean }) => {
-      const runDir = path.resolve(runDirArg);
-      const rules = flags.rules ? { rules: loadBucketRules(path.resolve(flags.rules)), label: `${path.resolve(flags.rules)} + built-in` } : BUILT_IN_RULES;
-      const { run, summary, report } = await publishRun(runDir, rules);
-      printRun(run, runDir, [summary, report], flags.color && process.stdout.isTTY === true);
+      process.exitCode = await reportAction(path.resolve(runDirArg), flags);
     });
+}
+
+async function reportAction(runDir: string, flags: { rules?: string; color: boolean }): Promise<number> {
+  if (existsSync(path.join(runDir, COMPARE_FILE))) {
+    if (flags.rules) throw new GwprofError('--rules applies to sweeps; a comparison is published with the built-in rules');
+    const compare = await publishCompare(runDir);
+    printCompare(compare, runDir, flags.color);
+    return compareExitCode(compare);
+  }
+  if (!existsSync(path.join(runDir, RESULTS_FILE))) {
+    throw new GwprofError(`${runDir} holds neither ${RESULTS_FILE} nor ${COMPARE_FILE}: is this a gwprof run folder?`);
+  }
+  const rules = flags.rules ? { rules: loadBucketRules(path.resolve(flags.rules)), label: `${path.resolve(flags.rules)} + built-in` } : BUILT_IN_RULES;
+  const { run, summary, report } = await publishRun(runDir, rules);
+  printRun(run, runDir, [summary, report], flags.color && process.stdout.isTTY === true);
+  return exitCode(run);
 }

@@ -28,7 +28,7 @@ export function addServiceOptions(command: Command): Command {
     .option('--gateway-port <port>', 'port of the gateway', parsePort('--gateway-port'), DEFAULTS.gatewayPort)
     .option('--gateway-cpus <n>', 'cores reserved for the gateway (default: 1 on machines with ≥ 2 cores, the rest run subgraphs and load)', parsePositiveNumber('--gateway-cpus'))
     .option('--gateway-memory <MB>', 'memory cap of the gateway process (cgroup when possible)', parsePositiveNumber('--gateway-memory'))
-    .option('--sampling-interval <µs>', 'V8 CPU sampling interval in microseconds (1000 costs ~12% CPU on Mesh here, 4000 ~2%: see README)', parsePositiveNumber('--sampling-interval'), DEFAULTS.samplingIntervalUs)
+    .option('--sampling-interval <µs>', 'V8 CPU sampling interval in microseconds (1000 costs ~12% CPU per request on Mesh, 4000 ~2%: docs/validation/profiler-overhead.md)', parsePositiveNumber('--sampling-interval'), DEFAULTS.samplingIntervalUs)
     .option('-o, --out <dir>', 'folder for run folders', DEFAULTS.outDir)
     .option('--run-id <id>', 'name of the run folder (default: timestamp and command)')
     .option('--no-color', 'no ANSI colours in the terminal output');

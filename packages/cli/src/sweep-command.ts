@@ -5,6 +5,7 @@ import { publishRun } from '@gwprof/publish';
 import { renderBucketTable, renderCapacityLines, renderStepTable } from '@gwprof/render';
 import { GwprofError, loadLabel, type LoadShape, type RunResult, type Slo } from '@gwprof/results';
 import { ProgressLine } from './progress.js';
+import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseIntegerList, parsePercent, parsePositiveNumber, parseRates, parseSlo, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
@@ -103,10 +104,11 @@ function levelsOf(flags: SweepFlags, concurrency: number[]): LoadShape[] {
 
 async function sweepAction(flags: SweepFlags): Promise<number> {
   const progress = new ProgressLine();
-  const { runDir } = await withInterruptSignal((signal) => runSweep(sweepOptions(flags, signal, progress)));
+  const { runDir, failure } = await withInterruptSignal((signal) => runSweep(sweepOptions(flags, signal, progress)));
   progress.update('analysing profiles and writing the report…', true);
   const { run, summary, report } = await publishRun(runDir);
   printRun(run, runDir, [summary, report], flags.color && process.stdout.isTTY === true);
+  throwIfBug(failure);
   return exitCode(run);
 }
 

@@ -3,6 +3,7 @@
  * calling collect directly (benchmark scripts).
  */
 import path from 'node:path';
+import { DEFAULT_SEQUENTIAL_DESIGN } from '@gwprof/analysis';
 import { DEFAULT_SUBGRAPH_PORTS } from './subgraphs.js';
 import { defaultProfilesDir, fixturesDir } from './paths.js';
 
@@ -62,8 +63,15 @@ export const DEFAULTS = {
   timeoutSec: 10,
   /** Longest wait, before a step, for the gateway to work off the previous one. */
   settleSec: 30,
-  /** Measured overhead on Mesh: 1 ms costs about 12% CPU per request, 4 ms about 2% (README). */
+  /** Measured overhead on Mesh: 1 ms costs about 12% CPU per request, 4 ms about 2% (docs/validation/profiler-overhead.md). */
   samplingIntervalUs: 4000,
+  /**
+   * Every measured window must hold this many mean round trips and responses (or reach its cap). A
+   * saturated gateway answers in bursts about one round trip apart, and a burst more or less at the
+   * window's edges moves its throughput by about 1/round trips: 5 let Mesh at c=1000 read 13% low
+   * against Little's law, 10 keep that within the 0.9–1.1 band (docs/methodology.md).
+   */
+  windowMinimums: { minRoundTrips: 10, minResponses: 200 },
   outDir: defaultProfilesDir,
   sweep: {
     scenario: 'varied',
@@ -86,7 +94,7 @@ export const DEFAULTS = {
     concurrency: [20],
     /** The candidate's port; the baseline takes gatewayPort. */
     candidatePort: 4005,
-    /** Measured seconds per window, after a lead-in on fresh connections (see README: noise per minute). */
+    /** Measured seconds per window, after a lead-in on fresh connections (docs/compare.md: noise per minute). */
     windowSec: 5,
     /** The side's connections only need refilling after the other side's turn: the processes are warm. */
     leadInSec: 1,
@@ -95,12 +103,10 @@ export const DEFAULTS = {
     /** Blocks of four windows between restarts of both sides. */
     blocksPerEpoch: 3,
     budgetMinutes: 20,
-    /** Smallest relative change that counts as a regression. */
-    threshold: 0.05,
-    /** False regression rate (split across levels) and miss rate at the threshold, of the sequential test. */
-    alpha: 0.05,
-    beta: 0.2,
-    /** Looks before the test may decide: 10 held false regressions under 5% in simulation at this machine's noise (README). */
-    minBlocks: 10,
+    /** The sequential test's threshold, α (split across levels), β and minimum blocks: analysis's defaults. */
+    threshold: DEFAULT_SEQUENTIAL_DESIGN.threshold,
+    alpha: DEFAULT_SEQUENTIAL_DESIGN.alpha,
+    beta: DEFAULT_SEQUENTIAL_DESIGN.beta,
+    minBlocks: DEFAULT_SEQUENTIAL_DESIGN.minBlocks,
   },
 } as const;

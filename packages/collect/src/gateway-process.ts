@@ -59,19 +59,57 @@ export function gatewayEnvironment(port: number, subgraphUrls: Record<SubgraphNa
   return env;
 }
 
-async function answersGraphQL(url: string): Promise<boolean> {
+/** The readiness probe's answer: ready, not yet (and what came back), or a wrong answer that waiting will not fix. */
+type ProbeAnswer = { kind: 'ready' } | { kind: 'not yet'; seen: string } | { kind: 'wrong'; seen: string };
+
+const PROBE_QUERY = '{ __typename }';
+/** How much of an answer an error message quotes. */
+const QUOTED_CHARS = 200;
+
+async function probeGraphQL(url: string): Promise<ProbeAnswer> {
+  let response: Response;
+  let text: string;
   try {
-    const response = await fetch(url, {
+    response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ query: '{ __typename }' }),
+      body: JSON.stringify({ query: PROBE_QUERY }),
       signal: AbortSignal.timeout(5000),
     });
-    if (!response.ok) return false;
-    const body = (await response.json()) as { data?: { __typename?: string } };
-    return body.data?.__typename === 'Query';
+    text = await response.text();
+  } catch (error) {
+    return { kind: 'not yet', seen: (error as Error).message };
+  }
+  const seen = `HTTP ${response.status} ${JSON.stringify(text.slice(0, QUOTED_CHARS))}${text.length > QUOTED_CHARS ? '…' : ''}`;
+  const body = parseJsonObject(text);
+  if (response.ok && body && typeof body.data === 'object' && body.data !== null) {
+    // A well-formed answer with data is final: a gateway still loading its schema answers with errors or an error status.
+    return (body.data as { __typename?: unknown }).__typename === 'Query' ? { kind: 'ready' } : { kind: 'wrong', seen };
+  }
+  return { kind: 'not yet', seen };
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
-    return false;
+    return null;
+  }
+}
+
+/** Polls the probe until the gateway is ready; throws at a wrong answer, an exit or the deadline, saying what it saw. */
+async function waitUntilReady(url: string, timeoutMs: number, isRunning: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await probeGraphQL(url);
+    if (answer.kind === 'ready') return;
+    if (answer.kind === 'wrong') {
+      throw new Error(`it answered ${PROBE_QUERY} with ${answer.seen}; a GraphQL server answers {"data":{"__typename":"Query"}}`);
+    }
+    if (!isRunning()) throw new Error(`the process exited (its last answer to ${PROBE_QUERY}: ${answer.seen})`);
+    if (Date.now() > deadline) throw new Error(`${url} did not answer ${PROBE_QUERY} within ${timeoutMs / 1000} s (its last answer: ${answer.seen})`);
+    await new Promise((r) => setTimeout(r, 250));
   }
 }
 
@@ -118,16 +156,10 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
 
   try {
     await waitForPort(port, adapter.startTimeoutMs, () => child.isRunning());
-    const deadline = Date.now() + adapter.startTimeoutMs;
-    while (!(await answersGraphQL(url))) {
-      if (!child.isRunning()) throw new Error('process exited');
-      if (Date.now() > deadline) throw new Error(`${url} did not answer { __typename } within ${adapter.startTimeoutMs / 1000} s`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitUntilReady(url, adapter.startTimeoutMs, () => child.isRunning());
   } catch (error) {
     await child.stop();
-    const exit = child.isRunning() ? '' : ' (process exited)';
-    throw failure(`${(error as Error).message}${exit}`);
+    throw failure((error as Error).message);
   }
 
   const tree = processTree(child.pid);

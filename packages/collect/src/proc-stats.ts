@@ -2,18 +2,25 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
-const PAGE_SIZE = 4096;
-let clockTicks: number | undefined;
+const sysconfCache = new Map<string, number>();
 
-function ticksPerSecond(): number {
-  if (clockTicks === undefined) {
+/** A sysconf value from getconf, read once; the fallback where getconf is missing. */
+function sysconf(name: string, fallback: number): number {
+  let value = sysconfCache.get(name);
+  if (value === undefined) {
     try {
-      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+      value = Number(execFileSync('getconf', [name], { encoding: 'utf8' }).trim()) || fallback;
     } catch {
-      clockTicks = 100;
+      value = fallback;
     }
+    sysconfCache.set(name, value);
   }
-  return clockTicks;
+  return value;
+}
+
+/** The kernel's clock ticks per second (CLK_TCK), in which /proc's CPU times count. */
+export function clockTicksPerSecond(): number {
+  return sysconf('CLK_TCK', 100);
 }
 
 interface StatFields {
@@ -59,14 +66,14 @@ export function processTree(rootPid: number): number[] {
 export function cpuSeconds(pids: number[]): number {
   let ticks = 0;
   for (const pid of pids) ticks += readStat(pid)?.cpuTicks ?? 0;
-  return ticks / ticksPerSecond();
+  return ticks / clockTicksPerSecond();
 }
 
 export function rssBytes(pids: number[]): number {
   let total = 0;
   for (const pid of pids) {
     try {
-      total += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE_SIZE;
+      total += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * sysconf('PAGESIZE', 4096);
     } catch {
       // exited
     }

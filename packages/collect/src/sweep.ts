@@ -4,7 +4,7 @@
  * measures and records; everything derived (buckets, flame graphs, capacity) is the publish
  * pass's work, from the files.
  */
-import { GwprofError, RESULTS_SCHEMA_VERSION, loadLabel, writeRunResult, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
+import { GwprofError, RESULTS_SCHEMA_VERSION, asError, loadLabel, writeRunResult, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
 import { loadScenario, type Scenario } from './fixtures.js';
 import { gatewayFromSpec } from './gateways/index.js';
 import { measureStep, type StepSettings } from './step/measure-step.js';
@@ -12,7 +12,7 @@ import { openSession, type Session } from './session.js';
 import type { ProfilerKind, ServiceOptions } from './test-bed.js';
 import type { RunningGateway } from './gateway-process.js';
 import { attachGatewayUnderTest, gatewayUrlOf, isUrlSpec, launchGatewayUnderTest, type GatewayUnderTest } from './gateway-under-test.js';
-import type { ScenarioFiles } from './defaults.js';
+import { DEFAULTS, type ScenarioFiles } from './defaults.js';
 import { TOOL_VERSION } from './version.js';
 import { measureFanoutAlone } from './load/fanout-probe.js';
 import { RequestStream } from './load/request-stream.js';
@@ -43,6 +43,11 @@ export interface SweepOptions extends StepSettings, ServiceOptions {
 export interface SweepOutcome {
   run: RunResult;
   runDir: string;
+  /**
+   * What stopped the sweep early, when it was not an interruption: results.json records its message
+   * and keeps every finished step; the caller publishes them, then reports it (a bug with its stack).
+   */
+  failure: Error | null;
 }
 
 export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
@@ -63,6 +68,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   writeRunResult(runDir, run);
   logs.harness.info({ runDir, config: run.config }, 'sweep starting');
 
+  let failure: Error | null = null;
   try {
     if (options.signal.aborted) throw new Error('interrupted');
     const target = adapter
@@ -78,8 +84,9 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     run.state = options.signal.aborted ? 'interrupted' : 'complete';
   } catch (error) {
     run.state = options.signal.aborted ? 'interrupted' : 'failed';
-    run.error = options.signal.aborted ? null : (error as Error).message;
-    logs.harness.error({ err: (error as Error).message }, 'sweep stopped');
+    failure = options.signal.aborted ? null : asError(error);
+    run.error = failure?.message ?? null;
+    logs.harness.error({ err: error }, 'sweep stopped');
   } finally {
     await session.close();
     run.finishedAt = new Date().toISOString();
@@ -87,7 +94,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     logs.harness.info({ state: run.state }, 'sweep finished');
     logs.flush();
   }
-  return { run, runDir };
+  return { run, runDir, failure };
 }
 
 /** One step per level, each written to results.json as soon as it is measured. */
@@ -200,6 +207,7 @@ function runConfig(options: SweepOptions): RunConfig {
     durationSec: options.durationSec,
     maxDurationSec: options.maxDurationSec,
     warmupSec: options.warmupSec,
+    windowMinimums: DEFAULTS.windowMinimums,
     query: options.scenario.query,
     variables: options.scenario.variables,
     expect: options.scenario.expect,

@@ -6,10 +6,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadLevel, type CompareLevel, type CompareResult, type FunctionMove } from '@gwprof/results';
-import { diffFunctions, type CpuProfile, type SideProfiles } from '@gwprof/analysis';
+import { diffFunctions, mergeStacks, type CpuProfile, type SideProfiles } from '@gwprof/analysis';
 import { encodePprofProfile, pprofDiffCommand, renderFlameGraphHtml } from '@gwprof/render';
-
-const TOP_FUNCTIONS = 15;
 
 type Moves = Pick<CompareLevel, 'buckets' | 'functions' | 'pprof'>;
 
@@ -18,13 +16,14 @@ export async function publishLevelProfiles(runDir: string, compare: CompareResul
   const candidate = sideProfiles(compare, level, 'candidate', profiles);
   if (!baseline || !candidate) return { buckets: [], functions: [], pprof: null };
   const sides = { baseline, candidate };
-  const diff = diffFunctions(sides.baseline, sides.candidate, { top: TOP_FUNCTIONS });
+  const diff = diffFunctions(sides.baseline, sides.candidate);
   const tag = `${compare.config.load.kind === 'closed' ? 'c' : 'r'}${level}`;
   const files = { baseline: `compare-${tag}-baseline.pb.gz`, candidate: `compare-${tag}-candidate.pb.gz` };
   const flamegraphs = { baseline: `compare-${tag}-baseline.flame.html`, candidate: `compare-${tag}-candidate.flame.html` };
   for (const side of ['baseline', 'candidate'] as const) {
     // A fixed timestamp keeps the file the same whenever it is re-published.
-    const bytes = encodePprofProfile(sides[side], { comments: [`side: ${side}`, `gwprof compare ${compare.runId}, ${tag}`], timeNanos: Date.parse(compare.startedAt) * 1e6 });
+    const pprofSide = { merged: mergeStacks(sides[side].profiles), profiles: sides[side].profiles.length, okRequests: sides[side].okRequests };
+    const bytes = encodePprofProfile(pprofSide, { comments: [`side: ${side}`, `gwprof compare ${compare.runId}, ${tag}`], timeNanos: Date.parse(compare.startedAt) * 1e6 });
     await writeFile(path.join(runDir, files[side]), bytes);
     const title = `${side} · ${tag} · ${compare.runId} (all windows, CPU per 1,000 successful requests)`;
     await writeFile(path.join(runDir, flamegraphs[side]), renderFlameGraphHtml(bytes, { title, fileName: files[side] }), 'utf8');

@@ -4,12 +4,11 @@
  * function moves per successful request, a pprof pair) and its pages (index.html, comment.md,
  * one flame graph per side and level).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   GwprofError,
   compareLoadAt,
-  RESULTS_SCHEMA_VERSION,
   readCompareResult,
   readRunResult,
   writeCompareResult,
@@ -23,7 +22,7 @@ import {
   loadLabel,
   loadLevel,
 } from '@gwprof/results';
-import { GATING_METRIC, INFORMATIONAL_METRICS, analyzeProfile, compareMetric, deltaMetric, judgeComparison, type CpuProfile } from '@gwprof/analysis';
+import { GATING_METRIC, INFORMATIONAL_METRICS, analyzeProfile, blockChanges, compareMetric, deltaMetric, judgeComparison, type CpuProfile } from '@gwprof/analysis';
 import { renderCompareMarkdown, renderCompareReportHtml } from '@gwprof/render';
 import { deriveStepAnalysis, failed, readStepProfile } from './step-profile.js';
 import { BUILT_IN_RULES } from './run.js';
@@ -50,8 +49,10 @@ export async function publishCompare(runDir: string, copies: CompareCopies = {})
 
 async function analyzeWindows(runDir: string, compare: CompareResult): Promise<CompareAnalysis> {
   const c = compare.config;
+  if (!c.design) throw new GwprofError(`compare.json of mode "windows" has no design: it was not written by gwprof compare`);
   const label = (level: number) => loadLabel(compareLoadAt(c.load, level));
-  const verdict = judgeComparison(compare.windows, { levels: c.levels, label, threshold: c.threshold, alpha: c.alpha, beta: c.beta, minBlocks: c.minBlocks });
+  const { threshold, alpha, beta, minBlocks } = c.design;
+  const verdict = judgeComparison(compare.windows, { levels: c.levels, label, threshold, alpha, beta, minBlocks });
   const { analyses, profiles } = await readWindowProfiles(runDir, compare);
   const levels: CompareLevel[] = [];
   for (const level of c.levels) {
@@ -61,6 +62,7 @@ async function analyzeWindows(runDir: string, compare: CompareResult): Promise<C
       label: label(level),
       decision: verdict.decisions.get(level) ?? null,
       cpu: compareMetric(compare.windows, level, GATING_METRIC),
+      blocks: blockChanges(compare.windows, level),
       metrics: INFORMATIONAL_METRICS.map((spec) => compareMetric(compare.windows, level, spec)),
       ...moves,
     });
@@ -106,6 +108,7 @@ function analyzeRuns(compare: CompareResult): CompareAnalysis {
       label: loadLabel(compareLoadAt(compare.config.load, level)),
       decision: null,
       cpu: deltaMetric(b, c, GATING_METRIC),
+      blocks: [],
       metrics: INFORMATIONAL_METRICS.map((spec) => deltaMetric(b, c, spec)),
       buckets: runBucketDeltas(baseline, candidate, b.id, c.id),
       functions: [],
@@ -136,73 +139,3 @@ function runBucketDeltas(baseline: RunResult, candidate: RunResult, baselineStep
     .map((bucket) => ({ bucket, baselineMsPerOkRequest: b[bucket] ?? 0, candidateMsPerOkRequest: c[bucket] ?? 0, deltaMsPerOkRequest: (c[bucket] ?? 0) - (b[bucket] ?? 0) }))
     .sort((x, y) => Math.abs(y.deltaMsPerOkRequest) - Math.abs(x.deltaMsPerOkRequest));
 }
-
-/**
- * Records a comparison of two finished sweeps (nothing is measured: their tables side by side)
- * in a new folder, then publishes it.
- */
-export async function compareFinishedRuns(options: {
-  baselineDir: string;
-  candidateDir: string;
-  runDir: string;
-  runId: string;
-  threshold: number;
-  commandLine: string[];
-  copies?: CompareCopies;
-}): Promise<PublishedCompare> {
-  const baseline = readRunResult(options.baselineDir);
-  const candidate = readRunResult(options.candidateDir);
-  const same = (a: RunResult['steps'][number], b: RunResult['steps'][number]) => a.load.kind === b.load.kind && loadLevel(a.load) === loadLevel(b.load);
-  const shared = baseline.steps.filter((b) => candidate.steps.some((c) => same(b, c)));
-  if (shared.length === 0) throw new GwprofError('the two runs share no level (same concurrency, or same rate): nothing to compare');
-  mkdirSync(options.runDir, { recursive: true });
-  writeCompareResult(options.runDir, runsRecord(options, baseline, candidate, shared.map((s) => loadLevel(s.load)), shared[0]!.load));
-  return publishCompare(options.runDir, options.copies);
-}
-
-function runsRecord(
-  options: { baselineDir: string; candidateDir: string; runId: string; threshold: number; commandLine: string[] },
-  baseline: RunResult,
-  candidate: RunResult,
-  levels: number[],
-  load: RunResult['steps'][number]['load'],
-): CompareResult {
-  const now = new Date().toISOString();
-  return {
-    schemaVersion: RESULTS_SCHEMA_VERSION,
-    tool: baseline.tool,
-    kind: 'compare',
-    runId: options.runId,
-    startedAt: now,
-    finishedAt: now,
-    state: 'complete',
-    error: null,
-    mode: 'runs',
-    config: {
-      baseline: `${baseline.config.gateway} (${options.baselineDir})`,
-      candidate: `${candidate.config.gateway} (${options.candidateDir})`,
-      baselineEnv: baseline.config.gatewayEnv,
-      candidateEnv: candidate.config.gatewayEnv,
-      load: load.kind === 'closed' ? { kind: 'closed' } : { kind: 'open', arrivals: load.arrivals, maxInFlight: load.maxInFlight },
-      levels,
-      threshold: options.threshold,
-      windowSec: baseline.config.durationSec,
-      leadInSec: 0,
-      warmupSec: baseline.config.warmupSec,
-      blocksPerEpoch: 0,
-      budgetMinutes: 0,
-      alpha: 0,
-      beta: 0,
-      minBlocks: 0,
-      query: baseline.config.query,
-      profile: baseline.config.profile,
-    },
-    environment: { ...baseline.environment, commandLine: options.commandLine },
-    runs: { baseline: path.resolve(options.baselineDir), candidate: path.resolve(options.candidateDir) },
-    epochs: [],
-    windows: [],
-    stopReason: 'compared finished runs',
-    analysis: null,
-  };
-}
-

@@ -1,3 +1,3 @@
 export { publishRun, BUILT_IN_RULES } from './run.js';
-export { publishCompare, compareFinishedRuns, type CompareCopies } from './compare.js';
+export { publishCompare, type CompareCopies } from './compare.js';
 export type { RulesChoice } from './step-profile.js';

@@ -41,6 +41,29 @@ function watch(page: Page): PageLog {
   return log;
 }
 
+/**
+ * Pixel counts of each clearly coloured RGB value in a PNG screenshot (max − min channel over 24),
+ * largest first; decoded by the page's own browser.
+ */
+function colourPatches(page: Page, png: Buffer): Promise<number[]> {
+  return page.evaluate(async (base64) => {
+    const image = new Image();
+    image.src = `data:image/png;base64,${base64}`;
+    await image.decode();
+    const canvas = new OffscreenCanvas(image.width, image.height);
+    const context = canvas.getContext('2d')!;
+    context.drawImage(image, 0, 0);
+    const { data } = context.getImageData(0, 0, image.width, image.height);
+    const counts = new Map<number, number>();
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+      const rgb = (r << 16) | (g << 8) | b;
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 24) counts.set(rgb, (counts.get(rgb) ?? 0) + 1);
+    }
+    return [...counts.values()].sort((x, y) => y - x);
+  }, png.toString('base64'));
+}
+
 describe('report and flame graph in headless Chromium', () => {
   let browser: Browser;
   let runDir: string;
@@ -98,7 +121,12 @@ describe('report and flame graph in headless Chromium', () => {
     await page.waitForTimeout(500);
     expect(await page.title()).toBe('c=10 - speedscope');
     expect(await page.locator('body').innerText()).toContain('c=10');
-    await page.screenshot({ path: join(tmpdir(), 'flame.png') });
+    // speedscope drew the profile: its flame chart and minimap fill each frame with a colour of its
+    // own, where the axes, grid, text and background are grey. Each of the three frames (main,
+    // parseDocument, the collector) covers thousands of pixels at 1280×720; with nothing drawn, the
+    // only colour is the toolbar's selected button (about 1,400 pixels).
+    const framePatches = async () => (await colourPatches(page, await page.screenshot())).filter((pixels) => pixels >= 3_000).length;
+    await expect.poll(framePatches, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
     expect(log.errors).toEqual([]);
     expect(log.remoteRequests).toEqual([]);
     await page.close();

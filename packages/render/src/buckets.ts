@@ -1,16 +1,11 @@
-import { BUCKETS, BUCKET_ORDER, EXTRA_BUCKET_COLORS } from '@gwprof/analysis';
+import { BUCKETS, EXTRA_BUCKET_COLORS, orderBucketNames } from '@gwprof/analysis';
 
 /**
- * The bucket columns for a set of bucket maps: every catalogued bucket in the catalog's order (so
- * tables of different runs line up), then a maintainer's own buckets in name order.
+ * The bucket columns for a set of bucket maps, in analysis's one order: every catalogued bucket (so
+ * tables of different runs line up), a maintainer's own buckets as first seen, `other` last.
  */
 export function bucketColumns(maps: Array<Record<string, number> | undefined>): string[] {
-  const known = new Set<string>(BUCKET_ORDER);
-  const extra = new Set<string>();
-  for (const map of maps) {
-    for (const name of Object.keys(map ?? {})) if (!known.has(name)) extra.add(name);
-  }
-  return [...BUCKET_ORDER, ...[...extra].sort()];
+  return orderBucketNames(maps.flatMap((map) => Object.keys(map ?? {})));
 }
 
 const CATALOG_COLORS = new Map(BUCKETS.map((bucket) => [bucket.name, bucket.color]));

@@ -1,4 +1,4 @@
-import { loadLevel, type CompareLevel, type PublishedCompare } from '@gwprof/results';
+import { loadLevel, type CompareDesign, type CompareLevel, type PublishedCompare } from '@gwprof/results';
 import { escapeHtml } from './escape.js';
 import { NONE, fixed, integer, ms, signedPercent } from './format.js';
 import {
@@ -93,26 +93,18 @@ function windowCharts(compare: PublishedCompare, level: CompareLevel): string {
       { name: 'candidate', color: SIDE_COLORS.candidate, values: values.candidate.values, median: values.candidate.median },
     ],
   });
-  return `<h3>Windows (dots; bar = median)</h3><div class="charts">${dots}${blockTrail(compare, level)}</div>`;
+  return `<h3>Windows (dots; bar = median)</h3><div class="charts">${dots}${blockTrail(level)}</div>`;
 }
 
 /** Each block's candidate as % of its baseline (geometric, CPU per ok request), block by block. */
-function blockTrail(compare: PublishedCompare, level: CompareLevel): string {
-  const blocks = [...new Set(compare.windows.filter((w) => loadLevel(w.step.load) === level.level).map((w) => w.block))];
-  const change = blocks.map((block) => {
-    const logs = (side: string) => compare.windows.filter((w) => w.block === block && w.side === side).map((w) => w.step.gateway.cpuMsPerOkRequest).filter((v): v is number => v !== null && v > 0).map(Math.log);
-    const [b, c] = [logs('baseline'), logs('candidate')];
-    if (b.length === 0 || c.length === 0) return null;
-    const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
-    return Math.exp(mean(c) - mean(b)) * 100;
-  });
+function blockTrail(level: CompareLevel): string {
   return lineChart({
     id: `blocks-${levelTag(level)}`,
     title: 'Candidate as % of baseline (CPU per ok request), by block',
-    xLabels: blocks.map(String),
+    xLabels: level.blocks.map((b) => String(b.block)),
     xTitle: 'block',
     yTitle: '% of baseline',
-    series: [{ name: 'candidate / baseline %', color: '#9467bd', values: change }],
+    series: [{ name: 'candidate / baseline %', color: '#9467bd', values: level.blocks.map((b) => (1 + b.relativeChange) * 100) }],
     formatValue: (v) => `${v.toFixed(1)}`,
   });
 }
@@ -160,6 +152,15 @@ function failuresSection(compare: PublishedCompare): string {
   return `<section id="failures"><h2>Failures</h2><ul>${items.join('')}</ul></section>`;
 }
 
+/** How the windows were measured and judged; nothing for a comparison of finished runs. */
+function designFacts(d: CompareDesign | null): Array<{ label: string; value: string }> {
+  if (!d) return [];
+  return [
+    { label: 'Window', value: `${d.windowSec} s after a ${d.leadInSec} s lead-in; blocks ABBA/BAAB; restart every ${d.blocksPerEpoch} blocks` },
+    { label: 'Test', value: `sequential, threshold ±${Number((d.threshold * 100).toFixed(2))}%, α ${d.alpha}, β ${d.beta}, at least ${d.minBlocks} blocks, budget ${d.budgetMinutes} min` },
+  ];
+}
+
 function setupSection(compare: PublishedCompare): string {
   const c = compare.config;
   const env = (e: Record<string, string>) => Object.entries(e).map(([k, v]) => `${k}=${v}`).join(' ') || NONE;
@@ -167,8 +168,7 @@ function setupSection(compare: PublishedCompare): string {
     { label: 'Baseline env', value: env(c.baselineEnv) },
     { label: 'Candidate env', value: env(c.candidateEnv) },
     { label: c.load.kind === 'closed' ? 'Concurrency' : 'Rates', value: c.load.kind === 'closed' ? c.levels.join(', ') : `${c.levels.join(', ')} req/s, ${c.load.arrivals} arrivals, at most ${c.load.maxInFlight} in flight` },
-    { label: 'Window', value: `${c.windowSec} s after a ${c.leadInSec} s lead-in; blocks ABBA/BAAB; restart every ${c.blocksPerEpoch} blocks` },
-    { label: 'Test', value: `sequential, threshold ±${Number((c.threshold * 100).toFixed(2))}%, α ${c.alpha}, β ${c.beta}, at least ${c.minBlocks} blocks, budget ${c.budgetMinutes} min` },
+    ...designFacts(c.design),
     { label: 'Query', value: c.query },
     { label: 'Reproduce', value: reproduceCommand(compare) },
   ];

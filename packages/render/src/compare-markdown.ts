@@ -43,10 +43,11 @@ function setupLines(compare: PublishedCompare): string[] {
   const c = compare.config;
   const withEnv = (e: Record<string, string>) => (Object.keys(e).length ? ` with ${markdownCode(Object.entries(e).map(([k, v]) => `${k}=${v}`).join(' '))}` : '');
   const lines = [`- Baseline: ${markdownCode(c.baseline)}${withEnv(c.baselineEnv)}`, `- Candidate: ${markdownCode(c.candidate)}${withEnv(c.candidateEnv)}`];
-  if (compare.mode === 'windows') {
+  const d = c.design;
+  if (d) {
     lines.push(
-      `- Load: ${c.load.kind === 'closed' ? `concurrency ${c.levels.join(', ')}` : `${c.levels.join(', ')} req/s (${c.load.arrivals} arrivals, at most ${c.load.maxInFlight} in flight)`}, query ${markdownCode(c.query)}; windows of ${c.windowSec} s after a ${c.leadInSec} s lead-in, in ABBA/BAAB blocks; both sides restarted every ${c.blocksPerEpoch} blocks`,
-      `- Test: sequential (Sobel–Wald SPRT on paired log ratios of CPU ms per ok request), threshold ±${Number((c.threshold * 100).toFixed(2))}%, α ${c.alpha} (false regression, split across levels), β ${c.beta}, at least ${c.minBlocks} blocks; budget ${c.budgetMinutes} min`,
+      `- Load: ${c.load.kind === 'closed' ? `concurrency ${c.levels.join(', ')}` : `${c.levels.join(', ')} req/s (${c.load.arrivals} arrivals, at most ${c.load.maxInFlight} in flight)`}, query ${markdownCode(c.query)}; windows of ${d.windowSec} s after a ${d.leadInSec} s lead-in, in ABBA/BAAB blocks; both sides restarted every ${d.blocksPerEpoch} blocks`,
+      `- Test: sequential (Sobel–Wald SPRT on paired log ratios of CPU ms per ok request), threshold ±${Number((d.threshold * 100).toFixed(2))}%, α ${d.alpha} (false regression, split across levels), β ${d.beta}, at least ${d.minBlocks} blocks; budget ${d.budgetMinutes} min`,
     );
   }
   if (env) {

@@ -31,7 +31,7 @@ export function renderCompareTable(compare: PublishedCompare, opts: TerminalOpti
   const deltasOnly = isDeltasOnly(compare);
   const lines = [
     `baseline ${escapeTerminal(compare.config.baseline)}  vs  candidate ${escapeTerminal(compare.config.candidate)}${
-      deltasOnly ? '' : `  (threshold ±${Number((compare.config.threshold * 100).toFixed(2))}%)`
+      compare.config.design ? `  (threshold ±${Number((compare.config.design.threshold * 100).toFixed(2))}%)` : ''
     }`,
   ];
   for (const level of compare.analysis.levels) {

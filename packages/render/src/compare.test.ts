@@ -89,7 +89,7 @@ describe('renderCompareReportHtml', () => {
     expect(html).toContain('id="bucket-deltas-c20"');
     expect(html).toContain('id="function-moves-c20"');
     const dots = html.slice(html.indexOf('id="windows-c20"'), html.indexOf('</svg>', html.indexOf('id="windows-c20"')));
-    expect(dots.match(/<circle class="trial"/g)).toHaveLength(6);
+    expect(dots.match(/<circle class="window-value"/g)).toHaveLength(6);
     expect(html.match(/class="flamegraph-link"/g)).toHaveLength(2);
     expect(html).toContain('href="compare-c20-candidate.pb.gz"');
     expect(html.match(/<tr[^>]*data-side=/g)).toHaveLength(24);
@@ -97,8 +97,13 @@ describe('renderCompareReportHtml', () => {
     expect(html).not.toMatch(/https?:\/\//);
   });
 
-  it('renders runs mode as deltas only', () => {
-    expect(renderCompareReportHtml(makeCompareFixture('runs'))).toContain('DELTAS ONLY');
+  it('renders runs mode as deltas only, with no measurement design to show', () => {
+    const html = renderCompareReportHtml(makeCompareFixture('runs'));
+    expect(html).toContain('DELTAS ONLY');
+    expect(html).not.toMatch(/lead-in|budget|α /);
+    const measured = renderCompareReportHtml(makeCompareFixture('windows'));
+    expect(measured).toContain('5 s after a 2 s lead-in');
+    expect(measured).toContain('α 0.05, β 0.2, at least 6 blocks, budget 20 min');
   });
 });
 

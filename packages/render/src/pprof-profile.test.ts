@@ -1,18 +1,9 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { parseCpuProfile, sampleDurationsUs, type CpuProfile, type CpuProfileCallFrame, type CpuProfileNode } from '@gwprof/analysis';
-import {
-  PPROF_REQUESTS_PER_VALUE,
-  decodePprofProfile,
-  encodePprofProfile,
-  pprofDiffCommand,
-  writePprofPair,
-  type DecodedPprof,
-} from './pprof-profile.js';
+import { mergeStacks, parseCpuProfile, sampleDurationsUs, type CpuProfile, type CpuProfileCallFrame, type CpuProfileNode } from '@gwprof/analysis';
+import { PPROF_REQUESTS_PER_VALUE, encodePprofProfile, pprofDiffCommand, type PprofSide } from './pprof-profile.js';
+import { decodePprofProfile, type DecodedPprof } from './test-fixtures/decode-pprof.js';
 
 type Frame = Pick<CpuProfileCallFrame, 'functionName' | 'url' | 'lineNumber'>;
 const frame = (functionName: string, url = '', lineNumber = -1): Frame => ({ functionName, url, lineNumber });
@@ -61,6 +52,9 @@ function byStack(decoded: DecodedPprof): Record<string, number> {
   return out;
 }
 
+/** A side of these profiles, their stacks merged as publish merges them. */
+const side = (profiles: CpuProfile[], okRequests: number): PprofSide => ({ merged: mergeStacks(profiles), profiles: profiles.length, okRequests });
+
 /** ms per request → the profile's value unit (ns per 1,000 requests). */
 const value = (msPerRequest: number) => msPerRequest * 1e6 * PPROF_REQUESTS_PER_VALUE;
 
@@ -73,7 +67,7 @@ const baseStacks = [
 
 describe('pprof profile of a side', () => {
   it('holds every non-idle stack at its CPU per request', () => {
-    const decoded = decodePprofProfile(encodePprofProfile({ profiles: [profileOf(baseStacks)], okRequests: 10 }));
+    const decoded = decodePprofProfile(encodePprofProfile(side([profileOf(baseStacks)], 10)));
     expect(decoded.sampleTypes).toEqual([{ type: 'cpu', unit: 'nanoseconds' }]);
     expect(byStack(decoded)).toEqual({
       'handle;executeFields': value(4),
@@ -88,7 +82,7 @@ describe('pprof profile of a side', () => {
   it('merges identical stacks of several profiles and divides by all their requests', () => {
     const first = profileOf(baseStacks);
     const second = profileOf([{ stack: [handler, execute], count: 60 }], 100);
-    const decoded = decodePprofProfile(encodePprofProfile({ profiles: [first, second], okRequests: 20 }));
+    const decoded = decodePprofProfile(encodePprofProfile(side([first, second], 20)));
     expect(byStack(decoded)).toEqual({
       'handle;executeFields': value(5),
       'handle;validate': value(1),
@@ -98,11 +92,11 @@ describe('pprof profile of a side', () => {
   });
 
   it('differs from the baseline by exactly the added function, as pprof -diff_base subtracts', () => {
-    const baseline = decodePprofProfile(encodePprofProfile({ profiles: [profileOf(baseStacks)], okRequests: 10 }));
+    const baseline = decodePprofProfile(encodePprofProfile(side([profileOf(baseStacks)], 10)));
     const slower = profileOf([...baseStacks, { stack: [handler, burn], count: 20 }]);
     // Twice the requests and twice the work everywhere else: only burn's cost per request is new.
     const doubled = profileOf([...baseStacks.map((s) => ({ ...s, count: s.count * 2 })), { stack: [handler, burn], count: 40 }]);
-    for (const candidate of [{ profiles: [slower], okRequests: 10 }, { profiles: [doubled], okRequests: 20 }]) {
+    for (const candidate of [side([slower], 10), side([doubled], 20)]) {
       const after = byStack(decodePprofProfile(encodePprofProfile(candidate)));
       const before = byStack(baseline);
       const delta = Object.fromEntries(
@@ -119,7 +113,7 @@ describe('pprof profile of a side', () => {
       { stack: [handler, anonymous], count: 3 },
       { stack: [handler, validate], count: 1 },
     ]);
-    const decoded = decodePprofProfile(encodePprofProfile({ profiles: [profile], okRequests: 1 }));
+    const decoded = decodePprofProfile(encodePprofProfile(side([profile], 1)));
     const leafOf = (name: RegExp) => decoded.samples.find((s) => name.test(s.stack.at(-1)!.name))!;
     expect(leafOf(/anonymous/).stack).toEqual([
       { name: 'handle', file: '/srv/gw/server.js', line: 10 },
@@ -130,37 +124,28 @@ describe('pprof profile of a side', () => {
   });
 
   it('can store ns per request instead', () => {
-    const decoded = decodePprofProfile(encodePprofProfile({ profiles: [profileOf(baseStacks)], okRequests: 10 }, { requestsPerValue: 1 }));
+    const decoded = decodePprofProfile(encodePprofProfile(side([profileOf(baseStacks)], 10), { requestsPerValue: 1 }));
     expect(decoded.total).toBe(7e6);
     expect(decoded.comments[0]).toMatch(/per 1 successful requests \(pprof's figures are per request\)/);
   });
 
   it('refuses a side without successful requests', () => {
-    expect(() => encodePprofProfile({ profiles: [profileOf(baseStacks)], okRequests: 0 })).toThrow(/okRequests = 0/);
+    expect(() => encodePprofProfile(side([profileOf(baseStacks)], 0))).toThrow(/okRequests = 0/);
   });
 
-  it('writes both sides as gzipped files and says how to diff them', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'gwprof-pprof-'));
-    const sides = {
-      baseline: { profiles: [profileOf(baseStacks)], okRequests: 10 },
-      candidate: { profiles: [profileOf([...baseStacks, { stack: [handler, burn], count: 20 }])], okRequests: 10 },
-    };
-    const pair = await writePprofPair(dir, sides, { prefix: 'c20-' });
-    expect(pair).toEqual({ baseline: join(dir, 'c20-baseline.pb.gz'), candidate: join(dir, 'c20-candidate.pb.gz') });
-    const written = await readFile(pair.candidate);
-    expect([written[0], written[1]]).toEqual([0x1f, 0x8b]);
-    const candidate = decodePprofProfile(written);
-    expect(candidate.total).toBe(value(9));
-    expect(candidate.comments).toContain('side: candidate');
-    expect(decodePprofProfile(gunzipSync(await readFile(pair.baseline))).total).toBe(value(7));
-    expect(pprofDiffCommand(pair)).toBe('go tool pprof -top -diff_base=c20-baseline.pb.gz c20-candidate.pb.gz');
+  it('encodes gzipped pprof and says how to diff the two sides', () => {
+    const bytes = encodePprofProfile(side([profileOf(baseStacks)], 10), { comments: ['side: baseline'] });
+    expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]);
+    expect(decodePprofProfile(bytes).comments).toContain('side: baseline');
+    expect(decodePprofProfile(gunzipSync(bytes)).total).toBe(value(7));
+    expect(pprofDiffCommand({ baseline: 'c20-baseline.pb.gz', candidate: 'c20 candidate.pb.gz' })).toBe("go tool pprof -top -diff_base=c20-baseline.pb.gz 'c20 candidate.pb.gz'");
   });
 
   describe('on a real capture (legacy Mesh, varied user-reviews, c=10: 1,266 ok requests)', () => {
     const url = new URL('../../analysis/src/testing/mesh-varied-step-10.cpuprofile.gz', import.meta.url);
     const profile = parseCpuProfile(gunzipSync(readFileSync(url)).toString('utf8'), url.pathname);
     const okRequests = 1266;
-    const decoded = decodePprofProfile(encodePprofProfile({ profiles: [profile], okRequests }));
+    const decoded = decodePprofProfile(encodePprofProfile(side([profile], okRequests)));
 
     /** Each sample's stack straight from the V8 tree, names root first, with its µs. */
     function sourceStacks(): Map<string, number> {

@@ -8,7 +8,7 @@ import { type HtmlColumn, factsTable, htmlPage, htmlTable } from './html-page.js
 import { relativeHref } from './links.js';
 import { configFacts, environmentFacts } from './run-facts.js';
 import { bucketsChart, cpuChart, latencyChart, memoryChart, stepSeriesCharts, throughputChart } from './run-charts.js';
-import { steadyStateHeaders, failedStepReasons, failedSteps, failureBreakdown, failureLabel, fanoutNotes, levelCell, overallVerdict, stepLabel, stepTable, stepWarningLines, steadyStateCells } from './step-rows.js';
+import { stepMethod, steadyStateHeaders, failedStepReasons, failedSteps, failureBreakdown, failureLabel, fanoutNotes, levelCell, overallVerdict, stepLabel, stepTable, stepWarningLines, steadyStateCells } from './step-rows.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { functionDisplayName, functionLocation, topFunctionsOf } from './top-functions.js';
 
@@ -100,7 +100,7 @@ function steadyStateSection(run: RunResult): string {
     .filter((step) => step.series.length > 0)
     .map((step) => `<details class="step-series" data-level="${levelCell(step)}"><summary>${stepLabel(step)}: second by second</summary>${stepSeriesCharts(step)}</details>`);
   return `<section id="steady-state"><h2>Steady state</h2>
-<p class="meta">Each step is one continuous load on the same connections: settle (the gateway works off the previous step), warm-up until throughput stops trending, then a window long enough for ≥ 10 round trips and 200 responses. Only responses completed inside the window count; requests in flight at its end are shown. Little's ratio = rps × mean latency / concurrency: 1.0 in a steady closed loop.</p>
+<p class="meta">${escapeHtml(stepMethod(run))} Only responses completed inside the window count; requests in flight at its end are shown. Little's ratio = rps × mean latency / concurrency: 1.0 in a steady closed loop.</p>
 ${table}
 ${reasons.length + sharing.length > 0 ? `<ul id="steady-notes">${[...reasons, ...sharing].join('')}</ul>` : ''}
 ${series.join('\n')}

@@ -15,8 +15,9 @@ export function reproduceCommand(compare: PublishedCompare): string {
   const at = argv.indexOf('compare');
   if (at >= 0) return `pnpm gwprof ${commandLineText(argv.slice(at))}`;
   const c = compare.config;
+  const d = c.design;
   const args =
-    compare.mode === 'runs'
+    d === null
       ? ['compare', '--baseline-run', compare.runs?.baseline ?? c.baseline, '--candidate-run', compare.runs?.candidate ?? c.candidate]
       : [
           'compare',
@@ -25,11 +26,11 @@ export function reproduceCommand(compare: PublishedCompare): string {
           ...envFlags('--baseline-env', c.baselineEnv),
           ...envFlags('--candidate-env', c.candidateEnv),
           ...(c.load.kind === 'closed' ? ['--concurrency', c.levels.join(',')] : ['--rate', c.levels.join(','), '--arrivals', c.load.arrivals]),
-          '--window', String(c.windowSec),
+          '--window', String(d.windowSec),
           '--query', c.query,
-          // The config keeps the threshold as a fraction; the flag takes a percentage.
-          '--threshold', String(Number((c.threshold * 100).toFixed(3))),
-          '--budget', String(c.budgetMinutes),
+          // The design keeps the threshold as a fraction; the flag takes a percentage.
+          '--threshold', String(Number((d.threshold * 100).toFixed(3))),
+          '--budget', String(d.budgetMinutes),
         ];
   return `pnpm gwprof ${commandLineText(args)}`;
 }

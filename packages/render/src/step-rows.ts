@@ -147,6 +147,13 @@ export function fanoutNotes(run: RunResult): string[] {
     );
 }
 
+/** How a step was measured, in one sentence, with the window minimums the run recorded. */
+export function stepMethod(run: Pick<RunResult, 'config'>): string {
+  const minimums = run.config.windowMinimums;
+  const window = minimums ? `a window long enough for ≥ ${minimums.minRoundTrips} round trips and ${minimums.minResponses} responses (or its cap)` : 'a measured window';
+  return `Each step is one continuous load on the same connections: settle (the gateway works off the previous step), warm-up until throughput stops trending, then ${window}.`;
+}
+
 /** The steady-state table's columns; the first names the run's level. */
 export function steadyStateHeaders(run: Pick<RunResult, 'steps'>): string[] {
   return [levelHeader(run), ...STEADY_STATE_COLUMNS];

@@ -6,7 +6,7 @@ import { integer } from './format.js';
 import { relativeHref } from './links.js';
 import { factsMarkdownTable, truncate } from './markdown-blocks.js';
 import { configFacts, environmentFacts } from './run-facts.js';
-import { steadyStateHeaders, failedStepReasons, failedSteps, failureLabel, fanoutNotes, overallVerdict, statusText, stepLabel, stepTable, stepWarningLines, steadyStateCells } from './step-rows.js';
+import { stepMethod, steadyStateHeaders, failedStepReasons, failedSteps, failureLabel, fanoutNotes, overallVerdict, statusText, stepLabel, stepTable, stepWarningLines, steadyStateCells } from './step-rows.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { formatMarkdownTable } from './text-table.js';
 import { renderTopFunctionsMarkdown } from './top-functions.js';
@@ -37,7 +37,7 @@ function steadyStateSection(run: RunResult): string[] {
     '',
     formatMarkdownTable(steadyStateHeaders(run).map((header, i) => ({ header, align: i === 3 || i === 5 ? 'left' : 'right' })), rows),
     '',
-    "Each step is one continuous load on the same connections: settle (the gateway works off the previous step), warm-up until throughput stops trending, then a window long enough for ≥ 10 round trips and 200 responses. Only responses completed inside the window count; requests still in flight at its end are shown, not lost. Little's ratio = rps × mean latency / concurrency (1.0 in a steady closed loop).",
+    `${stepMethod(run)} Only responses completed inside the window count; requests still in flight at its end are shown, not lost. Little's ratio = rps × mean latency / concurrency (1.0 in a steady closed loop).`,
   ];
   const unsteady = run.steps.filter((s) => s.status === 'unsteady');
   for (const step of unsteady) for (const reason of step.steadiness.reasons) lines.push('', `- ${stepLabel(step)} *${statusText(step)}*: ${escapeMarkdown(reason)}`);

@@ -254,7 +254,7 @@ export interface DotPlotSpec {
   height?: number;
 }
 
-/** Each trial's value as a dot per group, with the median as a bar: shows spread at a glance. */
+/** Each window's value as a dot per group, with the median as a bar: shows spread at a glance. */
 export function dotPlot(spec: DotPlotSpec): string {
   const width = spec.width ?? 300;
   const height = spec.height ?? 220;
@@ -269,10 +269,10 @@ export function dotPlot(spec: DotPlotSpec): string {
     const color = escapeHtml(g.color);
     const dots = g.values.filter((v) => Number.isFinite(v));
     dots.forEach((v, k) => {
-      // Deterministic jitter so overlapping trials stay visible.
+      // Deterministic jitter so overlapping dots stay visible.
       const dx = ((k % 5) - 2) * 5;
       parts.push(
-        `<circle class="trial" cx="${f(cx + dx)}" cy="${f(fr.yAt(v))}" r="3.5" fill="${color}" fill-opacity="0.75"><title>${escapeHtml(`${g.name} trial ${k + 1}: ${fmt(v)}`)}</title></circle>`,
+        `<circle class="window-value" cx="${f(cx + dx)}" cy="${f(fr.yAt(v))}" r="3.5" fill="${color}" fill-opacity="0.75"><title>${escapeHtml(`${g.name} window ${k + 1}: ${fmt(v)}`)}</title></circle>`,
       );
     });
     if (g.median !== undefined && Number.isFinite(g.median)) {

@@ -6,3 +6,8 @@
 export class GwprofError extends Error {
   override name = 'GwprofError';
 }
+
+/** Whatever was thrown, as an Error (a thrown string or object keeps its text). */
+export function asError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(String(thrown));
+}

@@ -1,4 +1,4 @@
 export * from './types.js';
 export * from './io.js';
-export { GwprofError } from './errors.js';
+export { GwprofError, asError } from './errors.js';
 export { compareLoadAt, loadLabel, loadLevel } from './load.js';

@@ -3,7 +3,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GwprofError } from './errors.js';
-import { RESULTS_SCHEMA_VERSION, type CompareResult, type RunResult, type StepRecord } from './types.js';
+import { RESULTS_SCHEMA_VERSION, type CompareDesign, type CompareResult, type RunResult, type StepRecord } from './types.js';
 
 export const RESULTS_FILE = 'results.json';
 export const COMPARE_FILE = 'compare.json';
@@ -43,7 +43,10 @@ export function readRunResult(runDir: string): RunResult {
   if (value?.kind !== 'sweep' || !Array.isArray(value.steps)) throw new GwprofError(`${file} is not a gwprof sweep result`);
   checkSchema(file, value.schemaVersion);
   const run = value as RunResult;
-  if (value.schemaVersion === 2) upgradeSteps([...run.steps, ...(run.probe?.steps ?? [])]);
+  if (value.schemaVersion === 2) {
+    upgradeSteps([...run.steps, ...(run.probe?.steps ?? [])]);
+    run.config = { ...run.config, windowMinimums: null };
+  }
   run.schemaVersion = RESULTS_SCHEMA_VERSION;
   return run;
 }
@@ -55,6 +58,7 @@ export function readCompareResult(runDir: string): CompareResult {
   checkSchema(file, value.schemaVersion);
   const compare = value as CompareResult;
   if (value.schemaVersion === 2) {
+    upgradeCompareConfig(compare);
     upgradeSteps(compare.windows.map((w) => w.step));
     upgradeSteps(compare.epochs.flatMap((e) => [e.warmup.baseline, e.warmup.candidate]).filter((s): s is StepRecord => s !== null));
   }
@@ -69,6 +73,14 @@ function checkSchema(file: string, version: unknown): void {
   if (!READABLE_SCHEMAS.includes(version as number)) {
     throw new GwprofError(`${file} has schema version ${String(version)}; this gwprof reads versions ${READABLE_SCHEMAS.join(' and ')}`);
   }
+}
+
+/** Schema 2 → 3: the design's fields sat in the config itself, zeros for a comparison of finished runs. */
+function upgradeCompareConfig(compare: CompareResult): void {
+  const old = compare.config as CompareResult['config'] & CompareDesign;
+  const { threshold, windowSec, leadInSec, warmupSec, blocksPerEpoch, budgetMinutes, alpha, beta, minBlocks, ...rest } = old;
+  const design = { threshold, windowSec, leadInSec, warmupSec, blocksPerEpoch, budgetMinutes, alpha, beta, minBlocks };
+  compare.config = { ...rest, design: compare.mode === 'runs' ? null : design };
 }
 
 /** Schema 2 → 3: `concurrency` repeated the load's connections, or held an open-loop step's in-flight cap. */

@@ -267,6 +267,8 @@ export interface RunConfig {
   maxDurationSec: number;
   /** Longest warm-up per step, s. */
   warmupSec: number;
+  /** What every measured window had to hold, unless it reached maxDurationSec; null in files from before schema 3. */
+  windowMinimums: { minRoundTrips: number; minResponses: number } | null;
   query: string;
   variables: string | null;
   expect: string | null;
@@ -380,8 +382,6 @@ export interface RateCapacity {
   notes: string[];
 }
 
-export type Verdict = 'regression' | 'improvement' | 'no change' | 'inconclusive';
-
 export interface SampleSummary {
   n: number;
   median: number;
@@ -425,6 +425,13 @@ export interface LevelDecision {
   reason: string;
 }
 
+/** One block of a level: the gating metric's change in it, candidate over baseline (geometric means). */
+export interface BlockChange {
+  block: number;
+  epoch: number;
+  relativeChange: number;
+}
+
 /** A CPU bucket of one level: milliseconds per successful request on each side. */
 export interface BucketDelta {
   bucket: string;
@@ -453,6 +460,8 @@ export interface CompareLevel {
   decision: LevelDecision | null;
   /** The gating metric, summarised like the others. */
   cpu: MetricComparison;
+  /** The gating metric's change block by block; [] for a comparison of finished runs. */
+  blocks: BlockChange[];
   metrics: MetricComparison[];
   /** Largest move first; [] without profiles. */
   buckets: BucketDelta[];
@@ -501,6 +510,14 @@ export interface CompareConfig {
   load: { kind: 'closed' } | { kind: 'open'; arrivals: 'poisson' | 'uniform'; maxInFlight: number };
   /** Load levels; blocks take turns among them. */
   levels: number[];
+  query: string;
+  profile: boolean;
+  /** How the windows were measured and judged; null for a comparison of two finished runs (nothing measured). */
+  design: CompareDesign | null;
+}
+
+/** The measurement and the sequential test of a comparison that measured both sides. */
+export interface CompareDesign {
   /** Smallest relative change that counts: regression at ≥ +threshold. */
   threshold: number;
   /** Measured seconds per window, after a lead-in of leadInSec on the same connections. */
@@ -515,8 +532,6 @@ export interface CompareConfig {
   alpha: number;
   beta: number;
   minBlocks: number;
-  query: string;
-  profile: boolean;
 }
 
 /** Everything derived from the windows (or the two finished runs) by the publish pass. */

@@ -5,7 +5,7 @@
  * every few blocks (an epoch). compare.json is rewritten after every window.
  */
 import { judgeComparison, type ComparisonDesign, type ComparisonVerdict } from '@gwprof/analysis';
-import { GwprofError, RESULTS_SCHEMA_VERSION, compareLoadAt, loadLabel, loadLevel, writeCompareResult, type CompareConfig, type CompareResult, type LoadShape, type StepRecord } from '@gwprof/results';
+import { GwprofError, RESULTS_SCHEMA_VERSION, asError, compareLoadAt, loadLabel, loadLevel, writeCompareResult, type CompareConfig, type CompareResult, type LoadShape, type StepRecord } from '@gwprof/results';
 import { loadScenario, type Scenario } from '../fixtures.js';
 import { gatewayFromSpec } from '../gateways/index.js';
 import { measureStep, type StepSettings } from '../step/measure-step.js';
@@ -23,7 +23,7 @@ export interface CompareOptions extends ServiceOptions {
   candidateEnv: Record<string, string>;
   /** Port of the candidate; the baseline takes gatewayPort. */
   candidatePort: number;
-  /** closed: levels are connections; open: levels are requests per second (seed 003: overhead at equal load). */
+  /** closed: levels are connections; open: levels are requests per second (overhead at equal load). */
   load: CompareConfig['load'];
   levels: number[];
   scenario: ScenarioFiles;
@@ -61,7 +61,14 @@ interface Context {
   epochStartMs: number[];
 }
 
-export async function runComparison(options: CompareOptions): Promise<{ compare: CompareResult; runDir: string }> {
+/** A comparison as measured; `failure` is what stopped it early, as for a sweep (`SweepOutcome`). */
+export interface ComparisonOutcome {
+  compare: CompareResult;
+  runDir: string;
+  failure: Error | null;
+}
+
+export async function runComparison(options: CompareOptions): Promise<ComparisonOutcome> {
   checkOptions(options);
   const adapters = { baseline: gatewayFromSpec(options.baseline), candidate: gatewayFromSpec(options.candidate) };
   const scenario = loadScenario(options.scenario);
@@ -77,6 +84,7 @@ export async function runComparison(options: CompareOptions): Promise<{ compare:
   const compare = newCompare(options, session);
   writeCompareResult(session.runDir, compare);
   let pair: GatewayPair | null = null;
+  let failure: Error | null = null;
   try {
     const bed = await session.startBed();
     pair = new GatewayPair(
@@ -93,9 +101,10 @@ export async function runComparison(options: CompareOptions): Promise<{ compare:
     compare.state = options.signal.aborted ? 'interrupted' : 'complete';
   } catch (caught) {
     compare.state = options.signal.aborted ? 'interrupted' : 'failed';
-    compare.error = options.signal.aborted ? null : (caught as Error).message;
+    failure = options.signal.aborted ? null : asError(caught);
+    compare.error = failure?.message ?? null;
     compare.stopReason = compare.error ?? 'interrupted';
-    session.logs.harness.error({ err: compare.error }, 'compare stopped');
+    session.logs.harness.error({ err: caught }, 'compare stopped');
   } finally {
     await pair?.stop();
     pair?.release();
@@ -103,7 +112,7 @@ export async function runComparison(options: CompareOptions): Promise<{ compare:
     compare.finishedAt = new Date().toISOString();
     writeCompareResult(session.runDir, compare);
   }
-  return { compare, runDir: session.runDir };
+  return { compare, runDir: session.runDir, failure };
 }
 
 /** The load of one level of this comparison. */
@@ -117,24 +126,25 @@ function checkOptions(options: CompareOptions): void {
   if (options.minBlocks < 2) throw new GwprofError('minBlocks must be at least 2: the test needs a variance');
 }
 
-/** Epochs of blocks until the verdict is in, the budget runs out, or the run is interrupted. */
+/**
+ * Epochs of blocks until the verdict is in (a window that failed validation ends it too: the
+ * verdict is then `invalid`), the budget runs out, or the run is interrupted.
+ */
 async function measureUntilDecided(ctx: Context): Promise<string> {
   let block = 0;
+  let verdict = judgeComparison(ctx.compare.windows, ctx.design);
   for (let epoch = 1; ; epoch++) {
     if (exceedsBudget(ctx, true)) return budgetReason(ctx, block);
     const gateways = await startEpoch(ctx, epoch);
     for (let i = 0; i < ctx.options.blocksPerEpoch; i++) {
       if (ctx.options.signal.aborted) return 'interrupted';
-      const verdict = judgeComparison(ctx.compare.windows, ctx.design);
-      if (verdict.done) return `${verdict.verdict} after ${block} blocks: ${verdict.reasons[0] ?? ''}`;
       if (i > 0 && exceedsBudget(ctx, false)) return budgetReason(ctx, block);
-      const level = nextLevel(ctx, verdict);
       const t0 = Date.now();
-      await measureBlock(ctx, gateways, epoch, ++block, level);
+      await measureBlock(ctx, gateways, epoch, ++block, nextLevel(ctx, verdict));
       ctx.blockMs.push(Date.now() - t0);
-      progressAfterBlock(ctx, block);
-      const failed = ctx.compare.windows.find((w) => w.step.status === 'failed');
-      if (failed) return `a ${failed.side} window failed at ${loadLabel(failed.step.load)}: ${failed.step.failures[0] ?? 'failed'}`;
+      verdict = judgeComparison(ctx.compare.windows, ctx.design);
+      progressAfterBlock(ctx, block, verdict);
+      if (verdict.done) return `${verdict.verdict} after ${block} blocks: ${verdict.reasons[0] ?? ''}`;
     }
   }
 }
@@ -240,8 +250,7 @@ function windowSettings(options: CompareOptions): StepSettings {
   };
 }
 
-function progressAfterBlock(ctx: Context, block: number): void {
-  const verdict = judgeComparison(ctx.compare.windows, ctx.design);
+function progressAfterBlock(ctx: Context, block: number, verdict: ComparisonVerdict): void {
   const levels = [...verdict.decisions.entries()].map(([level, d]) => `${loadLabel(loadAt(ctx.options, level))} ${d.relativeChange >= 0 ? '+' : ''}${(d.relativeChange * 100).toFixed(1)}% (${d.blocks} blocks): ${d.outcome}`);
   ctx.options.onProgress(`after block ${block} · ${((Date.now() - ctx.started) / 60_000).toFixed(1)} min · ${levels.join(' · ')}`, true);
 }
@@ -254,17 +263,19 @@ function newCompare(options: CompareOptions, session: Session): CompareResult {
     candidateEnv: options.candidateEnv,
     load: options.load,
     levels: options.levels,
-    threshold: options.threshold,
-    windowSec: options.windowSec,
-    leadInSec: options.leadInSec,
-    warmupSec: options.warmupSec,
-    blocksPerEpoch: options.blocksPerEpoch,
-    budgetMinutes: options.budgetMinutes,
-    alpha: options.alpha,
-    beta: options.beta,
-    minBlocks: options.minBlocks,
     query: options.scenario.query,
     profile: options.profile,
+    design: {
+      threshold: options.threshold,
+      windowSec: options.windowSec,
+      leadInSec: options.leadInSec,
+      warmupSec: options.warmupSec,
+      blocksPerEpoch: options.blocksPerEpoch,
+      budgetMinutes: options.budgetMinutes,
+      alpha: options.alpha,
+      beta: options.beta,
+      minBlocks: options.minBlocks,
+    },
   };
   return {
     schemaVersion: RESULTS_SCHEMA_VERSION,

@@ -6,7 +6,7 @@
  * new connections one per event-loop iteration (libuv ≥ 1.45), so a client that drops the
  * connection and reconnects goes to the back of the accept queue and times out again and again.
  * That feedback loop, not the gateway, made every autocannon version report periodic timeouts
- * at c=300 that wrk, which never aborts, did not see (README: load generator fidelity).
+ * at c=300 that wrk, which never aborts, did not see (docs/validation/fidelity-wrk.md).
  */
 import type { Dispatcher } from 'undici';
 import type { Completion } from './recorder.js';

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { GwprofError } from '@gwprof/results';
+import { clockTicksPerSecond } from '../proc-stats.js';
 
 /** The preload to pass to the gateway: `node --require <this>`. */
 export const profilerPreloadPath = fileURLToPath(new URL('./preload.cjs', import.meta.url));
@@ -92,11 +93,18 @@ export class ProfilerClient implements GatewayProfiler {
     return {
       samples: Number(reply.samples ?? 0),
       nodeGc: (reply.nodeGc as WrittenProfile['nodeGc']) ?? null,
-      threadCpuMs: (reply.threadCpuMs as WrittenProfile['threadCpuMs']) ?? null,
+      threadCpuMs: threadCpuMsOf(reply.threadTicks as { main: number; others: number } | null | undefined),
     };
   }
 
   close(): void {
     this.socket.destroy();
   }
+}
+
+/** The preload's per-thread clock ticks in ms. */
+function threadCpuMsOf(ticks: { main: number; others: number } | null | undefined): WrittenProfile['threadCpuMs'] {
+  if (!ticks) return null;
+  const msPerTick = 1000 / clockTicksPerSecond();
+  return { main: ticks.main * msPerTick, others: ticks.others * msPerTick };
 }

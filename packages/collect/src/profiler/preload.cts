@@ -51,23 +51,21 @@ class WindowAccount {
     }
   }
 
-  stop(): { nodeGc: { ms: number; count: number; windowMs: number; msByKind: Record<string, number> }; threadCpuMs: { main: number; others: number } | null } {
+  /** Thread CPU comes back in clock ticks: the harness knows how long a tick is (CLK_TCK). */
+  stop(): { nodeGc: { ms: number; count: number; windowMs: number; msByKind: Record<string, number> }; threadTicks: { main: number; others: number } | null } {
     const windowMs = perfHooks.performance.now() - this.startedAt;
     // Entries are delivered asynchronously: take the ones still queued.
     if (this.observer) this.add(this.observer.takeRecords());
     this.observer?.disconnect();
     this.observer = null;
     const after = threadTicks();
-    const msOf = (tid: string): number => ((after[tid] ?? 0) - (this.threadsAtStart[tid] ?? 0)) * TICK_MS;
+    const ticksOf = (tid: string): number => (after[tid] ?? 0) - (this.threadsAtStart[tid] ?? 0);
     const tids = Object.keys(after);
     const main = String(process.pid);
-    const threadCpuMs = tids.length > 0 ? { main: msOf(main), others: tids.filter((t) => t !== main).reduce((sum, t) => sum + msOf(t), 0) } : null;
-    return { nodeGc: { ms: this.gcMs, count: this.gcCount, windowMs, msByKind: this.byKind }, threadCpuMs };
+    const threadTicksInWindow = tids.length > 0 ? { main: ticksOf(main), others: tids.filter((t) => t !== main).reduce((sum, t) => sum + ticksOf(t), 0) } : null;
+    return { nodeGc: { ms: this.gcMs, count: this.gcCount, windowMs, msByKind: this.byKind }, threadTicks: threadTicksInWindow };
   }
 }
-
-/** Linux's USER_HZ is 100 on every mainstream build: stat fields count 10 ms ticks. */
-const TICK_MS = 10;
 
 /** utime + stime of every thread of this process, in ticks; {} where /proc is missing. */
 function threadTicks(): Record<string, number> {

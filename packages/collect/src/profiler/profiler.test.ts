@@ -1,70 +1,111 @@
-/** The in-process profiler end to end: a real Node process with the preload, driven over its socket. */
+/**
+ * The in-process profiler end to end: a real Node process with the preload, driven over its socket.
+ * The child does its work only when the test asks (over IPC) and only between start and stop, so
+ * what the window holds is known by causality, not by how fast the machine happens to be.
+ */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { constants as perfConstants } from 'node:perf_hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../paths.js';
 import { ProfilerClient, withProfilerPreload } from './controller.js';
 
 const preload = path.join(repoRoot, 'packages/collect/dist/profiler/preload.cjs');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-profiler-'));
+/**
+ * On { cpuMs, gcs }: forces `gcs` full GCs, then runs busyLoop until the process has used `cpuMs`
+ * more CPU, and answers once the GCs' perf entries have been queued (they are made on a later tick).
+ */
 const script = `
-  let calls = 0;
-  function busyLoop() { let x = 0; for (let i = 0; i < 2e5; i++) x += Math.sqrt(i); if (++calls % 50 === 0) process.stdout.write('.'); return x; }
-  busyLoop();
-  process.stdout.write('running\\n');
-  setInterval(busyLoop, 1);
+  function busyLoop() { let x = 0; for (let i = 0; i < 2e5; i++) x += Math.sqrt(i); return x; }
+  process.on('message', ({ cpuMs, gcs }) => {
+    for (let i = 0; i < gcs; i++) globalThis.gc();
+    const start = process.cpuUsage();
+    let calls = 0;
+    const used = () => { const u = process.cpuUsage(start); return (u.user + u.system) / 1000; };
+    while (used() < cpuMs) { busyLoop(); calls++; }
+    setImmediate(() => setImmediate(() => process.send({ calls })));
+  });
+  process.send('ready');
 `;
-const child = spawn(process.execPath, ['-e', script], {
+const child = spawn(process.execPath, ['--expose-gc', '-e', script], {
   env: { ...process.env, GWPROF_PROFILER_DIR: dir, NODE_OPTIONS: `--require ${preload}` },
-  stdio: ['ignore', 'pipe', 'ignore'],
+  stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
 });
-// On a loaded machine the child may still be starting when the socket is up: profile it once its loop runs.
-const running = new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
-/** Resolves once the child has run busyLoop another `calls` times: on a loaded machine 600 ms may hold none. */
-function busyCalls(calls: number): Promise<void> {
-  let dots = 0;
+const ready = new Promise<void>((resolve) => child.once('message', () => resolve()));
+function work(cpuMs: number, gcs: number): Promise<{ calls: number }> {
   return new Promise((resolve) => {
-    const count = (chunk: Buffer) => {
-      dots += chunk.toString().split('.').length - 1;
-      if (dots * 50 >= calls) {
-        child.stdout!.off('data', count);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', count);
+    child.once('message', (reply) => resolve(reply as { calls: number }));
+    child.send({ cpuMs, gcs });
   });
 }
 afterAll(() => child.kill('SIGKILL'));
 
+interface Profile {
+  nodes: Array<{ id: number; callFrame: { functionName: string } }>;
+  samples: number[];
+  startTime: number;
+  endTime: number;
+}
+
+/**
+ * One window: start, the work, stop. Returns the window as the test saw it: `inner` from start's
+ * answer to stop's request (the profiler certainly ran all of it), `outer` from start's request to
+ * stop's answer (it certainly ran within it), in ms on the same monotonic clock as the child's.
+ */
+async function profileWindow(client: ProfilerClient, file: string, cpuMs: number, gcs: number) {
+  const t0 = performance.now();
+  await client.start(1000);
+  const t1 = performance.now();
+  const { calls } = await work(cpuMs, gcs);
+  const t2 = performance.now();
+  const written = await client.stop(file);
+  const t3 = performance.now();
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+  return { written, profile, calls, inner: t2 - t1, outer: t3 - t0 };
+}
+
+/** Samples whose leaf is busyLoop. */
+function busyLoopSamples(profile: Profile): number {
+  const busy = new Set(profile.nodes.filter((n) => n.callFrame.functionName === 'busyLoop').map((n) => n.id));
+  return profile.samples.filter((id) => busy.has(id)).length;
+}
+
 describe('in-process CPU profiler', () => {
-  it('profiles exactly the window between start and stop and writes a .cpuprofile', async () => {
-    await running;
+  it('profiles exactly the window between start and stop, with Node’s own account of it, on one connection', async () => {
+    await ready;
     const client = await ProfilerClient.connect(dir, child.pid!);
-    await client.start(1000);
-    await Promise.all([new Promise((r) => setTimeout(r, 600)), busyCalls(100)]);
-    const file = path.join(dir, 'window.cpuprofile');
-    const { samples, nodeGc, threadCpuMs } = await client.stop(file);
-    const profile = JSON.parse(readFileSync(file, 'utf8')) as {
-      nodes: Array<{ callFrame: { functionName: string } }>;
-      samples: number[];
-      startTime: number;
-      endTime: number;
-    };
-    expect(samples).toBe(profile.samples.length);
-    // Node's own account of the window comes back with the profile.
-    expect(nodeGc!.windowMs).toBeGreaterThan(500);
-    expect(nodeGc!.count).toBeGreaterThanOrEqual(0);
-    expect(threadCpuMs!.main).toBeGreaterThan(0);
-    expect(samples).toBeGreaterThan(50);
-    expect((profile.endTime - profile.startTime) / 1000).toBeGreaterThan(500);
-    expect((profile.endTime - profile.startTime) / 1000).toBeLessThan(2000);
-    expect(profile.nodes.some((n) => n.callFrame.functionName === 'busyLoop')).toBe(true);
-    // A second window works on the same connection.
-    await client.start(1000);
-    await new Promise((r) => setTimeout(r, 200));
-    expect((await client.stop(path.join(dir, 'second.cpuprofile'))).samples).toBeGreaterThan(50);
+    // 200 ms of CPU in busyLoop and 3 forced GCs, all between start's answer and stop's request.
+    const first = await profileWindow(client, path.join(dir, 'window.cpuprofile'), 200, 3);
+    expect(first.calls).toBeGreaterThan(0);
+    expect(first.written.samples).toBe(first.profile.samples.length);
+    // The window is the one between start and stop: its length lies between what the test saw from
+    // inside and from outside (1 ms for V8's µs timestamps and rounding).
+    const profiledMs = (first.profile.endTime - first.profile.startTime) / 1000;
+    expect(profiledMs).toBeGreaterThanOrEqual(first.inner - 1);
+    expect(profiledMs).toBeLessThanOrEqual(first.outer + 1);
+    const gc = first.written.nodeGc!;
+    expect(gc.windowMs).toBeGreaterThanOrEqual(first.inner - 1);
+    expect(gc.windowMs).toBeLessThanOrEqual(first.outer + 1);
+    // Every forced GC in the window is counted, as a major one, and took time.
+    expect(gc.count).toBeGreaterThanOrEqual(3);
+    expect(Object.keys(gc.msByKind)).toContain(String(perfConstants.NODE_PERFORMANCE_GC_MAJOR));
+    expect(gc.ms).toBeGreaterThan(0);
+    // The main thread ran busyLoop for 200 ms of the process's CPU (the sampler thread's share is a
+    // few %): its clock ticks (10 ms each, two readings) must hold at least half of that.
+    expect(first.written.threadCpuMs!.main).toBeGreaterThanOrEqual(100);
+    // 200 ms of busyLoop at a 1 ms interval is about 200 samples; 20 leaves room for a starved sampler.
+    expect(busyLoopSamples(first.profile)).toBeGreaterThanOrEqual(20);
+
+    // A second window on the same connection: a profile of its own, later than the first.
+    const second = await profileWindow(client, path.join(dir, 'second.cpuprofile'), 50, 0);
+    expect(second.written.samples).toBe(second.profile.samples.length);
+    expect(second.profile.startTime).toBeGreaterThanOrEqual(first.profile.endTime);
+    expect((second.profile.endTime - second.profile.startTime) / 1000).toBeGreaterThanOrEqual(second.inner - 1);
+    expect((second.profile.endTime - second.profile.startTime) / 1000).toBeLessThanOrEqual(second.outer + 1);
+    expect(busyLoopSamples(second.profile)).toBeGreaterThan(0);
     client.close();
   });
 

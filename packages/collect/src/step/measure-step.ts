@@ -6,6 +6,7 @@
  */
 import { judgeWindowSteadiness, warmupDecision, windowDecision, type WindowRule } from '@gwprof/analysis';
 import { loadLabel, type LoadShape, type StepRecord, type StepTiming } from '@gwprof/results';
+import { DEFAULTS } from '../defaults.js';
 import type { Scenario } from '../fixtures.js';
 import type { RunLogs } from '../log.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
@@ -75,15 +76,6 @@ export interface StepContext {
   /** Ports whose accept queues must be empty before the load starts; default: the gateway's. */
   settlePorts?: number[];
 }
-
-/**
- * Every measured window must hold this many mean latencies and responses (or reach its cap). A
- * saturated gateway answers in bursts about one round trip apart, and a burst more or less at the
- * window's edges moves its throughput by about 1/round trips: 5 let Mesh at c=1000 read 13% low
- * against Little's law (README), 10 keep that within the 0.9–1.1 band.
- */
-const MIN_ROUND_TRIPS = 10;
-const MIN_RESPONSES = 200;
 
 export interface WarmupResult {
   seconds: number;
@@ -190,7 +182,7 @@ async function measureWindow(ctx: StepContext, timeline: StepTimeline, recorder:
     runDir: ctx.runDir,
     profileFile: `step-${ctx.id}.cpuprofile`,
   });
-  const rule: WindowRule = { minSeconds: settings.durationSec, maxSeconds: Math.max(settings.durationSec, settings.maxDurationSec), minRoundTrips: MIN_ROUND_TRIPS, minResponses: MIN_RESPONSES };
+  const rule: WindowRule = { minSeconds: settings.durationSec, maxSeconds: Math.max(settings.durationSec, settings.maxDurationSec), ...DEFAULTS.windowMinimums };
   for (;;) {
     const end = await timeline.tick('window');
     const seconds = end - start;
