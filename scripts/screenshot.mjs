@@ -28,7 +28,8 @@ const browser = await chromium.launch({
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   await page.goto(pathToFileURL(path.join(runDir, 'index.html')).href);
-  await page.screenshot({ path: path.join(outDir, 'report.png'), fullPage: true });
+  // The top of the report: verdict, charts and the step table.
+  await page.screenshot({ path: path.join(outDir, 'report.png'), fullPage: true, clip: { x: 0, y: 0, width: 1400, height: 1500 } });
   await page.goto(pathToFileURL(path.join(runDir, chosen.flamegraph)).href);
   await page.waitForSelector('canvas');
   // Left Heavy merges identical stacks: where the time went, rather than when.
