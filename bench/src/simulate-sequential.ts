@@ -1,117 +1,107 @@
 #!/usr/bin/env node
-// Error rates and time to a verdict of compare's sequential stopping rule, by simulation (backs
-// docs/validation/compare-error-rates.md, and the defaults minBlocks, alpha and beta of `gwprof compare`).
-// Each run draws fresh windows: lognormal noise per window, an optional lasting offset per process
-// (an "epoch" = one baseline and one candidate process, restarted every --blocks-per-epoch blocks),
-// (--epoch-sd is the sd of each process's lasting log offset, so x moves by √2 times it per epoch),
-// an optional machine drift (a random walk in log speed shared by both sides), and a true change
-// of the candidate. Blocks alternate ABBA / BAAB; the rule looks after every block. What it proves:
-// at a given noise (take it from `compare.js evaluate`'s noise table), how often the rule calls a
-// regression that is not there, misses one that is, and how long it takes. Pure: drives no load.
+// Error rates and time to a verdict of compare's stopping rule (the test on epoch means), by
+// simulation (backs docs/validation/compare-error-rates.md and compare's design: rounds per epoch,
+// first look, budget). Each simulated comparison draws fresh epochs: an epoch's value is the true
+// change, plus its pair of processes' lasting offset (sd --epoch-sd), plus the mean of its rounds'
+// noise (sd --within-sd each; a round is one window of each side). An epoch takes --pair-seconds to
+// restart and warm both sides plus --round-seconds per round; the last look is what the budget
+// holds at that pace. What it proves: at a given noise (take it from `compare.js evaluate`'s noise
+// table), how often the rule calls a regression that is not there, misses one that is, and how long
+// it takes, and which rounds per epoch is quickest. Pure: drives no load.
 //
 //   node bench/dist/simulate-sequential.js \
-//     [--runs 2000] [--seed 1] [--budget 48] [--seconds-per-block 25] [--blocks-per-epoch 6] \
-//     [--cv 0.05,0.075,0.1,0.15] [--epoch-sd 0,0.03] [--change 0,0.05,0.1,-0.1] [--drift 0] \
-//     [--design '{"beta":0.2}'] [--markdown]
+//     [--runs 5000] [--seed 1] [--budget 10,20] [--pair-seconds 20] [--round-seconds 14] [--rounds 1,2,4] \
+//     [--within-sd 0.04] [--epoch-sd 0.045] [--change 0,0.05,0.1] [--design '{"minEpochs":4}'] [--markdown]
 import { parseArgs } from 'node:util';
-import { blockLogRatio, mulberry32, resolveDesign, type BlockObservation } from '@gwprof/analysis';
-import { runToVerdict, wilsonInterval, type ReplayResult } from './compare/procedure-evaluation.js';
+import { mulberry32 } from '@gwprof/analysis';
+import { DEFAULTS } from '@gwprof/collect';
+import { maxEpochsFor, runToVerdict, wilsonInterval, type ReplayDesign, type ReplayResult } from './compare/procedure-evaluation.js';
 
 const { values: args } = parseArgs({
   options: {
-    runs: { type: 'string', default: '2000' },
+    runs: { type: 'string', default: '5000' },
     seed: { type: 'string', default: '1' },
-    budget: { type: 'string', default: '48' },
-    'seconds-per-block': { type: 'string', default: '25' },
-    'blocks-per-epoch': { type: 'string', default: '6' },
-    cv: { type: 'string', default: '0.05,0.075,0.1,0.15' },
-    'epoch-sd': { type: 'string', default: '0,0.03' },
-    change: { type: 'string', default: '0,0.05,0.1,-0.1' },
-    drift: { type: 'string', default: '0' },
+    budget: { type: 'string', default: '10,20' },
+    'pair-seconds': { type: 'string', default: '20' },
+    'round-seconds': { type: 'string', default: '14' },
+    rounds: { type: 'string', default: '2' },
+    'within-sd': { type: 'string', default: '0.04' },
+    'epoch-sd': { type: 'string', default: '0.045' },
+    change: { type: 'string', default: '0,0.05,0.1' },
     design: { type: 'string', default: '{}' },
     markdown: { type: 'boolean', default: false },
   },
 });
 const list = (s: string): number[] => s.split(',').map(Number);
 const runs = Number(args.runs);
-const budget = Number(args.budget);
-const secondsPerBlock = Number(args['seconds-per-block']);
-const blocksPerEpoch = Number(args['blocks-per-epoch']);
-const design = resolveDesign(JSON.parse(args.design));
-const tenMinutes = Math.floor(600 / secondsPerBlock);
+const pairSeconds = Number(args['pair-seconds']);
+const roundSeconds = Number(args['round-seconds']);
+const { threshold, alpha, minEpochs, spendingPower } = DEFAULTS.compare.design;
+const design: ReplayDesign = { threshold, alpha, minEpochs, spendingPower, ...(JSON.parse(args.design) as ReplayDesign) };
 
 /** Standard normal by Box–Muller. */
 function gaussian(random: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
 }
 
-type Side = 'baseline' | 'candidate';
-
 interface Row {
-  cv: number;
+  budget: number;
+  rounds: number;
+  withinSd: number;
   epochSd: number;
   change: number;
-  drift: number;
 }
 
-/** A stream of simulated blocks for one comparison. */
-function simulatedBlocks({ cv, epochSd, change, drift }: Row, random: () => number): () => BlockObservation {
-  const sigma = Math.sqrt(Math.log(1 + cv * cv)); // lognormal with this coefficient of variation
-  let block = 0;
-  let machine = 0; // log speed of the machine, a random walk per window
-  let offsets = { baseline: 0, candidate: 0 };
-  const window = (side: Side): number => {
-    machine += drift * gaussian(random);
-    const trueLog = side === 'candidate' ? Math.log1p(change) : 0;
-    return Math.exp(Math.log(10) + machine + offsets[side] + trueLog + sigma * gaussian(random));
-  };
+/** A stream of simulated epoch values for one comparison. */
+function simulatedEpochs({ rounds, withinSd, epochSd, change }: Row, random: () => number): () => number {
   return () => {
-    const epoch = Math.floor(block / blocksPerEpoch);
-    if (block % blocksPerEpoch === 0) offsets = { baseline: epochSd * gaussian(random), candidate: epochSd * gaussian(random) };
-    const order: Side[] = block % 2 === 0 ? ['baseline', 'candidate', 'candidate', 'baseline'] : ['candidate', 'baseline', 'baseline', 'candidate'];
-    const values: Record<Side, number[]> = { baseline: [], candidate: [] };
-    for (const side of order) values[side].push(window(side));
-    block++;
-    return { epoch, x: blockLogRatio(values.baseline, values.candidate) };
+    let noise = 0;
+    for (let i = 0; i < rounds; i++) noise += withinSd * gaussian(random);
+    return Math.log1p(change) + epochSd * gaussian(random) + noise / rounds;
   };
 }
 
 function simulateRow(row: Row, seed: number) {
   const random = mulberry32(seed);
+  const epochSeconds = pairSeconds + row.rounds * roundSeconds;
+  const maxEpochs = maxEpochsFor(row.budget, epochSeconds, design.minEpochs ?? 4);
+  const tenMinutes = Math.floor(600 / epochSeconds);
   const results: ReplayResult[] = [];
-  for (let i = 0; i < runs; i++) results.push(runToVerdict(simulatedBlocks(row, random), design, budget));
+  for (let i = 0; i < runs; i++) results.push(runToVerdict(simulatedEpochs(row, random), { ...design, maxEpochs }));
   const share = (pred: (r: ReplayResult) => boolean): number => results.filter(pred).length / runs;
   const decided = results.filter((r) => r.outcome !== 'inconclusive');
-  const sorted = decided.map((r) => r.blocks).sort((a, b) => a - b);
   return {
+    epochSeconds,
+    maxEpochs,
     regression: share((r) => r.outcome === 'regression'),
     noChange: share((r) => r.outcome === 'no change'),
     improvement: share((r) => r.outcome === 'improvement'),
     inconclusive: share((r) => r.outcome === 'inconclusive'),
-    regression10: share((r) => r.outcome === 'regression' && r.blocks <= tenMinutes),
-    noChange10: share((r) => r.outcome === 'no change' && r.blocks <= tenMinutes),
-    meanBlocks: decided.length ? decided.reduce((s, r) => s + r.blocks, 0) / decided.length : NaN,
-    p90Blocks: sorted.length ? sorted[Math.ceil(0.9 * sorted.length) - 1]! : NaN,
+    regression10: share((r) => r.outcome === 'regression' && r.epochs <= tenMinutes),
+    noChange10: share((r) => r.outcome === 'no change' && r.epochs <= tenMinutes),
+    meanMinutes: decided.length ? (decided.reduce((s, r) => s + r.epochs, 0) / decided.length) * (epochSeconds / 60) : NaN,
   };
 }
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const signed = (x: number): string => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(x * 100)}%`;
-const header = ['CV/window', 'sd/process', 'true change', 'regression', '≤10 min', 'no change', '≤10 min', 'improvement', 'inconclusive', 'mean blocks', 'p90 blocks', 'mean min'];
-const print = (cells: (string | number)[]): void => console.log(args.markdown ? `| ${cells.join(' | ')} |` : cells.map((c, i) => String(c).padStart(i < 3 ? 11 : 12)).join(''));
+const header = ['budget min', 'rounds/epoch', 's/epoch', 'last look', 'sd/round', 'sd/pair', 'true change', 'regression', '≤10 min', 'no change', '≤10 min', 'improvement', 'inconclusive', 'mean min to verdict'];
+const print = (cells: (string | number)[]): void => console.log(args.markdown ? `| ${cells.join(' | ')} |` : cells.map((c) => String(c).padStart(12)).join(''));
 console.log(`design ${JSON.stringify(design)}`);
-console.log(`${runs} runs per row; budget ${budget} blocks (${((budget * secondsPerBlock) / 60).toFixed(0)} min at ${secondsPerBlock} s per block; 10 min = ${tenMinutes} blocks); ${blocksPerEpoch} blocks per epoch; drift ${args.drift}/window; seed ${args.seed}`);
-console.log('outcome shares over all runs; "≤10 min" = that outcome within 10 minutes; blocks and minutes over runs that reached a verdict');
+console.log(`${runs} runs per row; ${pairSeconds} s to restart and warm a pair, ${roundSeconds} s per round; seed ${args.seed}`);
+console.log('outcome shares over all runs; "≤10 min" = that outcome within 10 minutes; minutes over runs that reached a verdict');
 print(header);
 if (args.markdown) print(header.map(() => '---'));
 const started = Date.now();
 let seed = Number(args.seed);
-for (const drift of list(args.drift)) {
-  for (const cv of list(args.cv)) {
-    for (const epochSd of list(args['epoch-sd'])) {
-      for (const change of list(args.change)) {
-        const r = simulateRow({ cv, epochSd, change, drift }, seed++);
-        print([pct(cv), pct(epochSd), signed(change), pct(r.regression), pct(r.regression10), pct(r.noChange), pct(r.noChange10), pct(r.improvement), pct(r.inconclusive), r.meanBlocks.toFixed(1), r.p90Blocks, ((r.meanBlocks * secondsPerBlock) / 60).toFixed(1)]);
+for (const budget of list(args.budget)) {
+  for (const rounds of list(args.rounds)) {
+    for (const withinSd of list(args['within-sd'])) {
+      for (const epochSd of list(args['epoch-sd'])) {
+        for (const change of list(args.change)) {
+          const r = simulateRow({ budget, rounds, withinSd, epochSd, change }, seed++);
+          print([budget, rounds, r.epochSeconds, r.maxEpochs, pct(withinSd), pct(epochSd), signed(change), pct(r.regression), pct(r.regression10), pct(r.noChange), pct(r.noChange10), pct(r.improvement), pct(r.inconclusive), r.meanMinutes.toFixed(1)]);
+        }
       }
     }
   }

@@ -12,12 +12,11 @@ import type { RecordedWindow } from './procedure-evaluation.js';
 /** The flags of `compare.js`, as parsed (see its header). */
 export interface BenchValues {
   gateway: string;
-  window: string;
-  windows: string;
+  /** Extra `gwprof compare` flags, space-separated: a lever of the noise study or a design to try. */
+  flags: string;
   minutes: string;
   label?: string;
   burn: string;
-  'blocks-per-epoch': string;
   replays: string;
   aa: string;
   burn5: string;
@@ -56,19 +55,24 @@ export interface Driver {
   burnEnv(burnUs: number): Record<string, string>;
 }
 
+/** The extra compare flags of --flags, as arguments. */
+export function extraFlags(values: Pick<BenchValues, 'flags'>): string[] {
+  return values.flags.split(/\s+/).filter((word) => word.length > 0);
+}
+
 /** A driver for one gateway: `compare` runs the CLI, `calibrateBurn` sizes a burn from a probe. */
-export function createDriver({ root, gateway, window, log }: { root: string; gateway: string; window: string; log: (line: string) => void }): Driver {
+export function createDriver({ root, gateway, flags, log }: { root: string; gateway: string; flags: string[]; log: (line: string) => void }): Driver {
   // Made on the first comparison, so that commands which only read data leave nothing behind.
   let workDir: string | null = null;
   const work = (): string => (workDir ??= mkdtempSync(path.join(os.tmpdir(), 'gwprof-bench-compare-')));
   const burnPreload = path.join(root, 'fixtures', 'burn-cpu-per-request.cjs');
 
   /** One `gwprof compare`, its compare.json and how long it took. */
-  function compare(label: string, flags: string[], candidateEnv: Record<string, string> = {}): CompareRun {
+  function compare(label: string, runFlags: string[], candidateEnv: Record<string, string> = {}): CompareRun {
     const json = path.join(work(), `${label}.json`);
     const args = [
       path.join(root, 'packages/cli/dist/bin.js'), 'compare', '--baseline', gateway, '--candidate', gateway,
-      '--out', work(), '--run-id', label, '--json', json, '--no-color', ...flags,
+      '--out', work(), '--run-id', label, '--json', json, '--no-color', ...flags, ...runFlags,
       ...Object.entries(candidateEnv).flatMap(([k, v]) => ['--candidate-env', `${k}=${v}`]),
     ];
     const started = Date.now();
@@ -91,7 +95,7 @@ export function createDriver({ root, gateway, window, log }: { root: string; gat
    * is a smaller share of what the comparison measures.
    */
   function calibrateBurn(percent: number): Calibration {
-    const probe = compare(`calibrate-${Date.now()}`, ['--window', String(window), '--min-blocks', '100000', '--budget', '3']);
+    const probe = compare(`calibrate-${Date.now()}`, recordFlags(3));
     if (!probe.result) throw new Error('the calibration probe wrote no compare.json');
     const cpu = median(probe.result.windows.map((w) => w.step.gateway.cpuMsPerOkRequest).filter((v): v is number => v !== null && v > 0));
     return { cpuMsPerRequest: cpu, burnUs: Math.round(cpu * 1000 * percent / 100) };
@@ -109,9 +113,9 @@ export function burnOfKind(calibration: Calibration | null | undefined, kind: st
   return calibration && percent ? Math.round((calibration.burnUs * percent) / 100) : 0;
 }
 
-/** Flags of a recording: the stopping rule off, so it runs for the whole budget. */
-export function recordFlags(window: string | number, minutes: string | number, blocksPerEpoch: string | number): string[] {
-  return ['--window', String(window), '--min-blocks', '100000', '--budget', String(minutes), '--blocks-per-epoch', String(blocksPerEpoch)];
+/** Flags of a recording: no look before an unreachable number of epochs, so it runs for the whole budget. */
+export function recordFlags(minutes: string | number): string[] {
+  return ['--min-epochs', '100000', '--budget', String(minutes)];
 }
 
 /** One window as the JSON logs keep it. */
@@ -130,6 +134,17 @@ export interface SlimWindow {
   majorGcMs: number | null;
 }
 
+/** One epoch as the JSON logs keep it: its seed, and where its restart's time went. */
+export interface SlimEpoch {
+  epoch: number;
+  seed: number | null;
+  /** From its start to its last window's end, s; null when it did not finish. */
+  seconds: number | null;
+  stopMs: number;
+  /** Per side: start order, ms to prepare, listen and answer, and the warm-up's seconds (settling before it included) and end. */
+  sides: Record<'baseline' | 'candidate', { order: number; prepareMs: number; listenMs: number; readyMs: number; warmupSec: number | null; warmupSteady: boolean | null }>;
+}
+
 /** The windows a recording keeps: enough to replay the procedure and to study noise. */
 export function slimWindows(result: CompareResult): SlimWindow[] {
   return result.windows.map((w) => ({
@@ -139,7 +154,21 @@ export function slimWindows(result: CompareResult): SlimWindow[] {
   }));
 }
 
+export function slimEpochs(result: CompareResult): SlimEpoch[] {
+  return result.epochs.map((e) => {
+    const side = (s: 'baseline' | 'candidate') => ({
+      order: e.sides[s].order, ...e.sides[s].startup,
+      warmupSec: e.sides[s].warmup ? e.sides[s].warmup!.settleSec + e.sides[s].warmup!.seconds : null, warmupSteady: e.sides[s].warmup?.steady ?? null,
+    });
+    return {
+      epoch: e.epoch, seed: e.seed, stopMs: e.stopMs,
+      seconds: e.finishedAt ? (Date.parse(e.finishedAt) - Date.parse(e.startedAt)) / 1000 : null,
+      sides: { baseline: side('baseline'), candidate: side('candidate') },
+    };
+  });
+}
+
 /** Kept windows as the procedure's evaluation takes them: the gating value of each, where there is one. */
 export function recordedWindows(windows: readonly SlimWindow[]): RecordedWindow[] {
-  return windows.filter((w) => w.value !== null).map((w) => ({ epoch: w.epoch, block: w.block, side: w.side, value: w.value! }));
+  return windows.filter((w) => w.value !== null).map((w) => ({ epoch: w.epoch, block: w.block, position: w.position, side: w.side, value: w.value! }));
 }

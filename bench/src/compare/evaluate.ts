@@ -1,21 +1,21 @@
-// `evaluate`: the procedure's error rates and time to a verdict, by replaying the recordings.
-import { DEFAULT_SEQUENTIAL_DESIGN, type SequentialDesign } from '@gwprof/analysis';
+// `evaluate`: the stopping rule's error rates and time to a verdict, by replaying the recordings.
 import { DEFAULTS } from '@gwprof/collect';
 import { recordedWindows, type CommandContext } from './driver.js';
 import { appendEntry, readEntries } from './json-log.js';
-import { noiseTable } from './noise-components.js';
-import { evaluateProcedure, type EpochDraw, type ProcedureRates } from './procedure-evaluation.js';
+import { epochPace, noiseTable } from './noise-components.js';
+import { evaluateProcedure, type EpochDraw, type ProcedureRates, type ReplayDesign } from './procedure-evaluation.js';
 import type { Recording } from './record.js';
 
-// The design `gwprof compare` runs with: the analysis defaults, with the CLI's defaults on top.
-const COMPARE_DESIGN: SequentialDesign = { ...DEFAULT_SEQUENTIAL_DESIGN, threshold: DEFAULTS.compare.threshold, alpha: DEFAULTS.compare.alpha, beta: DEFAULTS.compare.beta, minBlocks: DEFAULTS.compare.minBlocks };
+/** The test `gwprof compare` runs with: the CLI's defaults. */
+const { threshold, alpha, minEpochs, spendingPower } = DEFAULTS.compare.design;
+const COMPARE_DESIGN: ReplayDesign = { threshold, alpha, minEpochs, spendingPower };
 
 interface EvaluationRow extends ProcedureRates {
   recording: string;
   effect: string;
   budget: number;
   epochDraw: EpochDraw;
-  secondsPerBlock: number;
+  secondsPerEpoch: number;
 }
 
 /**
@@ -24,19 +24,15 @@ interface EvaluationRow extends ProcedureRates {
  * overstates the false-alarm rate and the second understates it (see procedure-evaluation.ts).
  */
 function replayRows(rec: Recording, replays: number): EvaluationRow[] {
-  const blocks = new Set(rec.windows.map((w) => w.block)).size;
-  const secondsPerBlock = (rec.minutes * 60) / blocks;
+  const secondsPerEpoch = epochPace(rec.epochs, rec.windows)?.epochSeconds ?? (rec.minutes * 60) / rec.epochs.length;
   const recorded = recordedWindows(rec.windows);
   const shifts = rec.burnPercent > 0 ? [null] : [0, 0.05, 0.1];
   const rows: EvaluationRow[] = [];
   for (const shift of shifts) {
     for (const budget of [10, 20]) {
       for (const epochDraw of ['replacement', 'deck'] as const) {
-        const rates = evaluateProcedure(recorded, COMPARE_DESIGN, {
-          replays, seed: 7, ...(shift ? { shift } : {}), center: shift !== null, epochDraw,
-          blocksPerEpoch: rec.blocksPerEpoch, secondsPerBlock, budgetBlocks: Math.floor((budget * 60) / secondsPerBlock),
-        });
-        rows.push({ recording: rec.label, effect: shift === null ? `real +${rec.burnPercent}%` : `synthetic ${shift === 0 ? '0' : `+${shift * 100}%`}`, budget, epochDraw, secondsPerBlock, ...rates });
+        const rates = evaluateProcedure(recorded, COMPARE_DESIGN, { replays, seed: 7, ...(shift ? { shift } : {}), center: shift !== null, epochDraw, secondsPerEpoch, budgetMinutes: budget });
+        rows.push({ recording: rec.label, effect: shift === null ? `real +${rec.burnPercent}%` : `synthetic ${shift === 0 ? '0' : `+${shift * 100}%`}`, budget, epochDraw, secondsPerEpoch, ...rates });
       }
     }
   }
@@ -46,16 +42,19 @@ function replayRows(rec: Recording, replays: number): EvaluationRow[] {
 function evaluationTable(rows: readonly EvaluationRow[]): string {
   const p = (x: number): string => `${(x * 100).toFixed(1)}%`;
   return [
-    '| recording | effect | budget min | epochs drawn | regression | no change | improvement | inconclusive | median min to verdict |',
-    '| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map((r) => `| ${r.recording} | ${r.effect} | ${r.budget} | ${r.epochDraw === 'deck' ? 'as a deck' : 'with replacement'} | ${p(r.shares.regression)} | ${p(r.shares['no change'])} | ${p(r.shares.improvement)} | ${p(r.shares.inconclusive)} | ${r.minutesToVerdict ? r.minutesToVerdict.median.toFixed(1) : '–'} |`),
+    '| recording | effect | budget min | last look (epochs) | epochs drawn | regression | no change | improvement | inconclusive | median min to verdict |',
+    '| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map(
+      (r) =>
+        `| ${r.recording} | ${r.effect} | ${r.budget} | ${r.maxEpochs} | ${r.epochDraw === 'deck' ? 'as a deck' : 'with replacement'} | ${p(r.shares.regression)} | ${p(r.shares['no change'])} | ${p(r.shares.improvement)} | ${p(r.shares.inconclusive)} | ${r.minutesToVerdict ? r.minutesToVerdict.median.toFixed(1) : '–'} |`,
+    ),
   ].join('\n');
 }
 
 export function evaluateCommand({ values, out }: CommandContext): string {
   const replays = Number(values.replays);
-  const recordings = readEntries<Recording>(out, 'compare-recordings.json');
+  const recordings = readEntries<Recording>(out, 'compare-recordings.json').filter((rec) => !values.label || rec.label === values.label);
   const rows = recordings.flatMap((rec) => replayRows(rec, replays));
-  appendEntry(out, 'compare-evaluation.json', { date: new Date().toISOString(), replays, rows });
-  return `${noiseTable(recordings.map((rec) => ({ name: rec.label, windows: rec.windows })))}\n\n${evaluationTable(rows)}\n`;
+  appendEntry(out, 'compare-evaluation.json', { date: new Date().toISOString(), replays, design: COMPARE_DESIGN, rows });
+  return `${noiseTable(recordings.map((rec) => ({ name: rec.label, windows: rec.windows, epochs: rec.epochs })))}\n\n${evaluationTable(rows)}\n`;
 }

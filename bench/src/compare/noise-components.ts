@@ -1,23 +1,48 @@
-// Where a comparison's noise comes from: between blocks of one process pair, or between pairs.
-import { recordedWindows, type SlimWindow } from './driver.js';
-import { recordingNoise, type RecordingNoise } from './procedure-evaluation.js';
+// Where a comparison's noise comes from (between rounds of one pair of processes, or between pairs),
+// what an epoch costs, and how many rounds per epoch that makes best (Kalibera & Jones).
+import { mean } from '@gwprof/analysis';
+import { recordedWindows, type SlimEpoch, type SlimWindow } from './driver.js';
+import { optimalRoundsPerEpoch, recordingNoise, type RecordingNoise } from './procedure-evaluation.js';
 
-/** One row per named set of windows (a recording or a run): its noise components, as markdown. */
-export function noiseTable(sets: readonly { name: string; windows: readonly SlimWindow[] }[]): string {
+/** Seconds to stop, start and warm up a pair of processes, and seconds per round (one window of each side). */
+export interface EpochPace {
+  pairSeconds: number;
+  roundSeconds: number;
+  epochSeconds: number;
+}
+
+/** The pace of a recording's finished epochs, the first left out when there are others (it holds the builds). */
+export function epochPace(epochs: readonly SlimEpoch[], windows: readonly SlimWindow[]): EpochPace | null {
+  const finished = epochs.filter((e) => e.seconds !== null && e.sides.baseline.warmupSec !== null && e.sides.candidate.warmupSec !== null);
+  const usable = finished.length > 1 ? finished.slice(1) : finished;
+  if (usable.length === 0) return null;
+  const start = (s: SlimEpoch['sides']['baseline']) => (s.prepareMs + s.listenMs + s.readyMs) / 1000 + s.warmupSec!;
+  const pair = usable.map((e) => e.stopMs / 1000 + start(e.sides.baseline) + start(e.sides.candidate));
+  const rounds = usable.map((e) => windows.filter((w) => w.epoch === e.epoch && w.side === 'baseline').length);
+  const epochSeconds = mean(usable.map((e) => e.seconds!));
+  const roundSeconds = mean(usable.map((e, i) => (e.seconds! - pair[i]!) / Math.max(1, rounds[i]!)));
+  return { pairSeconds: mean(pair), roundSeconds, epochSeconds };
+}
+
+/** One row per named recording or run: its noise components, its pace and the rounds per epoch they call for, as markdown. */
+export function noiseTable(sets: readonly { name: string; windows: readonly SlimWindow[]; epochs?: readonly SlimEpoch[] }[]): string {
   const p = (x: number): string => `${(x * 100).toFixed(1)}%`;
+  const s = (x: number | undefined): string => (x === undefined ? '–' : x.toFixed(1));
   return [
-    '| windows of | blocks | epochs | sd between blocks of one epoch | sd of the epoch (process pair) effect | intra-epoch correlation |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
-    ...sets.map(({ name, windows }) => {
+    '| windows of | epochs | rounds per epoch | sd of a round within a pair | sd of the pair effect | sd of the epoch value | s per pair start | s per round | rounds per epoch that minimise time (m*) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...sets.map(({ name, windows, epochs }) => {
       let n: RecordingNoise;
       try {
         n = recordingNoise(recordedWindows(windows));
       } catch (error) {
-        // Too short to split (fewer than two epochs, or no epoch with two blocks): a row of dashes.
+        // Too short to split (fewer than two epochs, or no epoch with two rounds): a row of dashes.
         if (!(error instanceof RangeError)) throw error;
-        return `| ${name} | ${new Set(windows.map((w) => w.block)).size} | ${new Set(windows.map((w) => w.epoch)).size} | – | – | – |`;
+        return `| ${name} | ${new Set(windows.map((w) => w.epoch)).size} | – | – | – | – | – | – | – |`;
       }
-      return `| ${name} | ${n.blocks} | ${n.epochs} | ${p(n.withinEpochSd)} | ${p(n.epochEffectSd)} | ${n.intraEpochCorrelation.toFixed(2)} |`;
+      const pace = epochs ? epochPace(epochs, windows) : null;
+      const m = pace ? optimalRoundsPerEpoch(n, pace.pairSeconds, pace.roundSeconds) : undefined;
+      return `| ${name} | ${n.epochs} | ${n.roundsPerEpoch.toFixed(1)} | ${p(n.withinEpochSd)} | ${p(n.epochEffectSd)} | ${p(n.epochSd)} | ${s(pace?.pairSeconds)} | ${s(pace?.roundSeconds)} | ${m === undefined ? '–' : Number.isFinite(m) ? m.toFixed(2) : '∞'} |`;
     }),
   ].join('\n');
 }

@@ -1,6 +1,6 @@
 // `runs`: real comparisons with the stopping rule, kinds interleaved (`runs-table` shows them all).
 import { median } from '@gwprof/analysis';
-import { burnOfKind, slimWindows, type BenchValues, type Calibration, type CommandContext, type CompareRun, type SlimWindow } from './driver.js';
+import { burnOfKind, extraFlags, slimEpochs, slimWindows, type BenchValues, type Calibration, type CommandContext, type CompareRun, type SlimEpoch, type SlimWindow } from './driver.js';
 import { appendEntry } from './json-log.js';
 
 interface PlannedRun {
@@ -8,11 +8,12 @@ interface PlannedRun {
   budget: string;
 }
 
-/** An entry of compare-runs.json (older entries lack `burnUs` and `windows`). */
+/** An entry of compare-runs.json. */
 export interface RunEntry {
   date: string;
   gateway: string;
-  window: number;
+  /** The extra compare flags it ran with. */
+  flags: string[];
   calibration: Calibration | null;
   kind: string;
   budget: number;
@@ -20,10 +21,12 @@ export interface RunEntry {
   verdict: string | null;
   minutes: number;
   change: number | null;
-  blocks: number | null;
-  burnUs?: number;
+  interval: { low: number; high: number } | null;
+  epochs: number | null;
+  burnUs: number;
   baselineCpuMs: number | null;
-  windows?: SlimWindow[];
+  windows: SlimWindow[];
+  epochRecords: SlimEpoch[];
 }
 
 /** Interleaved kinds, so that the machine's drift over hours hits all of them alike. */
@@ -58,9 +61,11 @@ function runEntry(run: PlannedRun, r: CompareRun, burnUs: number) {
   // share of the baseline's CPU per request it really is, so each run keeps that baseline.
   return {
     kind: run.kind, budget: Number(run.budget), exitCode: r.exitCode, verdict: r.result?.analysis?.verdict ?? null, minutes: r.minutes,
-    change: level?.decision?.relativeChange ?? null, blocks: level?.decision?.blocks ?? null, burnUs, baselineCpuMs: level?.cpu?.baseline?.median ?? null,
-    // Kept so that a run's noise (between blocks, between process pairs) can be studied afterwards.
+    change: level?.decision?.relativeChange ?? null, interval: level?.decision?.interval ?? null, epochs: level?.decision?.epochs ?? null,
+    burnUs, baselineCpuMs: level?.cpu?.baseline?.median ?? null,
+    // Kept so that a run's noise (within and between process pairs) and pace can be studied afterwards.
     windows: r.result ? slimWindows(r.result) : [],
+    epochRecords: r.result ? slimEpochs(r.result) : [],
   };
 }
 
@@ -74,10 +79,10 @@ export function runsCommand({ values, out, driver, log }: CommandContext): strin
   for (const [i, run] of plan.entries()) {
     if (values.recalibrate && burns(run)) calibration = driver.calibrateBurn(100);
     const burnUs = burnOfKind(calibration, run.kind);
-    const r = driver.compare(`run-${i}`, ['--window', values.window, '--budget', run.budget, '--blocks-per-epoch', values['blocks-per-epoch']], driver.burnEnv(burnUs));
+    const r = driver.compare(`run-${i}`, ['--budget', run.budget], driver.burnEnv(burnUs));
     const entry = runEntry(run, r, burnUs);
     results.push(entry);
-    appendEntry(out, 'compare-runs.json', { date: new Date().toISOString(), gateway: values.gateway, window: Number(values.window), calibration, ...entry });
+    appendEntry(out, 'compare-runs.json', { date: new Date().toISOString(), gateway: values.gateway, flags: extraFlags(values), calibration, ...entry });
     log(`${i + 1}/${plan.length} ${run.kind}: ${entry.verdict} (exit ${entry.exitCode}) in ${entry.minutes.toFixed(1)} min, change ${entry.change === null ? '–' : (entry.change * 100).toFixed(1)}%`);
   }
   return `${verdictSummary(results).join('\n')}\n`;

@@ -6,7 +6,6 @@ import { mulberry32 } from './random.js';
 function step(level: number, cpuMs: number, status: StepRecord['status'] = 'ok'): StepRecord {
   return {
     load: { kind: 'closed', concurrency: level },
-    concurrency: level,
     status,
     failures: status === 'failed' ? ['success rate 90.00% is below the required 100.00%'] : [],
     rps: 1000 / cpuMs,
@@ -16,22 +15,22 @@ function step(level: number, cpuMs: number, status: StepRecord['status'] = 'ok')
   } as unknown as StepRecord;
 }
 
-/** ABBA/BAAB blocks with multiplicative noise of about `noise` per window and a candidate slowdown. */
-function windows(blocks: number, slowdown: number, noise: number, seed: number, level = 20): CompareWindow[] {
+/** One block per epoch, two windows per side, with multiplicative noise of about `noise` per window and a candidate slowdown. */
+function windows(epochs: number, slowdown: number, noise: number, seed: number, level = 20): CompareWindow[] {
   const random = mulberry32(seed);
   const out: CompareWindow[] = [];
-  for (let block = 1; block <= blocks; block++) {
-    const order = block % 2 === 1 ? ['baseline', 'candidate', 'candidate', 'baseline'] : ['candidate', 'baseline', 'baseline', 'candidate'];
+  for (let epoch = 1; epoch <= epochs; epoch++) {
+    const order = epoch % 2 === 1 ? ['baseline', 'candidate', 'candidate', 'baseline'] : ['candidate', 'baseline', 'baseline', 'candidate'];
     order.forEach((side, position) => {
       const factor = side === 'candidate' ? 1 + slowdown : 1;
       const cpu = 10 * factor * Math.exp(noise * (random() * 2 - 1) * Math.sqrt(3));
-      out.push({ epoch: Math.ceil(block / 3), block, position, side: side as CompareWindow['side'], step: step(level, cpu) });
+      out.push({ epoch, block: epoch, position, side: side as CompareWindow['side'], step: step(level, cpu) });
     });
   }
   return out;
 }
 
-const design = { levels: [20], threshold: 0.05, alpha: 0.05, beta: 0.2, minBlocks: 6 };
+const design = { levels: [20], threshold: 0.05, alpha: 0.05, minEpochs: 4, maxEpochs: 10, spendingPower: 1 };
 
 describe('judgeComparison', () => {
   it('calls a 4× slowdown a regression as soon as the test may look, and exits 1', () => {
@@ -41,16 +40,23 @@ describe('judgeComparison', () => {
   });
 
   it('says no change for identical sides with little noise, and exits 0', () => {
-    expect(judgeComparison(windows(12, 0, 0.005, 2), design)).toMatchObject({ verdict: 'no change', exitCode: 0, done: true });
+    expect(judgeComparison(windows(6, 0, 0.005, 2), design)).toMatchObject({ verdict: 'no change', exitCode: 0, done: true });
   });
 
   it('calls a 4× speed-up an improvement', () => {
     expect(judgeComparison(windows(6, -0.75, 0.05, 3), design)).toMatchObject({ verdict: 'improvement', exitCode: 0 });
   });
 
-  it('stays undecided before the minimum number of blocks: inconclusive, exit 3, not done', () => {
+  it('stays undecided before the first look: inconclusive, exit 3, not done', () => {
     expect(judgeComparison(windows(3, 3, 0.05, 4), design)).toMatchObject({ verdict: 'inconclusive', exitCode: 3, done: false });
     expect(judgeComparison([], design)).toMatchObject({ verdict: 'inconclusive', done: false });
+  });
+
+  it('ends inconclusive at the last look when the interval still holds 0 and reaches past the threshold', () => {
+    // Epochs alternating ±40%: the interval stays wide. At the last look (4 epochs here) the comparison is done.
+    const wide = windows(4, 0, 0, 9).map((w) => ({ ...w, step: step(20, w.side === 'candidate' ? (w.epoch % 2 === 1 ? 14 : 6) : 10) }));
+    expect(judgeComparison(wide, { ...design, maxEpochs: 4 })).toMatchObject({ verdict: 'inconclusive', exitCode: 3, done: true });
+    expect(judgeComparison(wide, design)).toMatchObject({ verdict: 'inconclusive', done: false });
   });
 
   it('turns a failed window into an invalid comparison, never a verdict', () => {
@@ -62,7 +68,7 @@ describe('judgeComparison', () => {
   });
 
   it('splits α across levels and needs every level decided', () => {
-    const both = [...windows(12, 0, 0.005, 6, 10), ...windows(2, 0, 0.005, 7, 50).map((w) => ({ ...w, block: w.block + 100 }))];
+    const both = [...windows(6, 0, 0.005, 6, 10), ...windows(2, 0, 0.005, 7, 50).map((w) => ({ ...w, block: w.block + 100 }))];
     const verdict = judgeComparison(both, { ...design, levels: [10, 50] });
     expect(verdict.decisions.get(10)!.alpha).toBeCloseTo(0.025, 9);
     expect(verdict.decisions.get(10)!.outcome).toBe('no change');

@@ -1,12 +1,12 @@
 /**
  * From a comparison's windows to a verdict. Each level's gating metric (the gateway's CPU ms per
- * successful request) goes through the sequential test (sequential.ts) block by block; its false
- * alarm rate α is split across the levels. Other metrics are summarised as paired changes with
- * plain 95% intervals, labelled as such: information, not verdicts.
+ * successful request) goes through the group-sequential test on epoch means (epoch-test.ts); its
+ * false-alarm rate α is split across the levels. Other metrics are summarised as paired changes
+ * with plain 95% intervals, labelled as such: information, not verdicts.
  */
 import { loadLabel, loadLevel, type BlockChange, type CompareWindow, type LevelDecision, type MetricComparison, type StepRecord } from '@gwprof/results';
 import { mean, median } from './descriptive.js';
-import { blockLogRatio, decideSequential, type BlockObservation } from './sequential.js';
+import { decideEpochs, epochValues, type EpochBlock } from './epoch-test.js';
 import { studentTQuantile } from './student-t.js';
 
 export interface ComparisonDesign {
@@ -15,8 +15,24 @@ export interface ComparisonDesign {
   label?: (level: number) => string;
   threshold: number;
   alpha: number;
-  beta: number;
-  minBlocks: number;
+  minEpochs: number;
+  /** The last look; a level still open there is inconclusive. */
+  maxEpochs: number;
+  spendingPower: number;
+}
+
+/**
+ * x for one block: mean log of the candidate's windows minus mean log of the baseline's. Means of
+ * logs, so one GC-heavy window moves x by its log, not by its raw size, and a drift that is linear
+ * in log speed cancels when the sides' windows sit at the same mean time.
+ */
+export function blockLogRatio(baseline: readonly number[], candidate: readonly number[]): number {
+  const meanLog = (values: readonly number[], side: string): number => {
+    if (values.length === 0) throw new RangeError(`a block needs at least one ${side} window`);
+    if (!values.every((v) => v > 0 && Number.isFinite(v))) throw new RangeError(`${side} window values must be finite and positive`);
+    return values.reduce((sum, v) => sum + Math.log(v), 0) / values.length;
+  };
+  return meanLog(candidate, 'candidate') - meanLog(baseline, 'baseline');
 }
 
 export interface ComparisonVerdict {
@@ -68,8 +84,8 @@ function blockRatio(block: readonly CompareWindow[], spec: MetricSpec): number |
   return baseline.length > 0 && candidate.length > 0 ? blockLogRatio(baseline, candidate) : null;
 }
 
-/** The blocks of a level as observations of the gating metric, for the sequential test. */
-export function levelObservations(windows: readonly CompareWindow[], level: number): BlockObservation[] {
+/** The blocks of a level as observations of the gating metric, for the test on epoch means. */
+export function levelObservations(windows: readonly CompareWindow[], level: number): EpochBlock[] {
   return blocksOf(windows, level).flatMap((block) => {
     const x = blockRatio(block, GATING_METRIC);
     return x === null ? [] : [{ epoch: block[0]!.epoch, x }];
@@ -87,20 +103,11 @@ export function blockChanges(windows: readonly CompareWindow[], level: number): 
 export function decideLevel(windows: readonly CompareWindow[], level: number, design: ComparisonDesign): LevelDecision {
   const alpha = design.alpha / design.levels.length;
   const blocks = levelObservations(windows, level);
-  if (blocks.length === 0) {
-    const none = { low: -Infinity, high: Infinity, confidence: 0, label: 'no block yet' };
-    return { outcome: 'continue', blocks: 0, epochs: 0, relativeChange: 0, interval: none, alpha, reason: 'no block measured yet' };
-  }
-  const decision = decideSequential(blocks, { threshold: design.threshold, alpha, beta: design.beta, minBlocks: design.minBlocks });
-  return {
-    outcome: decision.outcome,
-    blocks: decision.blocks,
-    epochs: decision.epochs,
-    relativeChange: decision.relativeChange,
-    interval: { low: decision.interval.low, high: decision.interval.high, confidence: decision.interval.confidence, label: decision.interval.label },
-    alpha,
-    reason: decision.reason,
-  };
+  const base = { alpha, maxEpochs: design.maxEpochs, blocks: blocks.length };
+  if (blocks.length === 0) return { ...base, outcome: 'continue', epochs: 0, relativeChange: 0, interval: null, reason: 'no block measured yet' };
+  const { threshold, minEpochs, maxEpochs, spendingPower } = design;
+  const decision = decideEpochs(epochValues(blocks), { threshold, alpha, minEpochs, maxEpochs, spendingPower });
+  return { ...base, outcome: decision.outcome, epochs: decision.epochs, relativeChange: decision.relativeChange, interval: decision.interval, reason: decision.reason };
 }
 
 /** The comparison's verdict from every level's decision; also whether measuring more could change it. */
@@ -116,7 +123,9 @@ export function judgeComparison(windows: readonly CompareWindow[], design: Compa
   const regressed = all.filter(([, d]) => d.outcome === 'regression');
   if (regressed.length > 0) return { decisions, verdict: 'regression', reasons: regressed.map(([l, d]) => describe(l, d)), exitCode: 1, done: true };
   const open = all.filter(([, d]) => d.outcome === 'continue');
-  if (open.length > 0) return { decisions, verdict: 'inconclusive', reasons: open.map(([l, d]) => describe(l, d)), exitCode: 3, done: false };
+  // A level still open at its last look stays so: the comparison can stop.
+  const exhausted = open.every(([, d]) => d.epochs >= design.maxEpochs);
+  if (open.length > 0) return { decisions, verdict: 'inconclusive', reasons: open.map(([l, d]) => describe(l, d)), exitCode: 3, done: exhausted };
   const improved = all.some(([, d]) => d.outcome === 'improvement');
   return { decisions, verdict: improved ? 'improvement' : 'no change', reasons: all.map(([l, d]) => describe(l, d)), exitCode: 0, done: true };
 }

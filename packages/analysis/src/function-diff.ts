@@ -26,6 +26,8 @@ export interface MsPerRequest {
 }
 
 export interface FunctionDelta {
+  /** The function's identity across nodes and profiles (`frameKey`). */
+  key: string;
   /** '(anonymous)' when V8 gives no name. */
   functionName: string;
   url: string;
@@ -166,6 +168,19 @@ function addProfile(
   return cpuUs;
 }
 
+/** Each function's self time in one profile, ms, `(idle)` left out; keyed by `frameKey`. */
+export function selfMsByFunction(profile: CpuProfile): Map<string, number> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const ms = new Map<string, number>();
+  for (const [id, us] of selfWeights(profile).selfUs) {
+    const frame = byId.get(id)!.callFrame;
+    if (isIdleFrame(frame)) continue;
+    const key = frameKey(frame);
+    ms.set(key, (ms.get(key) ?? 0) + us / 1000);
+  }
+  return ms;
+}
+
 function parentIds(nodes: readonly CpuProfileNode[]): Map<number, number> {
   const parents = new Map<number, number>();
   for (const node of nodes) for (const child of node.children ?? []) parents.set(child, node.id);
@@ -191,6 +206,7 @@ function functionDelta(before: SideTally, after: SideTally, key: string): Functi
   const b = after.functions.get(key);
   const frame = (a ?? b)!.frame;
   return {
+    key,
     functionName: frame.functionName || '(anonymous)',
     url: frame.url,
     line: Math.max(0, frame.lineNumber + 1),

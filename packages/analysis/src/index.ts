@@ -5,17 +5,18 @@ export { DEFAULT_BUCKET_RULES, loadBucketRules, type BucketRule } from './rules.
 export { analyzeProfile, classifyNodes, orderBucketNames, type ProfileAnalysis } from './buckets.js';
 export { bucketCosts, compareGcWithNode, type BucketFunctionCost } from './bucket-costs.js';
 export { explainFrames, formatExplanations, parseExplainQuery } from './explain.js';
-export { diffFunctions, type SideProfiles } from './function-diff.js';
+export { diffFunctions, selfMsByFunction, type SideProfiles } from './function-diff.js';
 export { mergeStacks, type MergedStack, type MergedStacks } from './side-stacks.js';
 export { TOP_FUNCTIONS } from './top-functions.js';
 // Capacity
 export { analyzeCapacity } from './capacity.js';
 export { analyzeRateCapacity } from './rate-capacity.js';
 // Steady state (collect decides with these while a step runs)
-export { warmupDecision, windowDecision, judgeWindowSteadiness, type WindowRule, type WindowSteadiness } from './steady-state.js';
+export { cpuWarmupDecision, warmupDecision, windowDecision, judgeWindowSteadiness, type WindowRule, type WindowSteadiness } from './steady-state.js';
 // Comparisons: the verdict, and the sequential rule behind it (bench/ replays and simulates it)
-export { blockChanges, judgeComparison, compareMetric, deltaMetric, GATING_METRIC, INFORMATIONAL_METRICS, type ComparisonDesign, type ComparisonVerdict } from './compare-windows.js';
-export { DEFAULT_SEQUENTIAL_DESIGN, blockLogRatio, decideSequential, resolveDesign, type BlockObservation, type SequentialDesign, type SequentialOutcome } from './sequential.js';
+export { blockChanges, blockLogRatio, judgeComparison, compareMetric, deltaMetric, GATING_METRIC, INFORMATIONAL_METRICS, type ComparisonDesign, type ComparisonVerdict } from './compare-windows.js';
+export { DEFAULT_EPOCH_TEST, decideEpochs, epochValues, resolveEpochDesign, spendingBoundaries, type EpochBlock, type EpochDecision, type EpochOutcome, type EpochTestDesign } from './epoch-test.js';
 export { mulberry32 } from './random.js';
 export { mean, median, variance } from './descriptive.js';
 export { uslThroughput } from './usl.js';
+export { MOVE_FAMILY_CONFIDENCE, epochPairs, moveNoise, type EpochPair, type WindowCosts } from './move-noise.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeWindowSteadiness, trendOf, warmupDecision, windowDecision } from './steady-state.js';
+import { cpuWarmupDecision, judgeWindowSteadiness, trendOf, warmupDecision, windowDecision } from './steady-state.js';
 
 const flat = (n: number, level = 100, wobble = 3): number[] => Array.from({ length: n }, (_, i) => level + (i % 2 === 0 ? wobble : -wobble));
 const ramp = (n: number, from: number, to: number): number[] => Array.from({ length: n }, (_, i) => from + ((to - from) * i) / (n - 1));
@@ -94,5 +94,35 @@ describe('judgeWindowSteadiness', () => {
   it('does not flag the counting noise of a low rate', () => {
     // About 5 responses a second: Poisson-like swings of ±2 are noise, not bursts.
     expect(judgeWindowSteadiness([5, 7, 3, 6, 4, 5, 8, 2, 5, 5, 6, 4, 3, 7, 5, 5, 4, 6, 5, 5]).steady).toBe(true);
+  });
+});
+
+describe('cpuWarmupDecision', () => {
+  // A fresh Mesh process's CPU ms per request, second by second (docs/bench/compare-epochs/restart-cost-mesh.json, restart 2).
+  const mesh = [24.0, 12.5, 16.83, 12.38, 9.81, 7.17, 8.33, 9.26, 7.35, 8.2, 7.75, 7.3, 6.85, 6.25, 7.25, 6.37, 6.15];
+
+  it('waits while CPU per request falls by more than 5% from one 3-second span to the next', () => {
+    for (let s = 1; s < 6; s++) expect(cpuWarmupDecision(mesh.slice(0, s), 20)).toEqual({ done: false });
+    // 24.0, 12.5, 16.8 → 12.4, 9.8, 7.2: −39%.
+    expect(cpuWarmupDecision(mesh.slice(0, 6), 20)).toEqual({ done: false });
+  });
+
+  it('ends once the last 3 seconds are no more than 5% below the 3 before', () => {
+    const done = [6, 7, 8, 9, 10, 11, 12].find((s) => cpuWarmupDecision(mesh.slice(0, s), 20).done);
+    // At 9 s: 8.3, 9.3, 7.4 (mean 8.31) against 12.4, 9.8, 7.2 (9.79) is −15%. At 10 s: 9.3, 7.4, 8.2 (8.27)
+    // against 9.8, 7.2, 8.3 (8.44) is −2.0%.
+    expect(done).toBe(10);
+    expect(cpuWarmupDecision(mesh.slice(0, 10), 20)).toMatchObject({ done: true, steady: true, reason: expect.stringMatching(/^CPU per request no longer falling: -2\.0% from the 3 s before to the last 3 s$/) });
+  });
+
+  it('never ends before 6 s, and ends unsteady at the longest warm-up while still falling', () => {
+    expect(cpuWarmupDecision([10, 10, 10, 10, 10], 20)).toEqual({ done: false });
+    const falling = Array.from({ length: 8 }, (_, i) => 30 * 0.8 ** i);
+    expect(cpuWarmupDecision(falling, 8)).toMatchObject({ done: true, steady: false, reason: expect.stringMatching(/still falling after 8 s/) });
+  });
+
+  it('skips seconds without a response', () => {
+    expect(cpuWarmupDecision([null, null, null, 10, 10, 10], 20)).toMatchObject({ done: false });
+    expect(cpuWarmupDecision([12, null, 11, 10, 10, null, 10], 20)).toMatchObject({ done: true, steady: true });
   });
 });

@@ -92,6 +92,39 @@ export function warmupDecision(state: WarmupState): WarmupDecision {
   return { done: false };
 }
 
+/**
+ * A fresh process's warm-up compares the mean CPU per request of its last CPU_WARMUP_SPAN seconds
+ * with the span before: one second of it moves by 10–15% at random on a busy gateway, a 3-second
+ * mean by about a third of that.
+ */
+const CPU_WARMUP_SPAN = 3;
+/** Still warming up: the last span's mean is lower than the span before by more than this. */
+const CPU_WARMUP_MAX_DROP = 0.05;
+/** Never less than this: the first seconds after a start cost 2–4 times the warm figure (docs/compare.md). */
+const CPU_WARMUP_MIN_SEC = 6;
+
+/**
+ * A fresh process's warm-up may end once its CPU per successful request stops falling: the mean of
+ * the last CPU_WARMUP_SPAN seconds is no more than CPU_WARMUP_MAX_DROP below the mean of the span
+ * before (its JIT has compiled what the load runs). At maxSeconds it ends regardless, unsteady.
+ */
+export function cpuWarmupDecision(cpuMsPerRequest: readonly (number | null)[], maxSeconds: number): WarmupDecision {
+  const elapsed = cpuMsPerRequest.length;
+  const spanMean = (from: number) => {
+    const values = cpuMsPerRequest.slice(from, from + CPU_WARMUP_SPAN).filter((v): v is number => v !== null);
+    return values.length > 0 ? mean(values) : null;
+  };
+  const last = spanMean(elapsed - CPU_WARMUP_SPAN);
+  const before = spanMean(elapsed - 2 * CPU_WARMUP_SPAN);
+  const change = last !== null && before !== null ? last / before - 1 : null;
+  const describe = change === null ? 'no responses to compare' : `${signedPercent(change)} from the ${CPU_WARMUP_SPAN} s before to the last ${CPU_WARMUP_SPAN} s`;
+  if (elapsed >= Math.max(CPU_WARMUP_MIN_SEC, 2 * CPU_WARMUP_SPAN) && change !== null && change >= -CPU_WARMUP_MAX_DROP) {
+    return { done: true, steady: true, reason: `CPU per request no longer falling: ${describe}` };
+  }
+  if (elapsed >= maxSeconds) return { done: true, steady: false, reason: `CPU per request still falling after ${maxSeconds} s: ${describe}` };
+  return { done: false };
+}
+
 function isFlat(trend: Trend): boolean {
   const change = Math.abs(trend.relativeChange);
   return change <= NEGLIGIBLE_CHANGE || (Math.abs(trend.t) < WARMUP_MAX_T && change <= WARMUP_MAX_CHANGE);

@@ -6,12 +6,13 @@ import { publishCompare, type CompareCopies } from '@gwprof/publish';
 import { renderCompareTable } from '@gwprof/render';
 import { ProgressLine } from './progress.js';
 import { throwIfBug } from './failures.js';
-import { collectKeyValue, parseIntegerList, parsePercent, parsePort, parsePositiveNumber, parseRates, parseWholeNumber } from './options.js';
+import { collectKeyValue, collectList, parseIntegerList, parsePercent, parsePort, parsePositiveNumber, parseRates, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
 import { scenarioFrom } from './defaults.js';
 
 const COMPARE = DEFAULTS.compare;
+const DESIGN = COMPARE.design;
 
 interface CompareFlags extends ServiceFlags {
   baseline?: string;
@@ -29,9 +30,14 @@ interface CompareFlags extends ServiceFlags {
   leadIn: number;
   warmup: number;
   blocksPerEpoch: number;
+  windowsPerSide: number;
   budget: number;
   threshold: number;
-  minBlocks: number;
+  minEpochs: number;
+  baselineNode?: string;
+  candidateNode?: string;
+  v8Flag?: string[];
+  seedPerEpoch: boolean;
   query?: string;
   variables?: string;
   expect?: string;
@@ -43,7 +49,7 @@ interface CompareFlags extends ServiceFlags {
 export function compareCommand(): Command {
   const command = new Command('compare')
     .description(
-      'did the candidate gateway get slower than the baseline? Both stay warm; short windows alternate between them (ABBA) until a sequential test decides. Exit 0 no change or improvement, 1 regression, 2 invalid, 3 inconclusive (budget ran out)',
+      'did the candidate gateway get slower than the baseline? Each epoch restarts both and measures short windows of each in random order, until a test on the epochs decides. Exit 0 no change or improvement, 1 regression, 2 invalid, 3 inconclusive (budget or last look reached)',
     )
     .option('--baseline <gateway>', 'baseline gateway spec: mesh, hive, apollo or cmd:<shell command>')
     .option('--candidate <gateway>', 'candidate gateway spec (same forms)')
@@ -52,17 +58,22 @@ export function compareCommand(): Command {
     .option('--baseline-run <dir>', 'instead of measuring: a finished sweep run folder (deltas only, no verdict)')
     .option('--candidate-run <dir>', 'the other finished sweep run folder')
     .option('--candidate-port <port>', 'port of the candidate (the baseline takes --gateway-port)', parsePort('--candidate-port'), COMPARE.candidatePort)
-    .option('-c, --concurrency <list>', `closed loop: connections per level; blocks take turns among the levels (default ${COMPARE.concurrency.join(',')})`, parseIntegerList('--concurrency'))
+    .option('-c, --concurrency <list>', `closed loop: connections per level; every epoch measures a block at each level still open (default ${COMPARE.concurrency.join(',')})`, parseIntegerList('--concurrency'))
     .option('-r, --rate <list>', 'open loop instead: requests per second per level, the same for both sides, e.g. to measure what a plugin costs at equal load', parseRates)
     .addOption(new Option('--arrivals <kind>', 'open loop: poisson or uniform arrivals').choices(['poisson', 'uniform']).default(DEFAULTS.sweep.arrivals))
     .option('--max-in-flight <n>', 'open loop: requests outstanding at most; beyond, sends are dropped', parseWholeNumber('--max-in-flight'), DEFAULTS.sweep.maxInFlight)
-    .option('--window <seconds>', 'measured seconds per window', parsePositiveNumber('--window'), COMPARE.windowSec)
-    .option('--lead-in <seconds>', 'seconds of load before each window, on its connections, not measured', parsePositiveNumber('--lead-in', { allowZero: true }), COMPARE.leadInSec)
-    .option('-w, --warmup <seconds>', 'longest warm-up of each side after a (re)start; it ends once throughput stops trending', parsePositiveNumber('--warmup', { allowZero: true }), COMPARE.warmupSec)
-    .option('--blocks-per-epoch <n>', 'blocks of four windows before both sides are restarted', parseWholeNumber('--blocks-per-epoch'), COMPARE.blocksPerEpoch)
-    .option('--budget <minutes>', 'stop (inconclusive, exit 3) when another block would run past this', parsePositiveNumber('--budget'), COMPARE.budgetMinutes)
-    .option('--threshold <percent>', 'smallest change of CPU per request that counts', parsePercent('--threshold'), COMPARE.threshold * 100)
-    .option('--min-blocks <n>', 'blocks per level before the test may decide', parseWholeNumber('--min-blocks', 2, ': the test needs a variance'), COMPARE.minBlocks)
+    .option('--window <seconds>', 'measured seconds per window', parsePositiveNumber('--window'), DESIGN.windowSec)
+    .option('--lead-in <seconds>', 'seconds of load before each window, on its connections, not measured', parsePositiveNumber('--lead-in', { allowZero: true }), DESIGN.leadInSec)
+    .option('-w, --warmup <seconds>', 'longest warm-up of each side after its start; it ends once CPU per request stops falling', parsePositiveNumber('--warmup', { allowZero: true }), DESIGN.warmupSec)
+    .option('--blocks-per-epoch <n>', 'blocks at each level before both sides are restarted', parseWholeNumber('--blocks-per-epoch'), DESIGN.blocksPerEpoch)
+    .option('--windows-per-side <n>', 'windows of each side in a block, in random order', parseWholeNumber('--windows-per-side'), DESIGN.windowsPerSide)
+    .option('--budget <minutes>', 'stop (inconclusive, exit 3) when another epoch would run past this', parsePositiveNumber('--budget'), DESIGN.budgetMinutes)
+    .option('--threshold <percent>', 'no change means within ± this of CPU per request', parsePercent('--threshold'), DESIGN.threshold * 100)
+    .option('--min-epochs <n>', 'epochs (pairs of processes) before the first look', parseWholeNumber('--min-epochs', 3, ': the test needs a variance with degrees of freedom'), DESIGN.minEpochs)
+    .option('--baseline-node <version>', 'Node.js of the baseline: a version (22, 24.9.0, fetched once from the npm registry), a path to node, or current', 'current')
+    .option('--candidate-node <version>', 'Node.js of the candidate (same forms): compare one gateway on two Node versions', 'current')
+    .option('--v8-flag <flag>', 'a V8 flag on both sides\' node command lines, e.g. --single-threaded-gc (repeatable)', collectList)
+    .option('--seed-per-epoch', 'give both sides the same fresh --hash-seed and --random-seed every epoch', DESIGN.seedPerEpoch)
     .option('--query <file>', `GraphQL query to POST (default: ${path.relative(process.cwd(), COMPARE.scenario.query)}, with its variable sets cycled per request and their golden responses)`)
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
     .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry')
@@ -115,15 +126,22 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
     candidatePort: flags.candidatePort,
     ...loadOf(flags),
     scenario: scenarioFrom(flags, COMPARE.scenario),
-    windowSec: flags.window,
-    leadInSec: flags.leadIn,
-    warmupSec: flags.warmup,
-    blocksPerEpoch: flags.blocksPerEpoch,
-    budgetMinutes: flags.budget,
-    threshold: flags.threshold / 100,
-    alpha: COMPARE.alpha,
-    beta: COMPARE.beta,
-    minBlocks: flags.minBlocks,
+    ...(flags.baselineNode ? { baselineNode: flags.baselineNode } : {}),
+    ...(flags.candidateNode ? { candidateNode: flags.candidateNode } : {}),
+    design: {
+      threshold: flags.threshold / 100,
+      alpha: DESIGN.alpha,
+      minEpochs: flags.minEpochs,
+      spendingPower: DESIGN.spendingPower,
+      windowSec: flags.window,
+      leadInSec: flags.leadIn,
+      warmupSec: flags.warmup,
+      blocksPerEpoch: flags.blocksPerEpoch,
+      windowsPerSide: flags.windowsPerSide,
+      budgetMinutes: flags.budget,
+      v8Flags: flags.v8Flag ?? [...DESIGN.v8Flags],
+      seedPerEpoch: flags.seedPerEpoch,
+    },
     profile: flags.profile,
     signal,
     onProgress: (line, final) => progress.update(line, final),

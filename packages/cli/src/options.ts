@@ -40,6 +40,11 @@ export function parsePercent(name: string) {
 }
 
 /** Repeatable K=V option, collected into an object. */
+/** A repeatable option's values, in the order given. */
+export function collectList(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
 export function collectKeyValue(name: string) {
   return (value: string, previous: Record<string, string> = {}): Record<string, string> => {
     const index = value.indexOf('=');

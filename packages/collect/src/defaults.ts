@@ -3,7 +3,7 @@
  * calling collect directly (benchmark scripts).
  */
 import path from 'node:path';
-import { DEFAULT_SEQUENTIAL_DESIGN } from '@gwprof/analysis';
+import { DEFAULT_EPOCH_TEST } from '@gwprof/analysis';
 import { DEFAULT_SUBGRAPH_PORTS } from './subgraphs.js';
 import { defaultProfilesDir, fixturesDir } from './paths.js';
 
@@ -94,19 +94,25 @@ export const DEFAULTS = {
     concurrency: [20],
     /** The candidate's port; the baseline takes gatewayPort. */
     candidatePort: 4005,
-    /** Measured seconds per window, after a lead-in on fresh connections (docs/compare.md: noise per minute). */
-    windowSec: 5,
-    /** The side's connections only need refilling after the other side's turn: the processes are warm. */
-    leadInSec: 1,
-    /** Longest warm-up of each side after a (re)start. */
-    warmupSec: 20,
-    /** Blocks of four windows between restarts of both sides. */
-    blocksPerEpoch: 3,
-    budgetMinutes: 20,
-    /** The sequential test's threshold, α (split across levels), β and minimum blocks: analysis's defaults. */
-    threshold: DEFAULT_SEQUENTIAL_DESIGN.threshold,
-    alpha: DEFAULT_SEQUENTIAL_DESIGN.alpha,
-    beta: DEFAULT_SEQUENTIAL_DESIGN.beta,
-    minBlocks: DEFAULT_SEQUENTIAL_DESIGN.minBlocks,
+    design: {
+      /** The test on epoch means: threshold, α (split across levels), first look and spending, analysis's defaults. */
+      threshold: DEFAULT_EPOCH_TEST.threshold,
+      alpha: DEFAULT_EPOCH_TEST.alpha,
+      minEpochs: DEFAULT_EPOCH_TEST.minEpochs,
+      spendingPower: DEFAULT_EPOCH_TEST.spendingPower,
+      /** Measured seconds per window, after a lead-in on fresh connections (docs/compare.md: noise per minute). */
+      windowSec: 5,
+      /** The side's connections only need refilling after the other side's turn: the processes are warm. */
+      leadInSec: 1,
+      /** Longest warm-up of each side after its start; it ends once CPU per request stops falling. */
+      warmupSec: 20,
+      /** Blocks at each level per pair of processes (docs/compare.md: the noise study). */
+      blocksPerEpoch: 1,
+      /** Windows of each side in a block, in random order. */
+      windowsPerSide: 2,
+      budgetMinutes: 20,
+      v8Flags: [] as string[],
+      seedPerEpoch: false,
+    },
   },
 } as const;

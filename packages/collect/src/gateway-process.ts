@@ -3,7 +3,10 @@
  * memory cap, PORT and SUBGRAPH_<NAME>_URL in its environment plus the user's --gateway-env,
  * the profiler preload when profiling; then waits until it answers a GraphQL request.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Logger } from 'pino';
+import type { NodeBinary } from './node-binaries.js';
 import { orphanGuardedCommand, pinnedCommand, type MemoryCap } from './isolation.js';
 import { assertPortFree, waitForPort } from './ports.js';
 import type { ManagedProcess, ProcessRegistry } from './processes.js';
@@ -31,6 +34,16 @@ export interface GatewayStartOptions {
   registry: ProcessRegistry;
   logger: Logger;
   processName?: string;
+  /** Another Node.js, or V8 flags for the gateway's node, through a shim written under shimDir. */
+  node?: NodeChoice;
+}
+
+/** The Node.js a gateway runs on and the V8 flags it gets (flags NODE_OPTIONS may not carry). */
+export interface NodeChoice {
+  binary: NodeBinary;
+  v8Flags: readonly string[];
+  /** A folder of the harness's own, for the shim. */
+  shimDir: string;
 }
 
 export interface RunningGateway {
@@ -41,6 +54,14 @@ export interface RunningGateway {
   /** Every pid of the gateway's process tree. */
   pids(): number[];
   stop(): Promise<void>;
+  /** Where its start went, ms: the adapter's preparation (a build, once), until it listened, until it answered. */
+  startup: GatewayStartup;
+}
+
+export interface GatewayStartup {
+  prepareMs: number;
+  listenMs: number;
+  readyMs: number;
 }
 
 /** A gateway process as a step sees it: its url, its pid, whether it still runs and why not. */
@@ -51,6 +72,23 @@ export function stepGatewayOf(gateway: RunningGateway): StepGateway {
     exit = `gateway exited (${info.signal ?? `code ${info.code}`}) during the step${tail ? `; last log lines: ${tail}` : ''}`;
   });
   return { url: gateway.url, pid: gateway.process.pid, isRunning: () => gateway.process.isRunning(), exitReason: () => exit };
+}
+
+/**
+ * A `node` that execs the chosen binary with the V8 flags, in a folder of its own (exec keeps the
+ * pid, so the gateway's process is still the one started); null when neither is asked for.
+ */
+function nodeShim(choice: NodeChoice): string | null {
+  if (choice.binary.path === process.execPath && choice.v8Flags.length === 0) return null;
+  mkdirSync(choice.shimDir, { recursive: true });
+  const shim = path.join(choice.shimDir, 'node');
+  const words = [choice.binary.path, ...choice.v8Flags].map(shellQuote).join(' ');
+  writeFileSync(shim, `#!/bin/sh\nexec ${words} "$@"\n`, { mode: 0o755 });
+  return shim;
+}
+
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 export function gatewayEnvironment(port: number, subgraphUrls: Record<SubgraphName, string>): Record<string, string> {
@@ -117,7 +155,9 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
   const { adapter, port, logger } = options;
   await assertPortFree(port, `gateway ${adapter.spec}`);
   const baseEnv = gatewayEnvironment(port, options.subgraphUrls);
-  const context: GatewayContext = { port, subgraphUrls: options.subgraphUrls, env: baseEnv, runDir: options.runDir, logger };
+  const node = options.node ? nodeShim(options.node) : null;
+  const context: GatewayContext = { port, subgraphUrls: options.subgraphUrls, env: baseEnv, runDir: options.runDir, logger, node: node ?? process.execPath };
+  const t0 = performance.now();
   try {
     await adapter.prepare(context);
   } catch (error) {
@@ -142,6 +182,7 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
     ...baseEnv,
     ...options.harnessEnv,
     ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+    ...(node ? { PATH: `${path.dirname(node)}:${options.extraEnv.PATH ?? process.env.PATH ?? ''}` } : {}),
   };
   const name = options.processName ?? 'gateway';
   const child = options.registry.spawn({ name, command, args, cwd: launch.cwd, env, logger });
@@ -154,8 +195,11 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
     );
   };
 
+  const spawned = performance.now();
+  let listening = spawned;
   try {
     await waitForPort(port, adapter.startTimeoutMs, () => child.isRunning());
+    listening = performance.now();
     await waitUntilReady(url, adapter.startTimeoutMs, () => child.isRunning());
   } catch (error) {
     await child.stop();
@@ -165,6 +209,7 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
   const tree = processTree(child.pid);
   const serverPid = pidListeningOn(port, tree) ?? child.pid;
   logger.info({ event: 'gateway-ready', url, pid: child.pid, serverPid }, `gateway ${adapter.spec} ready`);
+  const startup = { prepareMs: spawned - t0, listenMs: listening - spawned, readyMs: performance.now() - listening };
   return {
     url,
     process: child,
@@ -173,5 +218,6 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
     stop: async () => {
       await child.stop();
     },
+    startup,
   };
 }

@@ -11,8 +11,7 @@ import type { GatewayProfiler } from './profiler/gateway-profiler.js';
 import type { ExternalProfiler } from './profiler/external.js';
 import { attachSubgraphs, type RunningSubgraphs } from './subgraphs.js';
 import type { StepGateway } from './step/measure-step.js';
-import type { TestBed } from './test-bed.js';
-import type { MemoryCap } from './isolation.js';
+import type { LaunchOptions, TestBed } from './test-bed.js';
 import type { SubgraphName } from './gateways/types.js';
 
 export interface GatewayUnderTest {
@@ -52,7 +51,7 @@ export async function launchGatewayUnderTest(
   adapter: GatewayAdapter,
   gatewayEnv: Record<string, string>,
   processName: string,
-  placement: { port?: number; memoryCap?: MemoryCap | null } = {},
+  placement: Pick<LaunchOptions, 'port' | 'memoryCap' | 'node'> = {},
 ): Promise<GatewayUnderTest> {
   const launched = await bed.launchGateway({ adapter, gatewayEnv, processName, ...placement });
   return {

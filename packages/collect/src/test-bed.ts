@@ -12,6 +12,7 @@ import type { RunLogs } from './log.js';
 import { ProcessRegistry } from './processes.js';
 import { startSubgraphs, type RunningSubgraphs } from './subgraphs.js';
 import { startGateway, type RunningGateway } from './gateway-process.js';
+import type { NodeBinary } from './node-binaries.js';
 import { ProfilerClient, withProfilerPreload } from './profiler/controller.js';
 import { profilerWrapper, type ExternalProfiler } from './profiler/external.js';
 import type { GatewayAdapter, SubgraphName } from './gateways/types.js';
@@ -64,8 +65,18 @@ export interface TestBed {
   subgraphs: RunningSubgraphs;
   registry: ProcessRegistry;
   /** `port` and `memoryCap` default to the run's; a comparison gives its candidate others. */
-  launchGateway(options: { adapter: GatewayAdapter; gatewayEnv: Record<string, string>; processName: string; port?: number; memoryCap?: MemoryCap | null }): Promise<LaunchedGateway>;
+  launchGateway(options: LaunchOptions): Promise<LaunchedGateway>;
   close(): Promise<void>;
+}
+
+export interface LaunchOptions {
+  adapter: GatewayAdapter;
+  gatewayEnv: Record<string, string>;
+  processName: string;
+  port?: number;
+  memoryCap?: MemoryCap | null;
+  /** Another Node.js, or V8 flags on node's command line; default the harness's node as it is. */
+  node?: { binary: NodeBinary; v8Flags: readonly string[] };
 }
 
 export async function startTestBed(options: {
@@ -109,7 +120,7 @@ export async function startTestBed(options: {
     subgraphs,
     registry,
     close,
-    async launchGateway({ adapter, gatewayEnv, processName, port = options.gatewayPort, memoryCap = resources.memoryCap }): Promise<LaunchedGateway> {
+    async launchGateway({ adapter, gatewayEnv, processName, port = options.gatewayPort, memoryCap = resources.memoryCap, node }: LaunchOptions): Promise<LaunchedGateway> {
       options.onProgress(`starting gateway ${adapter.spec}…`, false);
       launched.add(adapter);
       const external = options.profiler === 'clinic' || options.profiler === '0x' ? profilerWrapper(options.profiler, runDir) : null;
@@ -130,6 +141,7 @@ export async function startTestBed(options: {
         registry,
         logger: logs.forProcess(processName),
         processName,
+        ...(node ? { node: { ...node, shimDir: path.join(profilerDir, 'node', processName) } } : {}),
       });
       let profiler: ProfilerClient | null = null;
       let profilerUnavailable: string | null = null;

@@ -51,12 +51,15 @@ async function analyzeWindows(runDir: string, compare: CompareResult): Promise<C
   const c = compare.config;
   if (!c.design) throw new GwprofError(`compare.json of mode "windows" has no design: it was not written by gwprof compare`);
   const label = (level: number) => loadLabel(compareLoadAt(c.load, level));
-  const { threshold, alpha, beta, minBlocks } = c.design;
-  const verdict = judgeComparison(compare.windows, { levels: c.levels, label, threshold, alpha, beta, minBlocks });
+  const { threshold, alpha, minEpochs, spendingPower } = c.design;
+  // A run that ended before its plan was fixed never reached a look.
+  const maxEpochs = compare.plan?.maxEpochs ?? minEpochs;
+  const verdict = judgeComparison(compare.windows, { levels: c.levels, label, threshold, alpha, minEpochs, maxEpochs, spendingPower });
   const { analyses, profiles } = await readWindowProfiles(runDir, compare);
+  const byStep = new Map(analyses.map((a) => [a.stepId, a]));
   const levels: CompareLevel[] = [];
   for (const level of c.levels) {
-    const moves = await publishLevelProfiles(runDir, compare, level, profiles);
+    const moves = await publishLevelProfiles(runDir, compare, level, { profiles, analyses: byStep });
     levels.push({
       level,
       label: label(level),
@@ -136,6 +139,6 @@ function runBucketDeltas(baseline: RunResult, candidate: RunResult, baselineStep
   const c = costs(candidate, candidateStep);
   if (!b || !c) return [];
   return [...new Set([...Object.keys(b), ...Object.keys(c)])]
-    .map((bucket) => ({ bucket, baselineMsPerOkRequest: b[bucket] ?? 0, candidateMsPerOkRequest: c[bucket] ?? 0, deltaMsPerOkRequest: (c[bucket] ?? 0) - (b[bucket] ?? 0) }))
+    .map((bucket) => ({ bucket, baselineMsPerOkRequest: b[bucket] ?? 0, candidateMsPerOkRequest: c[bucket] ?? 0, deltaMsPerOkRequest: (c[bucket] ?? 0) - (b[bucket] ?? 0), noise: null }))
     .sort((x, y) => Math.abs(y.deltaMsPerOkRequest) - Math.abs(x.deltaMsPerOkRequest));
 }

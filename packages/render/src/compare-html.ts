@@ -1,17 +1,21 @@
-import { loadLevel, type CompareDesign, type CompareLevel, type PublishedCompare } from '@gwprof/results';
+import { loadLevel, type CompareLevel, type MoveNoise, type PublishedCompare } from '@gwprof/results';
 import { escapeHtml } from './escape.js';
 import { NONE, fixed, integer, ms, signedPercent } from './format.js';
 import {
   FUNCTION_HEADERS,
   METRIC_HEADERS,
-  bucketsMovedMost,
   changeIsWorse,
   decisionText,
+  designText,
   failedWindows,
   functionCells,
+  bucketMovesLine,
+  functionMovesHeading,
   isDeltasOnly,
+  largestMoves,
   metricCells,
   metricLabel,
+  movedBeyondNoise,
   overallVerdictText,
   verdictTone,
   windowLabel,
@@ -33,7 +37,7 @@ const SIDE_COLORS = { baseline: '#1f77b4', candidate: '#ff7f0e' } as const;
 function metricsTable(level: CompareLevel): string {
   const rows = [level.cpu, ...level.metrics].map((m) => {
     const cells = metricCells(m).map(escapeHtml);
-    const worse = changeIsWorse(m);
+    const worse = changeIsWorse(m, level);
     cells[4] = `<span class="${worse === null ? '' : worse ? 'delta-bad' : 'delta-good'}">${cells[4]}</span>`;
     return { cells, attrs: `data-metric="${escapeHtml(m.metric)}"` };
   });
@@ -44,31 +48,44 @@ function metricsTable(level: CompareLevel): string {
   );
 }
 
+/** "[+0.310, +0.530]", or – without noise. */
+function noiseCell(noise: MoveNoise | null): string {
+  if (!noise) return NONE;
+  const signed = (v: number) => `${v >= 0 ? '+' : ''}${fixed(v, 3)}`;
+  return `[${signed(noise.interval[0])}, ${signed(noise.interval[1])}]`;
+}
+
+/** Every bucket with its move and the move's interval; the ones beyond their noise in bold. */
 function bucketTable(level: CompareLevel): string {
   if (level.buckets.length === 0) return '<p class="meta">No CPU buckets (profiling off).</p>';
-  const moved = new Set(bucketsMovedMost(level.buckets).map((b) => b.bucket));
-  return htmlTable(
-    [{ header: 'bucket' }, { header: 'baseline ms/req', numeric: true }, { header: 'candidate ms/req', numeric: true }, { header: 'change ms/req', numeric: true }],
+  const moved = new Set(movedBeyondNoise(level.buckets).map((b) => b.bucket));
+  const table = htmlTable(
+    [{ header: 'bucket' }, { header: 'baseline ms/req', numeric: true }, { header: 'candidate ms/req', numeric: true }, { header: 'change ms/req', numeric: true }, { header: 'interval', numeric: true }],
     level.buckets.map((b) => ({
       cells: [
         moved.has(b.bucket) ? `<b>${escapeHtml(b.bucket)}</b>` : escapeHtml(b.bucket),
         fixed(b.baselineMsPerOkRequest, 3),
         fixed(b.candidateMsPerOkRequest, 3),
         `${b.deltaMsPerOkRequest >= 0 ? '+' : ''}${fixed(b.deltaMsPerOkRequest, 3)}`,
+        noiseCell(b.noise),
       ],
+      attrs: `data-moved="${moved.has(b.bucket)}"`,
     })),
     `class="bucket-deltas" id="bucket-deltas-${levelTag(level)}"`,
   );
+  return `${table}<p class="meta">${escapeHtml(bucketMovesLine(level.buckets))}</p>`;
 }
 
+/** The functions whose self time moved most, each with its interval and whether it is beyond its noise. */
 function functionsBlock(level: CompareLevel): string {
-  if (level.functions.length === 0) return '';
+  const functions = largestMoves(level.functions, level.functions.length);
+  if (functions.length === 0) return '';
   const table = htmlTable(
-    FUNCTION_HEADERS.map((header, i) => ({ header, numeric: i < 3 })),
-    level.functions.map((f) => ({ cells: functionCells(f).map((c, i) => (i >= 4 ? `<span class="mono">${escapeHtml(c)}</span>` : escapeHtml(c))) })),
+    FUNCTION_HEADERS.map((header, i) => ({ header, numeric: i < 5 })),
+    functions.map((f) => ({ cells: functionCells(f).map((c, i) => (i >= 6 ? `<span class="mono">${escapeHtml(c)}</span>` : escapeHtml(c))), attrs: `data-moved="${f.noise?.moved === true}"` })),
     `class="function-moves" id="function-moves-${levelTag(level)}"`,
   );
-  return `<h3>Functions whose self time per successful request moved most</h3>${table}`;
+  return `<h3>${escapeHtml(functionMovesHeading(level.functions))}</h3>${table}`;
 }
 
 function profileLinks(level: CompareLevel): string {
@@ -152,12 +169,13 @@ function failuresSection(compare: PublishedCompare): string {
   return `<section id="failures"><h2>Failures</h2><ul>${items.join('')}</ul></section>`;
 }
 
-/** How the windows were measured and judged; nothing for a comparison of finished runs. */
-function designFacts(d: CompareDesign | null): Array<{ label: string; value: string }> {
-  if (!d) return [];
+/** How the windows were measured and judged, and on which Node; nothing for a comparison of finished runs. */
+function designFacts(compare: PublishedCompare): Array<{ label: string; value: string }> {
+  const design = designText(compare);
+  const nodes = compare.config.nodes;
   return [
-    { label: 'Window', value: `${d.windowSec} s after a ${d.leadInSec} s lead-in; blocks ABBA/BAAB; restart every ${d.blocksPerEpoch} blocks` },
-    { label: 'Test', value: `sequential, threshold ±${Number((d.threshold * 100).toFixed(2))}%, α ${d.alpha}, β ${d.beta}, at least ${d.minBlocks} blocks, budget ${d.budgetMinutes} min` },
+    ...(design ? [{ label: 'Measurement', value: design.measurement }, { label: 'Test', value: design.test }] : []),
+    ...(nodes ? [{ label: 'Node.js', value: `baseline ${nodes.baseline}, candidate ${nodes.candidate}` }] : []),
   ];
 }
 
@@ -168,7 +186,7 @@ function setupSection(compare: PublishedCompare): string {
     { label: 'Baseline env', value: env(c.baselineEnv) },
     { label: 'Candidate env', value: env(c.candidateEnv) },
     { label: c.load.kind === 'closed' ? 'Concurrency' : 'Rates', value: c.load.kind === 'closed' ? c.levels.join(', ') : `${c.levels.join(', ')} req/s, ${c.load.arrivals} arrivals, at most ${c.load.maxInFlight} in flight` },
-    ...designFacts(c.design),
+    ...designFacts(compare),
     { label: 'Query', value: c.query },
     { label: 'Reproduce', value: reproduceCommand(compare) },
   ];
@@ -190,7 +208,7 @@ ${compare.stopReason ? `<p>Stopped: ${escapeHtml(compare.stopReason)}</p>` : ''}
   const levels = compare.analysis.levels
     .map(
       (level) => `<section class="compare-level" data-level="${level.level}"><h2>${escapeHtml(level.label)}</h2>
-<p class="decision">${escapeHtml(decisionText(level))}</p>
+<p class="decision">${escapeHtml(decisionText(level, c.design?.threshold ?? null))}</p>
 ${metricsTable(level)}
 <p class="meta">Change: ratio of the geometric means, candidate over baseline, from paired blocks (${escapeHtml(signedPercent(level.cpu.relativeChange))} for CPU). Table intervals are plain 95% t intervals, not adjusted for the sequential stop: information, not verdicts.</p>
 <h3>CPU buckets, ms per successful request</h3>

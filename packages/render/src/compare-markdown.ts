@@ -3,12 +3,14 @@ import { escapeMarkdown, markdownCode } from './escape.js';
 import {
   FUNCTION_HEADERS,
   METRIC_HEADERS,
-  bucketMoveText,
-  bucketsMovedMost,
+  bucketMovesLine,
   decisionText,
+  designText,
   failedWindows,
   functionCells,
+  functionMovesHeading,
   isDeltasOnly,
+  largestMoves,
   metricCells,
   overallVerdictText,
   windowLabel,
@@ -17,17 +19,17 @@ import { fencedBlock } from './markdown-blocks.js';
 import { reproduceCommand } from './reproduce-command.js';
 import { type Column, formatMarkdownTable } from './text-table.js';
 
-function levelSection(level: CompareLevel): string[] {
+function levelSection(level: CompareLevel, threshold: number | null): string[] {
   const metricColumns: Column[] = METRIC_HEADERS.map((header, i) => ({ header, ...(i >= 2 ? { align: 'right' as const } : {}) }));
   // Metric cells and the decision are our own words and numbers (digits, signs, %, brackets): nothing to escape.
   const rows = [level.cpu, ...level.metrics].map((m) => metricCells(m));
-  const out = [`### ${level.label}`, '', decisionText(level), '', formatMarkdownTable(metricColumns, rows), ''];
-  const moved = bucketsMovedMost(level.buckets);
-  out.push(moved.length > 0 ? `CPU buckets that moved most (ms per successful request): ${moved.map((b) => escapeMarkdown(bucketMoveText(b))).join(', ')}` : 'No CPU bucket moved by 0.005 ms per request or more.', '');
-  if (level.functions.length > 0) {
-    const functionColumns: Column[] = FUNCTION_HEADERS.map((header, i) => ({ header, ...(i < 3 ? { align: 'right' as const } : {}) }));
-    const cells = level.functions.slice(0, 10).map((f) => functionCells(f).map((c, i) => (i >= 4 ? markdownCode(c, true) : escapeMarkdown(c))));
-    out.push('<details><summary>Functions whose self time per successful request moved most</summary>', '', formatMarkdownTable(functionColumns, cells), '', '</details>', '');
+  const out = [`### ${level.label}`, '', decisionText(level, threshold), '', formatMarkdownTable(metricColumns, rows), ''];
+  if (level.buckets.length > 0) out.push(escapeMarkdown(bucketMovesLine(level.buckets)), '');
+  const functions = largestMoves(level.functions, 10);
+  if (functions.length > 0) {
+    const functionColumns: Column[] = FUNCTION_HEADERS.map((header, i) => ({ header, ...(i < 5 ? { align: 'right' as const } : {}) }));
+    const cells = functions.map((f) => functionCells(f).map((c, i) => (i >= 6 ? markdownCode(c, true) : escapeMarkdown(c))));
+    out.push(`<details><summary>${escapeMarkdown(functionMovesHeading(level.functions))}</summary>`, '', formatMarkdownTable(functionColumns, cells), '', '</details>', '');
   }
   if (level.pprof) {
     out.push(
@@ -43,13 +45,14 @@ function setupLines(compare: PublishedCompare): string[] {
   const c = compare.config;
   const withEnv = (e: Record<string, string>) => (Object.keys(e).length ? ` with ${markdownCode(Object.entries(e).map(([k, v]) => `${k}=${v}`).join(' '))}` : '');
   const lines = [`- Baseline: ${markdownCode(c.baseline)}${withEnv(c.baselineEnv)}`, `- Candidate: ${markdownCode(c.candidate)}${withEnv(c.candidateEnv)}`];
-  const d = c.design;
-  if (d) {
+  const design = designText(compare);
+  if (design) {
     lines.push(
-      `- Load: ${c.load.kind === 'closed' ? `concurrency ${c.levels.join(', ')}` : `${c.levels.join(', ')} req/s (${c.load.arrivals} arrivals, at most ${c.load.maxInFlight} in flight)`}, query ${markdownCode(c.query)}; windows of ${d.windowSec} s after a ${d.leadInSec} s lead-in, in ABBA/BAAB blocks; both sides restarted every ${d.blocksPerEpoch} blocks`,
-      `- Test: sequential (Sobel–Wald SPRT on paired log ratios of CPU ms per ok request), threshold ±${Number((d.threshold * 100).toFixed(2))}%, α ${d.alpha} (false regression, split across levels), β ${d.beta}, at least ${d.minBlocks} blocks; budget ${d.budgetMinutes} min`,
+      `- Load: ${c.load.kind === 'closed' ? `concurrency ${c.levels.join(', ')}` : `${c.levels.join(', ')} req/s (${c.load.arrivals} arrivals, at most ${c.load.maxInFlight} in flight)`}, query ${markdownCode(c.query)}; ${escapeMarkdown(design.measurement)}`,
+      `- Test: ${escapeMarkdown(design.test)}`,
     );
   }
+  if (c.nodes) lines.push(`- Node.js: baseline ${escapeMarkdown(c.nodes.baseline)}, candidate ${escapeMarkdown(c.nodes.candidate)}`);
   if (env) {
     lines.push(
       `- Machine: ${escapeMarkdown(env.cpuModel)} × ${env.cpuCount}, ${escapeMarkdown(env.platform)}, Node ${escapeMarkdown(env.node)}; gateway CPU set ${escapeMarkdown(env.cpuSets.gateway ?? 'not pinned')}, others ${escapeMarkdown(env.cpuSets.others ?? 'not pinned')}${env.gitCommit ? `; commit ${markdownCode(env.gitCommit)}` : ''}`,
@@ -77,11 +80,11 @@ export function renderCompareMarkdown(compare: PublishedCompare): string {
   if (compare.stopReason) lines.push('', `Stopped: ${escapeMarkdown(compare.stopReason)}`);
   if (compare.state !== 'complete') lines.push('', `Compare run state: **${escapeMarkdown(compare.state)}**`);
   lines.push('');
-  for (const level of compare.analysis.levels) lines.push(...levelSection(level));
+  for (const level of compare.analysis.levels) lines.push(...levelSection(level, compare.config.design?.threshold ?? null));
   lines.push(
     isDeltasOnly(compare)
       ? 'Single runs per side: deltas only.'
-      : 'Baseline and candidate are geometric means of the windows; change is their ratio (candidate / baseline − 1), from paired blocks. The decision line carries the verdict and its always-valid interval; the table\'s 95% intervals are information, not adjusted for the sequential stop.',
+      : 'Baseline and candidate are geometric means of the windows; change is their ratio (candidate / baseline − 1). The decision line carries the verdict and the interval it was read from; the table\'s 95% intervals, from paired blocks, are information, not adjusted for the repeated looks.',
   );
   lines.push('', '<details><summary>Setup</summary>', '', ...setupLines(compare), '', '</details>');
   lines.push('', '### Reproduce', '', fencedBlock(reproduceCommand(compare), 'sh'), '');

@@ -16,10 +16,19 @@ export function metricLabel(metric: string): string {
   return METRIC_LABELS[metric] ?? metric;
 }
 
-/** Whether the point estimate moved in the bad direction for this metric (for colouring only). */
-export function changeIsWorse(m: MetricComparison): boolean | null {
-  if (m.relativeChange === null || m.relativeChange === 0) return null;
-  return m.higherIsBetter ? m.relativeChange < 0 : m.relativeChange > 0;
+/**
+ * Whether a metric moved in the bad direction, for colouring: for the gated metric the level's
+ * verdict says so; for the others only an interval that excludes 0 does (a point estimate's sign,
+ * +0.0% included, colours nothing). null: no colour.
+ */
+export function changeIsWorse(m: MetricComparison, level: CompareLevel): boolean | null {
+  if (m === level.cpu) {
+    const outcome = level.decision?.outcome;
+    return outcome === 'regression' ? true : outcome === 'improvement' ? false : null;
+  }
+  if (!m.interval || (m.interval[0] <= 0 && m.interval[1] >= 0)) return null;
+  const up = m.interval[0] > 0;
+  return m.higherIsBetter ? !up : up;
 }
 
 /** Two finished runs compared: deltas, no interval, no verdict. */
@@ -37,34 +46,76 @@ export function metricCells(m: MetricComparison): string[] {
   return [metricLabel(m.metric), m.unit, side(m.baseline), side(m.candidate), signedPercent(m.relativeChange), interval, `${m.baseline.n}/${m.candidate.n}`];
 }
 
-/** The level's sequential decision in one line, its interval labelled at its real confidence. */
-export function decisionText(level: CompareLevel): string {
+/**
+ * The level's decision in one sentence, read off the interval that decided it: words and numbers
+ * are the same statement.
+ */
+export function decisionText(level: CompareLevel, threshold: number | null): string {
   const d = level.decision;
   if (!d) return 'one run per side: no decision';
-  const interval = `[${signedPercent(d.interval.low)}, ${signedPercent(d.interval.high)}] (${d.interval.label})`;
-  return `CPU per ok request ${signedPercent(d.relativeChange)} ${interval} after ${d.blocks} blocks in ${d.epochs} epochs, α ${d.alpha.toFixed(3)}: ${d.outcome === 'continue' ? 'undecided' : d.outcome}`;
+  const where = `CPU per ok request ${signedPercent(d.relativeChange)} over ${d.epochs} epoch${d.epochs === 1 ? '' : 's'} (${d.blocks} block${d.blocks === 1 ? '' : 's'})`;
+  if (!d.interval) return `${where}: no verdict yet (${d.reason})`;
+  const interval = `${Math.round((1 - 2 * d.alpha) * 100)}% interval [${signedPercent(d.interval.low)}, ${signedPercent(d.interval.high)}], adjusted for a look after every epoch up to ${d.maxEpochs}`;
+  const limit = threshold === null ? 'the threshold' : `±${Number((threshold * 100).toFixed(2))}%`;
+  const meaning: Record<typeof d.outcome, string> = {
+    'no change': `it lies within ${limit}: no change that large`,
+    regression: `it lies above 0: the candidate uses more CPU per request`,
+    improvement: `it lies below 0: the candidate uses less CPU per request`,
+    continue: `it holds 0 and reaches past ${limit}: not decided`,
+  };
+  return `${where}; ${interval}; ${meaning[d.outcome]}`;
 }
 
-/** Buckets ordered by how far their ms per request moved, moves under 0.005 ms left out. */
-export function bucketsMovedMost(buckets: readonly BucketDelta[], n = 5): BucketDelta[] {
-  // The record keeps buckets in display order; "moved most" ranks them by the size of the move.
-  return buckets
-    .filter((b) => Math.abs(b.deltaMsPerOkRequest) >= 0.005)
+/** The moves of 0.005 ms per request or more, largest first (the record keeps buckets in display order). */
+export function largestMoves<T extends BucketDelta | FunctionMove>(moves: readonly T[], n = 5): T[] {
+  return moves
+    .filter((m) => Math.abs(m.deltaMsPerOkRequest) >= 0.005)
     .sort((x, y) => Math.abs(y.deltaMsPerOkRequest) - Math.abs(x.deltaMsPerOkRequest))
     .slice(0, n);
 }
 
-/** "fetch +0.42 ms/req (2.91 → 3.33)". */
-export function bucketMoveText(b: BucketDelta): string {
-  const sign = b.deltaMsPerOkRequest >= 0 ? '+' : '';
-  return `${b.bucket} ${sign}${fixed(b.deltaMsPerOkRequest, 3)} ms/req (${fixed(b.baselineMsPerOkRequest, 3)} → ${fixed(b.candidateMsPerOkRequest, 3)})`;
+/** The moves beyond their own noise, largest first. */
+export function movedBeyondNoise<T extends BucketDelta | FunctionMove>(moves: readonly T[]): T[] {
+  return largestMoves(moves.filter((m) => m.noise?.moved === true), moves.length);
 }
 
-export const FUNCTION_HEADERS = ['change ms/req', 'baseline', 'candidate', 'bucket', 'function', 'location'];
+/** "fetch +0.42 ms/req (2.91 → 3.33) [+0.31, +0.53]". */
+export function bucketMoveText(b: BucketDelta): string {
+  return `${b.bucket} ${signedMs(b.deltaMsPerOkRequest)} ms/req (${fixed(b.baselineMsPerOkRequest, 3)} → ${fixed(b.candidateMsPerOkRequest, 3)})${b.noise ? ` [${signedMs(b.noise.interval[0])}, ${signedMs(b.noise.interval[1])}]` : ''}`;
+}
+
+/**
+ * What the bucket moves say in one line: the ones beyond their noise; or none, and the largest
+ * within it; or, for two finished runs (noise unknown), the largest.
+ */
+export function bucketMovesLine(buckets: readonly BucketDelta[]): string {
+  const noise = buckets.find((b) => b.noise)?.noise;
+  const largest = largestMoves(buckets, 3).map(bucketMoveText).join(', ');
+  if (!noise) return largest ? `CPU buckets that moved most (ms per successful request; one run per side, noise unknown): ${largest}` : 'No CPU bucket moved by 0.005 ms per request or more.';
+  const moved = movedBeyondNoise(buckets);
+  const family = `intervals from the epochs' paired differences, holding for all ${noise.familySize} buckets together at ${Math.round(noise.familyConfidence * 100)}%`;
+  if (moved.length > 0) return `CPU buckets that moved beyond their noise (ms per successful request; ${family}): ${moved.map(bucketMoveText).join(', ')}`;
+  return `No CPU bucket moved beyond its noise (${family})${largest ? `; the largest moves: ${largest}` : ''}.`;
+}
+
+/** The heading of the functions' table: how many moved beyond their noise, and over what family. */
+export function functionMovesHeading(functions: readonly FunctionMove[]): string {
+  const noise = functions.find((f) => f.noise)?.noise;
+  if (!noise) return 'Functions whose self time per successful request moved most (one run per side, noise unknown)';
+  const moved = functions.filter((f) => f.noise?.moved).length;
+  return `Functions whose self time per successful request moved most: ${moved === 0 ? 'none' : moved} beyond its noise (intervals holding for all ${noise.familySize.toLocaleString('en-US')} functions seen, together, at ${Math.round(noise.familyConfidence * 100)}%)`;
+}
+
+export const FUNCTION_HEADERS = ['change ms/req', 'interval', 'beyond noise', 'baseline', 'candidate', 'bucket', 'function', 'location'];
 
 export function functionCells(f: FunctionMove): string[] {
-  const sign = f.deltaMsPerOkRequest >= 0 ? '+' : '';
-  return [`${sign}${fixed(f.deltaMsPerOkRequest, 3)}`, fixed(f.baselineMsPerOkRequest, 3), fixed(f.candidateMsPerOkRequest, 3), f.bucket, functionDisplayName(f), functionLocation(f)];
+  const interval = f.noise ? `[${signedMs(f.noise.interval[0])}, ${signedMs(f.noise.interval[1])}]` : NONE;
+  const beyond = f.noise ? (f.noise.moved ? 'yes' : 'no') : NONE;
+  return [signedMs(f.deltaMsPerOkRequest), interval, beyond, fixed(f.baselineMsPerOkRequest, 3), fixed(f.candidateMsPerOkRequest, 3), f.bucket, functionDisplayName(f), functionLocation(f)];
+}
+
+function signedMs(value: number): string {
+  return `${value >= 0 ? '+' : ''}${fixed(value, 3)}`;
 }
 
 export function overallVerdictText(compare: PublishedCompare): string {
@@ -92,7 +143,19 @@ export function failedWindows(compare: PublishedCompare) {
   return compare.windows.filter((w) => w.step.status === 'failed');
 }
 
-/** "e2 block 5 · 3/4 candidate c=20". */
+/** "epoch 2 block 5 · window 3 candidate c=20". */
 export function windowLabel(w: PublishedCompare['windows'][number]): string {
-  return `epoch ${w.epoch} block ${w.block} · ${w.position + 1}/4 ${w.side} ${loadLabel(w.step.load)}`;
+  return `epoch ${w.epoch} block ${w.block} · window ${w.position + 1} ${w.side} ${loadLabel(w.step.load)}`;
+}
+
+/** The design in a sentence or two, for the comment's and the page's setup. */
+export function designText(compare: PublishedCompare): { measurement: string; test: string } | null {
+  const d = compare.config.design;
+  if (!d) return null;
+  const seeds = d.seedPerEpoch ? '; both sides share a fresh V8 seed each epoch' : '';
+  const flags = d.v8Flags.length > 0 ? `; V8 flags on both sides: ${d.v8Flags.join(' ')}` : '';
+  return {
+    measurement: `each epoch restarts both sides, warms each up until its CPU per request stops falling (at most ${d.warmupSec} s), then measures ${d.blocksPerEpoch} block${d.blocksPerEpoch === 1 ? '' : 's'} per level of ${d.windowsPerSide} window${d.windowsPerSide === 1 ? '' : 's'} per side in random order, ${d.windowSec} s each after a ${d.leadInSec} s lead-in${seeds}${flags}`,
+    test: `t-test on epoch means of CPU ms per ok request, repeated after every epoch with error spending (α ${d.alpha} per direction, split across levels, up to ${compare.plan?.maxEpochs ?? '?'} epochs), first look after ${d.minEpochs} epochs; no change within ±${Number((d.threshold * 100).toFixed(2))}%; budget ${d.budgetMinutes} min`,
+  };
 }

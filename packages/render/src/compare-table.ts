@@ -4,13 +4,14 @@ import { escapeTerminal } from './escape.js';
 import {
   FUNCTION_HEADERS,
   METRIC_HEADERS,
-  bucketMoveText,
-  bucketsMovedMost,
+  bucketMovesLine,
   changeIsWorse,
   decisionText,
   failedWindows,
   functionCells,
+  functionMovesHeading,
   isDeltasOnly,
+  largestMoves,
   metricCells,
   overallVerdictText,
   verdictTone,
@@ -34,18 +35,19 @@ export function renderCompareTable(compare: PublishedCompare, opts: TerminalOpti
       compare.config.design ? `  (threshold ±${Number((compare.config.design.threshold * 100).toFixed(2))}%)` : ''
     }`,
   ];
+  const threshold = compare.config.design?.threshold ?? null;
   for (const level of compare.analysis.levels) {
     const rows = [level.cpu, ...level.metrics].map((m) => {
       const cells = metricCells(m).map(escapeTerminal);
-      const worse = changeIsWorse(m);
+      const worse = changeIsWorse(m, level);
       if (worse !== null) cells[4] = worse ? p.red(cells[4]!) : p.green(cells[4]!);
       return cells;
     });
-    lines.push('', p.bold(level.label), `  ${escapeTerminal(decisionText(level))}`, formatTextTable(columns(METRIC_HEADERS, 2), rows, '  '));
-    const moved = bucketsMovedMost(level.buckets);
-    if (moved.length > 0) lines.push(`  CPU buckets that moved most: ${moved.map((b) => escapeTerminal(bucketMoveText(b))).join(', ')}`);
-    if (level.functions.length > 0) {
-      lines.push('  Functions whose self time per ok request moved most:', formatTextTable(columns(FUNCTION_HEADERS, 0).map((c, i) => (i < 3 ? c : { header: c.header })), level.functions.slice(0, 8).map((f) => functionCells(f).map(escapeTerminal)), '    '));
+    lines.push('', p.bold(level.label), `  ${escapeTerminal(decisionText(level, threshold))}`, formatTextTable(columns(METRIC_HEADERS, 2), rows, '  '));
+    if (level.buckets.length > 0) lines.push(`  ${escapeTerminal(bucketMovesLine(level.buckets))}`);
+    const functions = largestMoves(level.functions, 8);
+    if (functions.length > 0) {
+      lines.push(`  ${escapeTerminal(functionMovesHeading(level.functions))}:`, formatTextTable(columns(FUNCTION_HEADERS, 0).map((c, i) => (i < 5 ? c : { header: c.header })), functions.map((f) => functionCells(f).map(escapeTerminal)), '    '));
     }
     if (level.pprof) lines.push(`  Differential profile: ${escapeTerminal(level.pprof.command)}  (in the run folder)`);
   }

@@ -5,7 +5,7 @@ import { renderCompareMarkdown } from './compare-markdown.js';
 import { renderCompareTable } from './compare-table.js';
 import { findExternalResourceLoads } from './external-resources.js';
 import { makeCompareFixture } from './test-fixtures/run-fixture.js';
-import { bucketsMovedMost } from './compare-rows.js';
+import { largestMoves } from './compare-rows.js';
 
 function tableRow(md: string, label: string): string[] {
   const line = md.split('\n').find((l) => l.startsWith(`| ${label} |`));
@@ -16,10 +16,10 @@ function tableRow(md: string, label: string): string[] {
 describe('renderCompareMarkdown', () => {
   const md = renderCompareMarkdown(makeCompareFixture());
 
-  it('leads with the verdict, its exit code, and the decision with its interval labelled at its confidence', () => {
+  it('leads with the verdict, its exit code, and the decision read off its interval, labelled with its level and looks', () => {
     expect(md.split('\n')[0]).toBe('## gwprof compare: REGRESSION');
     expect(md).toContain('(exit 1)');
-    expect(md).toContain('CPU per ok request +11.4% [+9.0%, +13.8%] (90% always-valid) after 6 blocks in 2 epochs, α 0.050: regression');
+    expect(md).toContain('CPU per ok request +11.4% over 6 epochs (6 blocks); 90% interval [+9.0%, +13.8%], adjusted for a look after every epoch up to 12; it lies above 0: the candidate uses more CPU per request');
     expect(md).toContain('Stopped: regression after 6 blocks');
   });
 
@@ -30,7 +30,11 @@ describe('renderCompareMarkdown', () => {
   });
 
   it('says what moved, per successful request: buckets, functions and the differential profile', () => {
-    expect(md).toContain('execute +0.500 ms/req (1.200 → 1.700), gc -0.010 ms/req (0.440 → 0.430)');
+    // Brackets are escaped in markdown (they render as brackets, never as a link).
+    expect(md).toContain('execute +0.500 ms/req (1.200 → 1.700) \\[+0.420, +0.580\\]');
+    // gc moved by less than its own noise: not among the moves shown.
+    expect(md).not.toContain('gc -0.010');
+    expect(md).toContain('moved most: 1 beyond its noise');
     expect(md).toContain('`burn`');
     expect(md).toContain('go tool pprof -top -diff_base=compare-c20-baseline.pb.gz compare-c20-candidate.pb.gz');
   });
@@ -49,7 +53,7 @@ describe('renderCompareMarkdown', () => {
     window.step = { ...window.step, status: 'failed', failures: ['success rate 90.0% below 100%'] };
     const text = renderCompareMarkdown(compare);
     expect(text.split('\n')[0]).toBe('## gwprof compare: INVALID COMPARISON');
-    expect(text).toContain('- epoch 1 block 1 · 4/4 baseline c=20: success rate 90.0% below 100%');
+    expect(text).toContain('- epoch 1 block 1 · window 4 baseline c=20: success rate 90.0% below 100%');
   });
 
   it('shows deltas only for two finished runs', () => {
@@ -65,7 +69,7 @@ describe('renderCompareTable', () => {
     const out = renderCompareTable(makeCompareFixture());
     expect(out).toMatch(/c=20\n {2}CPU per ok request \+11\.4%/);
     expect(out).toMatch(/throughput \(ok req\/s\)\s+req\/s\s+200\s+180\s+-10\.0%\s+\[-11\.5%, -8\.5%\] 95%\s+3\/3/);
-    expect(out).toContain('CPU buckets that moved most: execute +0.500 ms/req');
+    expect(out).toContain('CPU buckets that moved beyond their noise (ms per successful request; intervals from the epochs\' paired differences, holding for all 14 buckets together at 95%): execute +0.500 ms/req');
     expect(out).toMatch(/Verdict: REGRESSION \(exit 1\)\n {2}- c=20: \+11\.4%/);
   });
 
@@ -73,6 +77,29 @@ describe('renderCompareTable', () => {
     const coloured = renderCompareTable(makeCompareFixture(), { color: true });
     expect(coloured).toContain('\u001b[31m+11.4%');
     expect(stripAnsi(coloured)).toBe(renderCompareTable(makeCompareFixture()));
+  });
+
+  it('colours the CPU row by the verdict, and other metrics only where their interval excludes 0', () => {
+    const compare = makeCompareFixture();
+    const level = compare.analysis.levels[0]!;
+    level.decision = { ...level.decision!, outcome: 'no change' };
+    level.cpu = { ...level.cpu, relativeChange: 0.0001 };
+    level.metrics = level.metrics.map((m) => (m.metric === 'p99' ? m : { ...m, interval: [-0.02, 0.01] }));
+    const coloured = renderCompareTable(compare, { color: true });
+    expect(coloured).not.toMatch(/\u001b\[3[12]m\+0\.0%/);
+    expect(coloured).not.toMatch(/\u001b\[3[12]m-10\.0%/);
+  });
+
+  it('shows nothing as moved when every move is within its noise, and says so', () => {
+    const compare = makeCompareFixture();
+    const level = compare.analysis.levels[0]!;
+    const still = { interval: [-0.1, 0.1] as [number, number], confidence: 0.99, familyConfidence: 0.95, familySize: 14, moved: false };
+    level.buckets = level.buckets.map((b) => ({ ...b, noise: still }));
+    level.functions = level.functions.map((f) => ({ ...f, noise: still }));
+    const out = renderCompareTable(compare);
+    expect(out).toContain('No CPU bucket moved beyond its noise');
+    expect(out).toContain('moved most: none beyond its noise');
+    expect(out).toMatch(/\+0\.500\s+\[-0\.100, \+0\.100\]\s+no\s/);
   });
 });
 
@@ -102,15 +129,15 @@ describe('renderCompareReportHtml', () => {
     expect(html).toContain('DELTAS ONLY');
     expect(html).not.toMatch(/lead-in|budget|α /);
     const measured = renderCompareReportHtml(makeCompareFixture('windows'));
-    expect(measured).toContain('5 s after a 2 s lead-in');
-    expect(measured).toContain('α 0.05, β 0.2, at least 6 blocks, budget 20 min');
+    expect(measured).toContain('5 s each after a 2 s lead-in');
+    expect(measured).toContain('α 0.05 per direction, split across levels, up to 12 epochs), first look after 4 epochs; no change within ±5%; budget 20 min');
   });
 });
 
-describe('bucketsMovedMost', () => {
+describe('largestMoves', () => {
   it('ranks buckets by the size of their move, whatever order the record keeps them in', () => {
-    const delta = (bucket: string, baseline: number, candidate: number) => ({ bucket, baselineMsPerOkRequest: baseline, candidateMsPerOkRequest: candidate, deltaMsPerOkRequest: candidate - baseline });
-    const moved = bucketsMovedMost([delta('gc', 1.143, 1.121), delta('plan', 1.261, 1.352), delta('httpParser', 0.3, 2.0), delta('idle', 0.1, 0.101)], 2);
+    const delta = (bucket: string, baseline: number, candidate: number) => ({ bucket, baselineMsPerOkRequest: baseline, candidateMsPerOkRequest: candidate, deltaMsPerOkRequest: candidate - baseline, noise: null });
+    const moved = largestMoves([delta('gc', 1.143, 1.121), delta('plan', 1.261, 1.352), delta('httpParser', 0.3, 2.0), delta('idle', 0.1, 0.101)], 2);
     expect(moved.map((b) => b.bucket)).toEqual(['httpParser', 'plan']);
   });
 });

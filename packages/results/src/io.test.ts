@@ -54,15 +54,9 @@ describe('results.json', () => {
     expect(read.steps.every((s) => !('concurrency' in s))).toBe(true);
   });
 
-  it('reads a schema 2 compare.json: the design moves out of the config, and runs mode has none', () => {
+  it('refuses a compare.json of schema 2, saying why', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-results-'));
-    const design = { threshold: 0.05, windowSec: 5, leadInSec: 1, warmupSec: 30, blocksPerEpoch: 3, budgetMinutes: 20, alpha: 0.05, beta: 0.2, minBlocks: 10 };
-    const config = { baseline: 'mesh', candidate: 'mesh', baselineEnv: {}, candidateEnv: {}, load: { kind: 'closed' }, levels: [20], query: 'q', profile: true };
-    const old = { schemaVersion: 2, kind: 'compare', mode: 'windows', config: { ...config, ...design }, epochs: [], windows: [] };
-    writeFileSync(path.join(dir, 'compare.json'), JSON.stringify(old));
-    expect(readCompareResult(dir).config).toEqual({ ...config, design });
-    const zeros = { ...design, windowSec: 20, leadInSec: 0, blocksPerEpoch: 0, budgetMinutes: 0, alpha: 0, beta: 0, minBlocks: 0 };
-    writeFileSync(path.join(dir, 'compare.json'), JSON.stringify({ ...old, mode: 'runs', config: { ...config, ...zeros } }));
-    expect(readCompareResult(dir).config).toEqual({ ...config, design: null });
+    writeFileSync(path.join(dir, 'compare.json'), JSON.stringify({ schemaVersion: 2, kind: 'compare', mode: 'windows', config: {}, epochs: [], windows: [] }));
+    expect(() => readCompareResult(dir)).toThrow(/schema version 2; this gwprof reads comparisons of version 3/);
   });
 });

@@ -3,7 +3,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GwprofError } from './errors.js';
-import { RESULTS_SCHEMA_VERSION, type CompareDesign, type CompareResult, type RunResult, type StepRecord } from './types.js';
+import { RESULTS_SCHEMA_VERSION, type CompareResult, type RunResult, type StepRecord } from './types.js';
 
 export const RESULTS_FILE = 'results.json';
 export const COMPARE_FILE = 'compare.json';
@@ -55,32 +55,20 @@ export function readCompareResult(runDir: string): CompareResult {
   const file = path.join(runDir, COMPARE_FILE);
   const value = readJson(file) as Partial<CompareResult>;
   if (value?.kind !== 'compare' || !Array.isArray(value.windows)) throw new GwprofError(`${file} is not a gwprof compare result`);
-  checkSchema(file, value.schemaVersion);
-  const compare = value as CompareResult;
-  if (value.schemaVersion === 2) {
-    upgradeCompareConfig(compare);
-    upgradeSteps(compare.windows.map((w) => w.step));
-    upgradeSteps(compare.epochs.flatMap((e) => [e.warmup.baseline, e.warmup.candidate]).filter((s): s is StepRecord => s !== null));
+  if (value.schemaVersion !== RESULTS_SCHEMA_VERSION) {
+    // Comparisons before schema 3 were judged by another test, on blocks, and kept no epoch plan.
+    throw new GwprofError(`${file} has schema version ${String(value.schemaVersion)}; this gwprof reads comparisons of version ${RESULTS_SCHEMA_VERSION} (re-publish older ones with the gwprof that made them)`);
   }
-  compare.schemaVersion = RESULTS_SCHEMA_VERSION;
-  return compare;
+  return value as CompareResult;
 }
 
-/** Versions this gwprof reads: its own, and 2, whose steps also carried a `concurrency` field. */
+/** Sweep versions this gwprof reads: its own, and 2, whose steps also carried a `concurrency` field. */
 const READABLE_SCHEMAS = [2, RESULTS_SCHEMA_VERSION];
 
 function checkSchema(file: string, version: unknown): void {
   if (!READABLE_SCHEMAS.includes(version as number)) {
     throw new GwprofError(`${file} has schema version ${String(version)}; this gwprof reads versions ${READABLE_SCHEMAS.join(' and ')}`);
   }
-}
-
-/** Schema 2 → 3: the design's fields sat in the config itself, zeros for a comparison of finished runs. */
-function upgradeCompareConfig(compare: CompareResult): void {
-  const old = compare.config as CompareResult['config'] & CompareDesign;
-  const { threshold, windowSec, leadInSec, warmupSec, blocksPerEpoch, budgetMinutes, alpha, beta, minBlocks, ...rest } = old;
-  const design = { threshold, windowSec, leadInSec, warmupSec, blocksPerEpoch, budgetMinutes, alpha, beta, minBlocks };
-  compare.config = { ...rest, design: compare.mode === 'runs' ? null : design };
 }
 
 /** Schema 2 → 3: `concurrency` repeated the load's connections, or held an open-loop step's in-flight cap. */

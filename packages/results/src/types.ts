@@ -412,16 +412,25 @@ export interface MetricComparison {
 }
 
 /** The sequential test of a level's gating metric (CPU ms per successful request). */
+/**
+ * The sequential test of a level's gating metric (CPU ms per successful request) on epoch means:
+ * every verdict is read off one interval, the one shown (analysis's epoch-test.ts).
+ */
 export interface LevelDecision {
   outcome: 'regression' | 'no change' | 'improvement' | 'continue';
-  blocks: number;
+  /** Epochs (process pairs) with a block at this level, and the blocks in them. */
   epochs: number;
-  /** exp(mean of the blocks' log ratios) − 1: candidate over baseline, geometric means. */
+  blocks: number;
+  /** exp(mean of the epochs' log ratios) − 1: candidate over baseline. */
   relativeChange: number;
-  /** Always-valid interval of the relative change (valid at the data-dependent stop). */
-  interval: { low: number; high: number; confidence: number; label: string };
-  /** The false-alarm rate this level's test was run at (α, Bonferroni-split across levels). */
+  /**
+   * mean ± boundary · sd/√epochs, as relative changes: under no change it lies wholly above 0 at any
+   * look with probability ≤ alpha. null before the first look.
+   */
+  interval: { low: number; high: number } | null;
+  /** The false-regression rate of this level's test (α split across levels), spent over looks up to maxEpochs. */
   alpha: number;
+  maxEpochs: number;
   reason: string;
 }
 
@@ -432,12 +441,28 @@ export interface BlockChange {
   relativeChange: number;
 }
 
+/**
+ * Whether a bucket's or a function's cost moved more than its own noise: the epochs' paired
+ * differences (candidate − baseline, ms per successful request), their t interval at a level that
+ * holds for all the items tested together, and `moved` when it excludes 0. null with fewer than two
+ * epochs, or for a comparison of finished runs.
+ */
+export interface MoveNoise {
+  interval: [number, number];
+  /** The interval's confidence for each item; the family of `familySize` items tested holds at `familyConfidence`. */
+  confidence: number;
+  familyConfidence: number;
+  familySize: number;
+  moved: boolean;
+}
+
 /** A CPU bucket of one level: milliseconds per successful request on each side. */
 export interface BucketDelta {
   bucket: string;
   baselineMsPerOkRequest: number;
   candidateMsPerOkRequest: number;
   deltaMsPerOkRequest: number;
+  noise: MoveNoise | null;
 }
 
 /** A function whose self time per successful request moved between the sides. */
@@ -449,6 +474,7 @@ export interface FunctionMove {
   baselineMsPerOkRequest: number;
   candidateMsPerOkRequest: number;
   deltaMsPerOkRequest: number;
+  noise: MoveNoise | null;
 }
 
 export interface CompareLevel {
@@ -478,27 +504,55 @@ export interface CompareLevel {
 export interface CompareWindow {
   /** The pair of processes it ran on; both sides are restarted between epochs. */
   epoch: number;
-  /** Blocks are numbered across the comparison; a block holds four windows at one level. */
+  /** Blocks are numbered across the comparison; a block holds windowsPerSide windows of each side at one level. */
   block: number;
-  /** 0–3: ABBA or BAAB order within the block. */
+  /** The window's place in its block, from 0: the sides' order is drawn at random for each block. */
   position: number;
   side: 'baseline' | 'candidate';
   step: StepRecord;
 }
 
+/** A side's warm-up after its start: load until its CPU per request stopped falling (not part of the statistics). */
+export interface WarmupRecord {
+  startedAt: string;
+  /** Waiting for the gateways to be quiet before it, s. */
+  settleSec: number;
+  seconds: number;
+  /** False when it reached the longest warm-up still falling. */
+  steady: boolean;
+  note: string;
+  /** The gateway's CPU ms per successful response, second by second (null: no response that second). */
+  cpuMsPerRequest: Array<number | null>;
+}
+
+/** One side's start in an epoch: where the time went. */
+export interface EpochSide {
+  pid: number;
+  /** 1 for the side started first. Each side is warmed up at once after its own start. */
+  order: number;
+  /** ms: the adapter's preparation (a build, only the first time), until it listened, until it answered. */
+  startup: { prepareMs: number; listenMs: number; readyMs: number };
+  warmup: WarmupRecord | null;
+}
+
 export interface CompareEpoch {
   epoch: number;
   startedAt: string;
-  /** The processes that served this epoch's windows. */
-  pids: { baseline: number; candidate: number };
-  /**
-   * When each side's process answered its first request. Each side starts right before its own
-   * warm-up (order alternating by epoch), so neither sits idle between start and load. Absent in
-   * files written before 2026-11-22.
-   */
-  readyAt?: { baseline: string; candidate: string };
-  /** Each side's warm-up step before the epoch's first block (not part of the statistics). */
-  warmup: { baseline: StepRecord | null; candidate: StepRecord | null };
+  /** When its last window ended (the look after it happens then); null while it runs. */
+  finishedAt: string | null;
+  /** How long stopping the previous epoch's processes took, ms. */
+  stopMs: number;
+  /** The seed both sides' V8 got this epoch (--hash-seed, --random-seed); null when seeds are not set. */
+  seed: number | null;
+  sides: { baseline: EpochSide; candidate: EpochSide };
+}
+
+/** How many looks the comparison's error spending is spread over, fixed before the first look. */
+export interface EpochPlan {
+  maxEpochs: number;
+  /** The pace it was fixed from: seconds per epoch, measured on the epochs before the first look (the first excluded when there are others). */
+  epochSeconds: number;
+  fixedAfterEpoch: number;
 }
 
 export interface CompareConfig {
@@ -508,30 +562,40 @@ export interface CompareConfig {
   candidateEnv: Record<string, string>;
   /** closed: levels are connections; open: levels are requests per second, at these arrivals and cap. */
   load: { kind: 'closed' } | { kind: 'open'; arrivals: 'poisson' | 'uniform'; maxInFlight: number };
-  /** Load levels; blocks take turns among them. */
+  /** Load levels; every epoch measures a block at each level still open. */
   levels: number[];
   query: string;
   profile: boolean;
+  /** The Node.js each side ran on (process.version of the binary); null for a comparison of finished runs. */
+  nodes: { baseline: string; candidate: string } | null;
   /** How the windows were measured and judged; null for a comparison of two finished runs (nothing measured). */
   design: CompareDesign | null;
 }
 
 /** The measurement and the sequential test of a comparison that measured both sides. */
 export interface CompareDesign {
-  /** Smallest relative change that counts: regression at ≥ +threshold. */
+  /** `no change` means the interval lies within ±threshold. */
   threshold: number;
+  /** False regression rate of the whole comparison (split across levels); the same for improvement. */
+  alpha: number;
+  /** No verdict before this many epochs. */
+  minEpochs: number;
+  /** Error spending α · (n / maxEpochs)^ρ over the looks. */
+  spendingPower: number;
   /** Measured seconds per window, after a lead-in of leadInSec on the same connections. */
   windowSec: number;
   leadInSec: number;
-  /** Longest warm-up of each side after a (re)start, s. */
+  /** Longest warm-up of each side after its start, s; it ends once CPU per request stops falling. */
   warmupSec: number;
-  /** Blocks before both sides are restarted (a new epoch). */
+  /** Blocks at each level before both sides are restarted (a new epoch). */
   blocksPerEpoch: number;
+  /** Windows of each side in a block, in random order. */
+  windowsPerSide: number;
   budgetMinutes: number;
-  /** Wald's α (false regression, split across levels) and β (missed change at the threshold), and the looks' minimum. */
-  alpha: number;
-  beta: number;
-  minBlocks: number;
+  /** V8 flags on both sides' node command lines. */
+  v8Flags: string[];
+  /** A fresh --hash-seed and --random-seed every epoch, the same for both sides. */
+  seedPerEpoch: boolean;
 }
 
 /** Everything derived from the windows (or the two finished runs) by the publish pass. */
@@ -563,6 +627,8 @@ export interface CompareResult {
   runs: { baseline: string; candidate: string } | null;
   epochs: CompareEpoch[];
   windows: CompareWindow[];
+  /** The looks' plan, fixed before the first look; null until then, and for a comparison of finished runs. */
+  plan: EpochPlan | null;
   /** Why measuring stopped: every level decided, the budget, a failure, an interruption. */
   stopReason: string;
   /** Written by the publish pass; null until then. */

@@ -4,6 +4,7 @@
  * layout) counts as noise rather than as a verdict.
  */
 import { createMemoryCap, type MemoryCap } from '../isolation.js';
+import type { NodeBinary } from '../node-binaries.js';
 import type { GatewayAdapter } from '../gateways/types.js';
 import { launchGatewayUnderTest, type GatewayUnderTest } from '../gateway-under-test.js';
 import type { TestBed } from '../test-bed.js';
@@ -15,6 +16,7 @@ export interface SideSpec {
   adapter: GatewayAdapter;
   env: Record<string, string>;
   port: number;
+  node: NodeBinary;
 }
 
 export class GatewayPair {
@@ -30,25 +32,23 @@ export class GatewayPair {
     this.candidateCap = memoryLimitMB === null ? null : createMemoryCap(memoryLimitMB, `gwprof-${process.pid}-candidate`);
   }
 
-  /** The order in which epoch `epoch` starts and warms up the sides: it alternates by epoch. */
-  static startOrder(epoch: number): Side[] {
-    return epoch % 2 === 1 ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
-  }
-
-  /** Stops both sides: a new epoch starts each afresh with startSide. */
-  async restart(): Promise<void> {
+  /** Stops both sides, so that a new epoch starts each afresh with startSide; returns how long that took, ms. */
+  async restart(): Promise<number> {
+    const t0 = performance.now();
     await this.stop();
     this.running = {};
+    return performance.now() - t0;
   }
 
   /**
    * Starts one side. The caller warms it up at once: a side left idle after its start (while the
    * other warms up) ended up with different JIT decisions and 4-5% more CPU per request (docs/history.md, the side bias).
    */
-  async startSide(side: Side, epoch: number): Promise<GatewayUnderTest> {
+  async startSide(side: Side, epoch: number, v8Flags: readonly string[]): Promise<GatewayUnderTest> {
     const spec = this.specs[side];
     const started = await launchGatewayUnderTest(this.bed, spec.adapter, spec.env, `${side}-e${epoch}`, {
       port: spec.port,
+      node: { binary: spec.node, v8Flags },
       ...(side === 'candidate' && this.candidateCap ? { memoryCap: this.candidateCap } : {}),
     });
     this.running = { ...this.running, [side]: started };

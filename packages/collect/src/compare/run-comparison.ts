@@ -1,65 +1,22 @@
 /**
- * `gwprof compare`: both builds alive and warm on the same cores, subgraphs and request stream;
- * short measured windows alternate between them in blocks of four (ABBA, then BAAB), and after
- * every block analysis's sequential test says whether the verdict is in. Both sides are restarted
- * every few blocks (an epoch). compare.json is rewritten after every window.
+ * `gwprof compare`: both builds on the same cores, subgraphs and request stream. Each epoch
+ * restarts both (one pair of processes), warms each up, and measures a block at every level still
+ * open: short windows of each side in random order. After every epoch, analysis's test on epoch
+ * means says whether the verdict is in. compare.json is rewritten after every window.
  */
-import { judgeComparison, type ComparisonDesign, type ComparisonVerdict } from '@gwprof/analysis';
-import { GwprofError, RESULTS_SCHEMA_VERSION, asError, compareLoadAt, loadLabel, loadLevel, writeCompareResult, type CompareConfig, type CompareResult, type LoadShape, type StepRecord } from '@gwprof/results';
-import { loadScenario, type Scenario } from '../fixtures.js';
+import { judgeComparison, mulberry32, type ComparisonVerdict } from '@gwprof/analysis';
+import { GwprofError, RESULTS_SCHEMA_VERSION, asError, compareLoadAt, loadLabel, writeCompareResult, type CompareConfig, type CompareResult } from '@gwprof/results';
+import { loadScenario } from '../fixtures.js';
 import { gatewayFromSpec } from '../gateways/index.js';
-import { measureStep, type StepSettings } from '../step/measure-step.js';
+import { resolveNode } from '../node-binaries.js';
 import { openSession, type Session } from '../session.js';
-import type { ServiceOptions } from '../test-bed.js';
-import type { ScenarioFiles } from '../defaults.js';
 import { TOOL_VERSION } from '../version.js';
-import type { GatewayUnderTest } from '../gateway-under-test.js';
-import { GatewayPair, SIDES, type Side } from './gateway-pair.js';
+import { measureBlock, openLevels } from './blocks.js';
+import type { CompareOptions, ComparisonContext } from './context.js';
+import { budgetExceeded, finishEpoch, startEpoch } from './epochs.js';
+import { GatewayPair, SIDES } from './gateway-pair.js';
 
-export interface CompareOptions extends ServiceOptions {
-  baseline: string;
-  candidate: string;
-  baselineEnv: Record<string, string>;
-  candidateEnv: Record<string, string>;
-  /** Port of the candidate; the baseline takes gatewayPort. */
-  candidatePort: number;
-  /** closed: levels are connections; open: levels are requests per second (overhead at equal load). */
-  load: CompareConfig['load'];
-  levels: number[];
-  scenario: ScenarioFiles;
-  windowSec: number;
-  leadInSec: number;
-  warmupSec: number;
-  blocksPerEpoch: number;
-  budgetMinutes: number;
-  threshold: number;
-  alpha: number;
-  beta: number;
-  minBlocks: number;
-  profile: boolean;
-  samplingIntervalUs: number;
-  timeoutSec: number;
-  outDir: string;
-  runId?: string;
-  commandLine: string[];
-  signal: AbortSignal;
-  onProgress: (line: string, final: boolean) => void;
-}
-
-/** Longest wait, before a window, for both gateways to be quiet. */
-const WINDOW_SETTLE_SEC = 10;
-
-interface Context {
-  options: CompareOptions;
-  scenario: Scenario;
-  session: Session;
-  pair: GatewayPair;
-  compare: CompareResult;
-  design: ComparisonDesign;
-  started: number;
-  blockMs: number[];
-  epochStartMs: number[];
-}
+export type { CompareOptions } from './context.js';
 
 /** A comparison as measured; `failure` is what stopped it early, as for a sweep (`SweepOutcome`). */
 export interface ComparisonOutcome {
@@ -71,6 +28,7 @@ export interface ComparisonOutcome {
 export async function runComparison(options: CompareOptions): Promise<ComparisonOutcome> {
   checkOptions(options);
   const adapters = { baseline: gatewayFromSpec(options.baseline), candidate: gatewayFromSpec(options.candidate) };
+  const nodes = { baseline: resolveNode(options.baselineNode), candidate: resolveNode(options.candidateNode) };
   const scenario = loadScenario(options.scenario);
   const session = openSession({
     ...options,
@@ -81,7 +39,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     ),
     profiler: options.profile ? 'inspector' : 'none',
   });
-  const compare = newCompare(options, session);
+  const compare = newCompare(options, session, { baseline: nodes.baseline.version, candidate: nodes.candidate.version });
   writeCompareResult(session.runDir, compare);
   let pair: GatewayPair | null = null;
   let failure: Error | null = null;
@@ -90,13 +48,21 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     pair = new GatewayPair(
       bed,
       {
-        baseline: { adapter: adapters.baseline, env: options.baselineEnv, port: options.gatewayPort },
-        candidate: { adapter: adapters.candidate, env: options.candidateEnv, port: options.candidatePort },
+        baseline: { adapter: adapters.baseline, env: options.baselineEnv, port: options.gatewayPort, node: nodes.baseline },
+        candidate: { adapter: adapters.candidate, env: options.candidateEnv, port: options.candidatePort, node: nodes.candidate },
       },
       session.resources.memoryLimitMB,
     );
-    const design = { levels: options.levels, label: (level: number) => loadLabel(loadAt(options, level)), threshold: options.threshold, alpha: options.alpha, beta: options.beta, minBlocks: options.minBlocks };
-    const ctx: Context = { options, scenario, session, pair, compare, design, started: Date.now(), blockMs: [], epochStartMs: [] };
+    const ctx: ComparisonContext = {
+      options,
+      scenario,
+      session,
+      pair,
+      compare,
+      random: mulberry32(seedOf(session.runId)),
+      started: performance.now(),
+      loadAt: (level) => compareLoadAt(options.load, level),
+    };
     compare.stopReason = await measureUntilDecided(ctx);
     compare.state = options.signal.aborted ? 'interrupted' : 'complete';
   } catch (caught) {
@@ -115,147 +81,64 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
   return { compare, runDir: session.runDir, failure };
 }
 
-/** The load of one level of this comparison. */
-function loadAt(options: CompareOptions, level: number): LoadShape {
-  return compareLoadAt(options.load, level);
-}
-
 function checkOptions(options: CompareOptions): void {
   const ports = [options.gatewayPort, options.candidatePort, ...Object.values(options.subgraphPorts)];
   if (new Set(ports).size !== ports.length) throw new GwprofError(`the two gateway ports and the subgraph ports must all differ (got ${ports.join(', ')})`);
-  if (options.minBlocks < 2) throw new GwprofError('minBlocks must be at least 2: the test needs a variance');
+  if (options.design.minEpochs < 3) throw new GwprofError('--min-epochs must be at least 3: the test needs a variance with degrees of freedom');
+}
+
+/** A 32-bit seed from the run id: the draws of a run are reproducible from its name. */
+function seedOf(runId: string): number {
+  let hash = 2166136261;
+  for (const char of runId) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619);
+  return hash >>> 0;
 }
 
 /**
- * Epochs of blocks until the verdict is in (a window that failed validation ends it too: the
- * verdict is then `invalid`), the budget runs out, or the run is interrupted.
+ * Epochs until the verdict is in (a window that failed validation ends it too: the verdict is
+ * then `invalid`), the last look has passed, the budget runs out, or the run is interrupted.
  */
-async function measureUntilDecided(ctx: Context): Promise<string> {
-  let block = 0;
-  let verdict = judgeComparison(ctx.compare.windows, ctx.design);
+async function measureUntilDecided(ctx: ComparisonContext): Promise<string> {
+  let verdict = judge(ctx);
   for (let epoch = 1; ; epoch++) {
-    if (exceedsBudget(ctx, true)) return budgetReason(ctx, block);
-    const gateways = await startEpoch(ctx, epoch);
-    for (let i = 0; i < ctx.options.blocksPerEpoch; i++) {
-      if (ctx.options.signal.aborted) return 'interrupted';
-      if (i > 0 && exceedsBudget(ctx, false)) return budgetReason(ctx, block);
-      const t0 = Date.now();
-      await measureBlock(ctx, gateways, epoch, ++block, nextLevel(ctx, verdict));
-      ctx.blockMs.push(Date.now() - t0);
-      verdict = judgeComparison(ctx.compare.windows, ctx.design);
-      progressAfterBlock(ctx, block, verdict);
-      if (verdict.done) return `${verdict.verdict} after ${block} blocks: ${verdict.reasons[0] ?? ''}`;
+    if (budgetExceeded(ctx)) return budgetReason(ctx, epoch - 1);
+    const decided = new Set([...verdict.decisions].filter(([, d]) => d.outcome !== 'continue').map(([level]) => level));
+    const levels = openLevels(ctx, decided);
+    const gateways = await startEpoch(ctx, epoch, levels[0]!);
+    if (!gateways) return 'interrupted';
+    for (let block = 0; block < ctx.options.design.blocksPerEpoch; block++) {
+      for (const level of levels) if (!(await measureBlock(ctx, gateways, epoch, level))) return 'interrupted';
     }
+    finishEpoch(ctx, epoch);
+    verdict = judge(ctx);
+    progressAfterEpoch(ctx, epoch, verdict);
+    if (verdict.done) return verdict.verdict === 'inconclusive' ? `the last look (${epoch} epochs) came without a verdict` : `${verdict.verdict} after ${epoch} epochs`;
   }
 }
 
-/** Would another block (and, at an epoch's start, another restart) run past the budget? */
-function exceedsBudget(ctx: Context, startingEpoch: boolean): boolean {
-  if (ctx.blockMs.length === 0) return false;
-  const average = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  const next = average(ctx.blockMs) + (startingEpoch ? average(ctx.epochStartMs) : 0);
-  return Date.now() - ctx.started + next > ctx.options.budgetMinutes * 60_000;
+function judge(ctx: ComparisonContext): ComparisonVerdict {
+  const { threshold, alpha, minEpochs, spendingPower } = ctx.options.design;
+  const maxEpochs = ctx.compare.plan?.maxEpochs ?? minEpochs;
+  const label = (level: number) => loadLabel(ctx.loadAt(level));
+  return judgeComparison(ctx.compare.windows, { levels: ctx.options.levels, label, threshold, alpha, minEpochs, maxEpochs, spendingPower });
 }
 
-function budgetReason(ctx: Context, blocks: number): string {
-  return `--budget ${ctx.options.budgetMinutes} min would be exceeded by another block (after ${blocks} blocks, ${((Date.now() - ctx.started) / 60_000).toFixed(1)} min)`;
+function budgetReason(ctx: ComparisonContext, epochs: number): string {
+  const minutes = ((performance.now() - ctx.started) / 60_000).toFixed(1);
+  return `--budget ${ctx.options.design.budgetMinutes} min would be exceeded by another epoch (after ${epochs} epochs, ${minutes} min)`;
 }
 
-/** The undecided level with the fewest blocks so far (levels take turns). */
-function nextLevel(ctx: Context, verdict: ComparisonVerdict): number {
-  const open = ctx.options.levels.filter((level) => verdict.decisions.get(level)?.outcome === 'continue');
-  const candidates = open.length > 0 ? open : ctx.options.levels;
-  const blocksAt = (level: number) => new Set(ctx.compare.windows.filter((w) => loadLevel(w.step.load) === level).map((w) => w.block)).size;
-  return candidates.reduce((best, level) => (blocksAt(level) < blocksAt(best) ? level : best));
-}
-
-/**
- * Restarts both sides, each started and at once warmed up (until its throughput stops trending) at
- * the first level, in an order that alternates by epoch, so both sides have the same history.
- */
-async function startEpoch(ctx: Context, epoch: number): Promise<Record<Side, GatewayUnderTest>> {
-  const t0 = Date.now();
-  ctx.options.onProgress(`epoch ${epoch}: restarting both gateways…`, false);
-  await ctx.pair.restart();
-  const gateways: Partial<Record<Side, GatewayUnderTest>> = {};
-  const warmup: Record<Side, StepRecord | null> = { baseline: null, candidate: null };
-  const readyAt: Record<Side, string> = { baseline: '', candidate: '' };
-  for (const side of GatewayPair.startOrder(epoch)) {
-    gateways[side] = await ctx.pair.startSide(side, epoch);
-    readyAt[side] = new Date().toISOString();
-    warmup[side] = await measureStep({
-      ...stepContext(ctx, gateways[side], ctx.options.levels[0]!),
-      id: `e${epoch}-warmup-${side}`,
-      settings: { ...windowSettings(ctx.options), warmupSec: ctx.options.warmupSec, fixedWarmup: false },
-      label: `epoch ${epoch} warm-up ${side}`,
-    });
-  }
-  ctx.compare.epochs.push({
-    epoch,
-    startedAt: new Date(t0).toISOString(),
-    pids: { baseline: gateways.baseline?.step.pid ?? 0, candidate: gateways.candidate?.step.pid ?? 0 },
-    readyAt,
-    warmup,
+function progressAfterEpoch(ctx: ComparisonContext, epoch: number, verdict: ComparisonVerdict): void {
+  const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
+  const levels = [...verdict.decisions.entries()].map(([level, d]) => {
+    const interval = d.interval ? ` [${pct(d.interval.low)}, ${pct(d.interval.high)}]` : '';
+    return `${loadLabel(ctx.loadAt(level))} ${pct(d.relativeChange)}${interval}: ${d.outcome}`;
   });
-  writeCompareResult(ctx.session.runDir, ctx.compare);
-  ctx.epochStartMs.push(Date.now() - t0);
-  return gateways as Record<Side, GatewayUnderTest>;
+  const plan = ctx.compare.plan ? ` of at most ${ctx.compare.plan.maxEpochs}` : '';
+  ctx.options.onProgress(`after epoch ${epoch}${plan} · ${((performance.now() - ctx.started) / 60_000).toFixed(1)} min · ${levels.join(' · ')}`, true);
 }
 
-/** Four windows at one level: ABBA in a level's odd blocks, BAAB in its even ones. */
-async function measureBlock(ctx: Context, gateways: Record<Side, GatewayUnderTest>, epoch: number, block: number, level: number): Promise<void> {
-  const nth = new Set(ctx.compare.windows.filter((w) => loadLevel(w.step.load) === level).map((w) => w.block)).size;
-  const order: Side[] = nth % 2 === 0 ? ['baseline', 'candidate', 'candidate', 'baseline'] : ['candidate', 'baseline', 'baseline', 'candidate'];
-  for (const [position, side] of order.entries()) {
-    const step = await measureStep({
-      ...stepContext(ctx, gateways[side], level),
-      id: `e${epoch}-b${block}-${position}-${side}-${ctx.options.load.kind === 'closed' ? 'c' : 'r'}${level}`,
-      settings: windowSettings(ctx.options),
-      label: `block ${block} ${side} ${position + 1}/4`,
-    });
-    if (!step) return;
-    ctx.compare.windows.push({ epoch, block, position, side, step });
-    writeCompareResult(ctx.session.runDir, ctx.compare);
-  }
-}
-
-function stepContext(ctx: Context, target: GatewayUnderTest, level: number) {
-  return {
-    load: loadAt(ctx.options, level),
-    scenario: ctx.scenario,
-    gateway: target.step,
-    subgraphs: target.subgraphs,
-    profiler: target.profiler,
-    profilerUnavailable: target.profilerUnavailable,
-    runDir: ctx.session.runDir,
-    logs: ctx.session.logs,
-    settlePids: ctx.pair.pids(),
-    settlePorts: [ctx.options.gatewayPort, ctx.options.candidatePort],
-  };
-}
-
-/** A window: a fixed lead-in on fresh connections, then exactly windowSec measured. */
-function windowSettings(options: CompareOptions): StepSettings {
-  return {
-    durationSec: options.windowSec,
-    maxDurationSec: options.windowSec,
-    warmupSec: options.leadInSec,
-    fixedWarmup: true,
-    timeoutSec: options.timeoutSec,
-    minSuccess: 1,
-    samplingIntervalUs: options.samplingIntervalUs,
-    settleSec: WINDOW_SETTLE_SEC,
-    signal: options.signal,
-    onProgress: options.onProgress,
-  };
-}
-
-function progressAfterBlock(ctx: Context, block: number, verdict: ComparisonVerdict): void {
-  const levels = [...verdict.decisions.entries()].map(([level, d]) => `${loadLabel(loadAt(ctx.options, level))} ${d.relativeChange >= 0 ? '+' : ''}${(d.relativeChange * 100).toFixed(1)}% (${d.blocks} blocks): ${d.outcome}`);
-  ctx.options.onProgress(`after block ${block} · ${((Date.now() - ctx.started) / 60_000).toFixed(1)} min · ${levels.join(' · ')}`, true);
-}
-
-function newCompare(options: CompareOptions, session: Session): CompareResult {
+function newCompare(options: CompareOptions, session: Session, nodes: CompareConfig['nodes']): CompareResult {
   const config: CompareConfig = {
     baseline: options.baseline,
     candidate: options.candidate,
@@ -265,17 +148,8 @@ function newCompare(options: CompareOptions, session: Session): CompareResult {
     levels: options.levels,
     query: options.scenario.query,
     profile: options.profile,
-    design: {
-      threshold: options.threshold,
-      windowSec: options.windowSec,
-      leadInSec: options.leadInSec,
-      warmupSec: options.warmupSec,
-      blocksPerEpoch: options.blocksPerEpoch,
-      budgetMinutes: options.budgetMinutes,
-      alpha: options.alpha,
-      beta: options.beta,
-      minBlocks: options.minBlocks,
-    },
+    nodes,
+    design: options.design,
   };
   return {
     schemaVersion: RESULTS_SCHEMA_VERSION,
@@ -292,6 +166,7 @@ function newCompare(options: CompareOptions, session: Session): CompareResult {
     runs: null,
     epochs: [],
     windows: [],
+    plan: null,
     stopReason: 'still running',
     analysis: null,
   };

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { gatewaysDir } from '../paths.js';
 import { resolveVersions } from './package-versions.js';
-import type { GatewayAdapter, GatewayLaunch } from './types.js';
+import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
 
 const apolloDir = path.join(gatewaysDir, 'apollo');
 
@@ -13,8 +13,8 @@ export function apolloGateway(): GatewayAdapter {
     startTimeoutMs: 60_000,
     packageVersions: () => resolveVersions(apolloDir, ['@apollo/gateway', '@apollo/server', '@apollo/query-planner', 'graphql']),
     prepare: async () => undefined,
-    launch(): GatewayLaunch {
-      return { command: process.execPath, args: [path.join(apolloDir, 'server.js')], cwd: apolloDir, isNodeScript: true };
+    launch(context: GatewayContext): GatewayLaunch {
+      return { command: context.node, args: [path.join(apolloDir, 'server.js')], cwd: apolloDir, isNodeScript: true };
     },
   };
 }

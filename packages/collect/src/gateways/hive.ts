@@ -27,12 +27,16 @@ export function hiveSupergraphPath(runDir: string): string {
 export function hiveGateway(): GatewayAdapter {
   const composeBin = (): string => resolvePackageFile(hiveDir, '@graphql-mesh/compose-cli', 'esm/bin.js');
   const gatewayBin = (): string => resolvePackageFile(hiveDir, '@graphql-hive/gateway', 'dist/bin.js');
+  // The supergraph depends only on the subgraphs' URLs: a restart against the same ones reuses it.
+  let composedFor: string | null = null;
   return {
     spec: 'hive',
     description: 'GraphQL Mesh v1 (@graphql-mesh/compose-cli supergraph served by @graphql-hive/gateway)',
     startTimeoutMs: 60_000,
     packageVersions: () => resolveVersions(hiveDir, ['@graphql-hive/gateway', '@graphql-mesh/compose-cli', 'graphql']),
     async prepare(context: GatewayContext): Promise<void> {
+      const key = JSON.stringify([context.runDir, context.subgraphUrls]);
+      if (composedFor === key) return;
       const supergraph = hiveSupergraphPath(context.runDir);
       mkdirSync(path.dirname(supergraph), { recursive: true });
       await runToCompletion(
@@ -41,10 +45,11 @@ export function hiveGateway(): GatewayAdapter {
         [composeBin(), '--config-path', path.join(hiveDir, 'mesh.config.mjs'), '--output', supergraph],
         { cwd: hiveDir, env: { ...process.env, ...context.env }, logger: context.logger, timeoutMs: 120_000 },
       );
+      composedFor = key;
     },
     launch(context: GatewayContext): GatewayLaunch {
       return {
-        command: process.execPath,
+        command: context.node,
         args: [
           gatewayBin(),
           'supergraph',

@@ -62,8 +62,8 @@ export function meshGateway(): GatewayAdapter {
       });
       builtFor = key;
     },
-    launch(): GatewayLaunch {
-      return { command: process.execPath, args: [bin(), 'start', '--dir', workDir], cwd: workDir, isNodeScript: true };
+    launch(context: GatewayContext): GatewayLaunch {
+      return { command: context.node, args: [bin(), 'start', '--dir', workDir], cwd: workDir, isNodeScript: true };
     },
     dispose(): void {
       builtFor = null;

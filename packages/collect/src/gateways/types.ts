@@ -15,6 +15,11 @@ export interface GatewayContext {
   env: Record<string, string>;
   /** The run folder: adapters may write generated files under it. */
   runDir: string;
+  /**
+   * The `node` to start a Node gateway with: the harness's own, or a shim that runs another version
+   * or adds V8 flags (it is also first on the gateway's PATH, for `cmd:` gateways that call `node`).
+   */
+  node: string;
   logger: Logger;
 }
 

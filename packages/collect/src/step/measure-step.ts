@@ -4,8 +4,8 @@
  * runs until it holds enough round trips and responses for the level; what completed inside it is
  * the step. Shared by sweep and compare, so both measure alike.
  */
-import { judgeWindowSteadiness, warmupDecision, windowDecision, type WindowRule } from '@gwprof/analysis';
-import { loadLabel, type LoadShape, type StepRecord, type StepTiming } from '@gwprof/results';
+import { cpuWarmupDecision, judgeWindowSteadiness, warmupDecision, windowDecision, type WindowRule } from '@gwprof/analysis';
+import { loadLabel, type LoadShape, type StepRecord, type StepTiming, type WarmupRecord } from '@gwprof/results';
 import { DEFAULTS } from '../defaults.js';
 import type { Scenario } from '../fixtures.js';
 import type { RunLogs } from '../log.js';
@@ -96,12 +96,7 @@ export interface WindowResult {
 export async function measureStep(ctx: StepContext): Promise<StepRecord | null> {
   const { settings } = ctx;
   const startedAt = new Date().toISOString();
-  const settle = await settleGateway(
-    ctx.settlePids ?? (ctx.gateway.pid === null ? [] : [ctx.gateway.pid]),
-    settings.settleSec,
-    settings.signal,
-    ctx.settlePorts ?? (ctx.gateway.pid === null ? [] : [Number(new URL(ctx.gateway.url).port)]),
-  );
+  const settle = await settleBefore(ctx);
   if (settings.signal.aborted) return null;
 
   const recorder = new LoadRecorder(performance.now());
@@ -118,6 +113,44 @@ export async function measureStep(ctx: StepContext): Promise<StepRecord | null> 
     await engine.stop();
   }
   return finish(ctx, { startedAt, settle, warmup, window, recorder, timeline });
+}
+
+/** Waits for the gateway (and the other gateways of a comparison) to work off what came before. */
+function settleBefore(ctx: StepContext): Promise<Settled> {
+  return settleGateway(
+    ctx.settlePids ?? (ctx.gateway.pid === null ? [] : [ctx.gateway.pid]),
+    ctx.settings.settleSec,
+    ctx.settings.signal,
+    ctx.settlePorts ?? (ctx.gateway.pid === null ? [] : [Number(new URL(ctx.gateway.url).port)]),
+  );
+}
+
+/**
+ * A fresh process's warm-up and nothing else: load until the gateway's CPU per successful request
+ * stops falling (its JIT has compiled the hot paths), or settings.warmupSec. Null when interrupted.
+ */
+export async function warmUpUntilCpuSettles(ctx: StepContext): Promise<WarmupRecord | null> {
+  const { settings } = ctx;
+  const startedAt = new Date().toISOString();
+  const settle = await settleBefore(ctx);
+  if (settings.signal.aborted) return null;
+  const recorder = new LoadRecorder(performance.now());
+  const engine = startEngine(ctx, recorder);
+  const timeline = new StepTimeline(recorder, new CpuSampler(ctx.gateway.pid), settings.signal);
+  try {
+    for (;;) {
+      const seconds = await timeline.tick('warmup');
+      if (settings.signal.aborted) return null;
+      const cpuMsPerRequest = timeline.series.map((point) => (point.gatewayCpuPercent !== null && point.ok > 0 ? (point.gatewayCpuPercent * 10) / point.ok : null));
+      const record = (steady: boolean, note: string): WarmupRecord => ({ startedAt, settleSec: settle.seconds, seconds, steady, note, cpuMsPerRequest });
+      if (!ctx.gateway.isRunning()) return record(false, 'the gateway exited during the warm-up');
+      const decision = cpuWarmupDecision(cpuMsPerRequest, settings.warmupSec);
+      progress(ctx, `warm-up ${seconds} s (at most ${settings.warmupSec}) · ${cpuMsPerRequest.at(-1)?.toFixed(2) ?? '–'} CPU ms/req`);
+      if (decision.done) return record(decision.steady, decision.reason);
+    }
+  } finally {
+    await engine.stop();
+  }
 }
 
 function finish(

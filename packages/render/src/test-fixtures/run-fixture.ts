@@ -200,7 +200,7 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
     const order = block % 2 === 1 ? ['baseline', 'candidate', 'candidate', 'baseline'] : ['candidate', 'baseline', 'baseline', 'candidate'];
     order.forEach((side, position) => {
       const candidate = side === 'candidate';
-      windows.push({ epoch: Math.ceil(block / 3), block, position, side: side as 'baseline' | 'candidate', step: step(`e1-b${block}-${position}-${side}-c20`, candidate ? 180 : 200, candidate ? 4.9 : 4.4) });
+      windows.push({ epoch: block, block, position, side: side as 'baseline' | 'candidate', step: step(`e1-b${block}-${position}-${side}-c20`, candidate ? 180 : 200, candidate ? 4.9 : 4.4) });
     });
   }
   const measured = mode === 'windows';
@@ -227,12 +227,16 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
       levels: [20],
       query: 'fixtures/user-reviews.graphql',
       profile: true,
-      design: measured ? { threshold: 0.05, windowSec: 5, leadInSec: 2, warmupSec: 30, blocksPerEpoch: 3, budgetMinutes: 20, alpha: 0.05, beta: 0.2, minBlocks: 6 } : null,
+      nodes: measured ? { baseline: 'v20.20.2', candidate: 'v20.20.2' } : null,
+      design: measured
+        ? { threshold: 0.05, alpha: 0.05, minEpochs: 4, spendingPower: 1, windowSec: 5, leadInSec: 2, warmupSec: 30, blocksPerEpoch: 1, windowsPerSide: 2, budgetMinutes: 20, v8Flags: [], seedPerEpoch: false }
+        : null,
     },
     environment: makeRunFixture().environment,
     runs: measured ? null : { baseline: '/runs/a', candidate: '/runs/b' },
     epochs: [],
     windows: measured ? windows : [],
+    plan: measured ? { maxEpochs: 12, epochSeconds: 45, fixedAfterEpoch: 3 } : null,
     stopReason: measured ? 'regression after 6 blocks' : 'compared finished runs',
     analysis: {
       levels: [
@@ -240,20 +244,20 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
           level: 20,
           label: 'c=20',
           decision: measured
-            ? { outcome: 'regression', blocks: 6, epochs: 2, relativeChange: 0.1136, interval: { low: 0.09, high: 0.138, confidence: 0.9, label: '90% always-valid' }, alpha: 0.05, reason: '+11.4% over 6 blocks: regression' }
+            ? { outcome: 'regression', blocks: 6, epochs: 6, relativeChange: 0.1136, interval: { low: 0.09, high: 0.138 }, alpha: 0.05, maxEpochs: 12, reason: '6 epochs, interval [+9.0%, +13.8%] lies above 0 and reaches beyond ±5.0%: slower' }
             : null,
           cpu: metric('cpuMsPerOkRequest', 'CPU ms/req', false, [4.4, 4.4, 4.4], [4.9, 4.9, 4.9], 0.1136, [0.1, 0.127]),
-          blocks: measured ? [1, 2, 3, 4, 5, 6].map((block) => ({ block, epoch: Math.ceil(block / 3), relativeChange: 0.1136 })) : [],
+          blocks: measured ? [1, 2, 3, 4, 5, 6].map((block) => ({ block, epoch: block, relativeChange: 0.1136 })) : [],
           metrics: [
             metric('rps', 'req/s', true, [200, 202, 198], [180, 181, 179], -0.1, [-0.115, -0.085]),
             metric('p99', 'ms', false, [20, 35, 18], [25, 30, 45], 0.04, [-0.2, 0.3]),
           ],
           buckets: [
-            { bucket: 'execute', baselineMsPerOkRequest: 1.2, candidateMsPerOkRequest: 1.7, deltaMsPerOkRequest: 0.5 },
-            { bucket: 'gc', baselineMsPerOkRequest: 0.44, candidateMsPerOkRequest: 0.43, deltaMsPerOkRequest: -0.01 },
+            { bucket: 'execute', baselineMsPerOkRequest: 1.2, candidateMsPerOkRequest: 1.7, deltaMsPerOkRequest: 0.5, noise: measured ? { interval: [0.42, 0.58], confidence: 0.9964, familyConfidence: 0.95, familySize: 14, moved: true } : null },
+            { bucket: 'gc', baselineMsPerOkRequest: 0.44, candidateMsPerOkRequest: 0.43, deltaMsPerOkRequest: -0.01, noise: measured ? { interval: [-0.05, 0.03], confidence: 0.9964, familyConfidence: 0.95, familySize: 14, moved: false } : null },
           ],
           functions: measured
-            ? [{ functionName: 'burn', url: 'file:///pr/slow.cjs', line: 12, bucket: 'execute', baselineMsPerOkRequest: 0, candidateMsPerOkRequest: 0.5, deltaMsPerOkRequest: 0.5 }]
+            ? [{ functionName: 'burn', url: 'file:///pr/slow.cjs', line: 12, bucket: 'execute', baselineMsPerOkRequest: 0, candidateMsPerOkRequest: 0.5, deltaMsPerOkRequest: 0.5, noise: { interval: [0.47, 0.53], confidence: 0.99998, familyConfidence: 0.95, familySize: 2200, moved: true } }]
             : [],
           pprof: measured
             ? { baseline: 'compare-c20-baseline.pb.gz', candidate: 'compare-c20-candidate.pb.gz', command: 'go tool pprof -top -diff_base=compare-c20-baseline.pb.gz compare-c20-candidate.pb.gz', flamegraphs: { baseline: 'compare-c20-baseline.flame.html', candidate: 'compare-c20-candidate.flame.html' } }

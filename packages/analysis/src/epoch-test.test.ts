@@ -1,0 +1,108 @@
+import { randomFillSync } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { decideEpochs, epochValues, resolveEpochDesign, spendingBoundaries } from './epoch-test.js';
+
+const DESIGN = { threshold: 0.05, alpha: 0.05, minEpochs: 4, maxEpochs: 13 };
+
+/** Normal draws from the operating system's generator: independent of the calibration's own. */
+function normals(count: number): Float64Array {
+  const words = new Uint32Array(2 * count);
+  randomFillSync(words);
+  const out = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const u = (words[2 * i]! + 0.5) / 2 ** 32;
+    const v = (words[2 * i + 1]! + 0.5) / 2 ** 32;
+    out[i] = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  }
+  return out;
+}
+
+describe('epochValues', () => {
+  it('averages the blocks of each epoch, in epoch order', () => {
+    expect(epochValues([{ epoch: 2, x: 0.3 }, { epoch: 1, x: 0.1 }, { epoch: 2, x: 0.1 }])).toEqual([0.1, 0.2]);
+  });
+});
+
+describe('decideEpochs', () => {
+  it('decides nothing before minEpochs, whatever the data', () => {
+    const slower = Array.from({ length: 3 }, () => Math.log(4));
+    const decision = decideEpochs(slower, DESIGN);
+    expect(decision).toMatchObject({ outcome: 'continue', boundary: null, interval: null });
+    expect(decision.reason).toMatch(/no verdict before 4 epochs/);
+  });
+
+  it('calls a 4× slowdown a regression at the first look, its interval around 4×', () => {
+    const decision = decideEpochs([1.38, 1.40, 1.39, 1.41].map((x) => x), DESIGN);
+    expect(decision.outcome).toBe('regression');
+    expect(decision.interval!.low).toBeGreaterThan(2.5);
+    expect(decision.interval!.high).toBeLessThan(4);
+    expect(decision.reason).toMatch(/lies above 0 .*: slower/);
+  });
+
+  it('calls a 4× speedup an improvement', () => {
+    expect(decideEpochs([-1.38, -1.40, -1.39, -1.41], DESIGN).outcome).toBe('improvement');
+  });
+
+  it('calls identical sides no change at the first look, its interval within the threshold', () => {
+    const decision = decideEpochs([0.001, -0.001, 0.0005, -0.0005], DESIGN);
+    expect(decision.outcome).toBe('no change');
+    expect(decision.epochSd).toBe(0.005);
+    expect(decision.interval!.low).toBeGreaterThan(-0.05);
+    expect(decision.interval!.high).toBeLessThan(0.05);
+    expect(decision.reason).toMatch(/lies within ±5\.0%/);
+  });
+
+  it('keeps going while the interval holds 0 and reaches past the threshold', () => {
+    const decision = decideEpochs([0.2, -0.2, 0.2, -0.2, 0.2], DESIGN);
+    expect(decision.outcome).toBe('continue');
+    expect(decision.interval!.low).toBeLessThan(-0.05);
+    expect(decision.interval!.high).toBeGreaterThan(0.05);
+  });
+
+  it('says no change, not regression, for a slowdown proven smaller than the threshold', () => {
+    // x = log(1.02) ± 0.001: certainly slower, certainly by less than 5%.
+    const decision = decideEpochs([1, -1, 1, -1, 1, -1].map((s) => Math.log(1.02) + 0.001 * s), { ...DESIGN, minEpochSd: 0 });
+    expect(decision.interval!.low).toBeGreaterThan(0);
+    expect(decision.outcome).toBe('no change');
+  });
+
+  it('refuses a design it cannot honour', () => {
+    expect(() => resolveEpochDesign({ ...DESIGN, minEpochs: 2 })).toThrow(/minEpochs/);
+    expect(() => resolveEpochDesign({ ...DESIGN, maxEpochs: 3 })).toThrow(/maxEpochs/);
+  });
+});
+
+describe('spendingBoundaries', () => {
+  const design = resolveEpochDesign(DESIGN);
+  const boundaries = spendingBoundaries(design);
+
+  it('gives one finite boundary per look, the same every time', () => {
+    expect(boundaries).toHaveLength(DESIGN.maxEpochs - DESIGN.minEpochs + 1);
+    expect(boundaries.every((b) => Number.isFinite(b) && b > 1.5)).toBe(true);
+    expect(spendingBoundaries({ ...design })).toEqual(boundaries);
+  });
+
+  it('holds the false-regression rate at α over all looks, checked with another random source', () => {
+    // 20,000 A/A paths: the share whose t reaches the boundary at some look is α ± 0.5 points (3.3 σ).
+    const paths = 20_000;
+    const z = normals(paths * DESIGN.maxEpochs);
+    let crossed = 0;
+    for (let p = 0; p < paths; p++) {
+      let sum = 0;
+      let squares = 0;
+      for (let n = 1; n <= DESIGN.maxEpochs; n++) {
+        const x = z[p * DESIGN.maxEpochs + n - 1]!;
+        sum += x;
+        squares += x * x;
+        if (n < DESIGN.minEpochs) continue;
+        const m = sum / n;
+        const t = m / Math.sqrt((squares - n * m * m) / (n - 1) / n);
+        if (t > boundaries[n - DESIGN.minEpochs]!) {
+          crossed++;
+          break;
+        }
+      }
+    }
+    expect(Math.abs(crossed / paths - 0.05)).toBeLessThan(0.005);
+  });
+});

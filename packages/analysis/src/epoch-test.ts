@@ -1,0 +1,194 @@
+/**
+ * The stopping rule behind `gwprof compare`'s verdict: a group-sequential t-test on epoch means.
+ *
+ * An epoch is one pair of gateway processes (both sides restarted), and what it measured is one
+ * number: the mean over its blocks of x = mean(log candidate windows) − mean(log baseline windows).
+ * Each process carries a lasting offset of its own (its JIT decisions, heap layout, hash seeds), so
+ * blocks of one epoch share it and only epochs are independent: the test counts epochs, and its
+ * variance is estimated from epoch means, with n − 1 degrees of freedom.
+ *
+ * After every epoch from `minEpochs` on, it takes the interval mean ± b_n · s/√n, where b_n is a
+ * boundary on the t statistic chosen so that, under no change, the chance of the interval lying
+ * wholly above 0 at any look up to `maxEpochs` is α (error spending: α · (n / maxEpochs)^ρ is spent
+ * by look n). The boundaries are calibrated by simulating the t statistic itself (normal epochs,
+ * unknown variance) at exactly the looks' degrees of freedom, so a 10-minute comparison with only a
+ * handful of epochs keeps its false-alarm rate under repeated looks. Every verdict is read off that
+ * one interval, the interval the comment shows:
+ *   - `no change` when it lies within ±threshold (a change of the threshold would have shown);
+ *   - `regression` when it lies above 0 (the candidate is slower), otherwise;
+ *   - `improvement` when it lies below 0;
+ *   - `continue` otherwise; at `maxEpochs` or the budget the comparison is `inconclusive`.
+ * Under no change, a false regression happens with probability ≤ α; at a true change of exactly
+ * +threshold, a false `no change` with probability ≤ α too (the interval's upper end must fall below
+ * the threshold).
+ */
+import { mean } from './descriptive.js';
+import { mulberry32 } from './random.js';
+
+export interface EpochTestDesign {
+  /** Smallest relative change that counts: `no change` means within ±threshold. */
+  threshold: number;
+  /** Chance, under no change, that the interval ever lies wholly above 0 (a false regression); the same below 0. */
+  alpha: number;
+  /** No verdict before this many epochs: the variance needs degrees of freedom. */
+  minEpochs: number;
+  /** The last look; after it the comparison is inconclusive. */
+  maxEpochs: number;
+  /** Error spending α · (n / maxEpochs)^ρ: 1 spends evenly over the looks, larger saves it for later. */
+  spendingPower: number;
+  /** Floor on the per-epoch standard deviation (log units), so identical epochs cannot give a zero-width interval. */
+  minEpochSd: number;
+}
+
+export const DEFAULT_EPOCH_TEST: Omit<EpochTestDesign, 'maxEpochs'> = {
+  threshold: 0.05,
+  alpha: 0.05,
+  minEpochs: 4,
+  spendingPower: 1,
+  minEpochSd: 0.005,
+};
+
+export type EpochOutcome = 'regression' | 'no change' | 'improvement' | 'continue';
+
+export interface EpochDecision {
+  outcome: EpochOutcome;
+  epochs: number;
+  /** Mean of the epochs' x: the log of the candidate over the baseline. */
+  meanLogRatio: number;
+  /** exp(meanLogRatio) − 1. */
+  relativeChange: number;
+  /** Standard deviation of the epochs' x (n − 1), floored at minEpochSd; null with one epoch. */
+  epochSd: number | null;
+  /** The t boundary of this look; null before minEpochs or past maxEpochs. */
+  boundary: number | null;
+  /** mean ± boundary · sd/√n as relative changes; null when there is no boundary yet. */
+  interval: { low: number; high: number } | null;
+  /** One line: what the interval says. */
+  reason: string;
+}
+
+/** One observation per block: the epoch it belongs to and its x. */
+export interface EpochBlock {
+  epoch: number;
+  x: number;
+}
+
+/** Each epoch's mean x, in epoch order. */
+export function epochValues(blocks: readonly EpochBlock[]): number[] {
+  const byEpoch = new Map<number, number[]>();
+  for (const block of blocks) byEpoch.set(block.epoch, [...(byEpoch.get(block.epoch) ?? []), block.x]);
+  return [...byEpoch.entries()].sort((a, b) => a[0] - b[0]).map(([, xs]) => mean(xs));
+}
+
+export function resolveEpochDesign(design: Partial<EpochTestDesign> & { maxEpochs: number }): EpochTestDesign {
+  const d = { ...DEFAULT_EPOCH_TEST, ...design };
+  const check = (ok: boolean, what: string) => {
+    if (!ok) throw new RangeError(`epoch test design: ${what}`);
+  };
+  check(d.threshold > 0 && d.threshold < 1, `threshold must be in (0, 1), got ${d.threshold}`);
+  check(d.alpha > 0 && d.alpha < 0.5, `alpha must be in (0, 0.5), got ${d.alpha}`);
+  check(Number.isInteger(d.minEpochs) && d.minEpochs >= 3, `minEpochs must be an integer ≥ 3, got ${d.minEpochs}`);
+  check(Number.isInteger(d.maxEpochs) && d.maxEpochs >= d.minEpochs, `maxEpochs must be an integer ≥ minEpochs (${d.minEpochs}), got ${d.maxEpochs}`);
+  check(d.spendingPower > 0, `spendingPower must be > 0, got ${d.spendingPower}`);
+  check(d.minEpochSd >= 0, `minEpochSd must be ≥ 0, got ${d.minEpochSd}`);
+  return d;
+}
+
+/** The verdict after these epochs (each a mean x), looking at this look only: earlier looks ended the run if they decided. */
+export function decideEpochs(values: readonly number[], design: Partial<EpochTestDesign> & { maxEpochs: number }): EpochDecision {
+  const d = resolveEpochDesign(design);
+  const n = values.length;
+  const m = n > 0 ? mean(values) : 0;
+  const sd = n > 1 ? Math.max(d.minEpochSd, Math.sqrt(values.reduce((sum, v) => sum + (v - m) ** 2, 0) / (n - 1))) : null;
+  const base = { epochs: n, meanLogRatio: m, relativeChange: Math.expm1(m), epochSd: sd };
+  if (n < d.minEpochs || n > d.maxEpochs || sd === null) {
+    const why = n < d.minEpochs ? `no verdict before ${d.minEpochs} epochs` : `past the last look (${d.maxEpochs} epochs)`;
+    return { ...base, outcome: 'continue', boundary: null, interval: null, reason: `${pct(Math.expm1(m))} over ${n} epoch${n === 1 ? '' : 's'}: ${why}` };
+  }
+  const boundary = spendingBoundaries(d)[n - d.minEpochs]!;
+  const half = (boundary * sd) / Math.sqrt(n);
+  const interval = { low: Math.expm1(m - half), high: Math.expm1(m + half) };
+  const outcome = outcomeOf(interval, d.threshold);
+  return { ...base, outcome, boundary, interval, reason: reasonFor(outcome, interval, n, d) };
+}
+
+function outcomeOf(interval: { low: number; high: number }, threshold: number): EpochOutcome {
+  if (interval.low > -threshold && interval.high < threshold) return 'no change';
+  if (interval.low > 0) return 'regression';
+  if (interval.high < 0) return 'improvement';
+  return 'continue';
+}
+
+const boundaryCache = new Map<string, number[]>();
+
+/** Paths simulated to calibrate the boundaries: their α is off by about ±0.15 points at α = 5%. */
+const CALIBRATION_PATHS = 20_000;
+
+/**
+ * b_n for n = minEpochs … maxEpochs: under no change (epochs i.i.d. normal, any mean-zero and any
+ * variance, as the t statistic does not depend on it), the share of simulated paths whose t first
+ * reaches b_n at look n is what the spending function allots that look. Deterministic (a fixed
+ * seed), so the same design gives the same boundaries in the live run, the publish pass and replays.
+ */
+export function spendingBoundaries(design: EpochTestDesign): number[] {
+  const key = `${design.alpha}|${design.minEpochs}|${design.maxEpochs}|${design.spendingPower}`;
+  const cached = boundaryCache.get(key);
+  if (cached) return cached;
+  const random = mulberry32(0x5eed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  // Each path's running sum and sum of squares; t at n from them.
+  const sums = new Float64Array(CALIBRATION_PATHS);
+  const squares = new Float64Array(CALIBRATION_PATHS);
+  const alive = new Uint8Array(CALIBRATION_PATHS).fill(1);
+  const boundaries: number[] = [];
+  let spent = 0;
+  for (let n = 1; n <= design.maxEpochs; n++) {
+    for (let j = 0; j < CALIBRATION_PATHS; j++) {
+      const z = normal();
+      sums[j]! += z;
+      squares[j]! += z * z;
+    }
+    if (n < design.minEpochs) continue;
+    const target = design.alpha * (n / design.maxEpochs) ** design.spendingPower;
+    const crossings = Math.round((target - spent) * CALIBRATION_PATHS);
+    const ts: Array<{ t: number; j: number }> = [];
+    for (let j = 0; j < CALIBRATION_PATHS; j++) if (alive[j]) ts.push({ t: tStatistic(sums[j]!, squares[j]!, n), j });
+    ts.sort((a, b) => b.t - a.t);
+    if (crossings <= 0 || ts.length === 0) {
+      boundaries.push(Infinity);
+      continue;
+    }
+    const k = Math.min(crossings, ts.length);
+    // Halfway between the last path that crosses and the first that does not.
+    const boundary = k < ts.length ? (ts[k - 1]!.t + ts[k]!.t) / 2 : ts[k - 1]!.t;
+    for (let i = 0; i < k; i++) alive[ts[i]!.j] = 0;
+    spent += k / CALIBRATION_PATHS;
+    boundaries.push(boundary);
+  }
+  boundaryCache.set(key, boundaries);
+  return boundaries;
+}
+
+function tStatistic(sum: number, squares: number, n: number): number {
+  const m = sum / n;
+  const variance = (squares - n * m * m) / (n - 1);
+  return variance > 0 ? m / Math.sqrt(variance / n) : m > 0 ? Infinity : -Infinity;
+}
+
+const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
+
+function reasonFor(outcome: EpochOutcome, interval: { low: number; high: number }, n: number, d: EpochTestDesign): string {
+  const range = `[${pct(interval.low)}, ${pct(interval.high)}]`;
+  const where = `${n} epochs, interval ${range}`;
+  const limit = `±${(d.threshold * 100).toFixed(1)}%`;
+  switch (outcome) {
+    case 'no change':
+      return `${where} lies within ${limit}`;
+    case 'regression':
+      return `${where} lies above 0 and reaches beyond ${limit}: slower`;
+    case 'improvement':
+      return `${where} lies below 0 and reaches beyond ${limit}: faster`;
+    default:
+      return `${where} holds 0 and reaches beyond ${limit}: not decided`;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * One block of a comparison: windowsPerSide short windows of each side at one level, in an order
+ * drawn at random for the block (randomised multiple interleaved trials: no fixed alternation can
+ * line up with the machine's own periodic noise, and a drift within a block averages out).
+ */
+import { writeCompareResult } from '@gwprof/results';
+import { measureStep, type StepSettings } from '../step/measure-step.js';
+import type { GatewayUnderTest } from '../gateway-under-test.js';
+import type { ComparisonContext } from './context.js';
+import type { Side } from './gateway-pair.js';
+
+/** Longest wait, before a window, for both gateways to be quiet. */
+const WINDOW_SETTLE_SEC = 10;
+
+/** The block's windows in a random order: windowsPerSide of each side, shuffled. */
+export function blockOrder(windowsPerSide: number, random: () => number): Side[] {
+  const order: Side[] = [...Array<Side>(windowsPerSide).fill('baseline'), ...Array<Side>(windowsPerSide).fill('candidate')];
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order;
+}
+
+/** Measures one block at `level`; false when interrupted. compare.json is rewritten after every window. */
+export async function measureBlock(ctx: ComparisonContext, gateways: Record<Side, GatewayUnderTest>, epoch: number, level: number): Promise<boolean> {
+  const block = 1 + Math.max(0, ...ctx.compare.windows.map((w) => w.block));
+  const order = blockOrder(ctx.options.design.windowsPerSide, ctx.random);
+  for (const [position, side] of order.entries()) {
+    const step = await measureStep({
+      ...stepContext(ctx, gateways[side], level),
+      id: `e${epoch}-b${block}-${position}-${side}-${ctx.options.load.kind === 'closed' ? 'c' : 'r'}${level}`,
+      settings: windowSettings(ctx),
+      label: `epoch ${epoch} block ${block} ${side} ${position + 1}/${order.length}`,
+    });
+    if (!step) return false;
+    ctx.compare.windows.push({ epoch, block, position, side, step });
+    writeCompareResult(ctx.session.runDir, ctx.compare);
+  }
+  return true;
+}
+
+/** What measuring a side at a level needs: its gateway and the load, both gateways settling before each window. */
+export function stepContext(ctx: ComparisonContext, target: GatewayUnderTest, level: number) {
+  return {
+    load: ctx.loadAt(level),
+    scenario: ctx.scenario,
+    gateway: target.step,
+    subgraphs: target.subgraphs,
+    profiler: target.profiler,
+    profilerUnavailable: target.profilerUnavailable,
+    runDir: ctx.session.runDir,
+    logs: ctx.session.logs,
+    settlePids: ctx.pair.pids(),
+    settlePorts: [ctx.options.gatewayPort, ctx.options.candidatePort],
+  };
+}
+
+/** A window: a fixed lead-in on fresh connections, then exactly windowSec measured. */
+function windowSettings(ctx: ComparisonContext): StepSettings {
+  const { design } = ctx.options;
+  return {
+    ...commonSettings(ctx),
+    durationSec: design.windowSec,
+    maxDurationSec: design.windowSec,
+    warmupSec: design.leadInSec,
+    fixedWarmup: true,
+  };
+}
+
+/** What every step of a comparison shares, warm-ups included. */
+export function commonSettings(ctx: ComparisonContext): Omit<StepSettings, 'durationSec' | 'maxDurationSec' | 'warmupSec' | 'fixedWarmup'> {
+  return {
+    timeoutSec: ctx.options.timeoutSec,
+    minSuccess: 1,
+    samplingIntervalUs: ctx.options.samplingIntervalUs,
+    settleSec: WINDOW_SETTLE_SEC,
+    signal: ctx.options.signal,
+    onProgress: ctx.options.onProgress,
+  };
+}
+
+/** The levels that still need blocks: every level before the first look, then the undecided ones. */
+export function openLevels(ctx: ComparisonContext, decided: ReadonlySet<number>): number[] {
+  const open = ctx.options.levels.filter((level) => !decided.has(level));
+  return open.length > 0 ? open : [...ctx.options.levels];
+}
+

@@ -1,0 +1,45 @@
+/** What the parts of a running comparison share: its options, services, record and random source. */
+import type { CompareConfig, CompareDesign, CompareResult, LoadShape } from '@gwprof/results';
+import type { ScenarioFiles } from '../defaults.js';
+import type { Scenario } from '../fixtures.js';
+import type { Session } from '../session.js';
+import type { ServiceOptions } from '../test-bed.js';
+import type { GatewayPair } from './gateway-pair.js';
+
+export interface CompareOptions extends ServiceOptions {
+  baseline: string;
+  candidate: string;
+  baselineEnv: Record<string, string>;
+  candidateEnv: Record<string, string>;
+  /** The Node.js of each side: a version (22, 24.9.0), a path, or current (the default). */
+  baselineNode?: string;
+  candidateNode?: string;
+  /** Port of the candidate; the baseline takes gatewayPort. */
+  candidatePort: number;
+  /** closed: levels are connections; open: levels are requests per second (overhead at equal load). */
+  load: CompareConfig['load'];
+  levels: number[];
+  scenario: ScenarioFiles;
+  design: CompareDesign;
+  profile: boolean;
+  samplingIntervalUs: number;
+  timeoutSec: number;
+  outDir: string;
+  runId?: string;
+  commandLine: string[];
+  signal: AbortSignal;
+  onProgress: (line: string, final: boolean) => void;
+}
+
+export interface ComparisonContext {
+  options: CompareOptions;
+  scenario: Scenario;
+  session: Session;
+  pair: GatewayPair;
+  compare: CompareResult;
+  /** Block orders, start orders and V8 seeds: seeded from the run id, so a run's draws can be told again. */
+  random: () => number;
+  /** performance.now() when measuring began: the budget counts from here. */
+  started: number;
+  loadAt(level: number): LoadShape;
+}
