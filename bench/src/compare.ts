@@ -14,7 +14,7 @@
 //                                         [--recalibrate]                          calibrate the burn before every burn run
 //   node bench/dist/compare.js runs-table [--since 2026-11-25T12:00]               every recorded real comparison, as one table (no load)
 //
-// Common: [--gateway mesh] [--flags '--seed-per-epoch'] (extra `gwprof compare` flags, e.g. a lever of the
+// Common: [--gateway mesh] [--flags='--seed-per-epoch'] (extra `gwprof compare` flags, e.g. a lever of the
 // noise study) [--out docs/bench/compare-epochs]. Results are appended to <out>/compare-<command>.json
 // (recordings, evaluation, runs) and printed as markdown tables. Each command lives in
 // bench/src/compare/; driver.ts runs the CLI. record and runs drive load for minutes to hours: on a

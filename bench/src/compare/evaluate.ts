@@ -51,9 +51,30 @@ function evaluationTable(rows: readonly EvaluationRow[]): string {
   ].join('\n');
 }
 
+/**
+ * Recordings of one label, made in turns with others (so that the machine's drift over the day hits
+ * every label alike), as one recording: their epochs numbered on from one another.
+ */
+export function mergeByLabel(recordings: readonly Recording[]): Recording[] {
+  const byLabel = new Map<string, Recording>();
+  for (const rec of recordings) {
+    const merged = byLabel.get(rec.label);
+    if (!merged) {
+      byLabel.set(rec.label, { ...rec, windows: [...rec.windows], epochs: [...rec.epochs] });
+      continue;
+    }
+    const offset = Math.max(0, ...merged.epochs.map((e) => e.epoch), ...merged.windows.map((w) => w.epoch));
+    const blockOffset = Math.max(0, ...merged.windows.map((w) => w.block));
+    merged.windows.push(...rec.windows.map((w) => ({ ...w, epoch: w.epoch + offset, block: w.block + blockOffset })));
+    merged.epochs.push(...rec.epochs.map((e) => ({ ...e, epoch: e.epoch + offset })));
+    merged.minutes += rec.minutes;
+  }
+  return [...byLabel.values()];
+}
+
 export function evaluateCommand({ values, out }: CommandContext): string {
   const replays = Number(values.replays);
-  const recordings = readEntries<Recording>(out, 'compare-recordings.json').filter((rec) => !values.label || rec.label === values.label);
+  const recordings = mergeByLabel(readEntries<Recording>(out, 'compare-recordings.json')).filter((rec) => !values.label || rec.label === values.label);
   const rows = recordings.flatMap((rec) => replayRows(rec, replays));
   appendEntry(out, 'compare-evaluation.json', { date: new Date().toISOString(), replays, design: COMPARE_DESIGN, rows });
   return `${noiseTable(recordings.map((rec) => ({ name: rec.label, windows: rec.windows, epochs: rec.epochs })))}\n\n${evaluationTable(rows)}\n`;

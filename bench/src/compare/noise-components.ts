@@ -11,17 +11,20 @@ export interface EpochPace {
   epochSeconds: number;
 }
 
-/** The pace of a recording's finished epochs, the first left out when there are others (it holds the builds). */
+/**
+ * The pace of a recording's finished epochs, without the adapters' preparation (a build, done once
+ * per comparison: not part of what a restart costs).
+ */
 export function epochPace(epochs: readonly SlimEpoch[], windows: readonly SlimWindow[]): EpochPace | null {
-  const finished = epochs.filter((e) => e.seconds !== null && e.sides.baseline.warmupSec !== null && e.sides.candidate.warmupSec !== null);
-  const usable = finished.length > 1 ? finished.slice(1) : finished;
+  const usable = epochs.filter((e) => e.seconds !== null && e.sides.baseline.warmupSec !== null && e.sides.candidate.warmupSec !== null);
   if (usable.length === 0) return null;
-  const start = (s: SlimEpoch['sides']['baseline']) => (s.prepareMs + s.listenMs + s.readyMs) / 1000 + s.warmupSec!;
+  const prepare = (e: SlimEpoch) => (e.sides.baseline.prepareMs + e.sides.candidate.prepareMs) / 1000;
+  const start = (s: SlimEpoch['sides']['baseline']) => (s.listenMs + s.readyMs) / 1000 + s.warmupSec!;
   const pair = usable.map((e) => e.stopMs / 1000 + start(e.sides.baseline) + start(e.sides.candidate));
   const rounds = usable.map((e) => windows.filter((w) => w.epoch === e.epoch && w.side === 'baseline').length);
-  const epochSeconds = mean(usable.map((e) => e.seconds!));
-  const roundSeconds = mean(usable.map((e, i) => (e.seconds! - pair[i]!) / Math.max(1, rounds[i]!)));
-  return { pairSeconds: mean(pair), roundSeconds, epochSeconds };
+  const seconds = usable.map((e) => e.seconds! - prepare(e));
+  const roundSeconds = mean(usable.map((_, i) => (seconds[i]! - pair[i]!) / Math.max(1, rounds[i]!)));
+  return { pairSeconds: mean(pair), roundSeconds, epochSeconds: mean(seconds) };
 }
 
 /** One row per named recording or run: its noise components, its pace and the rounds per epoch they call for, as markdown. */
