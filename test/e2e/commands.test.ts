@@ -76,14 +76,14 @@ describe('gwprof report', () => {
       latencyMs: { mean: 500, p50: 480, p75: 520, p80: 540, p90: 600, p95: 650, p99: 700, max: 710 }, bytesPerResponse: 8602,
       gateway: { cpuPercent: 95, cpuMsPerOkRequest: 47, rssMaxMB: 300, pids: [] },
       subgraphs: { cpuPercent: 5, perSubgraph: {} }, fanout: 9, loadgen: { cpuPercent: 3 },
-      profile: { cpuprofile: 'step-10.cpuprofile', samples: 4, requestedIntervalUs: 1000, nodeGc: null, threadCpuMs: null },
+      profile: { cpuprofile: 'step-10.cpuprofile', samples: 4, requestedIntervalUs: 1000, nodeGc: null, threadCpuMs: null, heap: null },
       series: [{ t: 0, phase: 'warmup', ok: 20, failed: 0, p50Ms: 480, p99Ms: 700, gatewayCpuPercent: 95 }],
       steadiness: { steady: true, reasons: [], trendPercent: 0, cvPercent: 3 },
     };
     const run: RunResult = {
       schemaVersion: RESULTS_SCHEMA_VERSION, tool: { name: 'gwprof', version: '0' }, kind: 'sweep', runId: 'run',
       startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:01:00Z', state: 'complete', error: null,
-      config: { gateway: 'mesh', gatewayEnv: {}, scenario: 'varied', concurrency: [10], rates: [], arrivals: null, autoRate: false, slo: null, durationSec: 5, maxDurationSec: 15, warmupSec: 1, windowMinimums: { minRoundTrips: 10, minResponses: 200 }, query: 'q.graphql', variables: null, expect: null, minSuccess: 1, timeoutSec: 10, subgraphDelayMs: 0, subgraphPorts: {}, gatewayPort: 4000, profile: true, profiler: 'inspector', samplingIntervalUs: 1000, quick: false },
+      config: { gateway: 'mesh', gatewayEnv: {}, scenario: 'varied', concurrency: [10], rates: [], arrivals: null, autoRate: false, slo: null, durationSec: 5, maxDurationSec: 15, warmupSec: 1, windowMinimums: { minRoundTrips: 10, minResponses: 200 }, query: 'q.graphql', variables: null, expect: null, minSuccess: 1, timeoutSec: 10, subgraphDelayMs: 0, subgraphPorts: {}, gatewayPort: 4000, profile: true, profiler: 'inspector', samplingIntervalUs: 1000, heapSamplingBytes: null, quick: false, engine: 'gwprof' },
       environment: { node: 'v20', platform: 'linux', cpuModel: 'x', cpuCount: 2, totalMemMB: 1, cpuSets: { gateway: '1', others: '0' }, gatewayMemoryLimitMB: null, memoryLimitMethod: null, fdLimit: { soft: 1, hard: 1 }, gatewayPackages: {}, gitCommit: null, commandLine: [], hostname: 'h' },
       fanoutAlone: null, probe: null, steps: [step], artifacts: {}, analysis: null,
     };

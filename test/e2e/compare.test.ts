@@ -51,6 +51,13 @@ describe('gwprof compare', () => {
     expect(['burnCpu', 'emitWithBurn', 'now', 'cpuUsage']).toContain(level.functions[0]!.functionName);
     expect(level.functions[0]!.deltaMsPerOkRequest).toBeGreaterThan(5);
     expect(existsSync(path.join(out, 'cmp', level.pprof!.candidate))).toBe(true);
+    // The burn loop's clock reads each allocate a heap number, megabytes per request: the candidate allocates
+    // more beyond noise, and the loop is the function whose allocation moved most.
+    const allocation = level.allocation!;
+    expect(allocation.candidateBytesPerOkRequest).toBeGreaterThan(2 * allocation.baselineBytesPerOkRequest);
+    expect(allocation.noise!.moved).toBe(true);
+    expect(['burnCpu', 'emitWithBurn', 'now', 'cpuUsage']).toContain(allocation.functions[0]!.functionName);
+    expect(existsSync(path.join(out, 'cmp', allocation.flamegraphs!.candidate))).toBe(true);
     expect(readFileSync(markdown, 'utf8')).toMatch(/## gwprof compare: REGRESSION/);
     expect(existsSync(path.join(out, 'cmp', 'index.html'))).toBe(true);
     expect(result.stdout).toMatch(/Verdict: REGRESSION \(exit 1\)/);

@@ -27,13 +27,37 @@ export function epochPace(epochs: readonly SlimEpoch[], windows: readonly SlimWi
   return { pairSeconds: mean(pair), roundSeconds, epochSeconds: mean(seconds) };
 }
 
+/**
+ * How much of the window-to-window noise is GC: the correlation, within each epoch and side, of a
+ * window's log CPU per request with its GC milliseconds per request (Node's account). null without
+ * GC figures or with too few windows.
+ */
+export function gcCorrelation(windows: readonly SlimWindow[]): number | null {
+  const usable = windows.filter((w) => w.value !== null && w.value > 0 && w.gcMs !== null && w.ok > 0);
+  const groups = new Map<string, SlimWindow[]>();
+  for (const w of usable) groups.set(`${w.epoch}:${w.side}`, [...(groups.get(`${w.epoch}:${w.side}`) ?? []), w]);
+  const pairs: Array<[number, number]> = [];
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const cpu = group.map((w) => Math.log(w.value!));
+    const gc = group.map((w) => w.gcMs! / w.ok);
+    const [mc, mg] = [mean(cpu), mean(gc)];
+    group.forEach((_, i) => pairs.push([cpu[i]! - mc, gc[i]! - mg]));
+  }
+  if (pairs.length < 4) return null;
+  const sxy = pairs.reduce((sum, [x, y]) => sum + x * y, 0);
+  const sxx = pairs.reduce((sum, [x]) => sum + x * x, 0);
+  const syy = pairs.reduce((sum, [, y]) => sum + y * y, 0);
+  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : null;
+}
+
 /** One row per named recording or run: its noise components, its pace and the rounds per epoch they call for, as markdown. */
 export function noiseTable(sets: readonly { name: string; windows: readonly SlimWindow[]; epochs?: readonly SlimEpoch[] }[]): string {
   const p = (x: number): string => `${(x * 100).toFixed(1)}%`;
   const s = (x: number | undefined): string => (x === undefined ? '–' : x.toFixed(1));
   return [
-    '| windows of | epochs | rounds per epoch | sd of a round within a pair | sd of the pair effect | sd of the epoch value | s per pair start | s per round | rounds per epoch that minimise time (m*) |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| windows of | epochs | rounds per epoch | sd of a round within a pair | sd of the pair effect | sd of the epoch value | s per pair start | s per round | rounds per epoch that minimise time (m*) | r(window CPU, GC per request) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...sets.map(({ name, windows, epochs }) => {
       let n: RecordingNoise;
       try {
@@ -41,11 +65,11 @@ export function noiseTable(sets: readonly { name: string; windows: readonly Slim
       } catch (error) {
         // Too short to split (fewer than two epochs, or no epoch with two rounds): a row of dashes.
         if (!(error instanceof RangeError)) throw error;
-        return `| ${name} | ${new Set(windows.map((w) => w.epoch)).size} | – | – | – | – | – | – | – |`;
+        return `| ${name} | ${new Set(windows.map((w) => w.epoch)).size} | – | – | – | – | – | – | – | – |`;
       }
       const pace = epochs ? epochPace(epochs, windows) : null;
       const m = pace ? optimalRoundsPerEpoch(n, pace.pairSeconds, pace.roundSeconds) : undefined;
-      return `| ${name} | ${n.epochs} | ${n.roundsPerEpoch.toFixed(1)} | ${p(n.withinEpochSd)} | ${p(n.epochEffectSd)} | ${p(n.epochSd)} | ${s(pace?.pairSeconds)} | ${s(pace?.roundSeconds)} | ${m === undefined ? '–' : Number.isFinite(m) ? m.toFixed(2) : '∞'} |`;
+      return `| ${name} | ${n.epochs} | ${n.roundsPerEpoch.toFixed(1)} | ${p(n.withinEpochSd)} | ${p(n.epochEffectSd)} | ${p(n.epochSd)} | ${s(pace?.pairSeconds)} | ${s(pace?.roundSeconds)} | ${m === undefined ? '–' : Number.isFinite(m) ? m.toFixed(2) : '∞'} | ${gcCorrelation(windows)?.toFixed(2) ?? '–'} |`;
     }),
   ].join('\n');
 }

@@ -7,6 +7,8 @@ export interface BucketInfo {
   color: string;
   /** One line: what work lands in this bucket. */
   holds: string;
+  /** No rule placed this work: it counts as unattributed. */
+  unattributed?: true;
 }
 
 export const BUCKETS: readonly BucketInfo[] = Object.freeze([
@@ -37,10 +39,19 @@ export const BUCKETS: readonly BucketInfo[] = Object.freeze([
   {
     name: 'ticks',
     color: '#7f7f7f',
-    holds: 'event-loop plumbing (promise continuations, nextTick, timers, stream callbacks) with no recognised frame on the stack',
+    holds: "the event loop's own functions: running the microtask and nextTick queues, timers and immediates, async and promise hooks (what they run is bucketed by its own frames)",
   },
-  { name: 'other', color: '#393b79', holds: 'stacks with no frame any rule recognises, entered from Node itself rather than as a continuation' },
+  {
+    name: 'unplaced',
+    color: '#aec7e8',
+    holds: "unattributed: work run from the event loop's queues (a promise continuation, nextTick, timer or stream callback) with no recognised frame of its own; the profile does not record who queued it",
+    unattributed: true,
+  },
+  { name: 'other', color: '#393b79', holds: 'unattributed: stacks with no frame any rule recognises', unattributed: true },
 ]);
+
+/** The buckets no rule placed. */
+export const UNATTRIBUTED_BUCKETS: readonly string[] = Object.freeze(BUCKETS.filter((bucket) => bucket.unattributed).map((bucket) => bucket.name));
 
 /** Bucket names in display order; `other` is always last. */
 export const BUCKET_ORDER: readonly string[] = Object.freeze(BUCKETS.map((bucket) => bucket.name));

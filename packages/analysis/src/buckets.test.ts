@@ -36,8 +36,9 @@ describe('analyzeProfile buckets', () => {
       // Promise continuations: the GraphQL frame wins over processTicksAndRejections.
       { stack: [root, ticks, validate, visit, userCode], count: 7 },
       { stack: [root, ticks, delegate, print], count: 2 },
-      // Nothing recognised below them: the plumbing frames themselves.
+      // Nothing recognised below the server's plumbing: the plumbing frames themselves.
       { stack: [root, headers, yoga], count: 8 },
+      // Run from the event loop's queue with nothing recognised: unplaced, never ticks.
       { stack: [root, ticks, userCode], count: 9 },
       { stack: [root, frame('onconnection', 'node:net')], count: 1 },
       { stack: [root, frame('pubSubHandler', '/srv/gw/node_modules/@graphql-mesh/runtime/index.js')], count: 2 },
@@ -57,7 +58,8 @@ describe('analyzeProfile buckets', () => {
       httpParser: 8,
       onconnection: 1,
       pubsub: 2,
-      ticks: 9,
+      ticks: 0,
+      unplaced: 9,
       other: 3,
     });
     expect(Object.keys(result.buckets)).toEqual([...BUCKET_ORDER]);
@@ -209,19 +211,31 @@ describe('analyzeProfile walk (issue 10)', () => {
       { stack: [ticks, frame('resolveExternalValue', delegateFile), frame('', delegateFile, 325)], count: 2 },
       { stack: [ticks, frame('', delegateFile, 3117)], count: 1 },
     ]);
-    expect(result.counts).toMatchObject({ fetch: 6, execute: 5, plan: 4, ticks: 1, other: 0 });
+    // The anonymous delegate closure run from the queue is recognised by nothing: unplaced.
+    expect(result.counts).toMatchObject({ fetch: 6, execute: 5, plan: 4, ticks: 0, unplaced: 1, other: 0 });
   });
 
-  it('sends unrecognised continuations entered from native code to ticks, not other', () => {
+  it('leaves what no rule knows unattributed: unplaced when the event loop ran it from a queue, other elsewhere', () => {
     const continuation = frame('', pnpm('@graphql-mesh/runtime', 'cjs/handler.js'));
     const result = analyze([
+      // An unknown frame entered from native code, and an unknown function directly under (root): other.
       { stack: [continuation, userCode], count: 3 },
-      // A recognised frame below the continuation still wins.
-      { stack: [continuation, execute], count: 2 },
-      // Node's own entry frames are not continuations: unrecognised work below them stays other.
       { stack: [root, userCode], count: 1 },
+      // A recognised frame below still wins.
+      { stack: [continuation, execute], count: 2 },
+      // The event loop's runner: its own time is ticks; unknown work it runs is unplaced.
+      { stack: [root, ticks], count: 1 },
+      { stack: [root, ticks, userCode], count: 2 },
+      // Nothing above a runner reaches what it runs: the queued work's caller is not on the stack.
+      { stack: [root, headers, yoga, ticks, userCode], count: 4 },
     ]);
-    expect(result.counts).toMatchObject({ ticks: 3, execute: 2, other: 1 });
+    expect(result.counts).toMatchObject({ other: 4, execute: 2, ticks: 1, unplaced: 6, httpParser: 0 });
+  });
+
+  it('keeps queueing work in its caller\'s bucket: nextTick called from a fetch frame is fetch', () => {
+    const clientRequest = frame('ClientRequest', 'node:_http_client');
+    const nextTick = frame('nextTick', 'node:internal/process/task_queues');
+    expect(analyze([{ stack: [root, clientRequest, nextTick], count: 3 }, { stack: [root, nextTick], count: 1 }]).counts).toMatchObject({ fetch: 3, ticks: 1 });
   });
 });
 

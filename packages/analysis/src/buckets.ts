@@ -1,5 +1,5 @@
 import type { TopFunction } from '@gwprof/results';
-import { isRootFrame, selfWeights, type CpuProfile, type CpuProfileCallFrame } from './cpuprofile.js';
+import { selfWeights, type CpuProfile, type CpuProfileCallFrame } from './cpuprofile.js';
 import { median } from './descriptive.js';
 import { DEFAULT_BUCKET_RULES, type BucketRule } from './rules.js';
 import { TOP_FUNCTIONS, tallyFunctions, topFunctions, topFunctionsByBucket, type BucketFunction } from './top-functions.js';
@@ -8,8 +8,8 @@ export { BUCKET_ORDER } from './bucket-catalog.js';
 import { BUCKET_ORDER } from './bucket-catalog.js';
 
 const UNMATCHED = 'other';
-/** Where an unrecognised promise continuation or native callback goes (see `attributeNodes`). */
-const CONTINUATION = 'ticks';
+/** Where a frame run from the event loop's queues goes when nothing places it (see `attributeNodes`). */
+export const UNPLACED = 'unplaced';
 
 export interface ProfileAnalysis {
   samples: number;
@@ -83,11 +83,10 @@ export interface NodeAttribution {
   /** The frame that decided (this node or an ancestor) and its rule; absent when a fallback decided. */
   decidedBy?: { nodeId: number; ruleIndex: number };
   /**
-   * Why no rule decided: `continuation` (nothing recognised on the stack, which V8 entered at an
-   * unrecognised JavaScript frame: a promise continuation or callback resumed from native code →
-   * ticks) or `unrecognised` (→ other).
+   * Why no rule decided: `queued` (the frame ran from the event loop's queues, under an entry rule's
+   * frame, and nothing below that entry is recognised → unplaced) or `unrecognised` (→ other).
    */
-  fallback?: 'continuation' | 'unrecognised';
+  fallback?: 'queued' | 'unrecognised';
 }
 
 interface Decision {
@@ -99,60 +98,63 @@ interface Decision {
 interface Inherited {
   strong?: Decision;
   weak?: Decision;
-  fallback: 'continuation' | 'unrecognised';
+  /** Under an entry rule's frame: work run from the event loop's queues. */
+  queued: boolean;
 }
 
 /**
  * The bucket of every node, as the walk of each sample's stack from the leaf toward the root
  * decides it: the nearest frame matched by an ordinary rule wins; without one, the nearest frame
- * matched by a weak rule (plumbing: event loop, HTTP server); without one, a fallback. A frame takes
- * the first rule it matches. Done once per node, top-down, instead of once per sample.
+ * matched by a weak rule (plumbing: the HTTP server, shared OutgoingMessage); without one, `other`,
+ * or `unplaced` for work run from the event loop's queues. An entry rule's frame (the event loop's
+ * own functions) keeps its bucket for its own time, and nothing above it reaches the frames it
+ * calls: they ran work queued by someone the profile does not show. A frame takes the first rule it
+ * matches. Done once per node, top-down, instead of once per sample.
  */
-export function attributeNodes(profile: CpuProfile, rules: readonly BucketRule[]): Map<number, NodeAttribution> {
+export function attributeNodes(profile: Pick<CpuProfile, 'nodes'>, rules: readonly BucketRule[]): Map<number, NodeAttribution> {
   const matchFrame = frameMatcher(rules);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const hasParent = new Set(profile.nodes.flatMap((node) => node.children ?? []));
   const result = new Map<number, NodeAttribution>();
   // Breadth-first from the roots, so a parent is always done before its children (iterative:
   // real stacks can be deeper than the JS call stack allows for recursion).
-  const queue: Array<{ id: number; inherited: Inherited; entry: boolean }> = profile.nodes
-    .filter((node) => !hasParent.has(node.id))
-    .map((node) => ({ id: node.id, inherited: { fallback: 'unrecognised' }, entry: false }));
+  const queue: Array<{ id: number; inherited: Inherited }> = profile.nodes.filter((node) => !hasParent.has(node.id)).map((node) => ({ id: node.id, inherited: { queued: false } }));
   for (let head = 0; head < queue.length; head++) {
-    const { id, inherited, entry } = queue[head]!;
+    const { id, inherited } = queue[head]!;
     if (result.has(id)) continue;
     const node = byId.get(id)!;
     const ownRule = matchFrame(node.callFrame);
-    const here: Inherited = { ...inherited };
-    if (ownRule !== undefined) {
-      const decision = { bucket: rules[ownRule]!.bucket, nodeId: id, ruleIndex: ownRule };
-      if (rules[ownRule]!.weak) here.weak = decision;
-      else here.strong = decision;
-    }
-    if (entry) here.fallback = isContinuation(node.callFrame) ? 'continuation' : 'unrecognised';
-    const decided = here.strong ?? here.weak;
-    result.set(id, {
-      bucket: decided?.bucket ?? (here.fallback === 'continuation' ? CONTINUATION : UNMATCHED),
-      ...(ownRule === undefined ? {} : { ownRule }),
-      ...(decided ? { decidedBy: { nodeId: decided.nodeId, ruleIndex: decided.ruleIndex } } : { fallback: here.fallback }),
-    });
-    const childrenAreEntries = isRootFrame(node.callFrame);
-    for (const child of node.children ?? []) queue.push({ id: child, inherited: here, entry: childrenAreEntries });
+    const [attribution, forChildren] = attributeNode(id, ownRule, rules, inherited);
+    result.set(id, attribution);
+    for (const child of node.children ?? []) queue.push({ id: child, inherited: forChildren });
   }
   return result;
+}
+
+/** One node's bucket given its own rule and what its callers decided, and what its children inherit. */
+function attributeNode(id: number, ownRule: number | undefined, rules: readonly BucketRule[], inherited: Inherited): [NodeAttribution, Inherited] {
+  const rule = ownRule === undefined ? undefined : rules[ownRule]!;
+  if (rule?.entry) {
+    return [{ bucket: rule.bucket, ownRule: ownRule!, decidedBy: { nodeId: id, ruleIndex: ownRule! } }, { queued: true }];
+  }
+  const here: Inherited = { ...inherited };
+  if (rule) {
+    const decision = { bucket: rule.bucket, nodeId: id, ruleIndex: ownRule! };
+    if (rule.weak) here.weak = decision;
+    else here.strong = decision;
+  }
+  const decided = here.strong ?? here.weak;
+  const attribution: NodeAttribution = {
+    bucket: decided?.bucket ?? (here.queued ? UNPLACED : UNMATCHED),
+    ...(ownRule === undefined ? {} : { ownRule }),
+    ...(decided ? { decidedBy: { nodeId: decided.nodeId, ruleIndex: decided.ruleIndex } } : { fallback: here.queued ? 'queued' : 'unrecognised' }),
+  };
+  return [attribution, here];
 }
 
 /** Bucket of every node (see `attributeNodes`). */
 export function classifyNodes(profile: CpuProfile, rules: readonly BucketRule[]): Map<number, string> {
   return new Map([...attributeNodes(profile, rules)].map(([id, attribution]) => [id, attribution.bucket]));
-}
-
-/**
- * An entry frame that is not Node's own (a `node:` or `internal/` url, such as the main module or
- * an event-loop callback) is a promise continuation or callback resumed from native code: glue.
- */
-function isContinuation(frame: CpuProfileCallFrame): boolean {
-  return !/^(?:node:|internal[/\\])/.test(frame.url);
 }
 
 /** Counts → shares of the total, in display order; {} when there are no samples. */

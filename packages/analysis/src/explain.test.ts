@@ -9,12 +9,14 @@ const visit = frame('visit', pnpm('graphql', 'language/visitor.js'), 101);
 const createRequest = frame('createRequest', pnpm('@graphql-tools/delegate', 'dist/index.js'), 2340);
 const stripAndPrint = frame('stripAndPrint', pnpm('@graphql-tools/executor-common', 'dist/index.js'), 3);
 const continuation = frame('', pnpm('some-lib', 'index.js'), 9);
+const queuedCallback = frame('onDone', pnpm('other-lib', 'index.js'), 4);
 
 const profile = profileOf([
   { stack: [ticks, createRequest, visit], count: 5 },
   { stack: [ticks, stripAndPrint, visit], count: 2 },
   { stack: [ticks, createRequest], count: 1 },
   { stack: [continuation], count: 3 },
+  { stack: [ticks, queuedCallback], count: 4 },
 ]);
 
 describe('explainFrames', () => {
@@ -32,12 +34,16 @@ describe('explainFrames', () => {
     expect(DEFAULT_BUCKET_RULES[planRule.index]!.comment).toBe(planRule.comment);
   });
 
-  it('says when a frame’s own rule decided, and when a fallback did', () => {
+  it('says when a frame’s own rule decided, and which fallback decided when none did', () => {
     const [own] = explainFrames(profile, { pattern: /^createRequest$/ });
     expect(own!.ownRule?.bucket).toBe('plan');
     expect(own!.outcomes.map((o) => [o.how, o.nodes, o.selfMs])).toEqual([['own rule', 1, 1]]);
     const [lone] = explainFrames(profile, { pattern: /some-lib/ });
-    expect(lone!.outcomes.map((o) => [o.bucket, o.how])).toEqual([['ticks', 'continuation']]);
+    expect(lone!.outcomes.map((o) => [o.bucket, o.how])).toEqual([['other', 'unrecognised']]);
+    const [queued] = explainFrames(profile, { pattern: /other-lib/ });
+    expect(queued!.outcomes.map((o) => [o.bucket, o.how, o.selfMs])).toEqual([['unplaced', 'queued', 4]]);
+    const [runner] = explainFrames(profile, { pattern: /^processTicksAndRejections$/ });
+    expect(runner!.ownRule).toMatchObject({ bucket: 'ticks', entry: true });
   });
 
   it('selects by node id and prints one block per frame', () => {
@@ -53,7 +59,8 @@ describe('explainFrames', () => {
 
   it('names the rule a frame typed by hand would match', () => {
     expect(explainRule({ functionName: 'isSecureEndpoint', url: pnpm('agent-base', 'dist/index.js') })).toMatchObject({ bucket: 'fetch', weak: false });
-    expect(explainRule({ functionName: 'runMicrotasks', url: '' })).toMatchObject({ bucket: 'ticks', weak: true });
+    expect(explainRule({ functionName: 'runMicrotasks', url: '' })).toMatchObject({ bucket: 'ticks', weak: false, entry: true });
+    expect(explainRule({ functionName: 'getLibuvNow', url: '' })).toMatchObject({ bucket: 'ticks', weak: true, entry: false });
     expect(explainRule({ functionName: 'resolveUser', url: '/srv/gw/resolvers.js' })).toBeUndefined();
   });
 });

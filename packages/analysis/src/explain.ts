@@ -10,6 +10,7 @@ export interface RuleRef {
   index: number;
   bucket: string;
   weak: boolean;
+  entry: boolean;
   functionName?: string;
   url?: string;
   comment?: string;
@@ -27,10 +28,10 @@ export interface ExplainedOutcome {
   bucket: string;
   /**
    * `own rule`: the frame's own rule decided. `ancestor`: a caller's rule decided (ordinary rules
-   * beat weak ones anywhere on the stack). `continuation` / `unrecognised`: no rule on the stack;
-   * the stack starts at an unrecognised frame entered from native code (→ ticks) or not (→ other).
+   * beat weak ones anywhere on the stack). `queued` / `unrecognised`: no rule decided; the frame ran
+   * from the event loop's queues, below an entry rule's frame (→ unplaced), or not (→ other).
    */
-  how: 'own rule' | 'ancestor' | 'continuation' | 'unrecognised';
+  how: 'own rule' | 'ancestor' | 'queued' | 'unrecognised';
   /** The deciding frame and its rule (for `own rule` and `ancestor`). */
   decidedBy?: { frame: FrameRef; rule: RuleRef };
   /** How many of the frame's nodes (distinct caller chains) went this way. */
@@ -165,8 +166,8 @@ function describeOutcome(outcome: ExplainedOutcome, cite: (rule: RuleRef) => str
       return `its own ${cite(outcome.decidedBy!.rule)}`;
     case 'ancestor':
       return `inherited from caller ${describeFrame(outcome.decidedBy!.frame)}, ${cite(outcome.decidedBy!.rule)}`;
-    case 'continuation':
-      return 'no rule on its stack, which starts at a frame entered from native code (a promise continuation or callback): ticks';
+    case 'queued':
+      return 'no rule below the event-loop frame that ran it (a promise continuation, nextTick, timer or stream callback, queued by code the profile does not show): unplaced';
     case 'unrecognised':
       return 'no rule on its stack: other';
   }
@@ -176,7 +177,7 @@ function describeRule(rule: RuleRef): string {
   const patterns = [rule.functionName === undefined ? '' : `functionName /${rule.functionName}/`, rule.url === undefined ? '' : `url /${rule.url}/`]
     .filter(Boolean)
     .join(', ');
-  return `rule ${rule.index} → ${rule.bucket}${rule.weak ? ' (weak)' : ''} [${patterns}]${rule.comment ? `: ${rule.comment}` : ''}`;
+  return `rule ${rule.index} → ${rule.bucket}${rule.weak ? ' (weak)' : ''}${rule.entry ? ' (entry)' : ''} [${patterns}]${rule.comment ? `: ${rule.comment}` : ''}`;
 }
 
 function describeFrame(frame: FrameRef): string {
@@ -189,6 +190,7 @@ function ruleRef(rules: readonly BucketRule[], index: number): RuleRef {
     index,
     bucket: rule.bucket,
     weak: rule.weak === true,
+    entry: rule.entry === true,
     ...(rule.functionName === undefined ? {} : { functionName: rule.functionName }),
     ...(rule.url === undefined ? {} : { url: rule.url }),
     ...(rule.comment === undefined ? {} : { comment: rule.comment }),

@@ -1,11 +1,12 @@
 // What other packages and the benchmarks (bench/) use; everything else stays inside analysis.
-export { BUCKETS, BUCKET_ORDER, EXTRA_BUCKET_COLORS } from './bucket-catalog.js';
-export { frameKey, parseCpuProfile, readCpuProfile, sampleDurationsUs, type CpuProfile, type CpuProfileNode, type CpuProfileCallFrame } from './cpuprofile.js';
+export { BUCKETS, BUCKET_ORDER, EXTRA_BUCKET_COLORS, UNATTRIBUTED_BUCKETS } from './bucket-catalog.js';
+export { frameKey, parseCpuProfile, readCpuProfile, sampleDurationsUs, selfWeights, type CpuProfile, type CpuProfileNode, type CpuProfileCallFrame } from './cpuprofile.js';
 export { DEFAULT_BUCKET_RULES, loadBucketRules, type BucketRule } from './rules.js';
-export { analyzeProfile, classifyNodes, orderBucketNames, type ProfileAnalysis } from './buckets.js';
+export { analyzeProfile, attributeNodes, classifyNodes, orderBucketNames, type ProfileAnalysis } from './buckets.js';
 export { bucketCosts, compareGcWithNode, type BucketFunctionCost } from './bucket-costs.js';
 export { explainFrames, formatExplanations, parseExplainQuery } from './explain.js';
 export { diffFunctions, selfMsByFunction, type SideProfiles } from './function-diff.js';
+export { allocationsByFunction, analyzeAllocations, diffAllocations, mergeHeapProfiles, parseHeapProfile, type AllocationAnalysis, type AllocationDiff, type HeapProfile, type SideHeapProfiles } from './allocations.js';
 export { mergeStacks, type MergedStack, type MergedStacks } from './side-stacks.js';
 export { TOP_FUNCTIONS } from './top-functions.js';
 // Capacity
@@ -20,3 +21,7 @@ export { mulberry32 } from './random.js';
 export { mean, median, variance } from './descriptive.js';
 export { uslThroughput } from './usl.js';
 export { MOVE_FAMILY_CONFIDENCE, epochPairs, moveNoise, type EpochPair, type WindowCosts } from './move-noise.js';
+// Soak: memory trends, the leak verdict, heap snapshots by class
+export { mannKendall, normalCdf, normalQuantile, theilSen, type MannKendall, type TheilSen, type TrendPoint } from './trend.js';
+export { DEFAULT_LEAK_DESIGN, calmsAfterWarmup, judgeSoak, leakingClasses, memoryTrend, type LeakDesign } from './leak.js';
+export { growingClasses, summarizeHeapSnapshot, summarizeHeapSnapshotFile, type GrowingClass, type HeapClassSummary, type HeapSnapshotSummary } from './heap-snapshot.js';

@@ -43,7 +43,7 @@ describe('moveNoise', () => {
 
 describe('epochPairs', () => {
   it('adds up each side’s cost and requests within an epoch, and keeps only epochs with both sides', () => {
-    const cost = (epoch: number, side: 'baseline' | 'candidate', okRequests: number, ms: number) => ({ epoch, side, okRequests, msByItem: new Map([['gc', ms]]) });
+    const cost = (epoch: number, side: 'baseline' | 'candidate', okRequests: number, ms: number) => ({ epoch, side, okRequests, amountByItem: new Map([['gc', ms]]) });
     const pairs = epochPairs([cost(1, 'baseline', 100, 50), cost(1, 'baseline', 100, 70), cost(1, 'candidate', 50, 40), cost(2, 'baseline', 10, 1)], 'gc');
     expect(pairs).toEqual([{ baseline: 0.6, candidate: 0.8 }]);
   });

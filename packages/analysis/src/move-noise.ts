@@ -1,6 +1,6 @@
 /**
  * Did a bucket's or a function's cost move more than its own noise? Each epoch (one pair of
- * processes) gives a paired difference, candidate − baseline, in ms per successful request; their
+ * processes) gives a paired difference, candidate − baseline, per successful request; their
  * t interval excludes 0 only for a real move. The interval's level is set for the whole family of
  * items shown (Bonferroni), so in a comparison where nothing changed, nothing is shown as moved in
  * at least `familyConfidence` of runs, however many buckets and functions are listed.
@@ -9,7 +9,7 @@ import type { MoveNoise } from '@gwprof/results';
 import { mean } from './descriptive.js';
 import { studentTQuantile } from './student-t.js';
 
-/** What one epoch measured of an item on each side, ms per successful request. */
+/** What one epoch measured of an item on each side, per successful request (CPU ms, or bytes allocated). */
 export interface EpochPair {
   baseline: number;
   candidate: number;
@@ -18,27 +18,27 @@ export interface EpochPair {
 /** The family of items shown holds at this confidence unless told otherwise. */
 export const MOVE_FAMILY_CONFIDENCE = 0.95;
 
-/** What one measured window cost, per item (a bucket or a function), in ms over the window. */
+/** What one measured window cost, per item (a bucket or a function): CPU ms, or bytes allocated, over the window. */
 export interface WindowCosts {
   epoch: number;
   side: 'baseline' | 'candidate';
   okRequests: number;
-  msByItem: ReadonlyMap<string, number>;
+  amountByItem: ReadonlyMap<string, number>;
 }
 
 /** An item's cost per successful request on each side of every epoch that has both sides' windows. */
 export function epochPairs(windows: readonly WindowCosts[], item: string): EpochPair[] {
-  const sums = new Map<number, { baseline: { ms: number; ok: number }; candidate: { ms: number; ok: number } }>();
+  const sums = new Map<number, { baseline: { amount: number; ok: number }; candidate: { amount: number; ok: number } }>();
   for (const w of windows) {
-    const epoch = sums.get(w.epoch) ?? { baseline: { ms: 0, ok: 0 }, candidate: { ms: 0, ok: 0 } };
-    epoch[w.side].ms += w.msByItem.get(item) ?? 0;
+    const epoch = sums.get(w.epoch) ?? { baseline: { amount: 0, ok: 0 }, candidate: { amount: 0, ok: 0 } };
+    epoch[w.side].amount += w.amountByItem.get(item) ?? 0;
     epoch[w.side].ok += w.okRequests;
     sums.set(w.epoch, epoch);
   }
   return [...sums.entries()]
     .sort((a, b) => a[0] - b[0])
     .filter(([, e]) => e.baseline.ok > 0 && e.candidate.ok > 0)
-    .map(([, e]) => ({ baseline: e.baseline.ms / e.baseline.ok, candidate: e.candidate.ms / e.candidate.ok }));
+    .map(([, e]) => ({ baseline: e.baseline.amount / e.baseline.ok, candidate: e.candidate.amount / e.candidate.ok }));
 }
 
 /** The noise of one item's move among `familySize` items tested together; null with fewer than two epochs. */

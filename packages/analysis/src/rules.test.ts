@@ -23,9 +23,9 @@ function catchError(run: () => unknown): unknown {
 }
 
 describe('bucket rules', () => {
-  it('ships default rules for every built-in bucket except other', () => {
+  it('ships default rules for every built-in bucket except the unattributed ones', () => {
     const used = new Set(DEFAULT_BUCKET_RULES.map((rule) => rule.bucket));
-    expect([...BUCKET_ORDER].filter((bucket) => !used.has(bucket))).toEqual(['other']);
+    expect([...BUCKET_ORDER].filter((bucket) => !used.has(bucket))).toEqual(['unplaced', 'other']);
   });
 
   it('says in every default rule why it exists', () => {

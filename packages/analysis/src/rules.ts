@@ -20,9 +20,16 @@ export interface BucketRule {
    * ordinary rule anywhere on its stack, and the nearest weak one only when there is none.
    */
   weak?: boolean;
+  /**
+   * An entry rule names the event loop's own functions, which run work queued earlier (promise
+   * continuations, nextTick callbacks, timers, immediates): the frame's own time is its bucket,
+   * but what it runs is not its work, and the profile does not record who queued it. A frame it
+   * calls takes no bucket from anything above; without a rule of its own it is `unplaced`.
+   */
+  entry?: boolean;
 }
 
-const RULE_FIELDS = new Set(['bucket', 'functionName', 'url', 'comment', 'weak']);
+const RULE_FIELDS = new Set(['bucket', 'functionName', 'url', 'comment', 'weak', 'entry']);
 
 /** Checks a parsed rules file: an array of rules, known fields only, valid regexes. */
 export function parseBucketRules(value: unknown, source: string): BucketRule[] {
@@ -42,7 +49,9 @@ export function parseBucketRules(value: unknown, source: string): BucketRule[] {
     for (const field of ['functionName', 'url', 'comment'] as const) {
       if (rule[field] !== undefined && typeof rule[field] !== 'string') fail(`${where}: "${field}" must be a string`);
     }
-    if (rule.weak !== undefined && typeof rule.weak !== 'boolean') fail(`${where}: "weak" must be true or false`);
+    for (const flag of ['weak', 'entry'] as const) {
+      if (rule[flag] !== undefined && typeof rule[flag] !== 'boolean') fail(`${where}: "${flag}" must be true or false`);
+    }
     for (const field of ['functionName', 'url'] as const) {
       const pattern = rule[field];
       if (typeof pattern !== 'string') continue;

@@ -9,6 +9,9 @@ import { reportCommand } from './report-command.js';
 import { compareCommand } from './compare-command.js';
 import { openCommand } from './open-command.js';
 import { upCommand } from './up-command.js';
+import { soakCommand } from './soak-command.js';
+import { exportCommand } from './export-command.js';
+import { importCommand } from './import-command.js';
 
 // A closed pipe (`gwprof … | head`, a parent that died) must not crash the harness before it
 // has stopped its processes and written results.json.
@@ -24,7 +27,7 @@ const program = new Command('gwprof')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
-for (const command of [sweepCommand(), compareCommand(), upCommand(), bucketsCommand(), reportCommand(), openCommand()]) {
+for (const command of [sweepCommand(), compareCommand(), soakCommand(), upCommand(), exportCommand(), importCommand(), bucketsCommand(), reportCommand(), openCommand()]) {
   program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
 }
 

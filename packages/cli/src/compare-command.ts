@@ -6,7 +6,7 @@ import { publishCompare, type CompareCopies } from '@gwprof/publish';
 import { renderCompareTable } from '@gwprof/render';
 import { ProgressLine } from './progress.js';
 import { throwIfBug } from './failures.js';
-import { collectKeyValue, collectList, parseIntegerList, parsePercent, parsePort, parsePositiveNumber, parseRates, parseWholeNumber } from './options.js';
+import { collectKeyValue, parseDuration, collectList, parseIntegerList, parsePercent, parsePort, parseRates, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
 import { scenarioFrom } from './defaults.js';
@@ -62,12 +62,12 @@ export function compareCommand(): Command {
     .option('-r, --rate <list>', 'open loop instead: requests per second per level, the same for both sides, e.g. to measure what a plugin costs at equal load', parseRates)
     .addOption(new Option('--arrivals <kind>', 'open loop: poisson or uniform arrivals').choices(['poisson', 'uniform']).default(DEFAULTS.sweep.arrivals))
     .option('--max-in-flight <n>', 'open loop: requests outstanding at most; beyond, sends are dropped', parseWholeNumber('--max-in-flight'), DEFAULTS.sweep.maxInFlight)
-    .option('--window <seconds>', 'measured seconds per window', parsePositiveNumber('--window'), DESIGN.windowSec)
-    .option('--lead-in <seconds>', 'seconds of load before each window, on its connections, not measured', parsePositiveNumber('--lead-in', { allowZero: true }), DESIGN.leadInSec)
-    .option('-w, --warmup <seconds>', 'longest warm-up of each side after its start; it ends once CPU per request stops falling', parsePositiveNumber('--warmup', { allowZero: true }), DESIGN.warmupSec)
+    .option('--window <time>', 'measured seconds per window', parseDuration('--window'), DESIGN.windowSec)
+    .option('--lead-in <seconds>', 'seconds of load before each window, on its connections, not measured', parseDuration('--lead-in', 1, { allowZero: true }), DESIGN.leadInSec)
+    .option('-w, --warmup <seconds>', 'longest warm-up of each side after its start; it ends once CPU per request stops falling', parseDuration('--warmup', 1, { allowZero: true }), DESIGN.warmupSec)
     .option('--blocks-per-epoch <n>', 'blocks at each level before both sides are restarted', parseWholeNumber('--blocks-per-epoch'), DESIGN.blocksPerEpoch)
     .option('--windows-per-side <n>', 'windows of each side in a block, in random order', parseWholeNumber('--windows-per-side'), DESIGN.windowsPerSide)
-    .option('--budget <minutes>', 'stop (inconclusive, exit 3) when another epoch would run past this', parsePositiveNumber('--budget'), DESIGN.budgetMinutes)
+    .option('--budget <time>', 'stop (inconclusive, exit 3) when another epoch would run past this', parseDuration('--budget', 60), DESIGN.budgetMinutes)
     .option('--threshold <percent>', 'no change means within ± this of CPU per request', parsePercent('--threshold'), DESIGN.threshold * 100)
     .option('--min-epochs <n>', 'epochs (pairs of processes) before the first look', parseWholeNumber('--min-epochs', 3, ': the test needs a variance with degrees of freedom'), DESIGN.minEpochs)
     .option('--baseline-node <version>', 'Node.js of the baseline: a version (22, 24.9.0, fetched once from the npm registry), a path to node, or current', 'current')

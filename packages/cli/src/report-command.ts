@@ -2,14 +2,16 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { loadBucketRules } from '@gwprof/analysis';
-import { BUILT_IN_RULES, publishCompare, publishRun } from '@gwprof/publish';
-import { COMPARE_FILE, GwprofError, RESULTS_FILE } from '@gwprof/results';
+import { BUILT_IN_RULES, publishCompare, publishRun, publishSoak } from '@gwprof/publish';
+import { renderSoakTerminal } from '@gwprof/render';
+import { COMPARE_FILE, GwprofError, RESULTS_FILE, runKindOf } from '@gwprof/results';
 import { compareExitCode, printCompare } from './compare-command.js';
 import { exitCode, printRun } from './sweep-command.js';
+import { soakExitCode } from './soak-command.js';
 
 export function reportCommand(): Command {
   return new Command('report')
-    .description("re-derive a sweep's or a comparison's analysis and re-render its pages from its folder, without running anything; exits as the run did")
+    .description("re-derive a sweep's, a soak's or a comparison's analysis and re-render its pages from its folder, without running anything; exits as the run did")
     .argument('<run-dir>', 'a run folder (holds results.json, or compare.json)')
     .option('--rules <file>', 'extra CPU bucket rules (JSON), tried before the built-in ones (sweeps)')
     .option('--no-color', 'no ANSI colours')
@@ -27,6 +29,12 @@ async function reportAction(runDir: string, flags: { rules?: string; color: bool
   }
   if (!existsSync(path.join(runDir, RESULTS_FILE))) {
     throw new GwprofError(`${runDir} holds neither ${RESULTS_FILE} nor ${COMPARE_FILE}: is this a gwprof run folder?`);
+  }
+  if (runKindOf(runDir) === 'soak') {
+    if (flags.rules) throw new GwprofError('--rules applies to sweeps; a soak has no CPU buckets');
+    const { soak } = await publishSoak(runDir);
+    process.stdout.write(`${renderSoakTerminal(soak)}\n`);
+    return soakExitCode(soak);
   }
   const rules = flags.rules ? { rules: loadBucketRules(path.resolve(flags.rules)), label: `${path.resolve(flags.rules)} + built-in` } : BUILT_IN_RULES;
   const { run, summary, report } = await publishRun(runDir, rules);

@@ -15,6 +15,7 @@ export interface ServiceFlags {
   gatewayCpus?: number;
   gatewayMemory?: number;
   samplingInterval: number;
+  heapSampling: number;
   out: string;
   runId?: string;
   color: boolean;
@@ -29,6 +30,7 @@ export function addServiceOptions(command: Command): Command {
     .option('--gateway-cpus <n>', 'cores reserved for the gateway (default: 1 on machines with ≥ 2 cores, the rest run subgraphs and load)', parsePositiveNumber('--gateway-cpus'))
     .option('--gateway-memory <MB>', 'memory cap of the gateway process (cgroup when possible)', parsePositiveNumber('--gateway-memory'))
     .option('--sampling-interval <µs>', 'V8 CPU sampling interval in microseconds (1000 costs ~12% CPU per request on Mesh, 4000 ~2%: docs/validation/profiler-overhead.md)', parsePositiveNumber('--sampling-interval'), DEFAULTS.samplingIntervalUs)
+    .option('--heap-sampling <bytes>', 'mean bytes between allocation samples in each profiled window; 0: no allocation profile (docs/allocations.md has the cost)', parsePositiveNumber('--heap-sampling', { allowZero: true }), DEFAULTS.heapSamplingBytes)
     .option('-o, --out <dir>', 'folder for run folders', DEFAULTS.outDir)
     .option('--run-id <id>', 'name of the run folder (default: timestamp and command)')
     .option('--no-color', 'no ANSI colours in the terminal output');
@@ -44,6 +46,7 @@ export function serviceOptions(flags: ServiceFlags) {
     ...(flags.gatewayCpus !== undefined ? { gatewayCpus: flags.gatewayCpus } : {}),
     ...(flags.gatewayMemory !== undefined ? { gatewayMemoryMB: flags.gatewayMemory } : {}),
     samplingIntervalUs: flags.samplingInterval,
+    heapSamplingBytes: flags.heapSampling > 0 ? flags.heapSampling : null,
     outDir: flags.out,
     ...(flags.runId ? { runId: flags.runId } : {}),
     commandLine: process.argv.slice(2),

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { DEFAULTS, SCENARIOS, runSweep, type SweepOptions } from '@gwprof/collect';
+import { DEFAULTS, SCENARIOS, findK6, runSweep, type SweepOptions } from '@gwprof/collect';
 import { publishRun } from '@gwprof/publish';
-import { renderBucketTable, renderCapacityLines, renderStepTable } from '@gwprof/render';
+import { renderAllocationTable, renderBucketTable, renderCapacityLines, renderStepTable, runUnattributedLines } from '@gwprof/render';
 import { GwprofError, loadLabel, type LoadShape, type RunResult, type Slo } from '@gwprof/results';
 import { ProgressLine } from './progress.js';
 import { throwIfBug } from './failures.js';
-import { collectKeyValue, parseIntegerList, parsePercent, parsePositiveNumber, parseRates, parseSlo, parseWholeNumber } from './options.js';
+import { collectKeyValue, parseDuration, parseIntegerList, parsePercent, parseRates, parseSlo, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
 import { scenarioFrom } from './defaults.js';
@@ -34,6 +34,8 @@ interface SweepFlags extends ServiceFlags {
   minSuccess: number;
   profile: boolean;
   profiler: 'inspector' | 'clinic' | '0x';
+  engine: 'gwprof' | 'k6';
+  k6?: string;
 }
 
 export function sweepCommand(): Command {
@@ -47,9 +49,9 @@ export function sweepCommand(): Command {
     .addOption(new Option('--arrivals <kind>', 'open loop: poisson (random, like independent users) or uniform (evenly spaced)').choices(['poisson', 'uniform']).default(SWEEP.arrivals))
     .option('--max-in-flight <n>', 'open loop: requests outstanding at most; sends beyond are counted as dropped, never queued', parseWholeNumber('--max-in-flight'), SWEEP.maxInFlight)
     .option('--slo <targets>', 'targets for the highest rate that meets them, e.g. p99=500ms,success=99.99% (keys: mean, p50, p80, p95, p99, success)', parseSlo)
-    .option('-d, --duration <seconds>', `shortest measured window per step; it grows to hold ${'≥'} 10 round trips and 200 responses (default ${SWEEP.durationSec}; --quick: ${QUICK.durationSec})`, parsePositiveNumber('--duration'))
-    .option('--max-duration <seconds>', `longest measured window per step (default ${SWEEP.maxDurationSec}; --quick: ${QUICK.maxDurationSec})`, parsePositiveNumber('--max-duration'))
-    .option('-w, --warmup <seconds>', `longest warm-up per step, on the same connections; it ends once throughput stops trending (default ${SWEEP.warmupSec}; --quick: ${QUICK.warmupSec})`, parsePositiveNumber('--warmup', { allowZero: true }))
+    .option('-d, --duration <time>', `shortest measured window per step; it grows to hold ${'≥'} 10 round trips and 200 responses (default ${SWEEP.durationSec}; --quick: ${QUICK.durationSec})`, parseDuration('--duration'))
+    .option('--max-duration <time>', `longest measured window per step (default ${SWEEP.maxDurationSec}; --quick: ${QUICK.maxDurationSec})`, parseDuration('--max-duration'))
+    .option('-w, --warmup <time>', `longest warm-up per step, on the same connections; it ends once throughput stops trending (default ${SWEEP.warmupSec}; --quick: ${QUICK.warmupSec})`, parseDuration('--warmup', 1, { allowZero: true }))
     .option('-q, --quick', 'a short run that still exercises everything (two levels, short steps)', false)
     .addOption(new Option('--scenario <name>', Object.entries(SCENARIOS).map(([name, s]) => `${name}: ${s.description}`).join('; ')).choices(Object.keys(SCENARIOS)).default(SWEEP.scenario))
     .option('--query <file>', 'GraphQL query to POST instead of the scenario\'s (the queries gwprof ships bring their variables and golden responses)')
@@ -58,6 +60,8 @@ export function sweepCommand(): Command {
     .option('--expect-none', 'do not compare data with a golden response (status and errors are still checked)', false)
     .option('--min-success <percent>', 'a step with a lower success rate fails the run', parsePercent('--min-success'), SWEEP.minSuccess * 100)
     .option('--no-profile', 'do not CPU-profile the gateway')
+    .addOption(new Option('--engine <name>', 'who sends the load: gwprof, or k6 running the exported script (gwprof export k6) with the same validation').choices(['gwprof', 'k6']).default('gwprof'))
+    .option('--k6 <path>', 'the k6 binary for --engine k6 (default: k6 on PATH)')
     .addOption(new Option('--profiler <kind>', 'inspector: V8 sampler per step (flame graph and buckets per step); clinic or 0x: wrap the gateway for the whole run').choices(['inspector', 'clinic', '0x']).default(SWEEP.profiler));
   return addServiceOptions(command).action(async (flags: SweepFlags) => {
     process.exitCode = await sweepAction(flags);
@@ -89,6 +93,7 @@ function sweepOptions(flags: SweepFlags, signal: AbortSignal, progress: Progress
     minSuccess: flags.minSuccess / 100,
     profiler: flags.profile ? flags.profiler : 'none',
     quick: flags.quick === true,
+    ...(flags.engine === 'k6' ? { engine: { kind: 'k6' as const, k6: findK6(flags.k6) } } : {}),
     signal,
     onProgress: (line, final) => progress.update(line, final),
   };
@@ -118,7 +123,11 @@ export function printRun(run: RunResult, runDir: string, files: string[], color:
   if (buckets) {
     process.stdout.write(`\nWhere the gateway's CPU went (% of its sampled time):\n${buckets}\n`);
     process.stdout.write(`\nWhat each bucket cost (CPU ms per successful request):\n${renderBucketTable(run, 'ms')}\n`);
+    const unattributed = runUnattributedLines(run);
+    if (unattributed.length > 0) process.stdout.write(`\n${unattributed.join('\n')}\n`);
   }
+  const allocations = renderAllocationTable(run);
+  if (allocations) process.stdout.write(`\nWhat each request allocated (kB per successful request; GC is Node's account of the same window):\n${allocations}\n`);
   const capacity = renderCapacityLines(run);
   if (capacity) process.stdout.write(`\n${capacity}\n`);
   process.stdout.write(`\nrun folder: ${runDir}\n  results.json, ${files.map((f) => path.basename(f)).join(', ')}, logs/\n`);

@@ -65,6 +65,8 @@ export const DEFAULTS = {
   settleSec: 30,
   /** Measured overhead on Mesh: 1 ms costs about 12% CPU per request, 4 ms about 2% (docs/validation/profiler-overhead.md). */
   samplingIntervalUs: 4000,
+  /** Mean bytes between allocation samples: about 1.5% CPU per request on Mesh, 64 KiB about 4.6% (docs/allocations.md). */
+  heapSamplingBytes: 131072,
   /**
    * Every measured window must hold this many mean round trips and responses (or reach its cap). A
    * saturated gateway answers in bursts about one round trip apart, and a burst more or less at the
@@ -114,5 +116,24 @@ export const DEFAULTS = {
       v8Flags: [] as string[],
       seedPerEpoch: false,
     },
+  },
+  soak: {
+    scenario: 'varied',
+    durationSec: 30 * 60,
+    /** Without --rate or --concurrency: this share of the closed-loop peak, probed first. */
+    rateFraction: 0.5,
+    /** Intervals: about 20 per soak, from 30 s up to 5 minutes (a week stays at about 2,000). */
+    intervalsPerSoak: 20,
+    minIntervalSec: 30,
+    maxIntervalSec: 300,
+    /** The calm before the forced GC: in-flight requests drain and the gateway's timers run. */
+    calmSec: 3,
+    /** About this many heap snapshots per soak (first and last included); files of all but the first and the newest few are removed. */
+    snapshotsPerSoak: 8,
+    snapshotsKept: 3,
+    /** Warm-up: at least two intervals or a tenth of the soak, at most 30 minutes. */
+    maxWarmupSec: 30 * 60,
+    /** A memory slope above this (per successful request) is a leak (docs/soak.md). */
+    leakThresholdBytesPerRequest: 10,
   },
 } as const;

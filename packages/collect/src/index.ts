@@ -1,6 +1,11 @@
 // The CLI's entry points.
 export { runSweep, type SweepOptions } from './sweep.js';
 export { runComparison, type CompareOptions } from './compare/run-comparison.js';
+export { runSoak, type SoakOptions } from './soak/run-soak.js';
+export { exportK6, type K6ExportRequest } from './k6/export-k6.js';
+export { k6LoadTag } from './k6/k6-script.js';
+export { importK6Run, k6Step, readK6Samples, K6Samples, type K6ImportRequest } from './k6/import-k6.js';
+export { findK6 } from './k6/k6-engine.js';
 export { recordFinishedRunsComparison } from './compare/finished-runs.js';
 export { DEFAULTS, SCENARIOS, SEED_QUERY, VARIED_QUERY, type ScenarioFiles } from './defaults.js';
 export { SUBGRAPH_NAMES, type SubgraphName } from './gateways/index.js';

@@ -219,7 +219,9 @@ function runConfig(options: SweepOptions): RunConfig {
     profile: options.profiler !== 'none',
     profiler: options.profiler,
     samplingIntervalUs: options.samplingIntervalUs,
+    heapSamplingBytes: options.profiler === 'inspector' ? options.heapSamplingBytes : null,
     quick: options.quick,
+    engine: options.engine?.kind ?? 'gwprof',
   };
 }
 

@@ -58,8 +58,8 @@ function sideProfiles(windows: readonly CompareWindow[], side: 'baseline' | 'can
   return { profiles: mine.map((w) => profiles.get(w.step.id)!), okRequests };
 }
 
-function windowCosts(window: CompareWindow, msByItem: ReadonlyMap<string, number>): WindowCosts {
-  return { epoch: window.epoch, side: window.side, okRequests: window.step.requests.ok, msByItem };
+function windowCosts(window: CompareWindow, amountByItem: ReadonlyMap<string, number>): WindowCosts {
+  return { epoch: window.epoch, side: window.side, okRequests: window.step.requests.ok, amountByItem };
 }
 
 /** A window's bucket costs, ms over the window, from its analysis. */

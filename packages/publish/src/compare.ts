@@ -22,11 +22,12 @@ import {
   loadLabel,
   loadLevel,
 } from '@gwprof/results';
-import { GATING_METRIC, INFORMATIONAL_METRICS, analyzeProfile, blockChanges, compareMetric, deltaMetric, judgeComparison, type CpuProfile } from '@gwprof/analysis';
+import { GATING_METRIC, INFORMATIONAL_METRICS, analyzeProfile, blockChanges, compareMetric, deltaMetric, judgeComparison, type CpuProfile, type HeapProfile } from '@gwprof/analysis';
 import { renderCompareMarkdown, renderCompareReportHtml } from '@gwprof/render';
-import { deriveStepAnalysis, failed, readStepProfile } from './step-profile.js';
+import { deriveAllocationSummary, deriveStepAnalysis, failed, readHeapProfile, readStepProfile } from './step-profile.js';
 import { BUILT_IN_RULES } from './run.js';
 import { publishLevelProfiles } from './compare-profiles.js';
+import { publishLevelAllocations } from './compare-allocations.js';
 
 export interface CompareCopies {
   /** Also write the PR comment here. */
@@ -55,7 +56,7 @@ async function analyzeWindows(runDir: string, compare: CompareResult): Promise<C
   // A run that ended before its plan was fixed never reached a look.
   const maxEpochs = compare.plan?.maxEpochs ?? minEpochs;
   const verdict = judgeComparison(compare.windows, { levels: c.levels, label, threshold, alpha, minEpochs, maxEpochs, spendingPower });
-  const { analyses, profiles } = await readWindowProfiles(runDir, compare);
+  const { analyses, profiles, heaps } = await readWindowProfiles(runDir, compare);
   const byStep = new Map(analyses.map((a) => [a.stepId, a]));
   const levels: CompareLevel[] = [];
   for (const level of c.levels) {
@@ -68,6 +69,7 @@ async function analyzeWindows(runDir: string, compare: CompareResult): Promise<C
       blocks: blockChanges(compare.windows, level),
       metrics: INFORMATIONAL_METRICS.map((spec) => compareMetric(compare.windows, level, spec)),
       ...moves,
+      allocation: await publishLevelAllocations(runDir, compare, level, heaps),
     });
   }
   return { levels, ...verdictOf(compare, verdict), windows: analyses };
@@ -82,10 +84,14 @@ function verdictOf(compare: CompareResult, verdict: ReturnType<typeof judgeCompa
   return { verdict: verdict.verdict, verdictReasons: verdict.reasons, exitCode: verdict.exitCode };
 }
 
-/** Every window's profile, parsed once: its analysis for the record, the profile for the level's merges. */
-async function readWindowProfiles(runDir: string, compare: CompareResult): Promise<{ analyses: StepAnalysis[]; profiles: Map<string, CpuProfile> }> {
+/** Every window's profiles, parsed once: their analysis for the record, the profiles for the level's merges. */
+async function readWindowProfiles(
+  runDir: string,
+  compare: CompareResult,
+): Promise<{ analyses: StepAnalysis[]; profiles: Map<string, CpuProfile>; heaps: Map<string, HeapProfile> }> {
   const analyses: StepAnalysis[] = [];
   const profiles = new Map<string, CpuProfile>();
+  const heaps = new Map<string, HeapProfile>();
   for (const window of compare.windows) {
     const read = await readStepProfile(runDir, window.step);
     if (!read) continue;
@@ -94,9 +100,16 @@ async function readWindowProfiles(runDir: string, compare: CompareResult): Promi
       continue;
     }
     profiles.set(window.step.id, read.profile);
-    analyses.push(deriveStepAnalysis(window.step, analyzeProfile(read.profile, { rules: BUILT_IN_RULES.rules }), null));
+    const analysis = deriveStepAnalysis(window.step, analyzeProfile(read.profile, { rules: BUILT_IN_RULES.rules }), null);
+    const heap = await readHeapProfile(runDir, window.step);
+    if (heap && 'error' in heap) analysis.warnings.push(`no allocation analysis: ${heap.error}`);
+    if (heap && 'profile' in heap) {
+      heaps.set(window.step.id, heap.profile);
+      analysis.allocation = deriveAllocationSummary(window.step, heap.profile, BUILT_IN_RULES.rules, null);
+    }
+    analyses.push(analysis);
   }
-  return { analyses, profiles };
+  return { analyses, profiles, heaps };
 }
 
 function analyzeRuns(compare: CompareResult): CompareAnalysis {
@@ -116,6 +129,7 @@ function analyzeRuns(compare: CompareResult): CompareAnalysis {
       buckets: runBucketDeltas(baseline, candidate, b.id, c.id),
       functions: [],
       pprof: null,
+      allocation: runAllocations(baseline, candidate, b.id, c.id),
     };
   });
   const shared = new Set(compare.config.levels);
@@ -129,6 +143,30 @@ function analyzeRuns(compare: CompareResult): CompareAnalysis {
         : ['one run per side: deltas without intervals; measure with --baseline/--candidate for a verdict'],
     exitCode: failedSteps.length > 0 ? 2 : 0,
     windows: [],
+  };
+}
+
+/** Allocation per request of two finished runs' steps, from their own analyses (deltas only); null when either has none. */
+function runAllocations(baseline: RunResult, candidate: RunResult, baselineStep: string, candidateStep: string): CompareLevel['allocation'] {
+  const of = (run: RunResult, id: string) => run.analysis?.steps.find((a) => a.stepId === id)?.allocation ?? null;
+  const b = of(baseline, baselineStep);
+  const c = of(candidate, candidateStep);
+  if (b?.bytesPerOkRequest == null || c?.bytesPerOkRequest == null) return null;
+  return {
+    baselineBytesPerOkRequest: b.bytesPerOkRequest,
+    candidateBytesPerOkRequest: c.bytesPerOkRequest,
+    deltaBytesPerOkRequest: c.bytesPerOkRequest - b.bytesPerOkRequest,
+    noise: null,
+    gcMsPerOkRequest: { baseline: b.gcMsPerOkRequest, candidate: c.gcMsPerOkRequest },
+    buckets: [...new Set([...Object.keys(b.bucketBytesPerOkRequest ?? {}), ...Object.keys(c.bucketBytesPerOkRequest ?? {})])]
+      .map((bucket) => {
+        const [from, to] = [b.bucketBytesPerOkRequest?.[bucket] ?? 0, c.bucketBytesPerOkRequest?.[bucket] ?? 0];
+        return { bucket, baselineBytesPerOkRequest: from, candidateBytesPerOkRequest: to, deltaBytesPerOkRequest: to - from, noise: null };
+      })
+      .filter((row) => row.baselineBytesPerOkRequest > 0 || row.candidateBytesPerOkRequest > 0)
+      .sort((x, y) => Math.abs(y.deltaBytesPerOkRequest) - Math.abs(x.deltaBytesPerOkRequest)),
+    functions: [],
+    flamegraphs: null,
   };
 }
 

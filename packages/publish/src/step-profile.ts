@@ -1,12 +1,13 @@
 /**
- * One step's profile through the publish pass: read and parsed once, analysed (buckets as shares
- * and as ms per successful request, top functions, the gc bucket against Node's own account),
- * and drawn as a flame graph page next to it.
+ * One step's profiles through the publish pass: read and parsed once, analysed (buckets as shares
+ * and as ms per successful request, top functions, the gc bucket against Node's own account; bytes
+ * allocated per successful request by bucket and function, beside Node's GC), and each drawn as a
+ * flame graph page next to it.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BucketFunctionCost, GcCheck, StepAnalysis, StepRecord } from '@gwprof/results';
-import { analyzeProfile, bucketCosts, compareGcWithNode, parseCpuProfile, type BucketRule, type CpuProfile, type ProfileAnalysis } from '@gwprof/analysis';
+import type { AllocationSummary, BucketFunctionCost, GcCheck, StepAnalysis, StepRecord } from '@gwprof/results';
+import { analyzeAllocations, analyzeProfile, bucketCosts, compareGcWithNode, parseCpuProfile, parseHeapProfile, type BucketRule, type CpuProfile, type HeapProfile, type ProfileAnalysis } from '@gwprof/analysis';
 import { renderFlameGraphHtml } from '@gwprof/render';
 
 /** A step's profile, read and parsed once; or why it could not be. */
@@ -33,7 +34,48 @@ export async function publishStepProfile(runDir: string, step: StepRecord, title
   const flamegraph = step.profile!.cpuprofile.replace(/\.cpuprofile$/, '') + '.flame.html';
   const html = renderFlameGraphHtml(read.profile, { title, fileName: path.basename(step.profile!.cpuprofile) });
   await writeFile(path.join(runDir, flamegraph), html, 'utf8');
-  return deriveStepAnalysis(step, analyzeProfile(read.profile, { rules }), flamegraph);
+  const analysis = deriveStepAnalysis(step, analyzeProfile(read.profile, { rules }), flamegraph);
+  const heap = await readHeapProfile(runDir, step);
+  if (heap && 'error' in heap) analysis.warnings.push(`no allocation analysis: ${heap.error}`);
+  if (heap && 'profile' in heap) analysis.allocation = await publishAllocations(runDir, step, heap.profile, `${title} · allocations`, rules);
+  return analysis;
+}
+
+/** A step's allocation profile, read and parsed; or why it could not be; null when it has none. */
+export async function readHeapProfile(runDir: string, step: StepRecord): Promise<{ profile: HeapProfile } | { error: string } | null> {
+  const file = step.profile?.heap?.heapprofile;
+  if (!file) return null;
+  try {
+    return { profile: parseHeapProfile(await readFile(path.join(runDir, file), 'utf8'), file) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { error: code ? `cannot read ${file} (${code})` : (error as Error).message };
+  }
+}
+
+/** The allocation summary of a step and its flame graph page (bytes, drawn by speedscope from the .heapprofile). */
+async function publishAllocations(runDir: string, step: StepRecord, profile: HeapProfile, title: string, rules: readonly BucketRule[]): Promise<AllocationSummary> {
+  const file = step.profile!.heap!.heapprofile;
+  const flamegraph = file.replace(/\.heapprofile$/, '') + '.alloc.html';
+  await writeFile(path.join(runDir, flamegraph), renderFlameGraphHtml(profile, { title, fileName: path.basename(file) }), 'utf8');
+  return deriveAllocationSummary(step, profile, rules, flamegraph);
+}
+
+/** What the publish pass records of an allocation profile. */
+export function deriveAllocationSummary(step: StepRecord, profile: HeapProfile, rules: readonly BucketRule[], flamegraph: string | null): AllocationSummary {
+  const analysis = analyzeAllocations(profile, { rules });
+  const ok = step.requests.ok;
+  const perOk = (bytes: number) => bytes / ok;
+  return {
+    flamegraph,
+    samples: analysis.samples,
+    samplingIntervalBytes: step.profile!.heap!.samplingIntervalBytes,
+    bytes: analysis.bytes,
+    bytesPerOkRequest: ok > 0 ? perOk(analysis.bytes) : null,
+    bucketBytesPerOkRequest: ok > 0 ? Object.fromEntries(Object.entries(analysis.bytesByBucket).map(([bucket, bytes]) => [bucket, perOk(bytes)])) : null,
+    topAllocators: analysis.topAllocators.map(({ bytes, ...f }) => ({ ...f, bytesPerOkRequest: ok > 0 ? perOk(bytes) : 0 })),
+    gcMsPerOkRequest: step.profile!.nodeGc && ok > 0 ? step.profile!.nodeGc.ms / ok : null,
+  };
 }
 
 /** What the publish pass records of an analysed profile. */
@@ -51,6 +93,7 @@ export function deriveStepAnalysis(step: StepRecord, analysis: ProfileAnalysis, 
     bucketFunctions: costs ? functionsByBucket(costs.functionsByBucket) : {},
     topFunctions: analysis.topFunctions,
     gc,
+    allocation: null,
     warnings: gc?.disagrees
       ? [`the gc bucket (${pct(gc.profileShare)}) and Node's own GC account (${pct(gc.nodeShare)}) differ by more than 3 points`]
       : [],
@@ -88,6 +131,7 @@ export function failed(step: StepRecord, error: string): StepAnalysis {
     bucketFunctions: {},
     topFunctions: [],
     gc: null,
+    allocation: null,
     warnings: [],
     error: `profile analysis failed: ${error}`,
   };

@@ -6,6 +6,7 @@ import { stepAnalysisOf } from './step-analysis.js';
 import { hasBuckets, missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';
 import { type Column, formatMarkdownTable, formatTextTable } from './text-table.js';
 import { levelCell, levelHeader } from './step-rows.js';
+import { unattributedHint, unattributedLine, type BucketsOfOne } from './unattributed.js';
 
 /** Shares of the sampled time (seed 000's table), or CPU milliseconds per successful request. */
 export type BucketUnit = 'share' | 'ms';
@@ -52,7 +53,7 @@ export function renderBucketTableMarkdown(run: RunResult, unit: BucketUnit = 'sh
 }
 
 /** What `gwprof buckets` shows of one profile: its bucket shares as bars, then its top functions. */
-export interface ProfileBuckets {
+export interface ProfileBuckets extends BucketsOfOne {
   samples: number;
   samplingIntervalUs: number;
   buckets: Record<string, number>;
@@ -74,5 +75,7 @@ export function renderProfileBuckets(file: string, profile: ProfileBuckets): str
     const location = functionLocation(f);
     lines.push(`${shareAsPercent(f.selfShare, 1).padStart(5)}%  ${f.bucket.padEnd(width)}  ${functionDisplayName(f)}${location ? `  ${location}` : ''}`);
   }
+  const unattributed = unattributedLine('this profile', profile);
+  if (unattributed) lines.push('', unattributed, unattributedHint([profile]));
   return lines.join('\n');
 }

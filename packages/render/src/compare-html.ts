@@ -2,6 +2,12 @@ import { loadLevel, type CompareLevel, type MoveNoise, type PublishedCompare } f
 import { escapeHtml } from './escape.js';
 import { NONE, fixed, integer, ms, signedPercent } from './format.js';
 import {
+  ALLOCATION_HEADERS,
+  allocationBucketLine,
+  allocationLine,
+  allocationMoveCells,
+  allocationMovesHeading,
+  largestAllocationMoves,
   FUNCTION_HEADERS,
   METRIC_HEADERS,
   changeIsWorse,
@@ -86,6 +92,27 @@ function functionsBlock(level: CompareLevel): string {
     `class="function-moves" id="function-moves-${levelTag(level)}"`,
   );
   return `<h3>${escapeHtml(functionMovesHeading(level.functions))}</h3>${table}`;
+}
+
+/** Allocation per request of both sides, its change, and the functions whose allocation moved most. */
+function allocationBlock(level: CompareLevel): string {
+  const line = allocationLine(level);
+  if (!line || !level.allocation) return '';
+  const moves = largestAllocationMoves(level.allocation);
+  const table =
+    moves.length === 0
+      ? ''
+      : `<h4>${escapeHtml(allocationMovesHeading(level.allocation.functions))}</h4>${htmlTable(
+          ALLOCATION_HEADERS.map((header, i) => ({ header, numeric: i < 5 })),
+          moves.map((f) => ({ cells: allocationMoveCells(f).map((c, i) => (i >= 6 ? `<span class="mono">${escapeHtml(c)}</span>` : escapeHtml(c))), attrs: `data-moved="${f.noise?.moved === true}"` })),
+          `class="allocation-moves" id="allocation-moves-${levelTag(level)}"`,
+        )}`;
+  const graphs = level.allocation.flamegraphs;
+  const link = (path: string, text: string) => `<a class="alloc-flamegraph-link" href="${escapeHtml(relativeHref(path) ?? '#')}">${escapeHtml(text)}</a>`;
+  const pages = graphs ? `<p>Allocation flame graphs of all windows: ${link(graphs.baseline, 'baseline')} · ${link(graphs.candidate, 'candidate')}</p>` : '';
+  const byBucket = allocationBucketLine(level.allocation);
+  const buckets = byBucket ? `<p class="allocation-buckets">${escapeHtml(byBucket)}</p>` : '';
+  return `<h3>Allocation</h3><p class="allocation-line" id="allocation-${levelTag(level)}">${escapeHtml(line)}</p>${buckets}${table}${pages}`;
 }
 
 function profileLinks(level: CompareLevel): string {
@@ -214,6 +241,7 @@ ${metricsTable(level)}
 <h3>CPU buckets, ms per successful request</h3>
 ${bucketTable(level)}
 ${functionsBlock(level)}
+${allocationBlock(level)}
 ${profileLinks(level)}
 ${windowCharts(compare, level)}
 </section>`,

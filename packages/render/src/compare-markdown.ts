@@ -1,6 +1,12 @@
 import type { CompareLevel, PublishedCompare } from '@gwprof/results';
 import { escapeMarkdown, markdownCode } from './escape.js';
 import {
+  ALLOCATION_HEADERS,
+  allocationBucketLine,
+  allocationLine,
+  allocationMoveCells,
+  allocationMovesHeading,
+  largestAllocationMoves,
   FUNCTION_HEADERS,
   METRIC_HEADERS,
   bucketMovesLine,
@@ -31,12 +37,30 @@ function levelSection(level: CompareLevel, threshold: number | null): string[] {
     const cells = functions.map((f) => functionCells(f).map((c, i) => (i >= 6 ? markdownCode(c, true) : escapeMarkdown(c))));
     out.push(`<details><summary>${escapeMarkdown(functionMovesHeading(level.functions))}</summary>`, '', formatMarkdownTable(functionColumns, cells), '', '</details>', '');
   }
+  out.push(...allocationBlock(level));
   if (level.pprof) {
     out.push(
       `Differential profile (per successful request, in the run folder): [${escapeMarkdown(level.pprof.baseline)}](${level.pprof.baseline}) → [${escapeMarkdown(level.pprof.candidate)}](${level.pprof.candidate}); ${markdownCode(level.pprof.command)}; flame graphs [baseline](${level.pprof.flamegraphs.baseline}) · [candidate](${level.pprof.flamegraphs.candidate})`,
       '',
     );
   }
+  return out;
+}
+
+function allocationBlock(level: CompareLevel): string[] {
+  const line = allocationLine(level);
+  if (!line || !level.allocation) return [];
+  const out = [escapeMarkdown(line), ''];
+  const byBucket = allocationBucketLine(level.allocation);
+  if (byBucket) out.push(escapeMarkdown(byBucket), '');
+  const moves = largestAllocationMoves(level.allocation);
+  if (moves.length > 0) {
+    const columns: Column[] = ALLOCATION_HEADERS.map((header, i) => ({ header, ...(i < 5 ? { align: 'right' as const } : {}) }));
+    const cells = moves.map((f) => allocationMoveCells(f).map((c, i) => (i >= 6 ? markdownCode(c, true) : escapeMarkdown(c))));
+    out.push(`<details><summary>${escapeMarkdown(allocationMovesHeading(level.allocation.functions))}</summary>`, '', formatMarkdownTable(columns, cells), '', '</details>', '');
+  }
+  const graphs = level.allocation.flamegraphs;
+  if (graphs) out.push(`Allocation flame graphs (all windows of a side): [baseline](${graphs.baseline}) · [candidate](${graphs.candidate})`, '');
   return out;
 }
 

@@ -1,5 +1,5 @@
 /** The plain-text pieces every compare renderer shares: rows, labels, verdict words. */
-import { loadLabel, type BucketDelta, type CompareLevel, type FunctionMove, type MetricComparison, type PublishedCompare } from '@gwprof/results';
+import { loadLabel, type AllocationComparison, type AllocationMove, type BucketDelta, type CompareLevel, type FunctionMove, type MetricComparison, type PublishedCompare } from '@gwprof/results';
 import { NONE, ciRange, fixed, metricValue, signedPercent } from './format.js';
 import { functionDisplayName, functionLocation } from './top-functions.js';
 
@@ -113,6 +113,60 @@ export function functionCells(f: FunctionMove): string[] {
   const beyond = f.noise ? (f.noise.moved ? 'yes' : 'no') : NONE;
   return [signedMs(f.deltaMsPerOkRequest), interval, beyond, fixed(f.baselineMsPerOkRequest, 3), fixed(f.candidateMsPerOkRequest, 3), f.bucket, functionDisplayName(f), functionLocation(f)];
 }
+
+/**
+ * What each side allocated per successful request, the change with its interval from the epochs,
+ * GC beside it, and, when the candidate allocates more beyond noise, whether the gc bucket grew
+ * with it: a regression that is really more garbage says so.
+ */
+export function allocationLine(level: Pick<CompareLevel, 'allocation' | 'buckets'>): string | null {
+  const a = level.allocation;
+  if (!a) return null;
+  const change = a.baselineBytesPerOkRequest > 0 ? a.deltaBytesPerOkRequest / a.baselineBytesPerOkRequest : null;
+  const interval = a.noise ? ` [${signedKb(a.noise.interval[0])}, ${signedKb(a.noise.interval[1])}] ${Math.round(a.noise.confidence * 100)}%` : ' (one run per side, noise unknown)';
+  const gc = a.gcMsPerOkRequest.baseline !== null && a.gcMsPerOkRequest.candidate !== null ? `; GC ${fixed(a.gcMsPerOkRequest.baseline, 3)} → ${fixed(a.gcMsPerOkRequest.candidate, 3)} ms/req (Node's account)` : '';
+  const head = `Allocation per successful request: ${kb(a.baselineBytesPerOkRequest)} → ${kb(a.candidateBytesPerOkRequest)} kB (${signedKb(a.deltaBytesPerOkRequest)} kB, ${signedPercent(change)})${interval}${gc}`;
+  if (!a.noise) return `${head}.`;
+  if (!a.noise.moved) return `${head}: within its noise.`;
+  if (a.deltaBytesPerOkRequest < 0) return `${head}: the candidate allocates less, beyond noise.`;
+  const gcBucket = level.buckets.find((b) => b.bucket === 'gc');
+  const gcGrew = gcBucket?.noise?.moved && gcBucket.deltaMsPerOkRequest > 0;
+  return `${head}: the candidate allocates more, beyond noise${gcGrew ? `, and the gc bucket grew with it (${signedMs(gcBucket.deltaMsPerOkRequest)} ms/req): part of the CPU change is collecting the extra garbage` : ''}.`;
+}
+
+/** Each allocating bucket's bytes per request on both sides, largest move first; moves beyond noise say so. */
+export function allocationBucketLine(allocation: Pick<AllocationComparison, 'buckets'>): string | null {
+  if (allocation.buckets.length === 0) return null;
+  const parts = allocation.buckets.map((b) => {
+    const beyond = b.noise?.moved ? ', beyond noise' : '';
+    return `${b.bucket} ${kb(b.baselineBytesPerOkRequest)} → ${kb(b.candidateBytesPerOkRequest)} (${signedKb(b.deltaBytesPerOkRequest)}${beyond})`;
+  });
+  return `By bucket, kB per successful request: ${parts.join('; ')}.`;
+}
+
+export function allocationMovesHeading(functions: readonly AllocationMove[]): string {
+  const noise = functions.find((f) => f.noise)?.noise;
+  const moved = functions.filter((f) => f.noise?.moved).length;
+  return noise
+    ? `Functions whose allocation per successful request moved most: ${moved === 0 ? 'none' : moved} beyond its noise (intervals holding for all ${noise.familySize.toLocaleString('en-US')} allocating functions, together, at ${Math.round(noise.familyConfidence * 100)}%)`
+    : 'Functions whose allocation per successful request moved most (noise unknown)';
+}
+
+export const ALLOCATION_HEADERS = ['change kB/req', 'interval', 'beyond noise', 'baseline', 'candidate', 'bucket', 'function', 'location'];
+
+export function allocationMoveCells(f: AllocationMove): string[] {
+  const interval = f.noise ? `[${signedKb(f.noise.interval[0])}, ${signedKb(f.noise.interval[1])}]` : NONE;
+  const beyond = f.noise ? (f.noise.moved ? 'yes' : 'no') : NONE;
+  return [signedKb(f.deltaBytesPerOkRequest), interval, beyond, kb(f.baselineBytesPerOkRequest), kb(f.candidateBytesPerOkRequest), f.bucket, functionDisplayName(f), functionLocation(f)];
+}
+
+/** The allocation moves of 0.1 kB per request or more, largest first. */
+export function largestAllocationMoves(allocation: AllocationComparison | null, n = 10): AllocationMove[] {
+  return (allocation?.functions ?? []).filter((f) => Math.abs(f.deltaBytesPerOkRequest) >= 100).slice(0, n);
+}
+
+const kb = (bytes: number) => fixed(bytes / 1000, 1);
+const signedKb = (bytes: number) => `${bytes >= 0 ? '+' : ''}${fixed(bytes / 1000, 1)}`;
 
 function signedMs(value: number): string {
   return `${value >= 0 ? '+' : ''}${fixed(value, 3)}`;

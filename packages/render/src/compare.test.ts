@@ -39,6 +39,16 @@ describe('renderCompareMarkdown', () => {
     expect(md).toContain('go tool pprof -top -diff_base=compare-c20-baseline.pb.gz compare-c20-candidate.pb.gz');
   });
 
+  it('says the candidate allocates more beyond noise and that the gc bucket grew with it', () => {
+    expect(md).toContain(
+      "Allocation per successful request: 250.0 → 370.0 kB (+120.0 kB, +48.0%) \\[+100.0, +140.0\\] 95%; GC 0.800 → 1.100 ms/req (Node's account): the candidate allocates more, beyond noise, and the gc bucket grew with it (+0.170 ms/req): part of the CPU change is collecting the extra garbage.",
+    );
+    expect(md).toContain('By bucket, kB per successful request: execute 50.0 → 170.0 (+120.0, beyond noise); fetch 200.0 → 200.0 (+0.0).');
+    expect(md).toMatch(/Functions whose allocation per successful request moved most: 1 beyond its noise \(intervals holding for all 900 allocating functions/);
+    expect(md).toMatch(/\| \+120\.0 \| \\\[\+110\.0, \+130\.0\\\] \| yes \| 0\.0 \| 120\.0 \| execute \| `burn` \|/);
+    expect(md).toContain('Allocation flame graphs (all windows of a side): [baseline](compare-c20-baseline.alloc.html) · [candidate](compare-c20-candidate.alloc.html)');
+  });
+
   it('summarises the setup and says how to reproduce, untrusted text in code', () => {
     expect(md).toContain('- Machine: Fake CPU &lt;script&gt;alert(1)&lt;/script&gt; × 2');
     expect(md).toMatch(/```sh\npnpm gwprof compare --baseline mesh --candidate '/);

@@ -1,6 +1,8 @@
 // Terminal
 export { renderStepTable } from './step-table.js';
 export { renderBucketTable, renderProfileBuckets } from './bucket-table.js';
+export { runUnattributedLines } from './unattributed.js';
+export { renderAllocationTable } from './allocation-table.js';
 export { renderCapacityLines } from './capacity-facts.js';
 export { renderCompareTable } from './compare-table.js';
 // Markdown
@@ -12,3 +14,4 @@ export { renderCompareReportHtml } from './compare-html.js';
 export { renderFlameGraphHtml } from './flamegraph-html.js';
 // pprof, for `pprof -diff_base`
 export { encodePprofProfile, pprofDiffCommand } from './pprof-profile.js';
+export { renderSoakHtml, renderSoakMarkdown, renderSoakTerminal, soakClock, soakVerdictLine, thinIntervals } from './soak-report.js';

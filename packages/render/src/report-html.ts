@@ -8,6 +8,8 @@ import { type HtmlColumn, factsTable, htmlPage, htmlTable } from './html-page.js
 import { relativeHref } from './links.js';
 import { configFacts, environmentFacts } from './run-facts.js';
 import { bucketsChart, cpuChart, latencyChart, memoryChart, stepSeriesCharts, throughputChart } from './run-charts.js';
+import { runUnattributedLines } from './unattributed.js';
+import { ALLOCATION_NOTE, allocationTableData, hasAllocations, kB } from './allocation-table.js';
 import { stepMethod, steadyStateHeaders, failedStepReasons, failedSteps, failureBreakdown, failureLabel, fanoutNotes, levelCell, overallVerdict, stepLabel, stepTable, stepWarningLines, steadyStateCells } from './step-rows.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { functionDisplayName, functionLocation, topFunctionsOf } from './top-functions.js';
@@ -69,6 +71,8 @@ function stepsSection(run: RunResult): string {
     const links = [
       link(stepAnalysisOf(run, step)?.flamegraph ?? undefined, 'flame graph', 'flamegraph-link'),
       link(step.profile?.cpuprofile, '.cpuprofile', 'cpuprofile-link'),
+      link(stepAnalysisOf(run, step)?.allocation?.flamegraph ?? undefined, 'allocation flame graph', 'alloc-flamegraph-link'),
+      link(step.profile?.heap?.heapprofile, '.heapprofile', 'heapprofile-link'),
     ].filter((l): l is string => l !== null);
     cells.push(links.length > 0 ? links.join(' · ') : NONE);
     return {
@@ -165,9 +169,52 @@ ${bucketHtmlTable(run, 'share', 'buckets-table')}
 <h3>CPU milliseconds per successful request</h3>
 ${bucketHtmlTable(run, 'ms', 'bucket-ms-table')}
 <p class="meta">Shares move when idle time or another bucket moves; ms per request do not. Each sample weighs the time it stands for. "Node gc %" is Node's own account of GC pauses in the same window, the gc bucket's ground truth.</p>
+${unattributedList(run)}
 ${bucketDrillDown(run)}
 ${topFunctionsBlock(run, topN)}
 </section>`;
+}
+
+/** Bytes allocated per successful request by bucket beside Node's GC, and each step's top allocators. */
+function allocationSection(run: RunResult): string {
+  if (!hasAllocations(run)) return '';
+  const { columns, rows } = allocationTableData(run);
+  const table = htmlTable(
+    columns.map((c) => ({ header: c.header, numeric: c.align === 'right' })),
+    rows.map((cells) => ({ cells: cells.map(escapeHtml) })),
+    'id="allocation-table"',
+  );
+  const blocks = run.steps.flatMap((step) => {
+    const allocation = stepAnalysisOf(run, step)?.allocation;
+    if (!allocation || allocation.topAllocators.length === 0) return [];
+    const graph = link(allocation.flamegraph ?? undefined, 'allocation flame graph', 'alloc-flamegraph-link');
+    return [
+      `<details class="top-allocators" data-level="${levelCell(step)}"><summary>${stepLabel(step)}: top ${allocation.topAllocators.length} allocating functions${graph ? ` · ${graph}` : ''}</summary>${htmlTable(
+        [{ header: 'kB/req', numeric: true }, { header: '% of bytes', numeric: true }, { header: 'bucket' }, { header: 'function' }, { header: 'location' }],
+        allocation.topAllocators.map((fn) => ({
+          cells: [
+            escapeHtml(kB(fn.bytesPerOkRequest)),
+            shareAsPercent(fn.share, 1),
+            escapeHtml(fn.bucket),
+            `<span class="mono">${escapeHtml(functionDisplayName(fn))}</span>`,
+            `<span class="mono">${escapeHtml(functionLocation(fn))}</span>`,
+          ],
+        })),
+      )}</details>`,
+    ];
+  });
+  return `<section id="allocations"><h2>What each request allocated</h2>
+<h3>kB per successful request, beside GC</h3>
+${table}
+<p class="meta">${escapeHtml(ALLOCATION_NOTE)}</p>
+${blocks.join('\n')}
+</section>`;
+}
+
+/** What no rule placed, per step, and how to place it. */
+function unattributedList(run: RunResult): string {
+  const lines = runUnattributedLines(run);
+  return lines.length > 0 ? `<ul id="unattributed">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>` : '';
 }
 
 /** Per step and bucket, the functions that cost the most per successful request, with their files. */
@@ -270,6 +317,7 @@ export function renderReportHtml(run: RunResult, opts: ReportHtmlOptions = {}): 
       steadyStateSection(run),
       failuresSection(run),
       bucketsSection(run, opts.topFunctions ?? 10),
+      allocationSection(run),
       capacitySection(run),
       environmentSection(run),
     ].join('\n'),

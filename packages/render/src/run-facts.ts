@@ -66,8 +66,9 @@ export function configFacts(config: RunConfig): Fact[] {
     { label: 'Gateway port', value: String(config.gatewayPort) },
     {
       label: 'Profiler',
-      value: config.profile ? `${config.profiler}, sampling every ${config.samplingIntervalUs} µs` : 'off',
+      value: config.profile ? `${config.profiler}, sampling every ${config.samplingIntervalUs} µs${config.heapSamplingBytes ? `, allocations every ${config.heapSamplingBytes} bytes` : ''}` : 'off',
     },
+    { label: 'Load engine', value: config.engine === 'k6' ? 'k6 (the exported script)' : 'gwprof' },
     { label: 'Quick run', value: config.quick ? 'yes' : 'no' },
   ];
 }

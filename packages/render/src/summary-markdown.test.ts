@@ -59,6 +59,17 @@ describe('renderSummaryMarkdown', () => {
     expect(md).not.toContain('javascript:');
   });
 
+  it('shows what each request allocated beside GC, the top allocators and the allocation flame graphs', () => {
+    expect(md).toContain('## What each request allocated (kB per successful request, beside GC)');
+    // Only the buckets that allocated; 250 kB and 0.8 GC ms per request make 3.2 GC ms per MB.
+    expect(md).toContain('| conc | kB/req | GC ms/req | GC ms/MB | parse | execute | fetch |');
+    expect(md).toContain('| 10 | 250.0 | 0.80 | 3.20 | 40.0 | 160.0 | 50.0 |');
+    expect(md.split('\n').find((l) => l.startsWith('| 1000 |') && l.includes('not sampled'))).toBeDefined();
+    expect(md).toContain('### c=10: top allocators');
+    expect(md).toContain('`100.0 kB/req (40%)  buildCacheKey  /app/src/cache.js:12  [execute]`');
+    expect(md).toContain('[allocation flame graph](step-10.alloc.html) · [.heapprofile](step-10.heapprofile)');
+  });
+
   it('has the configuration and environment tables', () => {
     expect(md).toContain('## Environment');
     expect(md).toContain('| Node | v20.20.2 |');

@@ -1,5 +1,7 @@
 import type { RateCapacity, RunResult } from '@gwprof/results';
 import { renderBucketTableMarkdown } from './bucket-table.js';
+import { ALLOCATION_NOTE, renderAllocationTableMarkdown, topAllocatorLines } from './allocation-table.js';
+import { runUnattributedLines } from './unattributed.js';
 import { LITTLES_LAW_HEADERS, capacityFacts, littlesLawCells, rateCapacityFacts } from './capacity-facts.js';
 import { escapeMarkdown, markdownCode } from './escape.js';
 import { integer } from './format.js';
@@ -94,7 +96,20 @@ function bucketsSection(run: RunResult): string[] {
     renderBucketTableMarkdown(run, 'ms'),
     '',
     "Shares move when idle time or another bucket moves; ms per request do not. Each sample weighs the time it stands for. \"Node gc %\" is Node's own account of GC pauses in the same window (the gc bucket's ground truth).",
+    ...runUnattributedLines(run).flatMap((line) => ['', `- ${escapeMarkdown(line)}`]),
   ];
+}
+
+function allocationSection(run: RunResult): string[] {
+  const table = renderAllocationTableMarkdown(run);
+  if (!table) return [];
+  const lines = ['## What each request allocated (kB per successful request, beside GC)', '', table, '', ALLOCATION_NOTE];
+  for (const step of run.steps) {
+    const allocation = stepAnalysisOf(run, step)?.allocation;
+    if (!allocation || allocation.topAllocators.length === 0) continue;
+    lines.push('', `### ${stepLabel(step)}: top allocators`, '', ...topAllocatorLines(allocation).map((line) => `- ${markdownCode(line)}`));
+  }
+  return lines;
 }
 
 function topFunctionsSection(run: RunResult): string[] {
@@ -155,6 +170,8 @@ function flameGraphsSection(run: RunResult): string[] {
     const links = [
       markdownLink('flame graph', stepAnalysisOf(run, step)?.flamegraph ?? undefined),
       markdownLink('.cpuprofile', step.profile?.cpuprofile),
+      markdownLink('allocation flame graph', stepAnalysisOf(run, step)?.allocation?.flamegraph ?? undefined),
+      markdownLink('.heapprofile', step.profile?.heap?.heapprofile),
     ].filter((l): l is string => l !== null);
     if (links.length > 0) lines.push(`- ${stepLabel(step)}: ${links.join(' · ')}`);
   }
@@ -185,6 +202,7 @@ export function renderSummaryMarkdown(run: RunResult): string {
     failureSamplesSection(run),
     bucketsSection(run),
     topFunctionsSection(run),
+    allocationSection(run),
     capacitySection(run),
     flameGraphsSection(run),
     ['## Configuration', '', factsMarkdownTable(configFacts(run.config))],

@@ -2,3 +2,4 @@ export * from './types.js';
 export * from './io.js';
 export { GwprofError, asError } from './errors.js';
 export { compareLoadAt, loadLabel, loadLevel } from './load.js';
+export * from './soak-types.js';

@@ -1,9 +1,10 @@
 /** Reading and writing results.json. Writes go to a temporary file renamed into place, so a
  * reader (or a run interrupted mid-write) never sees a half-written file. */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GwprofError } from './errors.js';
-import { RESULTS_SCHEMA_VERSION, type CompareResult, type RunResult, type StepRecord } from './types.js';
+import { RESULTS_SCHEMA_VERSION, type CompareResult, type RunResult, type StepAnalysis, type StepRecord } from './types.js';
+import type { SoakResult } from './soak-types.js';
 
 export const RESULTS_FILE = 'results.json';
 export const COMPARE_FILE = 'compare.json';
@@ -47,6 +48,9 @@ export function readRunResult(runDir: string): RunResult {
     upgradeSteps([...run.steps, ...(run.probe?.steps ?? [])]);
     run.config = { ...run.config, windowMinimums: null };
   }
+  run.config.heapSamplingBytes ??= null;
+  run.config.engine ??= 'gwprof';
+  withoutAllocations([...run.steps, ...(run.probe?.steps ?? [])], run.analysis?.steps ?? []);
   run.schemaVersion = RESULTS_SCHEMA_VERSION;
   return run;
 }
@@ -59,7 +63,14 @@ export function readCompareResult(runDir: string): CompareResult {
     // Comparisons before schema 3 were judged by another test, on blocks, and kept no epoch plan.
     throw new GwprofError(`${file} has schema version ${String(value.schemaVersion)}; this gwprof reads comparisons of version ${RESULTS_SCHEMA_VERSION} (re-publish older ones with the gwprof that made them)`);
   }
-  return value as CompareResult;
+  const compare = value as CompareResult;
+  compare.config.heapSamplingBytes ??= null;
+  withoutAllocations(
+    compare.windows.map((w) => w.step),
+    compare.analysis?.windows ?? [],
+  );
+  for (const level of compare.analysis?.levels ?? []) level.allocation ??= null;
+  return compare;
 }
 
 /** Sweep versions this gwprof reads: its own, and 2, whose steps also carried a `concurrency` field. */
@@ -71,7 +82,32 @@ function checkSchema(file: string, version: unknown): void {
   }
 }
 
+/** Files written before allocation profiles: say there are none. */
+function withoutAllocations(steps: readonly StepRecord[], analyses: readonly StepAnalysis[]): void {
+  for (const step of steps) if (step.profile) step.profile.heap ??= null;
+  for (const analysis of analyses) analysis.allocation ??= null;
+}
+
 /** Schema 2 → 3: `concurrency` repeated the load's connections, or held an open-loop step's in-flight cap. */
 function upgradeSteps(steps: readonly StepRecord[]): void {
   for (const step of steps) delete (step as StepRecord & { concurrency?: number }).concurrency;
+}
+
+export function writeSoakResult(runDir: string, soak: SoakResult): void {
+  writeJsonAtomic(path.join(runDir, RESULTS_FILE), soak);
+}
+
+export function readSoakResult(runDir: string): SoakResult {
+  const file = path.join(runDir, RESULTS_FILE);
+  const value = readJson(file) as Partial<SoakResult>;
+  if (value?.kind !== 'soak' || !Array.isArray(value.intervals)) throw new GwprofError(`${file} is not a gwprof soak result`);
+  checkSchema(file, value.schemaVersion);
+  return value as SoakResult;
+}
+
+/** What kind of run a folder holds, from its files: a sweep or soak (results.json) or a comparison (compare.json). */
+export function runKindOf(runDir: string): 'sweep' | 'soak' | 'compare' {
+  const results = path.join(runDir, RESULTS_FILE);
+  if (existsSync(results)) return (readJson(results) as { kind?: string }).kind === 'soak' ? 'soak' : 'sweep';
+  return 'compare';
 }

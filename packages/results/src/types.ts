@@ -77,6 +77,17 @@ export interface StepProfile {
   nodeGc: { ms: number; count: number; windowMs: number; msByKind: Record<string, number> } | null;
   /** CPU of the gateway's main thread and of all its other threads (GC helpers, libuv) in the window, ms. */
   threadCpuMs: { main: number; others: number } | null;
+  /** The allocation profile of the same window; null when allocations were not sampled. */
+  heap: StepHeapProfile | null;
+}
+
+/** V8's sampling heap profiler over a step's window, every allocation kept (collected or not). */
+export interface StepHeapProfile {
+  /** Path relative to the run folder (Chrome's `.heapprofile`, which DevTools and speedscope open). */
+  heapprofile: string;
+  /** Mean bytes allocated between two samples, as asked of V8. */
+  samplingIntervalBytes: number;
+  samples: number;
 }
 
 /**
@@ -190,6 +201,35 @@ export interface BucketFunctionCost {
   shareOfBucket: number;
 }
 
+/** A function that allocated in a window, with the bucket the CPU rules give its stack. */
+export interface AllocatorCost {
+  functionName: string;
+  url: string;
+  line: number;
+  bucket: string;
+  bytesPerOkRequest: number;
+  /** Its share of all bytes allocated in the window. */
+  share: number;
+}
+
+/** What one window allocated on the JavaScript heap, from V8's sampled estimate, beside what GC cost. */
+export interface AllocationSummary {
+  /** Flame graph page of the allocation profile (bytes, not time), relative to the run folder. */
+  flamegraph: string | null;
+  samples: number;
+  samplingIntervalBytes: number;
+  /** Bytes allocated in the window: V8's estimate from its samples, each scaled by its chance of being sampled. */
+  bytes: number;
+  /** null without successful requests. */
+  bytesPerOkRequest: number | null;
+  /** Bucket (the CPU rules, applied to allocation stacks) -> bytes per successful request. */
+  bucketBytesPerOkRequest: Record<string, number> | null;
+  /** The functions that allocated most, largest first. */
+  topAllocators: AllocatorCost[];
+  /** Node's own account of GC pauses in the same window, ms per successful request; null without it. */
+  gcMsPerOkRequest: number | null;
+}
+
 /** The gc bucket beside Node's own GC account of the same window. */
 export interface GcCheck {
   /** The gc bucket's share of the sampled time. */
@@ -224,6 +264,8 @@ export interface StepAnalysis {
   topFunctions: TopFunction[];
   /** null without Node's GC account (a gateway without the preload) or without samples. */
   gc: GcCheck | null;
+  /** What the window allocated, from its allocation profile; null without one. */
+  allocation: AllocationSummary | null;
   /** Caveats found by the analysis (the gc bucket and Node disagree, ...). */
   warnings: string[];
   /** Why the profile could not be analysed; null when it was (or there was none). */
@@ -280,7 +322,11 @@ export interface RunConfig {
   profile: boolean;
   profiler: 'inspector' | 'clinic' | '0x' | 'none';
   samplingIntervalUs: number;
+  /** Mean bytes between allocation samples; null when allocations are not sampled (or in files from before allocation profiles). */
+  heapSamplingBytes: number | null;
   quick: boolean;
+  /** Who sent the load: gwprof's own engines, or a local k6 running the exported script. */
+  engine: 'gwprof' | 'k6';
 }
 
 /** Service-level targets, seed 004's form: "p99=500ms,success=99.99%". */
@@ -477,6 +523,44 @@ export interface FunctionMove {
   noise: MoveNoise | null;
 }
 
+/** A function whose allocation per successful request moved between the sides. */
+export interface AllocationMove {
+  functionName: string;
+  url: string;
+  line: number;
+  bucket: string;
+  baselineBytesPerOkRequest: number;
+  candidateBytesPerOkRequest: number;
+  deltaBytesPerOkRequest: number;
+  noise: MoveNoise | null;
+}
+
+/** A bucket's allocation per successful request on each side. */
+export interface AllocationBucketMove {
+  bucket: string;
+  baselineBytesPerOkRequest: number;
+  candidateBytesPerOkRequest: number;
+  deltaBytesPerOkRequest: number;
+  noise: MoveNoise | null;
+}
+
+/** What each side allocated per successful request at a level, all its windows together. */
+export interface AllocationComparison {
+  baselineBytesPerOkRequest: number;
+  candidateBytesPerOkRequest: number;
+  deltaBytesPerOkRequest: number;
+  /** The change's noise from the epochs, alone (a family of one). */
+  noise: MoveNoise | null;
+  /** Node's GC pause ms per successful request on each side (null without Node's account). */
+  gcMsPerOkRequest: { baseline: number | null; candidate: number | null };
+  /** Every bucket that allocated, largest move first (the CPU rules applied to allocation stacks). */
+  buckets: AllocationBucketMove[];
+  /** The functions whose allocation moved most, largest move first. */
+  functions: AllocationMove[];
+  /** Allocation flame graph pages of each side (all its windows), relative to the run folder. */
+  flamegraphs: { baseline: string; candidate: string } | null;
+}
+
 export interface CompareLevel {
   /** Connections, or requests per second for an open-loop comparison (config.load). */
   level: number;
@@ -493,6 +577,8 @@ export interface CompareLevel {
   buckets: BucketDelta[];
   /** The functions whose self time per request moved most; [] without profiles. */
   functions: FunctionMove[];
+  /** Allocation per request of both sides; null without allocation profiles. */
+  allocation: AllocationComparison | null;
   /**
    * pprof profiles of each side (all its windows, CPU per successful request) for
    * `pprof -diff_base`, and a flame graph page of each; paths relative to the run folder.
@@ -500,7 +586,7 @@ export interface CompareLevel {
   pprof: { baseline: string; candidate: string; command: string; flamegraphs: { baseline: string; candidate: string } } | null;
 }
 
-/** One measured window of a comparison: a short step on one side, inside an ABBA or BAAB block. */
+/** One measured window of a comparison: a short step on one side, at its place in a block of windows in random order. */
 export interface CompareWindow {
   /** The pair of processes it ran on; both sides are restarted between epochs. */
   epoch: number;
@@ -566,6 +652,8 @@ export interface CompareConfig {
   levels: number[];
   query: string;
   profile: boolean;
+  /** Mean bytes between allocation samples; null when allocations were not sampled. */
+  heapSamplingBytes: number | null;
   /** The Node.js each side ran on (process.version of the binary); null for a comparison of finished runs. */
   nodes: { baseline: string; candidate: string } | null;
   /** How the windows were measured and judged; null for a comparison of two finished runs (nothing measured). */

@@ -1,5 +1,6 @@
-/** Test support (not built): seeded randomness and hand-built CPU profiles. */
+/** Test support (not built): seeded randomness and hand-built CPU and allocation profiles. */
 import type { CpuProfile, CpuProfileCallFrame, CpuProfileNode } from '../cpuprofile.js';
+import type { HeapProfile, HeapProfileNode } from '../allocations.js';
 
 /** Seeded PRNG in [0, 1) so statistical tests have fixed answers. */
 export { mulberry32 } from '../random.js';
@@ -52,4 +53,23 @@ export function profileOfTimeline(ticks: Array<{ time: number; stack: Frame[] }>
   const timeDeltas = ticks.map((tick, i) => tick.time - (i === 0 ? 0 : ticks[i - 1]!.time));
   const last = ticks.at(-1)?.time ?? 0;
   return { ...shape, startTime: 0, endTime: last + (timeDeltas.at(-1) ?? 0), timeDeltas };
+}
+
+/**
+ * An allocation profile (Chrome `.heapprofile`) whose leaves allocated the given bytes along the
+ * given stacks (root first, leaf last); stacks sharing a prefix share nodes.
+ */
+export function heapProfileOf(stacks: Array<{ stack: Frame[]; bytes: number }>): HeapProfile {
+  let nextId = 1;
+  const node = (f: Frame): HeapProfileNode => ({ id: nextId++, callFrame: callFrame(f), selfSize: 0, children: [] });
+  const head = node(frame('(root)'));
+  for (const { stack, bytes } of stacks) {
+    let parent = head;
+    for (const f of stack) {
+      const existing = parent.children.find((n) => n.callFrame.functionName === f.functionName && n.callFrame.url === f.url && n.callFrame.lineNumber === (f.lineNumber ?? 0));
+      parent = existing ?? parent.children[parent.children.push(node(f)) - 1]!;
+    }
+    parent.selfSize += bytes;
+  }
+  return { head, samples: [] };
 }

@@ -74,6 +74,7 @@ export function commonSettings(ctx: ComparisonContext): Omit<StepSettings, 'dura
     timeoutSec: ctx.options.timeoutSec,
     minSuccess: 1,
     samplingIntervalUs: ctx.options.samplingIntervalUs,
+    heapSamplingBytes: ctx.options.profile ? ctx.options.heapSamplingBytes : null,
     settleSec: WINDOW_SETTLE_SEC,
     signal: ctx.options.signal,
     onProgress: ctx.options.onProgress,

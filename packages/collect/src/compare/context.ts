@@ -23,6 +23,7 @@ export interface CompareOptions extends ServiceOptions {
   design: CompareDesign;
   profile: boolean;
   samplingIntervalUs: number;
+  heapSamplingBytes: number | null;
   timeoutSec: number;
   outDir: string;
   runId?: string;

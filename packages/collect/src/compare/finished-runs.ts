@@ -50,6 +50,7 @@ function runsRecord(options: FinishedRunsOptions, baseline: RunResult, candidate
       levels: shared.map((step) => loadLevel(step.load)),
       query: baseline.config.query,
       profile: baseline.config.profile,
+      heapSamplingBytes: null,
       nodes: null,
       design: null,
     },

@@ -148,6 +148,7 @@ function newCompare(options: CompareOptions, session: Session, nodes: CompareCon
     levels: options.levels,
     query: options.scenario.query,
     profile: options.profile,
+    heapSamplingBytes: options.profile ? options.heapSamplingBytes : null,
     nodes,
     design: options.design,
   };

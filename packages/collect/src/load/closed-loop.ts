@@ -15,6 +15,8 @@ export interface LoadEngine {
   stop(): Promise<void>;
   /** Closed loop: connections that have had a first response (or failure); null for open loop. */
   answered(): number | null;
+  /** The engine's own processes (k6), whose CPU counts as the load generator's; absent: it runs in the harness. */
+  pids?(): number[];
 }
 
 export interface ClosedLoopOptions {

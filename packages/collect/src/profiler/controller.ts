@@ -3,7 +3,7 @@
  * it to start and stop V8's sampler around each measurement window.
  */
 import net from 'node:net';
-import type { GatewayProfiler, WrittenProfile } from './gateway-profiler.js';
+import type { GatewayProfiler, SamplingPlan, WrittenProfile } from './gateway-profiler.js';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -83,23 +83,55 @@ export class ProfilerClient implements GatewayProfiler {
     });
   }
 
-  async start(intervalUs: number): Promise<void> {
-    await this.request({ op: 'start', intervalUs }, 10_000);
+  async start(plan: SamplingPlan): Promise<void> {
+    await this.request({ op: 'start', intervalUs: plan.intervalUs, ...(plan.heapSamplingBytes ? { heapSamplingBytes: plan.heapSamplingBytes } : {}) }, 10_000);
   }
 
-  /** Stops sampling and has the gateway write the profile; returns what it reported of the window. */
-  async stop(file: string): Promise<WrittenProfile> {
-    const reply = await this.request({ op: 'stop', file }, 60_000);
+  /** Stops sampling and has the gateway write the profiles; returns what it reported of the window. */
+  async stop(files: { cpuprofile: string; heapprofile: string | null }): Promise<WrittenProfile> {
+    const reply = await this.request({ op: 'stop', file: files.cpuprofile, ...(files.heapprofile ? { heapFile: files.heapprofile } : {}) }, 60_000);
     return {
       samples: Number(reply.samples ?? 0),
+      heapSamples: typeof reply.heapSamples === 'number' ? reply.heapSamples : null,
       nodeGc: (reply.nodeGc as WrittenProfile['nodeGc']) ?? null,
       threadCpuMs: threadCpuMsOf(reply.threadTicks as { main: number; others: number } | null | undefined),
     };
   }
 
+  /** The process's state now (memory, descriptors, resources, event-loop delay and GC ms since the last call). */
+  async stats(): Promise<ProcessStats> {
+    return (await this.request({ op: 'stats' }, 10_000)) as unknown as ProcessStats;
+  }
+
+  /** A full GC, then memory as it stands after it. */
+  async collectGarbage(): Promise<MemoryAfterGc> {
+    return (await this.request({ op: 'gc' }, 120_000)) as unknown as MemoryAfterGc;
+  }
+
+  /** Has the gateway write a heap snapshot to `file` (it blocks its event loop meanwhile); its size in bytes. */
+  async writeHeapSnapshot(file: string): Promise<number> {
+    const reply = await this.request({ op: 'snapshot', file }, 600_000);
+    return Number(reply.bytes);
+  }
+
   close(): void {
     this.socket.destroy();
   }
+}
+
+export interface MemoryAfterGc {
+  rssBytes: number;
+  heapUsedBytes: number;
+  heapTotalBytes: number;
+  externalBytes: number;
+  arrayBuffersBytes: number;
+}
+
+export interface ProcessStats extends MemoryAfterGc {
+  openFds: number | null;
+  activeResources: number;
+  eventLoopDelayP99Ms: number;
+  gcMs: number;
 }
 
 /** The preload's per-thread clock ticks in ms. */

@@ -1,17 +1,25 @@
 import type { StepProfile } from '@gwprof/results';
 
-/** What the gateway reported when its profile was written. */
+/** What the gateway reported when its profiles were written. */
 export interface WrittenProfile {
   samples: number;
+  /** Allocation samples; null when allocations were not sampled. */
+  heapSamples: number | null;
   /** Node's own account of the window (from the preload); null when the profiler cannot give one. */
   nodeGc: StepProfile['nodeGc'];
   threadCpuMs: StepProfile['threadCpuMs'];
 }
 
-/** What a step asks of whatever profiles the gateway: sample over its window, then write the profile. */
+/** What a window samples: the CPU every intervalUs, and allocations every heapSamplingBytes (null: not at all). */
+export interface SamplingPlan {
+  intervalUs: number;
+  heapSamplingBytes: number | null;
+}
+
+/** What a step asks of whatever profiles the gateway: sample over its window, then write the profiles. */
 export interface GatewayProfiler {
-  start(intervalUs: number): Promise<void>;
-  /** Stops sampling and writes the profile to `file`. */
-  stop(file: string): Promise<WrittenProfile>;
+  start(plan: SamplingPlan): Promise<void>;
+  /** Stops sampling and writes the CPU profile to `cpuprofile` and, when allocations were sampled, the allocation profile to `heapprofile`. */
+  stop(files: { cpuprofile: string; heapprofile: string | null }): Promise<WrittenProfile>;
   close(): void;
 }

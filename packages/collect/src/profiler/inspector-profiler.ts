@@ -9,7 +9,7 @@ import path from 'node:path';
 import { WebSocket } from 'undici';
 import { GwprofError } from '@gwprof/results';
 import { pidListeningOn } from '../listening-pid.js';
-import type { GatewayProfiler, WrittenProfile } from './gateway-profiler.js';
+import type { GatewayProfiler, SamplingPlan, WrittenProfile } from './gateway-profiler.js';
 
 const INSPECTOR_PORT = 9229;
 
@@ -79,18 +79,34 @@ export class InspectorProfiler implements GatewayProfiler {
     });
   }
 
-  async start(intervalUs: number): Promise<void> {
+  private samplingHeap = false;
+
+  async start(plan: SamplingPlan): Promise<void> {
+    if (plan.heapSamplingBytes) {
+      // As the preload does: every sampled object kept, so the profile is what was allocated.
+      await this.post('HeapProfiler.enable');
+      await this.post('HeapProfiler.startSampling', { samplingInterval: plan.heapSamplingBytes, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+      this.samplingHeap = true;
+    }
     await this.post('Profiler.enable');
-    await this.post('Profiler.setSamplingInterval', { interval: intervalUs });
+    await this.post('Profiler.setSamplingInterval', { interval: plan.intervalUs });
     await this.post('Profiler.start');
   }
 
   /** No preload runs in this gateway: Node's GC and thread accounts are not available. */
-  async stop(file: string): Promise<WrittenProfile> {
+  async stop(files: { cpuprofile: string; heapprofile: string | null }): Promise<WrittenProfile> {
     const { profile } = await this.post<{ profile: { samples?: number[] } }>('Profiler.stop');
     await this.post('Profiler.disable');
-    writeFileSync(file, JSON.stringify(profile));
-    return { samples: profile.samples?.length ?? 0, nodeGc: null, threadCpuMs: null };
+    let heapSamples: number | null = null;
+    if (this.samplingHeap) {
+      this.samplingHeap = false;
+      const { profile: heap } = await this.post<{ profile: { samples?: unknown[] } }>('HeapProfiler.stopSampling');
+      await this.post('HeapProfiler.disable');
+      if (files.heapprofile) writeFileSync(files.heapprofile, JSON.stringify(heap));
+      heapSamples = heap.samples?.length ?? 0;
+    }
+    writeFileSync(files.cpuprofile, JSON.stringify(profile));
+    return { samples: profile.samples?.length ?? 0, heapSamples, nodeGc: null, threadCpuMs: null };
   }
 
   close(): void {

@@ -1,9 +1,11 @@
 /**
  * Loaded into the gateway process with `node --require` (through NODE_OPTIONS) when a sweep
- * profiles. It listens on a Unix socket named after its pid and, on the harness's command,
- * starts or stops V8's CPU sampler through the built-in inspector module, so each profile
- * covers exactly one measurement window. Idle until asked: no cost outside a window beyond
- * one unref'd socket. Plain CommonJS with no dependencies, so it adds no loader frames.
+ * profiles or a soak runs. It listens on a Unix socket named after its pid and, on the harness's
+ * command, starts or stops V8's CPU sampler and its allocation sampler through the built-in
+ * inspector module, so each profile covers exactly one measurement window; for a soak it reports
+ * the process's state, forces a full GC and writes heap snapshots. Idle until asked: no cost
+ * outside a window beyond one unref'd socket. Plain CommonJS with no dependencies, so it adds no
+ * loader frames.
  */
 import inspector = require('node:inspector');
 import net = require('node:net');
@@ -11,11 +13,15 @@ import fs = require('node:fs');
 import path = require('node:path');
 import workerThreads = require('node:worker_threads');
 import perfHooks = require('node:perf_hooks');
+import v8 = require('node:v8');
 
 interface Command {
-  op: 'ping' | 'start' | 'stop';
+  op: 'ping' | 'start' | 'stop' | 'stats' | 'gc' | 'snapshot';
   intervalUs?: number;
+  /** Mean bytes between allocation samples; absent: allocations are not sampled. */
+  heapSamplingBytes?: number;
   file?: string;
+  heapFile?: string;
 }
 
 /**
@@ -67,6 +73,50 @@ class WindowAccount {
   }
 }
 
+/**
+ * The process's state for a soak, sample by sample: memory, open descriptors, pending resources,
+ * event-loop delay and GC pauses since the previous sample. Started by the first sample.
+ */
+class ProcessAccount {
+  private readonly delay = perfHooks.monitorEventLoopDelay({ resolution: 10 });
+  private readonly observer = new perfHooks.PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) this.gcMs += entry.duration;
+  });
+  private gcMs = 0;
+
+  constructor() {
+    this.delay.enable();
+    this.observer.observe({ entryTypes: ['gc'] });
+  }
+
+  sample(): object {
+    this.observer.takeRecords().forEach((entry) => (this.gcMs += entry.duration));
+    const memory = process.memoryUsage();
+    const result = {
+      rssBytes: memory.rss,
+      heapUsedBytes: memory.heapUsed,
+      heapTotalBytes: memory.heapTotal,
+      externalBytes: memory.external,
+      arrayBuffersBytes: memory.arrayBuffers,
+      openFds: openFds(),
+      activeResources: process.getActiveResourcesInfo().length,
+      eventLoopDelayP99Ms: this.delay.count > 0 ? this.delay.percentile(99) / 1e6 : 0,
+      gcMs: this.gcMs,
+    };
+    this.delay.reset();
+    this.gcMs = 0;
+    return result;
+  }
+}
+
+function openFds(): number | null {
+  try {
+    return fs.readdirSync('/proc/self/fd').length;
+  } catch {
+    return null;
+  }
+}
+
 /** utime + stime of every thread of this process, in ticks; {} where /proc is missing. */
 function threadTicks(): Record<string, number> {
   const ticks: Record<string, number> = {};
@@ -94,21 +144,49 @@ const directory = process.env.GWPROF_PROFILER_DIR;
 if (directory && workerThreads.isMainThread) {
   const socketPath = path.join(directory, `profiler-${process.pid}.sock`);
   let session: inspector.Session | null = null;
+  let samplingHeap = false;
   const window = new WindowAccount();
+  let account: ProcessAccount | null = null;
 
   const post = <T,>(method: string, params?: object): Promise<T> =>
     new Promise((resolve, reject) => {
       session!.post(method, params ?? {}, (error: Error | null, result?: unknown) => (error ? reject(error) : resolve(result as T)));
     });
 
+  const connect = (): void => {
+    if (session) return;
+    session = new inspector.Session();
+    session.connect();
+  };
+
   const handle = async (command: Command): Promise<object> => {
     switch (command.op) {
       case 'ping':
         return { pid: process.pid };
+      case 'stats':
+        account ??= new ProcessAccount();
+        return account.sample();
+      case 'gc': {
+        connect();
+        // Twice: the first pass queues weak callbacks and finalizers that free more in the second.
+        await post('HeapProfiler.collectGarbage');
+        await post('HeapProfiler.collectGarbage');
+        const memory = process.memoryUsage();
+        return { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, heapTotalBytes: memory.heapTotal, externalBytes: memory.external, arrayBuffersBytes: memory.arrayBuffers };
+      }
+      case 'snapshot': {
+        if (!command.file) throw new Error('snapshot needs a file');
+        const file = v8.writeHeapSnapshot(command.file);
+        return { file, bytes: fs.statSync(file).size };
+      }
       case 'start':
-        if (!session) {
-          session = new inspector.Session();
-          session.connect();
+        connect();
+        if (command.heapSamplingBytes) {
+          // Every sampled object stays in the profile, collected or not: the profile is what was
+          // allocated in the window, not what survived it.
+          await post('HeapProfiler.enable');
+          await post('HeapProfiler.startSampling', { samplingInterval: command.heapSamplingBytes, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+          samplingHeap = true;
         }
         await post('Profiler.enable');
         await post('Profiler.setSamplingInterval', { interval: command.intervalUs ?? 1000 });
@@ -120,13 +198,23 @@ if (directory && workerThreads.isMainThread) {
         const { profile } = await post<{ profile: { samples?: number[] } }>('Profiler.stop');
         const account = window.stop();
         await post('Profiler.disable');
+        const heapSamples = samplingHeap ? await stopHeapSampling(command.heapFile) : null;
         if (!command.file) throw new Error('stop needs a file');
         fs.writeFileSync(command.file, JSON.stringify(profile));
-        return { samples: profile.samples?.length ?? 0, ...account };
+        return { samples: profile.samples?.length ?? 0, heapSamples, ...account };
       }
       default:
         throw new Error(`unknown command ${String((command as Command).op)}`);
     }
+  };
+
+  const stopHeapSampling = async (file: string | undefined): Promise<number> => {
+    samplingHeap = false;
+    const { profile } = await post<{ profile: { samples?: unknown[] } }>('HeapProfiler.stopSampling');
+    await post('HeapProfiler.disable');
+    if (!file) throw new Error('stop needs a heapFile when allocations were sampled');
+    fs.writeFileSync(file, JSON.stringify(profile));
+    return profile.samples?.length ?? 0;
   };
 
   const server = net.createServer((connection) => {

@@ -57,11 +57,11 @@ interface Profile {
  */
 async function profileWindow(client: ProfilerClient, file: string, cpuMs: number, gcs: number) {
   const t0 = performance.now();
-  await client.start(1000);
+  await client.start({ intervalUs: 1000, heapSamplingBytes: null });
   const t1 = performance.now();
   const { calls } = await work(cpuMs, gcs);
   const t2 = performance.now();
-  const written = await client.stop(file);
+  const written = await client.stop({ cpuprofile: file, heapprofile: null });
   const t3 = performance.now();
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   return { written, profile, calls, inner: t2 - t1, outer: t3 - t0 };
@@ -106,6 +106,28 @@ describe('in-process CPU profiler', () => {
     expect((second.profile.endTime - second.profile.startTime) / 1000).toBeGreaterThanOrEqual(second.inner - 1);
     expect((second.profile.endTime - second.profile.startTime) / 1000).toBeLessThanOrEqual(second.outer + 1);
     expect(busyLoopSamples(second.profile)).toBeGreaterThan(0);
+    client.close();
+  });
+
+  it('reports the process, forces a full GC and writes a heap snapshot, for a soak', async () => {
+    await ready;
+    const client = await ProfilerClient.connect(dir, child.pid!);
+    const stats = await client.stats();
+    expect(stats.rssBytes).toBeGreaterThan(stats.heapUsedBytes);
+    expect(stats.heapTotalBytes).toBeGreaterThanOrEqual(stats.heapUsedBytes);
+    // stdin, stdout, stderr, the IPC channel and the control socket at least.
+    expect(stats.openFds).toBeGreaterThanOrEqual(4);
+    expect(stats.activeResources).toBeGreaterThanOrEqual(1);
+    // Two forced GCs since the last sample are counted in its GC milliseconds.
+    await work(1, 2);
+    expect((await client.stats()).gcMs).toBeGreaterThan(0);
+    const afterGc = await client.collectGarbage();
+    expect(afterGc.heapUsedBytes).toBeGreaterThan(0);
+    expect(afterGc.heapUsedBytes).toBeLessThanOrEqual(afterGc.heapTotalBytes);
+    const file = path.join(dir, 'soak.heapsnapshot');
+    const bytes = await client.writeHeapSnapshot(file);
+    expect(bytes).toBeGreaterThan(100_000);
+    expect(readFileSync(file, 'utf8').slice(0, 40)).toMatch(/^\{"snapshot":\{/);
     client.close();
   });
 

@@ -4,6 +4,7 @@
  * runs until it holds enough round trips and responses for the level; what completed inside it is
  * the step. Shared by sweep and compare, so both measure alike.
  */
+import path from 'node:path';
 import { cpuWarmupDecision, judgeWindowSteadiness, warmupDecision, windowDecision, type WindowRule } from '@gwprof/analysis';
 import { loadLabel, type LoadShape, type StepRecord, type StepTiming, type WarmupRecord } from '@gwprof/results';
 import { DEFAULTS } from '../defaults.js';
@@ -12,6 +13,7 @@ import type { RunLogs } from '../log.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
 import { startClosedLoop, type LoadEngine } from '../load/closed-loop.js';
+import { startK6Engine } from '../k6/k6-engine.js';
 import { startOpenLoop } from '../load/open-loop.js';
 import { LoadRecorder } from '../load/recorder.js';
 import { RequestStream } from '../load/request-stream.js';
@@ -38,8 +40,12 @@ export interface StepSettings {
   /** 0..1: a step with a lower success rate is failed. */
   minSuccess: number;
   samplingIntervalUs: number;
+  /** Mean bytes between allocation samples; null: allocations are not sampled. */
+  heapSamplingBytes: number | null;
   /** Longest wait for the gateway to go quiet before the step, s. */
   settleSec: number;
+  /** Who sends the load: gwprof's own engines (default), or a local k6 running the exported script. */
+  engine?: { kind: 'gwprof' } | { kind: 'k6'; k6: string };
   /** Aborted on Ctrl-C / SIGTERM. */
   signal: AbortSignal;
   /** One-line progress updates; `final` ends the line. */
@@ -95,24 +101,31 @@ export interface WindowResult {
 /** The step's record; null when interrupted. */
 export async function measureStep(ctx: StepContext): Promise<StepRecord | null> {
   const { settings } = ctx;
-  const startedAt = new Date().toISOString();
-  const settle = await settleBefore(ctx);
-  if (settings.signal.aborted) return null;
-
-  const recorder = new LoadRecorder(performance.now());
-  const engine = startEngine(ctx, recorder);
-  const timeline = new StepTimeline(recorder, new CpuSampler(ctx.gateway.pid), settings.signal);
+  const started = await startLoad(ctx);
+  if (!started) return null;
+  const { startedAt, settle, recorder, engine, timeline } = started;
   let warmup: WarmupResult;
   let window: WindowResult;
   try {
     warmup = await warmUp(ctx, timeline, recorder, engine);
     if (settings.signal.aborted) return null;
-    window = await measureWindow(ctx, timeline, recorder);
+    window = await measureWindow(ctx, timeline, recorder, engine);
     if (settings.signal.aborted) return null;
   } finally {
     await engine.stop();
   }
   return finish(ctx, { startedAt, settle, warmup, window, recorder, timeline });
+}
+
+/** Settles the gateway, then starts the step's load and its timeline; null when interrupted while settling. */
+async function startLoad(ctx: StepContext): Promise<{ startedAt: string; settle: Settled; recorder: LoadRecorder; engine: LoadEngine; timeline: StepTimeline } | null> {
+  const startedAt = new Date().toISOString();
+  const settle = await settleBefore(ctx);
+  if (ctx.settings.signal.aborted) return null;
+  const recorder = new LoadRecorder(performance.now());
+  const engine = startEngine(ctx, recorder);
+  const timeline = new StepTimeline(recorder, new CpuSampler(ctx.gateway.pid), ctx.settings.signal);
+  return { startedAt, settle, recorder, engine, timeline };
 }
 
 /** Waits for the gateway (and the other gateways of a comparison) to work off what came before. */
@@ -131,12 +144,9 @@ function settleBefore(ctx: StepContext): Promise<Settled> {
  */
 export async function warmUpUntilCpuSettles(ctx: StepContext): Promise<WarmupRecord | null> {
   const { settings } = ctx;
-  const startedAt = new Date().toISOString();
-  const settle = await settleBefore(ctx);
-  if (settings.signal.aborted) return null;
-  const recorder = new LoadRecorder(performance.now());
-  const engine = startEngine(ctx, recorder);
-  const timeline = new StepTimeline(recorder, new CpuSampler(ctx.gateway.pid), settings.signal);
+  const started = await startLoad(ctx);
+  if (!started) return null;
+  const { startedAt, settle, engine, timeline } = started;
   try {
     for (;;) {
       const seconds = await timeline.tick('warmup');
@@ -202,7 +212,7 @@ async function warmUp(ctx: StepContext, timeline: StepTimeline, recorder: LoadRe
 }
 
 /** The measured window: probes open at its first second and close at its last. */
-async function measureWindow(ctx: StepContext, timeline: StepTimeline, recorder: LoadRecorder): Promise<WindowResult> {
+async function measureWindow(ctx: StepContext, timeline: StepTimeline, recorder: LoadRecorder, engine: LoadEngine): Promise<WindowResult> {
   const { settings } = ctx;
   const start = timeline.seconds;
   const probes = await openWindowProbes({
@@ -212,8 +222,10 @@ async function measureWindow(ctx: StepContext, timeline: StepTimeline, recorder:
     profiler: ctx.profiler,
     profilerUnavailable: ctx.profilerUnavailable ?? null,
     samplingIntervalUs: settings.samplingIntervalUs,
+    heapSamplingBytes: settings.heapSamplingBytes,
     runDir: ctx.runDir,
     profileFile: `step-${ctx.id}.cpuprofile`,
+    ...(engine.pids ? { loadgenPids: engine.pids() } : {}),
   });
   const rule: WindowRule = { minSeconds: settings.durationSec, maxSeconds: Math.max(settings.durationSec, settings.maxDurationSec), ...DEFAULTS.windowMinimums };
   for (;;) {
@@ -236,6 +248,10 @@ function progress(ctx: StepContext, text: string): void {
 }
 
 function startEngine(ctx: StepContext, recorder: LoadRecorder): LoadEngine {
+  const engine = ctx.settings.engine;
+  if (engine?.kind === 'k6') {
+    return startK6Engine({ k6: engine.k6, url: ctx.gateway.url, load: ctx.load, timeoutSec: ctx.settings.timeoutSec, scenario: ctx.scenario, workDir: path.join(ctx.runDir, 'k6'), recorder });
+  }
   const common = { url: ctx.gateway.url, timeoutMs: ctx.settings.timeoutSec * 1000, stream: new RequestStream(ctx.scenario), recorder };
   if (ctx.load.kind === 'closed') return startClosedLoop({ ...common, connections: ctx.load.concurrency });
   // The seed makes a step's arrivals the same every time the step runs.

@@ -33,8 +33,13 @@ export interface ProbeTargets {
   /** Why there is no profiler although profiling was asked for. */
   profilerUnavailable: string | null;
   samplingIntervalUs: number;
+  /** Mean bytes between allocation samples; null: allocations are not sampled. */
+  heapSamplingBytes: number | null;
   runDir: string;
+  /** The CPU profile's path relative to the run folder; the allocation profile goes beside it. */
   profileFile: string;
+  /** Load generators in processes of their own (k6), metered with the harness as the load generator. */
+  loadgenPids?: number[];
 }
 
 export interface WindowProbes {
@@ -46,7 +51,7 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
   let profileError = targets.profilerUnavailable;
   if (targets.profiler && targets.gatewayAlive()) {
     try {
-      await targets.profiler.start(targets.samplingIntervalUs);
+      await targets.profiler.start({ intervalUs: targets.samplingIntervalUs, heapSamplingBytes: targets.heapSamplingBytes });
     } catch (error) {
       profileError = (error as Error).message;
     }
@@ -64,16 +69,19 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
   gatewayMeter?.start();
   for (const meter of Object.values(subgraphMeters)) meter?.start();
   const loadgenBefore = process.cpuUsage();
+  const externalLoadgen = targets.loadgenPids?.length ? new TreeUsageMeter(() => targets.loadgenPids!, null) : null;
+  externalLoadgen?.start();
 
   return {
     async close() {
       const loadgen = process.cpuUsage(loadgenBefore);
+      const externalSeconds = externalLoadgen?.stop().cpuSeconds ?? 0;
       const gateway = gatewayMeter?.stop() ?? null;
       const subgraphs = Object.fromEntries(Object.entries(subgraphMeters).map(([n, m]) => [n, m?.stop() ?? null])) as Record<SubgraphName, Usage | null>;
       const profile = await stopProfile(targets, profileError, warnings);
       const countsAfter = await readCounts(targets.subgraphs, warnings);
       const subgraphRequests = countsBefore && countsAfter ? (Object.fromEntries(SUBGRAPH_NAMES.map((n) => [n, countsAfter[n] - countsBefore[n]])) as Record<SubgraphName, number>) : null;
-      return { gateway, subgraphs, subgraphRequests, loadgenCpuSeconds: (loadgen.user + loadgen.system) / 1e6, profile, warnings };
+      return { gateway, subgraphs, subgraphRequests, loadgenCpuSeconds: (loadgen.user + loadgen.system) / 1e6 + externalSeconds, profile, warnings };
     },
   };
 }
@@ -84,8 +92,10 @@ async function stopProfile(targets: ProbeTargets, startError: string | null, war
   if (targets.profiler && !error && !targets.gatewayAlive()) error = 'the gateway exited before its profile could be written';
   if (targets.profiler && !error) {
     try {
-      const written = await targets.profiler.stop(path.join(targets.runDir, targets.profileFile));
-      profile = { cpuprofile: targets.profileFile, samples: written.samples, requestedIntervalUs: targets.samplingIntervalUs, nodeGc: written.nodeGc, threadCpuMs: written.threadCpuMs };
+      const heapprofile = targets.heapSamplingBytes ? targets.profileFile.replace(/\.cpuprofile$/, '') + '.heapprofile' : null;
+      const written = await targets.profiler.stop({ cpuprofile: path.join(targets.runDir, targets.profileFile), heapprofile: heapprofile && path.join(targets.runDir, heapprofile) });
+      const heap = heapprofile && written.heapSamples !== null ? { heapprofile, samplingIntervalBytes: targets.heapSamplingBytes!, samples: written.heapSamples } : null;
+      profile = { cpuprofile: targets.profileFile, samples: written.samples, requestedIntervalUs: targets.samplingIntervalUs, nodeGc: written.nodeGc, threadCpuMs: written.threadCpuMs, heap };
     } catch (caught) {
       error = (caught as Error).message;
     }

@@ -24,10 +24,22 @@ function analysisOf(step: StepRecord, buckets: Record<string, number> | null, id
     bucketFunctions: buckets ? { parse: [{ functionName: 'parseDocument', url: 'file:///app/node_modules/graphql/language/parser.js', line: 120, msPerOkRequest: 0.5, shareOfBucket: 0.8 }] } : {},
     topFunctions: buckets ? TOP_FUNCTIONS : [],
     gc: null,
+    allocation: buckets ? { ...ALLOCATION, flamegraph: `step-${id}.alloc.html` } : null,
     warnings: [],
     error: null,
   };
 }
+
+/** 250 kB per request, most of it in one function of the gateway's own code. */
+const ALLOCATION = {
+  samples: 4321,
+  samplingIntervalBytes: 65536,
+  bytes: 476_250_000,
+  bytesPerOkRequest: 250_000,
+  bucketBytesPerOkRequest: { parse: 40_000, execute: 160_000, fetch: 50_000 },
+  topAllocators: [{ functionName: 'buildCacheKey', url: 'file:///app/src/cache.js', line: 12, bucket: 'execute', bytesPerOkRequest: 100_000, share: 0.4 }],
+  gcMsPerOkRequest: 0.8,
+};
 
 function okStep(concurrency: number, rps: number, p50: number, id = String(concurrency)): StepRecord {
   const total = Math.round(rps * 10);
@@ -53,7 +65,7 @@ function okStep(concurrency: number, rps: number, p50: number, id = String(concu
     subgraphs: { cpuPercent: 21.3, perSubgraph: { accounts: { cpuPercent: 5, requests: total } } },
     fanout: 7,
     loadgen: { cpuPercent: 8.2 },
-    profile: { cpuprofile: `step-${id}.cpuprofile`, samples: 9876, requestedIntervalUs: 1000, nodeGc: null, threadCpuMs: null },
+    profile: { cpuprofile: `step-${id}.cpuprofile`, samples: 9876, requestedIntervalUs: 1000, nodeGc: null, threadCpuMs: null, heap: { heapprofile: `step-${id}.heapprofile`, samplingIntervalBytes: 65536, samples: 4321 } },
     series: Array.from({ length: 16 }, (_, t) => ({ t, phase: t < 6 ? 'warmup' : 'window', ok: Math.round(rps), failed: 0, p50Ms: p50, p99Ms: p50 * 2, gatewayCpuPercent: 97 })),
     steadiness: { steady: true, reasons: [], trendPercent: 1.5, cvPercent: 4.2 },
   };
@@ -76,7 +88,7 @@ export function makeRunFixture(): RunResult {
     rps: 0,
     latencyMs: null,
     fanout: null,
-    profile: { cpuprofile: 'step-1000.cpuprofile', samples: 0, requestedIntervalUs: 1000, nodeGc: null, threadCpuMs: null },
+    profile: { cpuprofile: 'step-1000.cpuprofile', samples: 0, requestedIntervalUs: 1000, nodeGc: null, threadCpuMs: null, heap: null },
   };
   const c10 = okStep(10, 190.5, 6.2);
   const c100 = okStep(100, 220.25, 100);
@@ -113,7 +125,9 @@ export function makeRunFixture(): RunResult {
       profile: true,
       profiler: 'inspector',
       samplingIntervalUs: 1000,
+      heapSamplingBytes: 65536,
       quick: false,
+      engine: 'gwprof',
     },
     environment: {
       node: 'v20.20.2',
@@ -227,6 +241,7 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
       levels: [20],
       query: 'fixtures/user-reviews.graphql',
       profile: true,
+      heapSamplingBytes: measured ? 65536 : null,
       nodes: measured ? { baseline: 'v20.20.2', candidate: 'v20.20.2' } : null,
       design: measured
         ? { threshold: 0.05, alpha: 0.05, minEpochs: 4, spendingPower: 1, windowSec: 5, leadInSec: 2, warmupSec: 30, blocksPerEpoch: 1, windowsPerSide: 2, budgetMinutes: 20, v8Flags: [], seedPerEpoch: false }
@@ -254,7 +269,7 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
           ],
           buckets: [
             { bucket: 'execute', baselineMsPerOkRequest: 1.2, candidateMsPerOkRequest: 1.7, deltaMsPerOkRequest: 0.5, noise: measured ? { interval: [0.42, 0.58], confidence: 0.9964, familyConfidence: 0.95, familySize: 14, moved: true } : null },
-            { bucket: 'gc', baselineMsPerOkRequest: 0.44, candidateMsPerOkRequest: 0.43, deltaMsPerOkRequest: -0.01, noise: measured ? { interval: [-0.05, 0.03], confidence: 0.9964, familyConfidence: 0.95, familySize: 14, moved: false } : null },
+            { bucket: 'gc', baselineMsPerOkRequest: 0.44, candidateMsPerOkRequest: 0.61, deltaMsPerOkRequest: 0.17, noise: measured ? { interval: [0.12, 0.22], confidence: 0.9964, familyConfidence: 0.95, familySize: 14, moved: true } : null },
           ],
           functions: measured
             ? [{ functionName: 'burn', url: 'file:///pr/slow.cjs', line: 12, bucket: 'execute', baselineMsPerOkRequest: 0, candidateMsPerOkRequest: 0.5, deltaMsPerOkRequest: 0.5, noise: { interval: [0.47, 0.53], confidence: 0.99998, familyConfidence: 0.95, familySize: 2200, moved: true } }]
@@ -262,6 +277,22 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
           pprof: measured
             ? { baseline: 'compare-c20-baseline.pb.gz', candidate: 'compare-c20-candidate.pb.gz', command: 'go tool pprof -top -diff_base=compare-c20-baseline.pb.gz compare-c20-candidate.pb.gz', flamegraphs: { baseline: 'compare-c20-baseline.flame.html', candidate: 'compare-c20-candidate.flame.html' } }
             : null,
+          // The candidate's extra work also allocates 120 kB more per request.
+          allocation: {
+            baselineBytesPerOkRequest: 250_000,
+            candidateBytesPerOkRequest: 370_000,
+            deltaBytesPerOkRequest: 120_000,
+            noise: measured ? { interval: [100_000, 140_000], confidence: 0.95, familyConfidence: 0.95, familySize: 1, moved: true } : null,
+            gcMsPerOkRequest: { baseline: 0.8, candidate: 1.1 },
+            buckets: [
+              { bucket: 'execute', baselineBytesPerOkRequest: 50_000, candidateBytesPerOkRequest: 170_000, deltaBytesPerOkRequest: 120_000, noise: measured ? { interval: [100_000, 140_000], confidence: 0.99, familyConfidence: 0.95, familySize: 5, moved: true } : null },
+              { bucket: 'fetch', baselineBytesPerOkRequest: 200_000, candidateBytesPerOkRequest: 200_000, deltaBytesPerOkRequest: 0, noise: measured ? { interval: [-3_000, 3_000], confidence: 0.99, familyConfidence: 0.95, familySize: 5, moved: false } : null },
+            ],
+            functions: measured
+              ? [{ functionName: 'burn', url: 'file:///pr/slow.cjs', line: 12, bucket: 'execute', baselineBytesPerOkRequest: 0, candidateBytesPerOkRequest: 120_000, deltaBytesPerOkRequest: 120_000, noise: { interval: [110_000, 130_000], confidence: 0.9999, familyConfidence: 0.95, familySize: 900, moved: true } }]
+              : [],
+            flamegraphs: measured ? { baseline: 'compare-c20-baseline.alloc.html', candidate: 'compare-c20-candidate.alloc.html' } : null,
+          },
         },
       ],
       verdict: measured ? 'regression' : 'deltas only',

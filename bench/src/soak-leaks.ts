@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// How fast `gwprof soak` calls a planted leak, and whether it stays quiet without one (backs
+// docs/soak.md). Each case is a real `gwprof soak` of a gateway with one of the leak preloads in
+// fixtures/leaks/ (or none); the verdict is then replayed on every prefix of its intervals, as if
+// the soak had been stopped there, so one run gives the time from which the verdict was `leak` (and
+// stayed so) and the time a clean run first said `no leak`.
+//
+//   node bench/dist/soak-leaks.js [--gateway mesh] [--leaks js-class,listener,buffer,none] [--bytes 1024] [--duration 10m] [--interval 30s] [--rate R] [--out docs/bench/soak]
+// Appends one JSON object per case to <out>/soak-leaks.jsonl and prints a markdown row per case.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DEFAULT_LEAK_DESIGN, judgeSoak } from '@gwprof/analysis';
+import type { SoakResult } from '@gwprof/results';
+
+const { values } = parseArgs({
+  options: {
+    gateway: { type: 'string', default: 'mesh' },
+    leaks: { type: 'string', default: 'js-class,listener,buffer,none' },
+    bytes: { type: 'string', default: '1024' },
+    duration: { type: 'string', default: '10m' },
+    interval: { type: 'string', default: '30s' },
+    rate: { type: 'string' },
+    out: { type: 'string', default: 'docs/bench/soak' },
+  },
+});
+const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const cli = path.join(repoRoot, 'packages/cli/dist/bin.js');
+mkdirSync(values.out, { recursive: true });
+
+/** Minutes from which every prefix's verdict is `target`; null when the last one is not. */
+function settledAt(soak: SoakResult, target: string): number | null {
+  const design = { ...DEFAULT_LEAK_DESIGN, warmupSec: soak.config.warmupSec, thresholdBytesPerRequest: soak.config.leakThresholdBytesPerRequest };
+  let since: number | null = null;
+  for (let k = 1; k <= soak.intervals.length; k++) {
+    const verdict = judgeSoak(soak.intervals.slice(0, k), design, false).verdict;
+    if (verdict !== target) since = null;
+    else since ??= soak.intervals[k - 1]!.endSec / 60;
+  }
+  return since;
+}
+
+const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
+console.log(row(['gateway', 'leak', 'bytes/req', 'req/s', 'minutes', 'verdict', 'leak from (min)', 'no leak from (min)', 'heap after GC B/req', 'external B/req', 'first class named']));
+console.log(row(Array(11).fill('---')));
+for (const leak of values.leaks.split(',')) {
+  const runId = `soak-${values.gateway}-${leak}-${Date.now()}`;
+  const preload = leak === 'none' ? [] : ['--gateway-env', `NODE_OPTIONS=--require ${path.join(repoRoot, 'fixtures', 'leaks', `${leak}.cjs`)}`, '--gateway-env', `LEAK_BYTES=${values.bytes}`];
+  const args = [cli, 'soak', '--gateway', values.gateway, ...preload, '-d', values.duration, '--interval', values.interval, '--no-color', '--out', path.join(repoRoot, 'profiles'), '--run-id', runId, ...(values.rate ? ['--rate', values.rate] : [])];
+  process.stderr.write(`=== ${leak}: node ${args.slice(1).join(' ')}\n`);
+  const run = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const soak = JSON.parse(readFileSync(path.join(repoRoot, 'profiles', runId, 'results.json'), 'utf8')) as SoakResult;
+  const trend = (series: string) => soak.analysis?.trends.find((t) => t.series === series)?.bytesPerRequest?.slope ?? null;
+  const record = {
+    date: new Date().toISOString(), gateway: values.gateway, leak, bytesPerRequest: leak === 'none' ? 0 : Number(values.bytes), exit: run.status,
+    rate: soak.config.load.kind === 'open' ? soak.config.load.rate : null, minutes: (soak.intervals.at(-1)?.endSec ?? 0) / 60,
+    verdict: soak.analysis?.verdict ?? null, leakFromMinutes: settledAt(soak, 'leak'), noLeakFromMinutes: settledAt(soak, 'no leak'),
+    heapBytesPerRequest: trend('heapAfterGc'), externalBytesPerRequest: trend('external'), rssNetBytesPerRequest: trend('rssNetOfHeap'),
+    classes: soak.analysis?.growingClasses.map((c) => c.name) ?? [], runDir: `profiles/${runId}`, harnessRssMbPerHour: soak.analysis?.harnessRssMbPerHour ?? null,
+  };
+  appendFileSync(path.join(values.out, 'soak-leaks.jsonl'), `${JSON.stringify(record)}\n`);
+  const f = (x: number | null, d = 0) => (x === null ? '–' : x.toFixed(d));
+  console.log(row([record.gateway, leak, record.bytesPerRequest, f(record.rate), f(record.minutes, 1), record.verdict ?? '–', f(record.leakFromMinutes, 1), f(record.noLeakFromMinutes, 1), f(record.heapBytesPerRequest), f(record.externalBytesPerRequest), record.classes[0] ?? '–']));
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import type { SoakCalm, SoakInterval } from '@gwprof/results';
+import { DEFAULT_LEAK_DESIGN, judgeSoak, leakingClasses } from './leak.js';
+import { mulberry32 } from './random.js';
+
+const RATE = 100;
+const INTERVAL = 60;
+
+/** Intervals of a soak at RATE req/s whose heap after GC is `heapAt(seconds)`, with a little noise. */
+function soak(count: number, heapAt: (sec: number) => number, options: { external?: (sec: number) => number; noise?: number } = {}): SoakInterval[] {
+  const random = mulberry32(5);
+  return Array.from({ length: count }, (_, index) => {
+    const endSec = (index + 1) * INTERVAL;
+    const jitter = () => (random() - 0.5) * 2 * (options.noise ?? 50_000);
+    const calm: SoakCalm = {
+      atSec: endSec, okRequestsSoFar: endSec * RATE,
+      heapUsedBytes: heapAt(endSec) + jitter(), heapTotalBytes: heapAt(endSec) + 20e6,
+      externalBytes: (options.external ?? (() => 2e6))(endSec) + jitter(), arrayBuffersBytes: 1e6,
+      rssBytes: heapAt(endSec) + 20e6 + 60e6 + jitter(),
+    };
+    return {
+      index, startSec: endSec - INTERVAL, endSec, loadSec: INTERVAL - 3,
+      requests: { sent: INTERVAL * RATE, ok: INTERVAL * RATE, failed: 0, dropped: 0 },
+      failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 },
+      okRps: RATE, latencyMs: null, gateway: null, gatewayCpuPercent: null, gcShare: null, calm, harnessRssBytes: 100e6,
+    };
+  });
+}
+
+const design = { ...DEFAULT_LEAK_DESIGN, warmupSec: 120 };
+
+describe('judgeSoak', () => {
+  it('calls a heap that grows 1,000 bytes per request a leak, at that rate', () => {
+    const result = judgeSoak(soak(20, (sec) => 50e6 + sec * RATE * 1000), design, false);
+    expect(result.verdict).toBe('leak');
+    const heap = result.trends.find((t) => t.series === 'heapAfterGc')!;
+    expect(heap.bytesPerRequest!.slope).toBeGreaterThan(950);
+    expect(heap.bytesPerRequest!.slope).toBeLessThan(1050);
+    expect(heap.mbPerHour.slope).toBeCloseTo((1000 * RATE * 3600) / 1e6, -1);
+  });
+
+  it('sees external memory alone grow (Buffers outside the heap)', () => {
+    const result = judgeSoak(soak(20, () => 50e6, { external: (sec) => 2e6 + sec * RATE * 500 }), design, false);
+    expect(result.verdict).toBe('leak');
+    expect(result.trends.find((t) => t.series === 'external')!.verdict).toBe('leak');
+    expect(result.trends.find((t) => t.series === 'heapAfterGc')!.verdict).toBe('no leak');
+  });
+
+  it('calls a flat heap no leak, and leaves the warm-up out: caches filling are not a leak', () => {
+    // 30 MB of cache in the first two minutes, then flat.
+    const result = judgeSoak(soak(30, (sec) => 50e6 + Math.min(sec, 120) * 250_000), design, false);
+    expect(result.verdict).toBe('no leak');
+    for (const trend of result.trends) expect(trend.mbPerHour.high!).toBeLessThan((10 * RATE * 3600) / 1e6);
+    const counted = judgeSoak(soak(30, (sec) => 50e6 + Math.min(sec, 120) * 250_000), { ...design, warmupSec: 0 }, false);
+    expect(counted.trends.find((t) => t.series === 'heapAfterGc')!.mbPerHour.slope).toBeGreaterThan(0);
+  });
+
+  it('is inconclusive with too few calms after the warm-up, and when noise hides the threshold', () => {
+    expect(judgeSoak(soak(5, () => 50e6), design, false).verdict).toBe('inconclusive');
+    const noisy = judgeSoak(soak(8, () => 50e6, { noise: 3e6 }), design, false);
+    expect(noisy.verdict).toBe('inconclusive');
+    expect(noisy.reason).toMatch(/soak longer/);
+  });
+
+  it('does not call memory that approaches a plateau a leak: it must still rise at the end', () => {
+    // Growth that stops: 60 MB over the first 15 minutes after the warm-up, then flat for 13.
+    const plateau = (sec: number) => 50e6 + 60e6 * Math.min(1, Math.max(0, sec - 120) / 900);
+    const result = judgeSoak(soak(30, plateau), design, false);
+    const heap = result.trends.find((t) => t.series === 'heapAfterGc')!;
+    expect(heap.mbPerHour.low!).toBeGreaterThan((10 * RATE * 3600) / 1e6);
+    expect(heap.verdict).not.toBe('leak');
+  });
+
+  it('reports a crash whatever the memory did', () => {
+    expect(judgeSoak(soak(20, () => 50e6), design, true).verdict).toBe('crash');
+  });
+});
+
+describe('leakingClasses', () => {
+  it('keeps classes that multiplied, the application\'s before built-in containers', () => {
+    const grown = [
+      { name: 'Array', counts: [100, 200, 300], growthBytes: 9e6 },
+      { name: 'Server', counts: [1, 1, 1], growthBytes: 9e6 },
+      { name: 'LeakedRequestRecord', counts: [100, 200, 300], growthBytes: 8e6 },
+      { name: '(closure)', counts: [500, 600, 700], growthBytes: 1e6 },
+    ];
+    expect(leakingClasses(grown).map((c) => c.name)).toEqual(['LeakedRequestRecord', 'Array', '(closure)']);
+  });
+});

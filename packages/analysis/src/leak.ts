@@ -1,0 +1,132 @@
+/**
+ * The soak's verdict: does memory keep growing after the warm-up? Each memory series read at the
+ * calms (heap after a forced GC, external memory, RSS net of the heap) gets a Theil–Sen slope with
+ * Sen's 90% interval and a Mann–Kendall test. A slope is compared with a threshold in bytes per
+ * successful request (converted to MB per hour at the soak's own throughput):
+ *   - `leak` when the interval lies above the threshold, the rise is significant, and the later
+ *     half of the calms alone still rises faster than the threshold (it keeps growing);
+ *   - `no leak` when the interval lies below it;
+ *   - `inconclusive` otherwise, or with too few calms after the warm-up.
+ * Bytes per request, not MB per hour, is what a maintainer can act on, and it does not depend on
+ * the load the soak happened to run at.
+ */
+import type { SoakAnalysis, SoakCalm, SoakInterval, SoakTrend } from '@gwprof/results';
+import { mannKendall, theilSen, type TrendPoint } from './trend.js';
+
+export interface LeakDesign {
+  /** Calms before this many seconds from the start are warm-up (caches filling), not evidence. */
+  warmupSec: number;
+  thresholdBytesPerRequest: number;
+  /** Fewer calms than this after the warm-up: inconclusive (too short to tell). */
+  minPoints: number;
+  /** A rise must also be this unlikely under no trend (one-sided Mann–Kendall). */
+  maxPUp: number;
+  /** The threshold is at least this many MB per hour, so a nearly idle soak is not held to bytes. */
+  floorMbPerHour: number;
+}
+
+export const DEFAULT_LEAK_DESIGN: Omit<LeakDesign, 'warmupSec'> = {
+  thresholdBytesPerRequest: 10,
+  minPoints: 6,
+  maxPUp: 0.01,
+  floorMbPerHour: 0.5,
+};
+
+const MB = 1e6;
+const SERIES: ReadonlyArray<{ series: SoakTrend['series']; value: (calm: SoakCalm) => number }> = [
+  { series: 'heapAfterGc', value: (calm) => calm.heapUsedBytes },
+  { series: 'external', value: (calm) => calm.externalBytes },
+  { series: 'rssNetOfHeap', value: (calm) => calm.rssBytes - calm.heapTotalBytes },
+];
+
+/** Successful requests per hour after the warm-up, from the calms' running totals. */
+function okPerHour(calms: readonly SoakCalm[]): number | null {
+  if (calms.length < 2) return null;
+  const first = calms[0]!;
+  const last = calms[calms.length - 1]!;
+  const hours = (last.atSec - first.atSec) / 3600;
+  return hours > 0 ? (last.okRequestsSoFar - first.okRequestsSoFar) / hours : null;
+}
+
+/** One series' trend and what it says against the threshold. */
+export function memoryTrend(calms: readonly SoakCalm[], series: (typeof SERIES)[number], design: Omit<LeakDesign, 'warmupSec'>): SoakTrend {
+  const points: TrendPoint[] = calms.map((calm) => ({ x: calm.atSec / 3600, y: series.value(calm) / MB }));
+  const fit = theilSen(points, 0.9);
+  const { pUp } = mannKendall(points);
+  const perHour = okPerHour(calms);
+  const perRequest = (mbPerHour: number | null) => (mbPerHour === null || !perHour ? null : (mbPerHour * MB) / perHour);
+  const thresholdMbPerHour = Math.max(design.floorMbPerHour, perHour ? (design.thresholdBytesPerRequest * perHour) / MB : 0);
+  let verdict: SoakTrend['verdict'] = 'inconclusive';
+  if (points.length >= design.minPoints && fit.lower !== null && fit.upper !== null) {
+    if (fit.lower > thresholdMbPerHour && pUp < design.maxPUp && stillRising(points, thresholdMbPerHour)) verdict = 'leak';
+    else if (fit.upper < thresholdMbPerHour) verdict = 'no leak';
+  }
+  const slope = perRequest(fit.slope);
+  return {
+    series: series.series,
+    points: points.length,
+    mbPerHour: { slope: fit.slope, low: fit.lower, high: fit.upper },
+    bytesPerRequest: slope === null ? null : { slope, low: perRequest(fit.lower), high: perRequest(fit.upper) },
+    pUp,
+    line: { interceptMb: fit.intercept, slopeMbPerHour: fit.slope },
+    verdict,
+  };
+}
+
+/**
+ * A leak keeps growing: the later half of the points alone must still rise faster than the
+ * threshold. Memory that approaches a plateau slowly (allocator arenas, a cache near its bound)
+ * rises over the whole span but not at its end.
+ */
+function stillRising(points: readonly TrendPoint[], thresholdMbPerHour: number): boolean {
+  const later = theilSen(points.slice(Math.floor(points.length / 2)), 0.9);
+  return later.lower !== null && later.lower > thresholdMbPerHour;
+}
+
+/** The calms that count: after the warm-up, in time order. */
+export function calmsAfterWarmup(intervals: readonly SoakInterval[], warmupSec: number): SoakCalm[] {
+  return intervals.flatMap((interval) => (interval.calm && interval.calm.atSec >= warmupSec ? [interval.calm] : [])).sort((a, b) => a.atSec - b.atSec);
+}
+
+/** The verdict over all series: any leak is a leak; no leak needs every series to say so. */
+export function judgeSoak(intervals: readonly SoakInterval[], design: LeakDesign, crashed: boolean): Pick<SoakAnalysis, 'verdict' | 'reason' | 'trends' | 'harnessRssMbPerHour'> {
+  const calms = calmsAfterWarmup(intervals, design.warmupSec);
+  const trends = SERIES.map((series) => memoryTrend(calms, series, design));
+  const harness = theilSen(intervals.map((i) => ({ x: i.endSec / 3600, y: i.harnessRssBytes / MB })));
+  const harnessRssMbPerHour = intervals.length >= 2 ? harness.slope : null;
+  const leaking = trends.filter((t) => t.verdict === 'leak');
+  const describe = (t: SoakTrend) => `${t.series} ${signed(t.mbPerHour.slope)} MB/h${t.bytesPerRequest ? ` (${signed(t.bytesPerRequest.slope)} B/request)` : ''}`;
+  if (crashed) return { verdict: 'crash', reason: 'the gateway died during the soak', trends, harnessRssMbPerHour };
+  if (leaking.length > 0) {
+    return { verdict: 'leak', reason: `memory kept growing after the warm-up: ${leaking.map(describe).join('; ')}`, trends, harnessRssMbPerHour };
+  }
+  if (calms.length < design.minPoints) {
+    return { verdict: 'inconclusive', reason: `only ${calms.length} calm(s) after the ${design.warmupSec} s warm-up; at least ${design.minPoints} are needed: soak longer or shorten --interval`, trends, harnessRssMbPerHour };
+  }
+  if (trends.every((t) => t.verdict === 'no leak')) {
+    return { verdict: 'no leak', reason: `every memory series' 90% interval lies below ${design.thresholdBytesPerRequest} B/request`, trends, harnessRssMbPerHour };
+  }
+  const open = trends.filter((t) => t.verdict === 'inconclusive').map(describe).join('; ');
+  return { verdict: 'inconclusive', reason: `the trend's interval still includes ${design.thresholdBytesPerRequest} B/request: ${open}; soak longer to tell`, trends, harnessRssMbPerHour };
+}
+
+const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(Math.abs(x) < 10 ? 2 : 1)}`;
+
+/** V8's groups and JavaScript's built-in containers: they hold a leak more often than they are it. */
+const BUILT_IN_CLASS = /^(?:\(.*\)|system \/ .*|Array|Object|Map|Set|WeakMap|WeakSet|Function|Promise|String|Number|Symbol|Error)$/;
+
+/**
+ * Of the classes whose retained size grew in every snapshot diff, those with more instances at the
+ * end than at the start (a holder such as the server or a module's scope grows in retained size
+ * only): the application's own classes first, then built-in containers, each by growth.
+ */
+export function leakingClasses<T extends { name: string; counts: Array<number | null>; growthBytes: number }>(grown: readonly T[]): T[] {
+  const first = (values: Array<number | null>) => values.find((v) => v !== null) ?? null;
+  const last = (values: Array<number | null>) => [...values].reverse().find((v) => v !== null) ?? null;
+  const multiplied = grown.filter((c) => {
+    const [a, b] = [first(c.counts), last(c.counts)];
+    return a !== null && b !== null && b > a;
+  });
+  const rank = (c: T) => (BUILT_IN_CLASS.test(c.name) ? 1 : 0);
+  return multiplied.sort((a, b) => rank(a) - rank(b) || b.growthBytes - a.growthBytes);
+}

@@ -1,0 +1,110 @@
+/** `gwprof soak`: hours of steady load on one gateway, a forced GC in every interval's calm, a leak verdict. */
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { DEFAULTS, SCENARIOS, runSoak, type SoakOptions } from '@gwprof/collect';
+import { publishSoak } from '@gwprof/publish';
+import { renderSoakTerminal } from '@gwprof/render';
+import { GwprofError, type SoakResult } from '@gwprof/results';
+import { ProgressLine } from './progress.js';
+import { throwIfBug } from './failures.js';
+import { collectKeyValue, parseDuration, parsePositiveNumber, parseWholeNumber } from './options.js';
+import { withInterruptSignal } from './signals.js';
+import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
+import { scenarioFrom } from './defaults.js';
+
+const SOAK = DEFAULTS.soak;
+
+interface SoakFlags extends ServiceFlags {
+  gateway: string;
+  gatewayEnv?: Record<string, string>;
+  rate?: number;
+  concurrency?: number;
+  arrivals: 'poisson' | 'uniform';
+  duration: number;
+  interval?: number;
+  calm: number;
+  snapshotEvery?: number;
+  warmup?: number;
+  leakThreshold: number;
+  query?: string;
+  variables?: string;
+  expect?: string;
+}
+
+export function soakCommand(): Command {
+  const command = new Command('soak')
+    .description('hours of steady load on one gateway: memory, latency and throughput over time, a forced GC and the heap after it every interval, heap snapshots, and a leak verdict. Exit 0 no leak, 1 leak or crash, 3 inconclusive')
+    .option('-g, --gateway <spec>', 'gateway under test: mesh, hive, apollo or cmd:<shell command> (soak starts it: it needs the preload)', DEFAULTS.gateway)
+    .option('--gateway-env <KEY=VALUE>', 'environment variable for the gateway process only (repeatable)', collectKeyValue('--gateway-env'))
+    .option('-r, --rate <req/s>', `open loop at this rate (default: ${SOAK.rateFraction * 100}% of the closed-loop peak, probed first)`, parsePositiveNumber('--rate'))
+    .option('-c, --concurrency <n>', 'closed loop at this many connections instead', parseWholeNumber('--concurrency'))
+    .addOption(new Option('--arrivals <kind>', 'open loop: poisson or uniform arrivals').choices(['poisson', 'uniform']).default(DEFAULTS.sweep.arrivals))
+    .option('-d, --duration <time>', 'how long: 90s, 30m, 24h, 7d (a bare number is seconds)', parseDuration('--duration'), SOAK.durationSec)
+    .option('--interval <time>', `load, then a calm with a forced GC, every this long (default: the duration / ${SOAK.intervalsPerSoak}, within ${SOAK.minIntervalSec} s – ${SOAK.maxIntervalSec / 60} min)`, parseDuration('--interval'))
+    .option('--calm <time>', 'seconds without load before each forced GC', parseDuration('--calm'), SOAK.calmSec)
+    .option('--snapshot-every <n>', `a heap snapshot every n intervals, and at the first and the last (default: about ${SOAK.snapshotsPerSoak} per soak; 0: none)`, parseWholeNumber('--snapshot-every', 0))
+    .option('--warmup <time>', 'the first part of the soak, where caches fill, which the verdict leaves out (default: two intervals or a tenth of the soak, at most 30 min)', parseDuration('--warmup', 1, { allowZero: true }))
+    .option('--leak-threshold <bytes>', 'memory growth per successful request that counts as a leak', parsePositiveNumber('--leak-threshold'), SOAK.leakThresholdBytesPerRequest)
+    .option('--query <file>', 'GraphQL query to POST instead of the default stream')
+    .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
+    .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry');
+  return addServiceOptions(command).action(async (flags: SoakFlags) => {
+    process.exitCode = await soakAction(flags);
+  });
+}
+
+/** The interval, snapshots and warm-up the flags leave to the duration. */
+export function soakSchedule(flags: Pick<SoakFlags, 'duration' | 'interval' | 'calm' | 'snapshotEvery' | 'warmup'>): { intervalSec: number; snapshotEvery: number; warmupSec: number } {
+  const intervalSec = flags.interval ?? Math.min(SOAK.maxIntervalSec, Math.max(SOAK.minIntervalSec, Math.round(flags.duration / SOAK.intervalsPerSoak)));
+  if (intervalSec > flags.duration) throw new GwprofError(`--interval (${intervalSec} s) is longer than --duration (${flags.duration} s)`);
+  if (flags.calm >= intervalSec) throw new GwprofError(`--calm (${flags.calm} s) must be shorter than --interval (${intervalSec} s)`);
+  const intervals = Math.max(1, Math.round(flags.duration / intervalSec));
+  const snapshotEvery = flags.snapshotEvery ?? Math.max(1, Math.round(intervals / (SOAK.snapshotsPerSoak - 1)));
+  const warmupSec = flags.warmup ?? Math.min(SOAK.maxWarmupSec, Math.max(2 * intervalSec, flags.duration / 10));
+  return { intervalSec, snapshotEvery, warmupSec };
+}
+
+function soakOptions(flags: SoakFlags, signal: AbortSignal, progress: ProgressLine): SoakOptions {
+  if (flags.rate !== undefined && flags.concurrency !== undefined) throw new GwprofError('give --rate (open loop) or --concurrency (closed loop), not both');
+  const services = serviceOptions(flags);
+  return {
+    ...services,
+    gateway: flags.gateway,
+    gatewayEnv: flags.gatewayEnv ?? {},
+    scenarioName: SOAK.scenario,
+    scenario: scenarioFrom(flags, SCENARIOS[SOAK.scenario]!.files),
+    load: flags.concurrency !== undefined ? { kind: 'closed', concurrency: flags.concurrency } : { kind: 'open', rate: flags.rate ?? null, arrivals: flags.arrivals },
+    rateFraction: SOAK.rateFraction,
+    durationSec: flags.duration,
+    calmSec: flags.calm,
+    ...soakSchedule(flags),
+    snapshotsKept: SOAK.snapshotsKept,
+    leakThresholdBytesPerRequest: flags.leakThreshold,
+    signal,
+    onProgress: (line, final) => progress.update(line, final),
+  };
+}
+
+async function soakAction(flags: SoakFlags): Promise<number> {
+  const progress = new ProgressLine();
+  const { runDir, failure } = await withInterruptSignal((signal) => runSoak(soakOptions(flags, signal, progress)));
+  progress.update('analysing the soak and writing the report…', true);
+  const { soak, summary, report } = await publishSoak(runDir);
+  process.stdout.write(`\n${renderSoakTerminal(soak)}\n\nrun folder: ${runDir}\n  results.json, ${[summary, report].map((f) => path.basename(f)).join(', ')}, logs/\n`);
+  throwIfBug(failure);
+  return soakExitCode(soak);
+}
+
+/** 0 no leak, 1 leak or crash, 3 inconclusive, 2 harness error, 130 interrupted. */
+export function soakExitCode(soak: SoakResult): number {
+  if (soak.state === 'interrupted') {
+    process.stderr.write(`interrupted: results.json keeps the ${soak.intervals.length} finished interval(s)\n`);
+    return 130;
+  }
+  if (soak.state === 'failed' && !soak.crash) {
+    process.stderr.write(`gwprof: ${soak.error ?? 'soak failed'}\n`);
+    return 2;
+  }
+  const verdict = soak.analysis?.verdict;
+  return verdict === 'no leak' ? 0 : verdict === 'leak' || verdict === 'crash' ? 1 : 3;
+}

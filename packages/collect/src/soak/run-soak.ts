@@ -1,0 +1,187 @@
+/**
+ * `gwprof soak`: one gateway process under steady load for minutes to days. Interval by interval
+ * it records throughput, latency, failures and the gateway's state, forces a full GC in a calm and
+ * records the heap after it, takes heap snapshots now and then, and rewrites results.json, so an
+ * interrupted soak keeps every finished interval. The verdict is the publish pass's, from the file.
+ */
+import path from 'node:path';
+import { GwprofError, RESULTS_SCHEMA_VERSION, asError, writeSoakResult, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
+import { loadScenario, type Scenario } from '../fixtures.js';
+import { gatewayFromSpec } from '../gateways/index.js';
+import { openSession, type Session } from '../session.js';
+import type { ServiceOptions } from '../test-bed.js';
+import type { RunningGateway } from '../gateway-process.js';
+import type { ProfilerClient } from '../profiler/controller.js';
+import type { RunningSubgraphs } from '../subgraphs.js';
+import { stepGatewayOf } from '../gateway-process.js';
+import { measureStep } from '../step/measure-step.js';
+import { RequestStream } from '../load/request-stream.js';
+import { DEFAULTS, type ScenarioFiles } from '../defaults.js';
+import { TOOL_VERSION } from '../version.js';
+import { runInterval, type IntervalContext } from './soak-interval.js';
+import { SnapshotKeeper } from './snapshots.js';
+
+export interface SoakOptions extends ServiceOptions {
+  gateway: string;
+  gatewayEnv: Record<string, string>;
+  scenarioName: string;
+  scenario: ScenarioFiles;
+  /** `rate: null`: a fraction of the closed-loop peak, probed first. */
+  load: { kind: 'open'; rate: number | null; arrivals: 'poisson' | 'uniform' } | { kind: 'closed'; concurrency: number };
+  rateFraction: number;
+  durationSec: number;
+  intervalSec: number;
+  calmSec: number;
+  snapshotEvery: number;
+  /** Snapshot files kept on disk besides the first and the last; older ones keep only their summary. */
+  snapshotsKept: number;
+  warmupSec: number;
+  leakThresholdBytesPerRequest: number;
+  timeoutSec: number;
+  outDir: string;
+  runId?: string;
+  commandLine: string[];
+  signal: AbortSignal;
+  onProgress: (line: string, final: boolean) => void;
+}
+
+export interface SoakOutcome {
+  soak: SoakResult;
+  runDir: string;
+  failure: Error | null;
+}
+
+export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
+  if (options.gateway.startsWith('url:')) throw new GwprofError('soak starts the gateway itself (it forces GCs and takes snapshots through its preload): give mesh, hive, apollo or cmd:…');
+  const scenario = loadScenario(options.scenario);
+  const adapter = gatewayFromSpec(options.gateway);
+  const maxConcurrency = options.load.kind === 'closed' ? options.load.concurrency : 1000;
+  const session = openSession({ ...options, label: `soak-${adapter.spec.replace(/^cmd:.*/, 'cmd')}`, maxConcurrency, gatewayPackages: adapter.packageVersions(), profiler: 'inspector' });
+  const soak = newSoak(options, session);
+  writeSoakResult(session.runDir, soak);
+  session.logs.harness.info({ config: soak.config }, 'soak starting');
+  let failure: Error | null = null;
+  try {
+    const bed = await session.startBed();
+    const launched = await bed.launchGateway({ adapter, gatewayEnv: options.gatewayEnv, processName: 'gateway' });
+    if (!launched.profiler) throw new GwprofError(`soak needs gwprof's preload in the gateway: ${launched.profilerUnavailable ?? 'it did not connect'}`);
+    if (soak.config.load.kind === 'open' && options.load.kind === 'open' && options.load.rate === null) {
+      const peak = await probePeak(options, scenario, launched.gateway, bed.subgraphs, session);
+      soak.config.load.rate = Math.max(1, Math.round(peak * options.rateFraction));
+      soak.config.rateFrom = { probedPeakRps: peak, fraction: options.rateFraction };
+      writeSoakResult(session.runDir, soak);
+    }
+    await soakIntervals(options, soak, session, scenario, launched.gateway, launched.profiler);
+    launched.profiler.close();
+    soak.state = options.signal.aborted ? 'interrupted' : 'complete';
+  } catch (error) {
+    soak.state = options.signal.aborted ? 'interrupted' : 'failed';
+    failure = options.signal.aborted ? null : asError(error);
+    soak.error = failure?.message ?? null;
+    session.logs.harness.error({ err: error }, 'soak stopped');
+  } finally {
+    await session.close();
+    soak.finishedAt = new Date().toISOString();
+    writeSoakResult(session.runDir, soak);
+    session.logs.flush();
+  }
+  return { soak, runDir: session.runDir, failure };
+}
+
+/** Intervals until the duration is over, Ctrl-C, or the gateway dies (recorded as a crash). */
+async function soakIntervals(options: SoakOptions, soak: SoakResult, session: Session, scenario: Scenario, gateway: RunningGateway, profiler: ProfilerClient): Promise<void> {
+  const started = performance.now();
+  const clock = () => (performance.now() - started) / 1000;
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  options.signal.addEventListener('abort', () => stop(), { once: true });
+  let finished = false;
+  void gateway.process.exited.then((info) => {
+    // gwprof stops the gateway itself once the soak is over or interrupted: only an exit before that is a crash.
+    if (finished || options.signal.aborted) return;
+    soak.crash = { atSec: clock(), exitCode: info.code, signal: info.signal, logTail: gateway.process.tail().slice(-20) };
+    stop();
+  });
+  const context: IntervalContext = {
+    url: gateway.url, config: soak.config, stream: new RequestStream(scenario), profiler,
+    gatewayPids: () => gateway.pids(), isRunning: () => gateway.process.isRunning(), stopped,
+    isStopped: () => options.signal.aborted || soak.crash !== null, clock,
+  };
+  const keeper = new SnapshotKeeper(session.runDir, profiler, options.snapshotsKept, session.logs.harness);
+  const count = Math.max(1, Math.round(options.durationSec / options.intervalSec));
+  let okSoFar = 0;
+  for (let index = 0; index < count && !context.isStopped(); index++) {
+    const interval = await runInterval(context, { index, loadSec: options.intervalSec - options.calmSec, calmSec: options.calmSec, okRequestsBefore: okSoFar });
+    okSoFar += interval.requests.ok;
+    soak.intervals.push(interval);
+    const due = index === 0 || index === count - 1 || (options.snapshotEvery > 0 && (index + 1) % options.snapshotEvery === 0);
+    if (due && interval.calm && !context.isStopped()) soak.snapshots = await keeper.take(interval.calm.atSec, soak.snapshots);
+    writeSoakResult(session.runDir, soak);
+    options.onProgress(progressLine(interval, count), true);
+  }
+  finished = true;
+}
+
+function progressLine(interval: SoakInterval, count: number): string {
+  const heap = interval.calm ? `heap after GC ${(interval.calm.heapUsedBytes / 1e6).toFixed(1)} MB` : 'no calm';
+  const failed = interval.requests.failed > 0 ? ` · ${interval.requests.failed} failed` : '';
+  return `interval ${interval.index + 1}/${count} · ${formatClock(interval.endSec)} · ${interval.okRps.toFixed(1)} ok req/s${failed} · ${heap}`;
+}
+
+const formatClock = (sec: number): string => {
+  const h = Math.floor(sec / 3600);
+  const m = Math.floor((sec % 3600) / 60);
+  const s = Math.floor(sec % 60);
+  return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
+};
+
+/** Closed-loop steps at a few connection counts; the most successful responses per second any reached. */
+async function probePeak(options: SoakOptions, scenario: Scenario, gateway: RunningGateway, subgraphs: RunningSubgraphs, session: Session): Promise<number> {
+  let peak = 0;
+  for (const concurrency of [8, 32]) {
+    const step = await measureStep({
+      id: `probe-c${concurrency}`,
+      load: { kind: 'closed', concurrency },
+      settings: { durationSec: 10, maxDurationSec: 20, warmupSec: 15, timeoutSec: options.timeoutSec, minSuccess: 1, samplingIntervalUs: DEFAULTS.samplingIntervalUs, heapSamplingBytes: null, settleSec: DEFAULTS.settleSec, signal: options.signal, onProgress: options.onProgress },
+      scenario,
+      gateway: stepGatewayOf(gateway),
+      subgraphs,
+      profiler: null,
+      runDir: session.runDir,
+      logs: session.logs,
+      label: 'peak probe',
+    });
+    if (step && step.status !== 'failed') peak = Math.max(peak, step.rps);
+  }
+  if (!(peak > 0)) throw new GwprofError('the peak probe got no successful response: give --rate');
+  options.onProgress(`closed-loop peak ≈ ${peak.toFixed(0)} ok req/s: soaking at ${Math.round(peak * options.rateFraction)} req/s (${options.rateFraction * 100}%)`, true);
+  return peak;
+}
+
+function newSoak(options: SoakOptions, session: Session): SoakResult {
+  const config: SoakConfig = {
+    gateway: options.gateway,
+    gatewayEnv: options.gatewayEnv,
+    scenario: options.scenarioName,
+    query: path.resolve(options.scenario.query),
+    variables: options.scenario.variables ? path.resolve(options.scenario.variables) : null,
+    expect: options.scenario.expect ? path.resolve(options.scenario.expect) : null,
+    load: options.load.kind === 'open' ? { kind: 'open', rate: options.load.rate ?? 0, arrivals: options.load.arrivals } : options.load,
+    rateFrom: null,
+    durationSec: options.durationSec,
+    intervalSec: options.intervalSec,
+    calmSec: options.calmSec,
+    snapshotEvery: options.snapshotEvery,
+    warmupSec: options.warmupSec,
+    leakThresholdBytesPerRequest: options.leakThresholdBytesPerRequest,
+    timeoutSec: options.timeoutSec,
+    subgraphDelayMs: options.subgraphDelayMs,
+    subgraphPorts: options.subgraphPorts,
+    gatewayPort: options.gatewayPort,
+  };
+  return {
+    schemaVersion: RESULTS_SCHEMA_VERSION, tool: { name: 'gwprof', version: TOOL_VERSION }, kind: 'soak', runId: session.runId,
+    startedAt: new Date().toISOString(), finishedAt: null, state: 'running', error: null, config, environment: session.environment,
+    intervals: [], snapshots: [], crash: null, analysis: null,
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * One soak interval: load for its load seconds with a fresh recorder (so memory stays bounded
+ * however long the soak), the gateway's state sampled every few seconds through the preload, then a
+ * calm without load that ends in a forced full GC and, when due, a heap snapshot.
+ */
+import type { SoakCalm, SoakConfig, SoakGatewaySample, SoakInterval } from '@gwprof/results';
+import type { ProcessStats, ProfilerClient } from '../profiler/controller.js';
+import { startClosedLoop, type LoadEngine } from '../load/closed-loop.js';
+import { startOpenLoop } from '../load/open-loop.js';
+import { LoadRecorder } from '../load/recorder.js';
+import type { RequestStream } from '../load/request-stream.js';
+import { TreeUsageMeter } from '../proc-stats.js';
+
+/** How often the gateway's state is read during the load. */
+export const SOAK_SAMPLE_MS = 5_000;
+
+export interface IntervalContext {
+  url: string;
+  config: SoakConfig;
+  stream: RequestStream;
+  profiler: ProfilerClient;
+  gatewayPids: () => number[];
+  isRunning: () => boolean;
+  /** Resolves when the soak is to stop early (Ctrl-C, the gateway died). */
+  stopped: Promise<void>;
+  isStopped: () => boolean;
+  /** Seconds from the soak's start, now. */
+  clock: () => number;
+}
+
+export interface IntervalPlan {
+  index: number;
+  loadSec: number;
+  calmSec: number;
+  okRequestsBefore: number;
+}
+
+const SAMPLE_FIELDS: ReadonlyArray<keyof SoakGatewaySample> = ['rssBytes', 'heapUsedBytes', 'heapTotalBytes', 'externalBytes', 'arrayBuffersBytes', 'openFds', 'activeResources', 'eventLoopDelayP99Ms'];
+
+function startEngine(context: IntervalContext, recorder: LoadRecorder): LoadEngine {
+  const { load, timeoutSec } = context.config;
+  const common = { url: context.url, timeoutMs: timeoutSec * 1000, stream: context.stream, recorder };
+  return load.kind === 'open'
+    ? startOpenLoop({ ...common, rate: load.rate, arrivals: load.arrivals, maxInFlight: 1000 })
+    : startClosedLoop({ ...common, connections: load.concurrency });
+}
+
+/** Mean and max of each field over the samples; null without any. */
+export function summarizeSamples(samples: readonly ProcessStats[]): { mean: SoakGatewaySample; max: SoakGatewaySample } | null {
+  if (samples.length === 0) return null;
+  const pick = (reduce: (values: number[]) => number) =>
+    Object.fromEntries(SAMPLE_FIELDS.map((field) => {
+      const values = samples.map((s) => s[field]).filter((v): v is number => typeof v === 'number');
+      return [field, values.length > 0 ? reduce(values) : null];
+    })) as unknown as SoakGatewaySample;
+  return { mean: pick((v) => v.reduce((a, b) => a + b, 0) / v.length), max: pick((v) => Math.max(...v)) };
+}
+
+const sleep = (ms: number, stopped: Promise<void>) => Promise.race([new Promise<void>((r) => setTimeout(r, ms).unref()), stopped]);
+
+/** Load for `loadSec`, reading the gateway's state every SOAK_SAMPLE_MS; what came back and what was read. */
+async function loadPhase(context: IntervalContext, plan: IntervalPlan) {
+  const recorder = new LoadRecorder(performance.now());
+  const meter = new TreeUsageMeter(context.gatewayPids, null);
+  const samples: ProcessStats[] = [];
+  await context.profiler.stats(); // resets the event-loop delay and GC accounts to this interval
+  meter.start();
+  const engine = startEngine(context, recorder);
+  const endAt = performance.now() + plan.loadSec * 1000;
+  while (performance.now() < endAt && context.isRunning() && !context.isStopped()) {
+    await sleep(Math.min(SOAK_SAMPLE_MS, endAt - performance.now()), context.stopped);
+    if (!context.isRunning() || context.isStopped()) break;
+    samples.push(await context.profiler.stats());
+  }
+  await engine.stop();
+  const usage = meter.stop();
+  const seconds = Math.max(1, Math.ceil((performance.now() - recorder.startedAt) / 1000));
+  return { stats: recorder.window(0, seconds), samples, usage };
+}
+
+/** The calm: no load, then a full GC; the heap as it stands after it. */
+async function calmPhase(context: IntervalContext, plan: IntervalPlan, okRequestsSoFar: number): Promise<SoakCalm | null> {
+  // Let what was in flight drain and the gateway's own timers run before collecting.
+  await sleep(Math.min(2_000, plan.calmSec * 1000), context.stopped);
+  if (!context.isRunning()) return null;
+  const memory = await context.profiler.collectGarbage();
+  return { atSec: context.clock(), okRequestsSoFar, ...memory };
+}
+
+export async function runInterval(context: IntervalContext, plan: IntervalPlan): Promise<SoakInterval> {
+  const startSec = context.clock();
+  const { stats, samples, usage } = await loadPhase(context, plan);
+  const loadSec = context.clock() - startSec;
+  const calm = context.isRunning() && !context.isStopped() ? await calmPhase(context, plan, plan.okRequestsBefore + stats.requests.ok) : null;
+  const gcMs = samples.reduce((sum, s) => sum + s.gcMs, 0);
+  return {
+    index: plan.index,
+    startSec,
+    endSec: context.clock(),
+    loadSec,
+    requests: { sent: stats.sent, ok: stats.requests.ok, failed: stats.requests.failed, dropped: stats.dropped },
+    failureCounts: stats.failureCounts,
+    okRps: loadSec > 0 ? stats.requests.ok / loadSec : 0,
+    latencyMs: stats.latencyMs,
+    gateway: summarizeSamples(samples),
+    gatewayCpuPercent: usage.wallSeconds > 0 ? usage.cpuPercent : null,
+    gcShare: samples.length > 0 && loadSec > 0 ? gcMs / (loadSec * 1000) : null,
+    calm,
+    harnessRssBytes: process.memoryUsage().rss,
+  };
+}

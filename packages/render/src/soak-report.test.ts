@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import type { SoakInterval, SoakResult } from '@gwprof/results';
+import { renderSoakHtml, renderSoakMarkdown, renderSoakTerminal, soakClock, thinIntervals } from './soak-report.js';
+
+function interval(index: number): SoakInterval {
+  const endSec = (index + 1) * 60;
+  return {
+    index, startSec: endSec - 60, endSec, loadSec: 57,
+    requests: { sent: 5700, ok: 5700, failed: index === 3 ? 2 : 0, dropped: 0 },
+    failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: index === 3 ? 2 : 0, socketErrors: 0 },
+    okRps: 100, latencyMs: { mean: 5, p50: 4, p75: 5, p80: 5, p90: 6, p95: 7, p99: 9, max: 20 },
+    gateway: null, gatewayCpuPercent: 40, gcShare: 0.1,
+    calm: { atSec: endSec, okRequestsSoFar: 5700 * (index + 1), heapUsedBytes: 50e6 + index * 5.7e6, heapTotalBytes: 80e6, externalBytes: 2e6, arrayBuffersBytes: 1e6, rssBytes: 150e6 },
+    harnessRssBytes: 90e6,
+  };
+}
+
+const soak: SoakResult = {
+  schemaVersion: 3, tool: { name: 'gwprof', version: '0' }, kind: 'soak', runId: 'soak-1', startedAt: '2026-11-25T00:00:00Z', finishedAt: null, state: 'complete', error: null,
+  config: { gateway: 'mesh', gatewayEnv: {}, scenario: 'varied', query: 'q', variables: null, expect: null, load: { kind: 'open', rate: 100, arrivals: 'poisson' }, rateFrom: null, durationSec: 600, intervalSec: 60, calmSec: 3, snapshotEvery: 2, warmupSec: 120, leakThresholdBytesPerRequest: 10, timeoutSec: 10, subgraphDelayMs: 0, subgraphPorts: {}, gatewayPort: 4000 },
+  environment: {} as SoakResult['environment'],
+  intervals: Array.from({ length: 10 }, (_, i) => interval(i)),
+  snapshots: [
+    { atSec: 60, file: 'snapshot-1.heapsnapshot', bytes: 30e6, classes: [], error: null },
+    { atSec: 300, file: null, bytes: 40e6, classes: [], error: null },
+    { atSec: 600, file: 'snapshot-3.heapsnapshot', bytes: 50e6, classes: [], error: null },
+  ],
+  crash: null,
+  analysis: {
+    verdict: 'leak', reason: 'memory kept growing after the warm-up: heapAfterGc +342.00 MB/h (+950.0 B/request)',
+    trends: [{ series: 'heapAfterGc', points: 8, mbPerHour: { slope: 342, low: 330, high: 350 }, bytesPerRequest: { slope: 950, low: 917, high: 972 }, pUp: 0.0001, line: { interceptMb: 44, slopeMbPerHour: 342 }, verdict: 'leak' }],
+    growingClasses: [{ name: '<script>Leaky', counts: [100, 200, 300], retainedSizes: [1e6, 2e6, 3e6], growthBytes: 2e6, retainerPath: ['(GC roots)', 'Leaky.items'] }],
+    harnessRssMbPerHour: 0.1,
+  },
+};
+
+describe('soak report', () => {
+  it('leads with the verdict and its evidence, in the terminal and in markdown', () => {
+    const text = renderSoakTerminal(soak);
+    expect(text).toMatch(/Verdict: LEAK — memory kept growing/);
+    expect(text).toMatch(/heap after GC\s+8\s+342\.00 \[330\.00, 350\.00\]\s+950\.0 \[917\.0, 972\.0\]\s+<0\.001\s+leak/);
+    const md = renderSoakMarkdown(soak);
+    expect(md).toMatch(/## Classes that grew in every snapshot diff/);
+    expect(md).toMatch(/100 → 300/);
+    expect(md).toContain('[snapshot-1.heapsnapshot](snapshot-1.heapsnapshot)');
+    expect(md).toMatch(/removed to bound the disk/);
+  });
+
+  it('escapes class names in HTML and draws memory with its trend line', () => {
+    const html = renderSoakHtml(soak);
+    expect(html).not.toContain('<script>Leaky');
+    expect(html).toContain('&lt;script&gt;Leaky');
+    expect(html).toMatch(/<svg id="memory"[\s\S]*data-series="trend of heap after GC"/);
+  });
+
+  it('thins a week of intervals to a readable number, keeping the first and the last', () => {
+    const many = Array.from({ length: 2016 }, (_, i) => interval(i));
+    const thin = thinIntervals(many, 24);
+    expect(thin).toHaveLength(24);
+    expect(thin[0]!.index).toBe(0);
+    expect(thin[23]!.index).toBe(2015);
+    expect(soakClock(3 * 86400 + 7200)).toBe('3d02h');
+    expect(soakClock(3725)).toBe('1h02m');
+  });
+});

@@ -1,0 +1,219 @@
+/**
+ * A soak rendered from its results.json: the verdict with its evidence (each memory series' trend
+ * and interval, the classes that grew in every snapshot diff, a crash), the intervals as a table,
+ * and in the HTML report memory, throughput, latency and the process's resources over time.
+ */
+import type { SoakInterval, SoakResult, SoakTrend } from '@gwprof/results';
+import { escapeHtml, escapeMarkdown, markdownCode } from './escape.js';
+import { NONE, fixed } from './format.js';
+import { htmlPage, htmlTable } from './html-page.js';
+import { lineChart, type LineSeries } from './svg-chart.js';
+import { type Column, formatMarkdownTable, formatTextTable } from './text-table.js';
+
+const MB = 1e6;
+const mb = (bytes: number | null | undefined): string => fixed(bytes == null ? null : bytes / MB, 1);
+
+/** "1h05m", "12m30s": when an interval ended, from the soak's start. */
+export function soakClock(sec: number): string {
+  const h = Math.floor(sec / 3600);
+  const m = Math.floor((sec % 3600) / 60);
+  const s = Math.floor(sec % 60);
+  if (h >= 24) return `${Math.floor(h / 24)}d${String(h % 24).padStart(2, '0')}h`;
+  return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
+}
+
+const SERIES_NAMES: Record<SoakTrend['series'], string> = {
+  heapAfterGc: 'heap after GC',
+  external: 'external memory',
+  rssNetOfHeap: 'RSS net of heap',
+};
+
+const INTERVAL_COLUMNS: Column[] = [
+  { header: 'at', align: 'right' },
+  { header: 'ok req/s', align: 'right' },
+  { header: 'failed', align: 'right' },
+  { header: 'p50 ms', align: 'right' },
+  { header: 'p99 ms', align: 'right' },
+  { header: 'heap after GC MB', align: 'right' },
+  { header: 'external MB', align: 'right' },
+  { header: 'RSS MB', align: 'right' },
+  { header: 'fds', align: 'right' },
+  { header: 'resources', align: 'right' },
+  { header: 'loop delay p99 ms', align: 'right' },
+  { header: 'GC %', align: 'right' },
+  { header: 'CPU %', align: 'right' },
+  { header: 'harness RSS MB', align: 'right' },
+];
+
+function intervalRow(interval: SoakInterval): string[] {
+  const { gateway, calm } = interval;
+  return [
+    soakClock(interval.endSec),
+    fixed(interval.okRps, 1),
+    String(interval.requests.failed + interval.requests.dropped),
+    fixed(interval.latencyMs?.p50, 1),
+    fixed(interval.latencyMs?.p99, 1),
+    mb(calm?.heapUsedBytes),
+    mb(calm?.externalBytes),
+    mb(gateway?.mean.rssBytes),
+    gateway?.max.openFds == null ? NONE : String(gateway.max.openFds),
+    gateway ? String(gateway.max.activeResources) : NONE,
+    fixed(gateway?.max.eventLoopDelayP99Ms, 1),
+    fixed(interval.gcShare == null ? null : interval.gcShare * 100, 1),
+    fixed(interval.gatewayCpuPercent, 0),
+    mb(interval.harnessRssBytes),
+  ];
+}
+
+/** At most `max` intervals, evenly spread, always the first and the last: a week of them stays readable. */
+export function thinIntervals(intervals: readonly SoakInterval[], max: number): SoakInterval[] {
+  if (intervals.length <= max) return [...intervals];
+  const step = (intervals.length - 1) / (max - 1);
+  return Array.from({ length: max }, (_, i) => intervals[Math.round(i * step)]!);
+}
+
+function trendRow(trend: SoakTrend): string[] {
+  const { mbPerHour: h, bytesPerRequest: b } = trend;
+  const range = (low: number | null, high: number | null, digits: number) => (low === null || high === null ? NONE : `[${low.toFixed(digits)}, ${high.toFixed(digits)}]`);
+  return [
+    SERIES_NAMES[trend.series],
+    String(trend.points),
+    `${fixed(h.slope, 2)} ${range(h.low, h.high, 2)}`,
+    b ? `${fixed(b.slope, 1)} ${range(b.low, b.high, 1)}` : NONE,
+    trend.pUp < 0.001 ? '<0.001' : trend.pUp.toFixed(3),
+    trend.verdict,
+  ];
+}
+
+const TREND_COLUMNS: Column[] = [
+  { header: 'series', align: 'left' },
+  { header: 'calms', align: 'right' },
+  { header: 'MB/hour [90% interval]', align: 'left' },
+  { header: 'bytes/request [90% interval]', align: 'left' },
+  { header: 'p (rising)', align: 'right' },
+  { header: 'says', align: 'left' },
+];
+
+/** The verdict and its one-line reason. */
+export function soakVerdictLine(soak: SoakResult): string {
+  const analysis = soak.analysis;
+  if (!analysis) return 'Verdict: none (the soak has not been analysed)';
+  return `Verdict: ${analysis.verdict.toUpperCase()} — ${analysis.reason}`;
+}
+
+/** The terminal's account: intervals (thinned), the trends, the growing classes, the crash. */
+export function renderSoakTerminal(soak: SoakResult): string {
+  const parts = [formatTextTable(INTERVAL_COLUMNS, thinIntervals(soak.intervals, 24).map(intervalRow))];
+  if (soak.analysis) {
+    parts.push(`Memory after the ${soak.config.warmupSec} s warm-up (Theil–Sen slope, Sen's 90% interval, Mann–Kendall):\n${formatTextTable(TREND_COLUMNS, soak.analysis.trends.map(trendRow))}`);
+    for (const c of soak.analysis.growingClasses) parts.push(`grew in every snapshot: ${c.name} +${mb(c.growthBytes)} MB retained${c.retainerPath ? `; held by ${c.retainerPath.join(' → ')}` : ''}`);
+    if (soak.analysis.harnessRssMbPerHour !== null) parts.push(`harness RSS: ${fixed(soak.analysis.harnessRssMbPerHour, 2)} MB/hour`);
+  }
+  if (soak.crash) parts.push(crashText(soak));
+  parts.push(soakVerdictLine(soak));
+  return parts.join('\n\n');
+}
+
+function crashText(soak: SoakResult): string {
+  const crash = soak.crash!;
+  const how = crash.signal ? `signal ${crash.signal}` : `exit code ${crash.exitCode}`;
+  return `The gateway died at ${soakClock(crash.atSec)} (${how}). Last log lines:\n${crash.logTail.map((l) => `  ${l}`).join('\n')}`;
+}
+
+export function renderSoakMarkdown(soak: SoakResult): string {
+  const { config } = soak;
+  const load = config.load.kind === 'open' ? `${config.load.rate} req/s (${config.load.arrivals})` : `${config.load.concurrency} connections`;
+  const lines = [
+    `# gwprof soak ${escapeMarkdown(soak.runId)}`,
+    '',
+    `**${escapeMarkdown(soakVerdictLine(soak))}**`,
+    '',
+    `${markdownCode(config.gateway)} at ${load}${config.rateFrom ? `, ${config.rateFrom.fraction * 100}% of a probed closed-loop peak of ${config.rateFrom.probedPeakRps.toFixed(0)} req/s` : ''}, for ${soakClock(config.durationSec)} in intervals of ${config.intervalSec} s, each ending in a ${config.calmSec} s calm with a forced full GC. State: ${soak.state}.`,
+    '',
+  ];
+  if (soak.analysis) {
+    lines.push('## Memory trend after the warm-up', '', formatMarkdownTable(TREND_COLUMNS, soak.analysis.trends.map(trendRow)), '');
+    lines.push(`A series is a leak when its 90% interval lies above ${config.leakThresholdBytesPerRequest} bytes per successful request and it rises (Mann–Kendall p < 0.01), and no leak when the interval lies below.`, '');
+    lines.push(...growingClassesMarkdown(soak));
+  }
+  if (soak.crash) lines.push('## Crash', '', fencedCrash(soak), '');
+  const shown = thinIntervals(soak.intervals, 200);
+  lines.push('## Intervals', '', shown.length < soak.intervals.length ? `${shown.length} of ${soak.intervals.length} intervals, evenly spread.\n` : '', formatMarkdownTable(INTERVAL_COLUMNS, shown.map(intervalRow)), '');
+  lines.push(...snapshotsMarkdown(soak));
+  return lines.join('\n');
+}
+
+function fencedCrash(soak: SoakResult): string {
+  return ['```text', crashText(soak).replace(/```/g, "'''"), '```'].join('\n');
+}
+
+function growingClassesMarkdown(soak: SoakResult): string[] {
+  const classes = soak.analysis?.growingClasses ?? [];
+  if (soak.snapshots.length < 3) return ['Classes: fewer than 3 heap snapshots, so no class trend.', ''];
+  if (classes.length === 0) return ['No class grew in every snapshot diff.', ''];
+  const columns: Column[] = [{ header: 'class', align: 'left' }, { header: 'count, first → last', align: 'right' }, { header: 'retained MB, first → last', align: 'right' }, { header: 'retainer path', align: 'left' }];
+  const edge = <T,>(values: Array<T | null>) => [values.find((v) => v !== null) ?? null, [...values].reverse().find((v) => v !== null) ?? null] as const;
+  const rows = classes.map((c) => {
+    const [c0, c1] = edge(c.counts);
+    const [r0, r1] = edge(c.retainedSizes);
+    return [markdownCode(c.name, true), `${c0 ?? NONE} → ${c1 ?? NONE}`, `${mb(r0)} → ${mb(r1)}`, c.retainerPath ? markdownCode(c.retainerPath.join(' → '), true) : NONE];
+  });
+  return ['## Classes that grew in every snapshot diff', '', formatMarkdownTable(columns, rows), ''];
+}
+
+function snapshotsMarkdown(soak: SoakResult): string[] {
+  if (soak.snapshots.length === 0) return [];
+  const items = soak.snapshots.map((s) => `- ${soakClock(s.atSec)}: ${s.file ? `[${s.file}](${s.file}) (${mb(s.bytes)} MB)` : `removed to bound the disk (summary kept)`}${s.error ? ` — summary failed: ${escapeMarkdown(s.error)}` : ''}`);
+  return ['## Heap snapshots (open in Chrome DevTools, Memory panel)', '', ...items, ''];
+}
+
+/** Memory, throughput, latency and resources over time, and the same tables as the markdown. */
+export function renderSoakHtml(soak: SoakResult): string {
+  const shown = thinIntervals(soak.intervals, 400);
+  const xLabels = shown.map((i) => soakClock(i.endSec));
+  const chart = (id: string, title: string, yTitle: string, series: LineSeries[]) => lineChart({ id, title, xLabels, xTitle: 'time since start', yTitle, series, width: 900 });
+  const heapTrend = soak.analysis?.trends.find((t) => t.series === 'heapAfterGc');
+  const trendValues = shown.map((i) => (heapTrend && i.calm && i.calm.atSec >= soak.config.warmupSec ? heapTrend.line.interceptMb + heapTrend.line.slopeMbPerHour * (i.calm.atSec / 3600) : null));
+  const memory = chart('memory', 'Memory (MB)', 'MB', [
+    { name: 'heap after forced GC', color: '#1f77b4', values: shown.map((i) => (i.calm ? i.calm.heapUsedBytes / MB : null)) },
+    { name: 'trend of heap after GC', color: '#1f77b4', dashed: true, values: trendValues },
+    { name: 'RSS (mean)', color: '#d62728', values: shown.map((i) => (i.gateway ? i.gateway.mean.rssBytes / MB : null)) },
+    { name: 'heap used (mean)', color: '#9467bd', values: shown.map((i) => (i.gateway ? i.gateway.mean.heapUsedBytes / MB : null)) },
+    { name: 'external after GC', color: '#2ca02c', values: shown.map((i) => (i.calm ? i.calm.externalBytes / MB : null)) },
+    { name: 'harness RSS', color: '#7f7f7f', dashed: true, values: shown.map((i) => i.harnessRssBytes / MB) },
+  ]);
+  const throughput = chart('throughput', 'Successful and failed requests per second', 'req/s', [
+    { name: 'ok req/s', color: '#2ca02c', values: shown.map((i) => i.okRps) },
+    { name: 'failed + dropped /s', color: '#d62728', values: shown.map((i) => (i.loadSec > 0 ? (i.requests.failed + i.requests.dropped) / i.loadSec : null)) },
+  ]);
+  const latency = chart('latency', 'Latency of successful responses (ms)', 'ms', [
+    { name: 'p50', color: '#1f77b4', values: shown.map((i) => i.latencyMs?.p50 ?? null) },
+    { name: 'p99', color: '#ff7f0e', values: shown.map((i) => i.latencyMs?.p99 ?? null) },
+  ]);
+  const resources = chart('resources', 'Open file descriptors and pending resources (max per interval)', 'count', [
+    { name: 'open fds', color: '#8c564b', values: shown.map((i) => i.gateway?.max.openFds ?? null) },
+    { name: 'active resources', color: '#e377c2', values: shown.map((i) => i.gateway?.max.activeResources ?? null) },
+  ]);
+  const loop = chart('loop', 'Event-loop delay p99 (ms), GC and CPU (%)', 'ms or %', [
+    { name: 'loop delay p99 ms', color: '#17becf', values: shown.map((i) => i.gateway?.max.eventLoopDelayP99Ms ?? null) },
+    { name: 'GC %', color: '#bcbd22', values: shown.map((i) => (i.gcShare == null ? null : i.gcShare * 100)) },
+    { name: 'CPU %', color: '#7f7f7f', values: shown.map((i) => i.gatewayCpuPercent) },
+  ]);
+  const trends = soak.analysis ? htmlTable(TREND_COLUMNS.map((c) => ({ header: c.header })), soak.analysis.trends.map((t) => ({ cells: trendRow(t).map(escapeHtml) }))) : '';
+  const classes = (soak.analysis?.growingClasses ?? []).map((c) => `<li><code>${escapeHtml(c.name)}</code>: +${escapeHtml(mb(c.growthBytes))} MB retained${c.retainerPath ? `, held by <code>${escapeHtml(c.retainerPath.join(' → '))}</code>` : ''}</li>`).join('');
+  const snapshots = soak.snapshots.map((s) => `<li>${escapeHtml(soakClock(s.atSec))}: ${s.file ? `<a href="${escapeHtml(s.file)}">${escapeHtml(s.file)}</a> (${escapeHtml(mb(s.bytes))} MB)` : 'removed to bound the disk (summary kept)'}</li>`).join('');
+  const body = [
+    `<h1>gwprof soak ${escapeHtml(soak.runId)}</h1>`,
+    `<p class="verdict-${escapeHtml(soak.analysis?.verdict.replace(' ', '-') ?? 'none')}"><strong>${escapeHtml(soakVerdictLine(soak))}</strong></p>`,
+    `<section id="memory">${memory}</section>`,
+    trends ? `<h2>Memory trend after the warm-up</h2>${trends}` : '',
+    classes ? `<h2>Classes that grew in every snapshot diff</h2><ul>${classes}</ul>` : '',
+    soak.crash ? `<h2>Crash</h2><pre>${escapeHtml(crashText(soak))}</pre>` : '',
+    `<section id="throughput">${throughput}</section>`,
+    `<section id="latency">${latency}</section>`,
+    `<section id="resources">${resources}${loop}</section>`,
+    snapshots ? `<h2>Heap snapshots</h2><p>They open in Chrome DevTools (Memory panel, Load).</p><ul>${snapshots}</ul>` : '',
+    `<h2>Intervals</h2>${htmlTable(INTERVAL_COLUMNS.map((c) => ({ header: c.header, numeric: c.align === 'right' })), thinIntervals(soak.intervals, 200).map((i) => ({ cells: intervalRow(i).map(escapeHtml) })))}`,
+  ].join('\n');
+  return htmlPage({ title: `gwprof soak ${soak.runId}`, body });
+}

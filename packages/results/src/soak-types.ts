@@ -1,0 +1,157 @@
+/**
+ * `gwprof soak`: hours to days of load on one gateway process, recorded interval by interval in
+ * bounded memory, with a forced GC in a calm at the end of each interval and heap snapshots now and
+ * then. `soak.json`-shaped `results.json` (kind "soak") is rewritten after every interval.
+ */
+import type { FailureCounts, LatencyMs, RunEnvironment } from './types.js';
+
+export interface SoakConfig {
+  gateway: string;
+  gatewayEnv: Record<string, string>;
+  scenario: string;
+  query: string;
+  variables: string | null;
+  expect: string | null;
+  /** Open loop at a fixed rate, or closed loop at a number of connections. */
+  load: { kind: 'open'; rate: number; arrivals: 'poisson' | 'uniform' } | { kind: 'closed'; concurrency: number };
+  /** How the rate was chosen: given, or a fraction of a closed-loop probe's peak. */
+  rateFrom: { probedPeakRps: number; fraction: number } | null;
+  durationSec: number;
+  intervalSec: number;
+  /** Seconds without load at the end of each interval, before the forced GC. */
+  calmSec: number;
+  /** A heap snapshot every this many intervals (and at the start and the end); 0: none. */
+  snapshotEvery: number;
+  /** Seconds from the start that count as warm-up: caches filling, not a leak. */
+  warmupSec: number;
+  /** A slope above this many bytes per successful request is a leak. */
+  leakThresholdBytesPerRequest: number;
+  timeoutSec: number;
+  subgraphDelayMs: number;
+  subgraphPorts: Record<string, number>;
+  gatewayPort: number;
+}
+
+/** The gateway's state sampled during an interval's load (every few seconds): means and maxima. */
+export interface SoakGatewaySample {
+  rssBytes: number;
+  heapUsedBytes: number;
+  heapTotalBytes: number;
+  externalBytes: number;
+  arrayBuffersBytes: number;
+  openFds: number | null;
+  /** process.getActiveResourcesInfo(): timers, sockets, handles and requests still pending. */
+  activeResources: number;
+  /** Event-loop delay p99 since the previous sample, ms. */
+  eventLoopDelayP99Ms: number;
+}
+
+/** Heap after a forced full GC in the calm at the end of an interval: the series the verdict reads. */
+export interface SoakCalm {
+  atSec: number;
+  /** Successful requests since the start of the soak, at this calm. */
+  okRequestsSoFar: number;
+  heapUsedBytes: number;
+  heapTotalBytes: number;
+  externalBytes: number;
+  arrayBuffersBytes: number;
+  rssBytes: number;
+}
+
+export interface SoakInterval {
+  index: number;
+  /** Seconds from the start of the soak. */
+  startSec: number;
+  endSec: number;
+  /** Seconds of load in it (the rest was the calm). */
+  loadSec: number;
+  requests: { sent: number; ok: number; failed: number; dropped: number };
+  failureCounts: FailureCounts;
+  okRps: number;
+  latencyMs: LatencyMs | null;
+  /** Over the interval's samples: mean and max of each, null without the preload. */
+  gateway: { mean: SoakGatewaySample; max: SoakGatewaySample } | null;
+  /** Gateway CPU % of one core over the load, from /proc. */
+  gatewayCpuPercent: number | null;
+  /** Share of the load's wall time in GC pauses (Node's account). */
+  gcShare: number | null;
+  calm: SoakCalm | null;
+  /** The harness's own RSS at the end of the interval. */
+  harnessRssBytes: number;
+}
+
+export interface SoakSnapshotClass {
+  name: string;
+  count: number;
+  selfSize: number;
+  retainedSize: number;
+  retainerPath: string[] | null;
+}
+
+export interface SoakSnapshot {
+  atSec: number;
+  /** Relative to the run folder; opens in Chrome DevTools' Memory panel. null once removed to bound the disk (its summary stays). */
+  file: string | null;
+  bytes: number;
+  /** The classes with the largest retained size; null when the summary failed (error says why). */
+  classes: SoakSnapshotClass[] | null;
+  error: string | null;
+}
+
+export interface SoakCrash {
+  atSec: number;
+  exitCode: number | null;
+  signal: string | null;
+  /** The last lines of the gateway's log. */
+  logTail: string[];
+}
+
+/** A robust trend of one memory series after the warm-up. */
+export interface SoakTrend {
+  series: 'heapAfterGc' | 'external' | 'rssNetOfHeap';
+  points: number;
+  /** Theil–Sen slope and Sen's 90% interval, MB per hour. */
+  mbPerHour: { slope: number; low: number | null; high: number | null };
+  /** The same per successful request, bytes. */
+  bytesPerRequest: { slope: number; low: number | null; high: number | null } | null;
+  /** One-sided Mann–Kendall p-value of an upward trend. */
+  pUp: number;
+  /** The fitted line, for the chart: MB at x = hours from the start. */
+  line: { interceptMb: number; slopeMbPerHour: number };
+  verdict: 'leak' | 'no leak' | 'inconclusive';
+}
+
+export interface SoakGrowingClass {
+  name: string;
+  counts: Array<number | null>;
+  retainedSizes: Array<number | null>;
+  growthBytes: number;
+  retainerPath: string[] | null;
+}
+
+export interface SoakAnalysis {
+  verdict: 'leak' | 'no leak' | 'inconclusive' | 'crash';
+  /** One line: why. */
+  reason: string;
+  trends: SoakTrend[];
+  growingClasses: SoakGrowingClass[];
+  /** The harness's own RSS slope, MB per hour (it should be flat). */
+  harnessRssMbPerHour: number | null;
+}
+
+export interface SoakResult {
+  schemaVersion: number;
+  tool: { name: 'gwprof'; version: string };
+  kind: 'soak';
+  runId: string;
+  startedAt: string;
+  finishedAt: string | null;
+  state: 'running' | 'complete' | 'interrupted' | 'failed';
+  error: string | null;
+  config: SoakConfig;
+  environment: RunEnvironment;
+  intervals: SoakInterval[];
+  snapshots: SoakSnapshot[];
+  crash: SoakCrash | null;
+  analysis: SoakAnalysis | null;
+}

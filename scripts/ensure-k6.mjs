@@ -1,0 +1,27 @@
+// k6 for `sweep --engine k6` and the tests that run a real k6: built from its Go module (no binary
+// downloads are possible here) into .tools/bin/k6, once; Go's module and build caches make a
+// rebuild quick. Prints the binary's path on stdout, and how long the build took on stderr.
+//   node scripts/ensure-k6.mjs
+import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const K6_MODULE = 'go.k6.io/k6@v1.8.1';
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const k6Path = path.join(root, '.tools', 'bin', 'k6');
+
+/** The k6 binary, built first when missing; throws with what to do when Go is missing. */
+export function ensureK6() {
+  if (existsSync(k6Path)) return k6Path;
+  const started = Date.now();
+  try {
+    execFileSync('go', ['install', K6_MODULE], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, GOBIN: path.dirname(k6Path), CGO_ENABLED: '0' } });
+  } catch (error) {
+    throw new Error(`could not build k6 (go install ${K6_MODULE}): ${error.code === 'ENOENT' ? 'Go is not installed' : error.message}`);
+  }
+  console.error(`built k6 (${K6_MODULE}) in ${((Date.now() - started) / 1000).toFixed(0)} s: ${k6Path}`);
+  return k6Path;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(ensureK6());

@@ -1,0 +1,77 @@
+/**
+ * End to end: `gwprof soak` against a stub gateway with a planted leak as large as certainty needs
+ * (20 KB per request at 200 req/s: the heap grows by about 4 MB per second, 24 MB per interval
+ * against a stub heap that moves by kilobytes), and Ctrl-C in the middle of a soak.
+ * The detection times at 1 KB and 100 bytes per request belong to the benchmark (docs/soak.md).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SoakResult } from '@gwprof/results';
+import { portArgs, portIsFree, repoRoot, runCli, startCli, stubGateway, stubScenario, tempDir } from './cli.js';
+
+const BASE_PORT = 4600;
+const leak = (name: string, bytes: number) => ['--gateway-env', `NODE_OPTIONS=--require ${path.join(repoRoot, 'fixtures', 'leaks', `${name}.cjs`)}`, '--gateway-env', `LEAK_BYTES=${bytes}`];
+const stub = ['--gateway', stubGateway, ...stubScenario, '--gateway-env', 'STUB_SERVICE_MS=1', '--rate', '200', '--no-color', ...portArgs(BASE_PORT)];
+const readSoak = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as SoakResult;
+
+describe('gwprof soak', () => {
+  it('calls a planted leak a leak, at the bytes per request it leaks, and names its class (exit 1)', async () => {
+    const out = tempDir('soak');
+    // Six intervals of 8 s, the first calm (at about 7 s) after the 5 s warm-up: the six calms the verdict needs at the least.
+    const result = await runCli(['soak', ...stub, ...leak('js-class', 20_000), '-d', '48s', '--interval', '8s', '--warmup', '5s', '--snapshot-every', '2', '--out', out, '--run-id', 's']);
+    const dir = path.join(out, 's');
+    const soak = readSoak(dir);
+    expect(result.code, result.stderr).toBe(1);
+    expect(soak.state).toBe('complete');
+    expect(soak.crash).toBeNull();
+    expect(soak.intervals).toHaveLength(6);
+    expect(soak.analysis!.verdict).toBe('leak');
+    const heap = soak.analysis!.trends.find((t) => t.series === 'heapAfterGc')!;
+    expect(heap.verdict).toBe('leak');
+    // 20,000 bytes retained per request, plus the record itself; the rest of the stub does not grow.
+    expect(heap.bytesPerRequest!.slope).toBeGreaterThan(15_000);
+    expect(heap.bytesPerRequest!.slope).toBeLessThan(25_000);
+    const [named] = soak.analysis!.growingClasses;
+    expect(named!.name).toBe('LeakedRequestRecord');
+    expect(named!.retainerPath!.join(' ')).toMatch(/leakedRecords/);
+    expect(soak.snapshots.length).toBeGreaterThanOrEqual(3);
+    expect(existsSync(path.join(dir, soak.snapshots[0]!.file!))).toBe(true);
+    expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toMatch(/LeakedRequestRecord/);
+    expect(readFileSync(path.join(dir, 'index.html'), 'utf8')).toMatch(/<svg id="memory"/);
+    expect(result.stdout).toMatch(/Verdict: LEAK/);
+  }, 240_000);
+
+  it('records a gateway that dies mid-soak: when, its exit code, its last log lines, and the intervals before (exit 1)', async () => {
+    const out = tempDir('soak-crash');
+    // About 10 s of load at 200 req/s, then the stub exits with code 3.
+    const result = await runCli(['soak', ...stub, '--gateway-env', 'STUB_EXIT_AFTER=2000', '-d', '2m', '--interval', '5s', '--calm', '1s', '--out', out, '--run-id', 's']);
+    const soak = readSoak(path.join(out, 's'));
+    expect(result.code).toBe(1);
+    expect(soak.crash!.exitCode).toBe(3);
+    expect(soak.crash!.logTail.join('\n')).toMatch(/exiting after 2000 requests/);
+    expect(soak.crash!.atSec).toBeGreaterThan(5);
+    expect(soak.crash!.atSec).toBeLessThan(60);
+    expect(soak.intervals.length).toBeGreaterThanOrEqual(1);
+    expect(soak.analysis!.verdict).toBe('crash');
+    expect(result.stdout).toMatch(/The gateway died at .* \(exit code 3\)/);
+    for (let port = BASE_PORT; port <= BASE_PORT + 4; port++) expect(await portIsFree(port)).toBe(true);
+  }, 180_000);
+
+  it('keeps every finished interval on Ctrl-C and leaves no process or port behind', async () => {
+    const out = tempDir('soak-int');
+    const { child, result } = startCli(['soak', ...stub, '-d', '10m', '--interval', '5s', '--calm', '1s', '--out', out, '--run-id', 's']);
+    const file = path.join(out, 's', 'results.json');
+    const deadline = Date.now() + 90_000;
+    while (Date.now() < deadline && !(existsSync(file) && readSoak(path.join(out, 's')).intervals.length >= 2)) await new Promise((r) => setTimeout(r, 500));
+    child.kill('SIGINT');
+    const { code } = await result;
+    const soak = readSoak(path.join(out, 's'));
+    expect(code).toBe(130);
+    expect(soak.state).toBe('interrupted');
+    expect(soak.crash).toBeNull();
+    expect(soak.intervals.length).toBeGreaterThanOrEqual(2);
+    expect(soak.intervals.every((i) => i.requests.ok > 0)).toBe(true);
+    for (let port = BASE_PORT; port <= BASE_PORT + 4; port++) expect(await portIsFree(port)).toBe(true);
+  }, 180_000);
+});
