@@ -6,16 +6,17 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadLevel, type AllocationComparison, type CompareResult, type CompareWindow } from '@gwprof/results';
-import { allocationsByFunction, analyzeAllocations, diffAllocations, epochPairs, mergeHeapProfiles, moveNoise, type HeapProfile, type SideHeapProfiles, type WindowCosts } from '@gwprof/analysis';
+import { allocationsByFunction, analyzeAllocations, diffAllocations, epochPairs, mergeHeapProfiles, moveNoise, type HeapProfile, type SideHeapProfiles } from '@gwprof/analysis';
 import { renderFlameGraphHtml } from '@gwprof/render';
 import { BUILT_IN_RULES } from './run.js';
+import { sideWindows, windowCosts } from './compare-sides.js';
 
 const TOTAL = 'all bytes';
 
 export async function publishLevelAllocations(runDir: string, compare: CompareResult, level: number, heaps: ReadonlyMap<string, HeapProfile>): Promise<AllocationComparison | null> {
   const atLevel = compare.windows.filter((w) => loadLevel(w.step.load) === level && heaps.has(w.step.id));
-  const baseline = sideHeaps(atLevel, 'baseline', heaps);
-  const candidate = sideHeaps(atLevel, 'candidate', heaps);
+  const baseline = sideWindows(atLevel, 'baseline', heaps);
+  const candidate = sideWindows(atLevel, 'candidate', heaps);
   if (!baseline || !candidate) return null;
   const diff = diffAllocations(baseline, candidate, { rules: BUILT_IN_RULES.rules });
   const byFunction = atLevel.map((w) => windowCosts(w, allocationsByFunction(heaps.get(w.step.id)!)));
@@ -47,17 +48,6 @@ export async function publishLevelAllocations(runDir: string, compare: CompareRe
     })),
     flamegraphs: await writeSideFlameGraphs(runDir, compare, level, { baseline, candidate }),
   };
-}
-
-function sideHeaps(windows: readonly CompareWindow[], side: 'baseline' | 'candidate', heaps: ReadonlyMap<string, HeapProfile>): SideHeapProfiles | null {
-  const mine = windows.filter((w) => w.side === side);
-  const okRequests = mine.reduce((sum, w) => sum + w.step.requests.ok, 0);
-  if (mine.length === 0 || okRequests === 0) return null;
-  return { profiles: mine.map((w) => heaps.get(w.step.id)!), okRequests };
-}
-
-function windowCosts(window: CompareWindow, amountByItem: ReadonlyMap<string, number>): WindowCosts {
-  return { epoch: window.epoch, side: window.side, okRequests: window.step.requests.ok, amountByItem };
 }
 
 /** Node's GC pauses per successful request over a side's windows; null when any window lacks Node's account. */

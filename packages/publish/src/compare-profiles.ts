@@ -6,9 +6,10 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadLevel, type CompareLevel, type CompareResult, type CompareWindow, type StepAnalysis } from '@gwprof/results';
+import { loadLevel, type CompareLevel, type CompareResult, type StepAnalysis } from '@gwprof/results';
 import { diffFunctions, epochPairs, mergeStacks, moveNoise, selfMsByFunction, type CpuProfile, type SideProfiles, type WindowCosts } from '@gwprof/analysis';
 import { encodePprofProfile, pprofDiffCommand, renderFlameGraphHtml } from '@gwprof/render';
+import { sideWindows, windowCosts } from './compare-sides.js';
 
 type Moves = Pick<CompareLevel, 'buckets' | 'functions' | 'pprof'>;
 
@@ -20,8 +21,8 @@ export interface WindowProfiles {
 
 export async function publishLevelProfiles(runDir: string, compare: CompareResult, level: number, windows: WindowProfiles): Promise<Moves> {
   const atLevel = compare.windows.filter((w) => loadLevel(w.step.load) === level && windows.profiles.has(w.step.id));
-  const baseline = sideProfiles(atLevel, 'baseline', windows.profiles);
-  const candidate = sideProfiles(atLevel, 'candidate', windows.profiles);
+  const baseline = sideWindows(atLevel, 'baseline', windows.profiles);
+  const candidate = sideWindows(atLevel, 'candidate', windows.profiles);
   if (!baseline || !candidate) return { buckets: [], functions: [], pprof: null };
   const diff = diffFunctions(baseline, candidate);
   const bucketCosts = atLevel.map((w) => windowCosts(w, bucketMs(windows.analyses.get(w.step.id), w.step.requests.ok)));
@@ -48,18 +49,6 @@ export async function publishLevelProfiles(runDir: string, compare: CompareResul
     })),
     pprof: await writePprofPair(runDir, compare, level, { baseline, candidate }),
   };
-}
-
-/** A side's window profiles at a level and the successful requests in those windows; null without any. */
-function sideProfiles(windows: readonly CompareWindow[], side: 'baseline' | 'candidate', profiles: ReadonlyMap<string, CpuProfile>): SideProfiles | null {
-  const mine = windows.filter((w) => w.side === side);
-  const okRequests = mine.reduce((sum, w) => sum + w.step.requests.ok, 0);
-  if (mine.length === 0 || okRequests === 0) return null;
-  return { profiles: mine.map((w) => profiles.get(w.step.id)!), okRequests };
-}
-
-function windowCosts(window: CompareWindow, amountByItem: ReadonlyMap<string, number>): WindowCosts {
-  return { epoch: window.epoch, side: window.side, okRequests: window.step.requests.ok, amountByItem };
 }
 
 /** A window's bucket costs, ms over the window, from its analysis. */
