@@ -32,6 +32,7 @@ interface K6Sample {
   data?: { time?: string; value?: number; tags?: Record<string, string> };
 }
 
+const IMPORTED_METRICS = ['gwprof_ok', 'gwprof_ok_duration', 'gwprof_failed', 'dropped_iterations', 'iterations'].map((name) => `{"metric":"${name}"`);
 const FAILURE_KINDS = new Set(Object.keys(emptyFailureCounts()));
 
 /** Samples binned by the second they were taken in, across every file. */
@@ -42,13 +43,15 @@ export class K6Samples {
 
   add(line: string): void {
     if (!line.trim()) return;
+    this.lines++;
+    // A dozen samples per request, most of them k6's own: only the metrics read here are parsed.
+    if (line.startsWith('{"metric":"') && !IMPORTED_METRICS.some((prefix) => line.startsWith(prefix))) return;
     let sample: K6Sample;
     try {
       sample = JSON.parse(line) as K6Sample;
     } catch {
       throw new GwprofError(`not k6 JSON output (k6 run --out json=FILE): ${line.slice(0, 80)}`);
     }
-    this.lines++;
     if (sample.type !== 'Point' || !sample.data?.time) return;
     const second = Math.floor(Date.parse(sample.data.time) / 1000);
     const value = sample.data.value ?? 0;

@@ -6,7 +6,7 @@
  * latency; gwprof_failed a failure of its kind; dropped_iterations a send the cap refused.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { GwprofError, type FailureCounts, type LoadShape } from '@gwprof/results';
@@ -28,6 +28,7 @@ export interface K6EngineOptions {
 
 /** Long enough that the step, not k6, ends the load (k6 is stopped with SIGINT). */
 const UNTIL_STOPPED_SEC = 24 * 3600;
+const STREAMED_METRICS = ['gwprof_ok_duration', 'gwprof_failed', 'dropped_iterations'].map((name) => `{"metric":"${name}","type":"Point"`);
 const KINDS = new Set(['non2xx', 'badBody', 'graphqlErrors', 'mismatch', 'timeouts', 'socketErrors']);
 
 /** k6 on PATH or at `--k6 PATH`, or a one-line error that says how to get it. */
@@ -35,7 +36,8 @@ export function findK6(explicit: string | undefined): string {
   const candidates = explicit ? [explicit] : (process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, 'k6'));
   const found = candidates.find((candidate) => existsSync(candidate));
   if (!found) throw new GwprofError(`${explicit ? `--k6 ${explicit} does not exist` : 'k6 is not on PATH'}: install it with \`go install go.k6.io/k6@v1.8.1\` (it lands in $(go env GOPATH)/bin), or give --k6 PATH`);
-  return found;
+  // k6 runs in the step's folder: a relative path must not be read from there.
+  return path.resolve(found);
 }
 
 function writeScript(options: K6EngineOptions): string {
@@ -50,7 +52,8 @@ function writeScript(options: K6EngineOptions): string {
 
 /** One k6 sample line into the recorder, at the moment k6 took it on gwprof's clock. */
 function fileSample(recorder: LoadRecorder, line: string): void {
-  if (!line.startsWith('{')) return;
+  // k6 writes about a dozen samples per request: only gwprof's own are parsed.
+  if (!STREAMED_METRICS.some((prefix) => line.startsWith(prefix))) return;
   let sample: { type?: string; metric?: string; data?: { time?: string; value?: number; tags?: Record<string, string> } };
   try {
     sample = JSON.parse(line);
@@ -74,7 +77,7 @@ function fileSample(recorder: LoadRecorder, line: string): void {
 
 export function startK6Engine(options: K6EngineOptions): LoadEngine {
   const script = writeScript(options);
-  const child: ChildProcess = spawn(options.k6, ['run', '--quiet', '--no-summary', '--no-usage-report', '--out', 'json=/dev/stdout', script], {
+  const child: ChildProcess = spawn(options.k6, ['run', '--quiet', '--summary-mode=disabled', '--no-usage-report', '--out', 'json=-', script], {
     cwd: options.workDir,
     env: { ...process.env, GWPROF_URL: options.url, K6_NO_USAGE_REPORT: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -94,7 +97,8 @@ export function startK6Engine(options: K6EngineOptions): LoadEngine {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const lines = readline.createInterface({ input: child.stdout! });
   lines.on('line', (line) => fileSample(options.recorder, line));
-  child.stderr!.resume();
+  // k6's own messages (request errors, warnings) stay readable beside the script.
+  child.stderr!.pipe(createWriteStream(path.join(options.workDir, 'k6.log'), { flags: 'a' }));
   return {
     answered: () => null,
     pids: () => (child.pid ? [child.pid] : []),

@@ -8,6 +8,7 @@
 import type { LoadShape } from '@gwprof/results';
 import type { Scenario } from '../fixtures.js';
 import { requestBodies } from '../load/request-stream.js';
+import { REQUEST_HEADERS } from '../load/exchange.js';
 
 export interface K6ExportOptions {
   url: string;
@@ -120,7 +121,7 @@ function transportFailure(response) {
 export default function () {
   // The test-wide iteration number is unique across load generators: request i is sent once.
   const request = requests[exec.scenario.iterationInTest % requests.length];
-  const response = http.post(url, request.body, { headers: { 'content-type': 'application/json' }, timeout: ${JSON.stringify(`${options.timeoutSec}s`)}, tags: { name: 'gwprof' } });
+  const response = http.post(url, request.body, { headers: ${JSON.stringify(REQUEST_HEADERS)}, timeout: ${JSON.stringify(`${options.timeoutSec}s`)}, tags: { name: 'gwprof' } });
   const verdict = response.status === 0 ? { ok: false, kind: transportFailure(response), message: String(response.error) } : gwprofVerdict(response.status, response.body, request.expected);
   check(verdict, { 'gwprof: validated response': (v) => v.ok });
   if (verdict.ok) {

@@ -12,7 +12,8 @@ import type { Dispatcher } from 'undici';
 import type { Completion } from './recorder.js';
 import type { PreparedRequest, RequestStream } from './request-stream.js';
 
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+/** What every request carries, whichever engine sends it (k6's exported script too). */
+export const REQUEST_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
 /** A late response is awaited this many timeouts (at least a minute) before the connection is given up. */
 const HARD_CAP_TIMEOUTS = 6;
@@ -97,7 +98,7 @@ export async function exchange(
   const timeout: Completion = { ok: false, kind: 'timeouts', message: `no response within ${inFlight.timeoutSeconds} s`, bytes: 0 };
   const pending = inFlight.add(performance.now(), (at) => onTimeout(at, timeout));
   try {
-    const response = await client.request({ path, method: 'POST', headers: HEADERS, body: request.body, signal: pending.controller.signal });
+    const response = await client.request({ path, method: 'POST', headers: REQUEST_HEADERS, body: request.body, signal: pending.controller.signal });
     const text = await response.body.text();
     const at = performance.now();
     return { completion: pending.timedOut ? null : validated(response.statusCode, text, request, stream, at - startedAt), at };
