@@ -9,6 +9,7 @@ import { GwprofError, type AllocatorCost } from '@gwprof/results';
 import { attributeNodes, orderBucketNames } from './buckets.js';
 import { frameKey, type CpuProfileCallFrame, type CpuProfileNode } from './cpuprofile.js';
 import { DEFAULT_BUCKET_RULES, type BucketRule } from './rules.js';
+import { TOP_FUNCTIONS } from './top-functions.js';
 
 /** A node of Chrome's `.heapprofile` (DevTools protocol `HeapProfiler.SamplingHeapProfileNode`). */
 export interface HeapProfileNode {
@@ -108,7 +109,7 @@ export function analyzeAllocations(profile: HeapProfile, options: { rules?: read
   }
   const topAllocators = [...functions.values()]
     .sort((a, b) => b.bytes - a.bytes || a.frame.functionName.localeCompare(b.frame.functionName))
-    .slice(0, options.top ?? 15)
+    .slice(0, options.top ?? TOP_FUNCTIONS)
     .map(({ frame, bytes, byBucket }) => ({
       functionName: frame.functionName || '(anonymous)',
       url: frame.url,
@@ -204,7 +205,7 @@ export function diffAllocations(baseline: SideHeapProfiles, candidate: SideHeapP
   return {
     baseline: sides.baseline.bytes / perOk.baseline,
     candidate: sides.candidate.bytes / perOk.candidate,
-    functions: [...functions.values()].sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta)).slice(0, options.top ?? 15),
+    functions: [...functions.values()].sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta)).slice(0, options.top ?? TOP_FUNCTIONS),
     functionCount: functions.size,
     buckets,
   };

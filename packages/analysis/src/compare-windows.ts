@@ -110,10 +110,15 @@ export function decideLevel(windows: readonly CompareWindow[], level: number, de
   return { ...base, outcome: decision.outcome, epochs: decision.epochs, relativeChange: decision.relativeChange, interval: decision.interval, reason: decision.reason };
 }
 
+/** Windows that failed validation: any of them makes the comparison invalid. */
+export function failedWindows<W extends { step: { status: string } }>(windows: readonly W[]): W[] {
+  return windows.filter((w) => w.step.status === 'failed');
+}
+
 /** The comparison's verdict from every level's decision; also whether measuring more could change it. */
 export function judgeComparison(windows: readonly CompareWindow[], design: ComparisonDesign): ComparisonVerdict {
   const decisions = new Map(design.levels.map((level) => [level, decideLevel(windows, level, design)]));
-  const failed = windows.filter((w) => w.step.status === 'failed');
+  const failed = failedWindows(windows);
   if (failed.length > 0) {
     const reasons = failed.map((w) => `${w.side} window ${w.block}.${w.position} at ${loadLabel(w.step.load)} failed: ${w.step.failures[0] ?? 'failed'}`);
     return { decisions, verdict: 'invalid', reasons, exitCode: 2, done: true };

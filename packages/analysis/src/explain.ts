@@ -84,7 +84,7 @@ export function explainFrames(profile: CpuProfile, query: ExplainQuery, rules: r
   const frames = new Map<string, FrameExplanation>();
   for (const node of selected) {
     const frame = frameRef(node.callFrame);
-    const key = frameKey(frame);
+    const key = printedFrameKey(frame);
     let entry = frames.get(key);
     if (!entry) {
       const own = matchFrame(node.callFrame);
@@ -150,7 +150,7 @@ function addOutcome(entry: FrameExplanation, outcome: Omit<ExplainedOutcome, 'no
       o.bucket === outcome.bucket &&
       o.how === outcome.how &&
       o.decidedBy?.rule.index === outcome.decidedBy?.rule.index &&
-      (o.decidedBy === undefined || frameKey(o.decidedBy.frame) === frameKey(outcome.decidedBy!.frame)),
+      (o.decidedBy === undefined || printedFrameKey(o.decidedBy.frame) === printedFrameKey(outcome.decidedBy!.frame)),
   );
   if (same) {
     same.nodes += 1;
@@ -201,6 +201,7 @@ function frameRef(frame: CpuProfileCallFrame): FrameRef {
   return { functionName: frame.functionName || '(anonymous)', url: frame.url, line: Math.max(0, frame.lineNumber + 1) };
 }
 
-function frameKey(frame: FrameRef): string {
+/** Frames as the explanation prints them (by line, no column): two that print alike are one line of it. */
+function printedFrameKey(frame: FrameRef): string {
   return `${frame.functionName}\0${frame.url}\0${frame.line}`;
 }

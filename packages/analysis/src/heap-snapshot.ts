@@ -113,7 +113,7 @@ export function summarizeHeapSnapshot(snapshot: RawHeapSnapshot, options: { top?
  * stands in for a missing first value in `growthBytes` (which then understates the growth). A miss in
  * a later snapshot never counts as growth.
  */
-export function growingClasses(summaries: readonly HeapSnapshotSummary[], options: { minGrowthBytes?: number } = {}): GrowingClass[] {
+export function growingClasses(summaries: ReadonlyArray<Pick<HeapSnapshotSummary, 'classes'>>, options: { minGrowthBytes?: number } = {}): GrowingClass[] {
   if (summaries.length < 3) {
     throw new GwprofError(`growing classes need at least 3 heap snapshots (2 diffs), got ${summaries.length}`);
   }

@@ -15,7 +15,7 @@ export { analyzeRateCapacity } from './rate-capacity.js';
 // Steady state (collect decides with these while a step runs)
 export { cpuWarmupDecision, warmupDecision, windowDecision, judgeWindowSteadiness, type WindowRule, type WindowSteadiness } from './steady-state.js';
 // Comparisons: the verdict, and the sequential rule behind it (bench/ replays and simulates it)
-export { blockChanges, blockLogRatio, judgeComparison, compareMetric, deltaMetric, GATING_METRIC, INFORMATIONAL_METRICS, type ComparisonDesign, type ComparisonVerdict } from './compare-windows.js';
+export { blockChanges, blockLogRatio, failedWindows, judgeComparison, compareMetric, deltaMetric, GATING_METRIC, INFORMATIONAL_METRICS, type ComparisonDesign, type ComparisonVerdict } from './compare-windows.js';
 export { DEFAULT_EPOCH_TEST, decideEpochs, epochValues, resolveEpochDesign, spendingBoundaries, type EpochBlock, type EpochDecision, type EpochOutcome, type EpochTestDesign } from './epoch-test.js';
 export { mulberry32 } from './random.js';
 export { mean, median, variance } from './descriptive.js';

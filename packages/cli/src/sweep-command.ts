@@ -49,7 +49,7 @@ export function sweepCommand(): Command {
     .addOption(new Option('--arrivals <kind>', 'open loop: poisson (random, like independent users) or uniform (evenly spaced)').choices(['poisson', 'uniform']).default(SWEEP.arrivals))
     .option('--max-in-flight <n>', 'open loop: requests outstanding at most; sends beyond are counted as dropped, never queued', parseWholeNumber('--max-in-flight'), SWEEP.maxInFlight)
     .option('--slo <targets>', 'targets for the highest rate that meets them, e.g. p99=500ms,success=99.99% (keys: mean, p50, p80, p95, p99, success)', parseSlo)
-    .option('-d, --duration <time>', `shortest measured window per step; it grows to hold ${'≥'} 10 round trips and 200 responses (default ${SWEEP.durationSec}; --quick: ${QUICK.durationSec})`, parseDuration('--duration'))
+    .option('-d, --duration <time>', `shortest measured window per step; it grows to hold ≥ ${DEFAULTS.windowMinimums.minRoundTrips} round trips and ${DEFAULTS.windowMinimums.minResponses} responses (default ${SWEEP.durationSec}; --quick: ${QUICK.durationSec})`, parseDuration('--duration'))
     .option('--max-duration <time>', `longest measured window per step (default ${SWEEP.maxDurationSec}; --quick: ${QUICK.maxDurationSec})`, parseDuration('--max-duration'))
     .option('-w, --warmup <time>', `longest warm-up per step, on the same connections; it ends once throughput stops trending (default ${SWEEP.warmupSec}; --quick: ${QUICK.warmupSec})`, parseDuration('--warmup', 1, { allowZero: true }))
     .option('-q, --quick', 'a short run that still exercises everything (two levels, short steps)', false)

@@ -47,7 +47,7 @@ export const SCENARIOS: Record<string, ScenarioPreset> = {
     concurrency: [10, 100, 300, 500, 1000],
   },
   'seed-000': {
-    description: "seed 000's experiment: its TestQuery (one identical request, repeated), levels 10 to 1000, the gateway on 1 CPU with 512 MB",
+    description: "the first load test gwprof grew from: its TestQuery (one identical request, repeated), levels 10 to 1000, the gateway on 1 CPU with 512 MB",
     files: SEED_QUERY,
     concurrency: [10, 100, 300, 500, 1000],
     gatewayCpus: 1,
@@ -91,6 +91,8 @@ export const DEFAULTS = {
     maxInFlight: 1000,
   },
   quick: { concurrency: [10, 100], durationSec: 5, maxDurationSec: 15, warmupSec: 10 },
+  /** The closed-loop steps that find a gateway's peak before `--rate auto` or a soak: shorter than a sweep's, as only their peak is kept. */
+  peakProbe: { durationSec: 10, maxDurationSec: 20, warmupSec: 15 },
   compare: {
     scenario: VARIED_QUERY,
     concurrency: [20],

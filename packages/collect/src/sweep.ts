@@ -240,7 +240,8 @@ async function probeRates(
   auto: { arrivals: 'poisson' | 'uniform'; maxInFlight: number },
 ): Promise<LoadShape[]> {
   const steps = [];
-  const probeSettings = { ...options, durationSec: Math.min(options.durationSec, 10), maxDurationSec: Math.min(options.maxDurationSec, 20), warmupSec: Math.min(options.warmupSec, 15) };
+  const probe = DEFAULTS.peakProbe;
+  const probeSettings = { ...options, durationSec: Math.min(options.durationSec, probe.durationSec), maxDurationSec: Math.min(options.maxDurationSec, probe.maxDurationSec), warmupSec: Math.min(options.warmupSec, probe.warmupSec) };
   for (const concurrency of PROBE_CONCURRENCY) {
     if (options.signal.aborted) break;
     const step = await measureStep({

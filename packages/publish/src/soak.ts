@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readSoakResult, writeSoakResult, type SoakAnalysis, type SoakResult } from '@gwprof/results';
-import { DEFAULT_LEAK_DESIGN, growingClasses, judgeSoak, leakingClasses, type HeapSnapshotSummary } from '@gwprof/analysis';
+import { DEFAULT_LEAK_DESIGN, growingClasses, judgeSoak, leakingClasses } from '@gwprof/analysis';
 import { renderSoakHtml, renderSoakMarkdown } from '@gwprof/render';
 
 export interface PublishedSoak {
@@ -17,7 +17,7 @@ export interface PublishedSoak {
 
 /** The memtest rule over the snapshots whose summary succeeded, in order. */
 function classesThatGrew(soak: SoakResult): SoakAnalysis['growingClasses'] {
-  const summaries: HeapSnapshotSummary[] = soak.snapshots.flatMap((s) => (s.classes ? [{ nodeCount: 0, edgeCount: 0, totalSize: 0, classes: s.classes }] : []));
+  const summaries = soak.snapshots.flatMap((s) => (s.classes ? [{ classes: s.classes }] : []));
   if (summaries.length < 3) return [];
   return leakingClasses(growingClasses(summaries)).slice(0, 10).map((c) => ({ name: c.name, counts: c.counts, retainedSizes: c.retainedSizes, growthBytes: c.growthBytes, retainerPath: c.retainerPath }));
 }

@@ -13,7 +13,6 @@ import {
   changeIsWorse,
   decisionText,
   designText,
-  failedWindows,
   functionCells,
   bucketMovesLine,
   functionMovesHeading,
@@ -32,6 +31,7 @@ import { relativeHref } from './links.js';
 import { environmentFacts } from './run-facts.js';
 import { failureBreakdown } from './step-rows.js';
 import { dotPlot, lineChart } from './svg-chart.js';
+import { failedWindows } from '@gwprof/analysis';
 
 /** "c20" or "r300": the level in element ids. */
 function levelTag(level: CompareLevel): string {
@@ -185,7 +185,7 @@ function windowsTable(compare: PublishedCompare): string {
 }
 
 function failuresSection(compare: PublishedCompare): string {
-  const failed = failedWindows(compare);
+  const failed = failedWindows(compare.windows);
   if (failed.length === 0) return '<section id="failures"><h2>Failures</h2><p class="status-ok">No window failed validation.</p></section>';
   const items = failed.map(
     (w) =>

@@ -12,7 +12,6 @@ import {
   bucketMovesLine,
   decisionText,
   designText,
-  failedWindows,
   functionCells,
   functionMovesHeading,
   isDeltasOnly,
@@ -24,6 +23,7 @@ import {
 import { fencedBlock } from './markdown-blocks.js';
 import { reproduceCommand } from './reproduce-command.js';
 import { type Column, formatMarkdownTable } from './text-table.js';
+import { failedWindows } from '@gwprof/analysis';
 
 function levelSection(level: CompareLevel, threshold: number | null): string[] {
   const metricColumns: Column[] = METRIC_HEADERS.map((header, i) => ({ header, ...(i >= 2 ? { align: 'right' as const } : {}) }));
@@ -96,7 +96,7 @@ export function renderCompareMarkdown(compare: PublishedCompare): string {
   const lines: string[] = [`## gwprof compare: ${verdict}`, ''];
   lines.push(isDeltasOnly(compare) ? `**Deltas only** for ${sides}: two finished runs compared, one measurement per side, so no interval and no verdict.` : `**Verdict: ${verdict}** for ${sides} (exit ${compare.analysis.exitCode}).`);
   if (compare.analysis.verdictReasons.length > 0) lines.push('', ...compare.analysis.verdictReasons.map((r) => `- ${escapeMarkdown(r)}`));
-  const failed = failedWindows(compare);
+  const failed = failedWindows(compare.windows);
   if (failed.length > 0) {
     lines.push('', `${failed.length} window(s) failed validation, so no verdict can be drawn:`, '');
     for (const w of failed) lines.push(`- ${escapeMarkdown(windowLabel(w))}: ${escapeMarkdown(w.step.failures.join('; ') || 'failed')}`);

@@ -192,11 +192,6 @@ export function verdictTone(compare: PublishedCompare): 'ok' | 'bad' | 'warn' {
   return 'warn';
 }
 
-/** Windows that failed validation: any of them makes the comparison invalid. */
-export function failedWindows(compare: PublishedCompare) {
-  return compare.windows.filter((w) => w.step.status === 'failed');
-}
-
 /** "epoch 2 block 5 · window 3 candidate c=20". */
 export function windowLabel(w: PublishedCompare['windows'][number]): string {
   return `epoch ${w.epoch} block ${w.block} · window ${w.position + 1} ${w.side} ${loadLabel(w.step.load)}`;

@@ -7,7 +7,6 @@ import {
   bucketMovesLine,
   changeIsWorse,
   decisionText,
-  failedWindows,
   functionCells,
   functionMovesHeading,
   isDeltasOnly,
@@ -19,6 +18,7 @@ import {
 } from './compare-rows.js';
 import type { TerminalOptions } from './step-table.js';
 import { type Column, formatTextTable } from './text-table.js';
+import { failedWindows } from '@gwprof/analysis';
 
 const columns = (headers: string[], numericFrom: number): Column[] => headers.map((header, i) => ({ header, ...(i >= numericFrom ? { align: 'right' as const } : {}) }));
 
@@ -51,7 +51,7 @@ export function renderCompareTable(compare: PublishedCompare, opts: TerminalOpti
     }
     if (level.pprof) lines.push(`  Differential profile: ${escapeTerminal(level.pprof.command)}  (in the run folder)`);
   }
-  const failed = failedWindows(compare);
+  const failed = failedWindows(compare.windows);
   if (failed.length > 0) {
     lines.push('', p.red(`${failed.length} window(s) failed validation:`));
     for (const w of failed) lines.push(p.red(`  ${escapeTerminal(windowLabel(w))}: ${w.step.failures.map(escapeTerminal).join('; ') || 'failed'}`));

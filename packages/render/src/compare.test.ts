@@ -3,7 +3,7 @@ import { stripAnsi } from './ansi.js';
 import { renderCompareReportHtml } from './compare-html.js';
 import { renderCompareMarkdown } from './compare-markdown.js';
 import { renderCompareTable } from './compare-table.js';
-import { findExternalResourceLoads } from './external-resources.js';
+import { findExternalResourceLoads } from './test-fixtures/external-resources.js';
 import { makeCompareFixture } from './test-fixtures/run-fixture.js';
 import { largestMoves } from './compare-rows.js';
 

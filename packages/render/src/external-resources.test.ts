@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findExternalResourceLoads } from './external-resources.js';
+import { findExternalResourceLoads } from './test-fixtures/external-resources.js';
 
 describe('findExternalResourceLoads', () => {
   it('finds elements, CSS and script calls that would load from the network', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findExternalResourceLoads } from './external-resources.js';
+import { findExternalResourceLoads } from './test-fixtures/external-resources.js';
 import { renderFlameGraphHtml } from './flamegraph-html.js';
 import { makeCpuProfile } from './test-fixtures/run-fixture.js';
 

@@ -51,13 +51,6 @@ export function signedPercent(change: number | null | undefined, decimals = 1): 
   return pct > 0 || (pct === 0 && !text.startsWith('-')) ? `+${text}%` : `${text}%`;
 }
 
-/** Percentage points (already in points), signed: "+2.3 pp". */
-export function signedPoints(points: number | null | undefined, decimals = 1): string {
-  if (!isFiniteNumber(points)) return NONE;
-  const text = points.toFixed(decimals);
-  return points >= 0 && !text.startsWith('-') ? `+${text} pp` : `${text} pp`;
-}
-
 /** An interval of a relative change: "[-2.1%, +4.0%]". */
 export function ciRange(ci: [number, number] | null | undefined): string {
   if (!ci) return NONE;

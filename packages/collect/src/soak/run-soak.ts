@@ -142,7 +142,7 @@ async function probePeak(options: SoakOptions, scenario: Scenario, gateway: Runn
     const step = await measureStep({
       id: `probe-c${concurrency}`,
       load: { kind: 'closed', concurrency },
-      settings: { durationSec: 10, maxDurationSec: 20, warmupSec: 15, timeoutSec: options.timeoutSec, minSuccess: 1, samplingIntervalUs: DEFAULTS.samplingIntervalUs, heapSamplingBytes: null, settleSec: DEFAULTS.settleSec, signal: options.signal, onProgress: options.onProgress },
+      settings: { ...DEFAULTS.peakProbe, timeoutSec: options.timeoutSec, minSuccess: 1, samplingIntervalUs: DEFAULTS.samplingIntervalUs, heapSamplingBytes: null, settleSec: DEFAULTS.settleSec, signal: options.signal, onProgress: options.onProgress },
       scenario,
       gateway: stepGatewayOf(gateway),
       subgraphs,
