@@ -1,4 +1,5 @@
 /** What the benchmarks share: where the repository is, and the sweep's closed-loop load for a while. */
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LoadRecorder, RequestStream, startClosedLoop, type loadScenario } from '@gwprof/collect';
@@ -27,3 +28,66 @@ export async function closedLoopFor(options: {
 
 /** `value` with `digits` decimals, or '–' when there is none. */
 export const fixed = (value: number | null | undefined, digits: number): string => (value === null || value === undefined ? '–' : Number(value).toFixed(digits));
+
+/** One load generator's run: validated responses and their latency. */
+export interface ToolRun {
+  ok: number;
+  okIncludingLate?: number;
+  failed: number;
+  rps: number;
+  p50: number | null;
+  p99: number | null;
+  timeouts: number;
+  /** The load generator's own CPU seconds (user + system), where measured. */
+  cpuSeconds?: number;
+  /**
+   * Where the tool ran past the counted window (k6 finishes its last iterations), what it did in
+   * its whole run, so costs per response (fan-out, CPU) divide the whole run's work by it.
+   */
+  wholeRun?: { ok: number; requests: number };
+}
+
+/**
+ * A load generator run to its end under GNU time, pinned to `cpus` when given: its exit code, its
+ * stdout and stderr, and the CPU seconds its process tree used (what the tool costs).
+ */
+export function runTimed(command: string, args: string[], options: { cpus?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string; cpuSeconds: number }> {
+  const pinned = options.cpus ? ['taskset', '-c', options.cpus, command, ...args] : [command, ...args];
+  return new Promise((resolve) => {
+    const child = spawn('/usr/bin/time', ['-f', 'gwprof-cpu %U %S', ...pinned], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('exit', (code) => {
+      const cpu = /gwprof-cpu ([\d.]+) ([\d.]+)/.exec(stderr);
+      resolve({ code, stdout, stderr, cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN });
+    });
+  });
+}
+
+/** What bench/wrk/graphql.lua prints when wrk is done. */
+interface WrkSummary {
+  ok: number;
+  bad: number;
+  duration_us: number;
+  timeouts: number;
+  p50_us: number;
+  p99_us: number;
+}
+
+/** Debian's wrk with bench/wrk/graphql.lua, which counts only validated responses. */
+export async function wrkRun(options: { url: string; connections: number; seconds: number; cpus: string; timeoutSec: number; bodiesFile: string }): Promise<ToolRun> {
+  const lua = path.join(repoRoot, 'bench', 'wrk', 'graphql.lua');
+  const args = ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--timeout', `${options.timeoutSec}s`, '-s', lua, options.url, '--', options.bodiesFile];
+  const run = await runTimed('wrk', args, { cpus: options.cpus });
+  const line = run.stdout.split('\n').find((l) => l.startsWith('{"ok"'));
+  if (run.code !== 0 || !line) throw new Error(`wrk failed (${run.code}): ${run.stdout}${run.stderr}`);
+  const r = JSON.parse(line) as WrkSummary;
+  const secs = r.duration_us / 1e6;
+  // wrk runs the Lua response() for every response, so a valid answer that came after --timeout is
+  // in r.ok, while wrk's C code counts the same answer as a timeout. gwprof counts it as a failure
+  // only, so the comparable figure is ok − timeouts (exact when late answers are valid, as Mesh's are).
+  const okOnTime = Math.max(0, r.ok - r.timeouts);
+  return { ok: okOnTime, okIncludingLate: r.ok, failed: r.bad, rps: okOnTime / secs, p50: r.p50_us / 1000, p99: r.p99_us / 1000, timeouts: r.timeouts, cpuSeconds: run.cpuSeconds };
+}

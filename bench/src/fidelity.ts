@@ -17,14 +17,14 @@
 //   node bench/dist/fidelity.js [--levels 10,100,300] [--pairs 5] [--duration 20] [--level-warmup 10] [--gateway mesh]
 //                               [--scenario varied|seed-000] [--out docs/bench/fidelity.json]
 // Needs wrk (Debian: apt-get install wrk).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { median } from '@gwprof/analysis';
 import { DEFAULTS, SCENARIOS, attachSubgraphs, bringUp, cpuSeconds, loadScenario, requestBodies, settleGateway } from '@gwprof/collect';
-import { closedLoopFor, fixed, repoRoot } from './common.js';
+import { closedLoopFor, fixed, wrkRun, type ToolRun } from './common.js';
 
 const { values } = parseArgs({
   options: {
@@ -54,21 +54,11 @@ const scenario = loadScenario(preset.files);
 const work = mkdtempSync(path.join(os.tmpdir(), 'gwprof-fidelity-'));
 const bodiesFile = path.join(work, 'bodies.jsonl');
 writeFileSync(bodiesFile, `${requestBodies(scenario).join('\n')}\n`);
-const lua = path.join(repoRoot, 'bench', 'wrk', 'graphql.lua');
 // Long latencies need long runs: at least 10 mean round trips at the levels where Mesh takes seconds.
 const durationFor = (c: number): number => (c >= 300 ? Math.max(baseDuration, 30) : baseDuration);
 
 type Tool = 'gwprof' | 'wrk';
 
-interface ToolRun {
-  ok: number;
-  okIncludingLate?: number;
-  failed: number;
-  rps: number;
-  p50: number | null;
-  p99: number | null;
-  timeouts: number;
-}
 
 /** A run with what the gateway did for its successful responses. */
 interface MeasuredRun extends ToolRun {
@@ -96,37 +86,6 @@ interface PairRow {
 async function gwprofRun(url: string, connections: number, seconds: number): Promise<ToolRun> {
   const w = await closedLoopFor({ url, connections, seconds, timeoutMs: timeoutSec * 1000, scenario });
   return { ok: w.requests.ok, failed: w.requests.failed, rps: w.requests.ok / seconds, p50: w.latencyMs?.p50 ?? null, p99: w.latencyMs?.p99 ?? null, timeouts: w.failureCounts.timeouts };
-}
-
-/** What graphql.lua prints when wrk is done. */
-interface WrkSummary {
-  ok: number;
-  bad: number;
-  duration_us: number;
-  timeouts: number;
-  p50_us: number;
-  p99_us: number;
-}
-
-function wrkRun(url: string, connections: number, seconds: number, cpus: string): Promise<ToolRun> {
-  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', `${timeoutSec}s`, '-s', lua, url, '--', bodiesFile];
-  const [command, argv] = cpus ? ['taskset', ['-c', cpus, 'wrk', ...args]] : ['wrk', args];
-  return new Promise((resolve, reject) => {
-    const child = spawn(command as string, argv as string[], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('exit', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('{"ok"'));
-      if (code !== 0 || !line) return reject(new Error(`wrk failed (${code}): ${out}`));
-      const r = JSON.parse(line) as WrkSummary;
-      const secs = r.duration_us / 1e6;
-      // wrk runs the Lua response() for every response, so a valid answer that came after --timeout is
-      // in r.ok, while wrk's C code counts the same answer as a timeout. gwprof counts it as a failure
-      // only, so the comparable figure is ok − timeouts (exact when late answers are valid, as Mesh's are).
-      const okOnTime = Math.max(0, r.ok - r.timeouts);
-      resolve({ ok: okOnTime, okIncludingLate: r.ok, failed: r.bad, rps: okOnTime / secs, p50: r.p50_us / 1000, p99: r.p99_us / 1000, timeouts: r.timeouts });
-    });
-  });
 }
 
 try {
@@ -176,7 +135,7 @@ try {
       for (const tool of order) {
         const settled = await settleGateway(bed.gateway.pid, 60, new AbortController().signal, [port]);
         row[`${tool}Settle`] = settled.seconds;
-        row[tool] = await withGatewayWork(() => (tool === 'gwprof' ? gwprofRun(bed.gateway.url, c, seconds) : wrkRun(bed.gateway.url, c, seconds, others)));
+        row[tool] = await withGatewayWork(() => (tool === 'gwprof' ? gwprofRun(bed.gateway.url, c, seconds) : wrkRun({ url: bed.gateway.url, connections: c, seconds, cpus: others, timeoutSec, bodiesFile })));
       }
       row.ratio = row.gwprof.rps / row.wrk.rps;
       results.push(row);
