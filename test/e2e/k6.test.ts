@@ -30,10 +30,11 @@ async function exportScript(extra: string[]): Promise<string> {
   return path.join(dir, 'gwprof-k6.js');
 }
 
-async function importRun(files: string[], extra: string[] = []): Promise<{ code: number | null; run: RunResult }> {
+async function importRun(files: string[], extra: string[] = []): Promise<{ code: number | null; run: RunResult; dir: string }> {
   const out = tempDir('k6-import');
   const result = await runCli(['import', 'k6', ...files, '--out', out, '--run-id', 'i', '--no-color', ...extra]);
-  return { code: result.code, run: JSON.parse(readFileSync(path.join(out, 'i', 'results.json'), 'utf8')) as RunResult };
+  const dir = path.join(out, 'i');
+  return { code: result.code, run: JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as RunResult, dir };
 }
 
 beforeAll(async () => {
@@ -94,5 +95,10 @@ describe('k6 as gwprof load engine and peer', () => {
     expect(mergedStep.rps).toBeGreaterThan(65);
     expect(mergedStep.rps).toBeLessThan(95);
     expect(mergedStep.rate!.dropped).toBe(0);
+    // The imported folder is a run folder like any: `gwprof report` renders it again, byte for byte.
+    const summary = readFileSync(path.join(merged.dir, 'summary.md'), 'utf8');
+    const report = await runCli(['report', merged.dir, '--no-color']);
+    expect(report.code, report.stderr).toBe(0);
+    expect(readFileSync(path.join(merged.dir, 'summary.md'), 'utf8')).toBe(summary);
   }, 120_000);
 });

@@ -40,6 +40,11 @@ describe('gwprof soak', () => {
     expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toMatch(/LeakedRequestRecord/);
     expect(readFileSync(path.join(dir, 'index.html'), 'utf8')).toMatch(/<svg id="memory"/);
     expect(result.stdout).toMatch(/Verdict: LEAK/);
+    // `gwprof report` re-publishes a soak's folder as the live soak did, and exits as it did.
+    const summary = readFileSync(path.join(dir, 'summary.md'), 'utf8');
+    const report = await runCli(['report', dir, '--no-color']);
+    expect(report.code, report.stderr).toBe(1);
+    expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toBe(summary);
   }, 240_000);
 
   it('records a gateway that dies mid-soak: when, its exit code, its last log lines, and the intervals before (exit 1)', async () => {
