@@ -15,10 +15,23 @@ export const k6Path = path.join(root, '.tools', 'bin', 'k6');
 export function ensureK6() {
   if (existsSync(k6Path)) return k6Path;
   const started = Date.now();
+  // Go's default caches live under HOME; a bare environment (a CI runner) may not set it.
+  const caches = process.env.HOME ? {} : { GOPATH: path.join(root, '.tools', 'go'), GOCACHE: path.join(root, '.tools', 'go-build') };
+  const env = { ...process.env, ...caches, GOBIN: path.dirname(k6Path), CGO_ENABLED: '0' };
+  // Go on PATH, or where its official archive installs it.
+  const go = ['go', '/usr/local/go/bin/go'].find((candidate) => {
+    try {
+      execFileSync(candidate, ['version'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (!go) throw new Error(`could not build k6 (go install ${K6_MODULE}): Go is neither on PATH nor in /usr/local/go`);
   try {
-    execFileSync('go', ['install', K6_MODULE], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, GOBIN: path.dirname(k6Path), CGO_ENABLED: '0' } });
+    execFileSync(go, ['install', K6_MODULE], { stdio: ['ignore', 'ignore', 'inherit'], env });
   } catch (error) {
-    throw new Error(`could not build k6 (go install ${K6_MODULE}): ${error.code === 'ENOENT' ? 'Go is not installed' : error.message}`);
+    throw new Error(`could not build k6 (go install ${K6_MODULE}): ${error.message}`);
   }
   console.error(`built k6 (${K6_MODULE}) in ${((Date.now() - started) / 1000).toFixed(0)} s: ${k6Path}`);
   return k6Path;
