@@ -8,6 +8,15 @@ import { planResources, startTestBed, type ProfilerKind, type ResourcePlan, type
 import { describeEnvironment } from './environment.js';
 import type { RunEnvironment } from '@gwprof/results';
 
+/** What every kind of run (sweep, comparison, soak) is asked with: where it goes, who asked, how it is stopped and reports. */
+export interface RunRequest {
+  outDir: string;
+  runId?: string;
+  commandLine: string[];
+  signal: AbortSignal;
+  onProgress: (line: string, final: boolean) => void;
+}
+
 export interface SessionOptions extends ServiceOptions {
   outDir: string;
   /** Default: a timestamp and `label`. */

@@ -2,11 +2,11 @@
 import type { CompareConfig, CompareDesign, CompareResult, LoadShape } from '@gwprof/results';
 import type { ScenarioFiles } from '../defaults.js';
 import type { Scenario } from '../fixtures.js';
-import type { Session } from '../session.js';
+import type { RunRequest, Session } from '../session.js';
 import type { ServiceOptions } from '../test-bed.js';
 import type { GatewayPair } from './gateway-pair.js';
 
-export interface CompareOptions extends ServiceOptions {
+export interface CompareOptions extends ServiceOptions, RunRequest {
   baseline: string;
   candidate: string;
   baselineEnv: Record<string, string>;
@@ -25,11 +25,6 @@ export interface CompareOptions extends ServiceOptions {
   samplingIntervalUs: number;
   heapSamplingBytes: number | null;
   timeoutSec: number;
-  outDir: string;
-  runId?: string;
-  commandLine: string[];
-  signal: AbortSignal;
-  onProgress: (line: string, final: boolean) => void;
 }
 
 export interface ComparisonContext {

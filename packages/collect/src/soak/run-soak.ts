@@ -8,7 +8,7 @@ import path from 'node:path';
 import { GwprofError, RESULTS_SCHEMA_VERSION, asError, writeSoakResult, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
 import { loadScenario, type Scenario } from '../fixtures.js';
 import { gatewayFromSpec } from '../gateways/index.js';
-import { openSession, type Session } from '../session.js';
+import { openSession, type RunRequest, type Session } from '../session.js';
 import type { ServiceOptions } from '../test-bed.js';
 import type { RunningGateway } from '../gateway-process.js';
 import type { ProfilerClient } from '../profiler/controller.js';
@@ -21,7 +21,7 @@ import { TOOL_VERSION } from '../version.js';
 import { runInterval, type IntervalContext } from './soak-interval.js';
 import { SnapshotKeeper } from './snapshots.js';
 
-export interface SoakOptions extends ServiceOptions {
+export interface SoakOptions extends ServiceOptions, RunRequest {
   gateway: string;
   gatewayEnv: Record<string, string>;
   scenarioName: string;
@@ -38,11 +38,6 @@ export interface SoakOptions extends ServiceOptions {
   warmupSec: number;
   leakThresholdBytesPerRequest: number;
   timeoutSec: number;
-  outDir: string;
-  runId?: string;
-  commandLine: string[];
-  signal: AbortSignal;
-  onProgress: (line: string, final: boolean) => void;
 }
 
 export interface SoakOutcome {
