@@ -35,7 +35,7 @@ function settledAt(soak: SoakResult, target: string): number | null {
   const design = { ...DEFAULT_LEAK_DESIGN, warmupSec: soak.config.warmupSec, thresholdBytesPerRequest: soak.config.leakThresholdBytesPerRequest };
   let since: number | null = null;
   for (let k = 1; k <= soak.intervals.length; k++) {
-    const verdict = judgeSoak(soak.intervals.slice(0, k), design, false).verdict;
+    const verdict = judgeSoak(soak.intervals.slice(0, k), soak.snapshots, design, false).verdict;
     if (verdict !== target) since = null;
     else since ??= soak.intervals[k - 1]!.endSec / 60;
   }

@@ -261,7 +261,7 @@ describe('summarizeHeapSnapshotStream', () => {
 // ---------------------------------------------------------------------------------------------
 // Real snapshots, written by V8 in a child process
 
-/** A store that leaks LeakyThings, 500 StableThings, and a 2000-long list of ListNodes. */
+/** A store that leaks LeakyThings, 500 StableThings, a 2000-long list of ListNodes, and one big Piece beside 300 small ones in a list. */
 const CHILD = `
 const v8 = require('node:v8');
 class LeakyThing { constructor() { this.payload = new Array(100).fill(0).map((_, i) => ({ i })); } }
@@ -274,7 +274,10 @@ const stable = [];
 for (let i = 0; i < 500; i++) stable.push(new StableThing(i));
 let head = null;
 for (let i = 0; i < 2000; i++) head = new ListNode(head);
-globalThis.held = { store, stable, head };
+class Piece { constructor(n) { this.data = new Array(n).fill(1); } }
+const big = { piece: new Piece(100000) };
+const pieces = Array.from({ length: 300 }, () => new Piece(10));
+globalThis.held = { store, stable, head, big, pieces };
 v8.writeHeapSnapshot(process.env.SNAPSHOT_FILE);
 `;
 
@@ -312,6 +315,12 @@ describe('summaries of real V8 heap snapshots', () => {
     expect(path.at(-1)).toBe('LeakyThing');
     expect(path).toContain('LeakyStore.items');
     expect(path[0]).toMatch(/^\(GC roots\)/);
+  });
+
+  it('takes the path through the holder that holds the most instances, not to the largest one', () => {
+    const path = byName(summaries[0]!).get('Piece')!.retainerPath!.join(' ');
+    expect(path).toMatch(/\.pieces /);
+    expect(path).not.toMatch(/\.big /);
   });
 
   it('counts the retained size of a linked list once, not once per node', () => {

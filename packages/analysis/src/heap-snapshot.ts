@@ -42,7 +42,10 @@ export interface HeapClassSummary {
   selfSize: number;
   /** Retained size of the instances that no other instance of the class dominates (nesting counted once). */
   retainedSize: number;
-  /** A shortest strong path from a GC root to the largest-retained instance; null if none exists. */
+  /**
+   * A shortest strong path from a GC root to one instance held by the holder that holds the most
+   * instances (on that path); null if none exists.
+   */
   retainerPath: string[] | null;
 }
 
@@ -279,6 +282,7 @@ function summarizeGraph(g: HeapGraph, top: number): HeapSnapshotSummary {
     .sort((a, b) => b.retainedSize - a.retainedSize || compareText(a.name, b.name))
     .slice(0, top);
   const paths = new RetainerPaths(g, classes);
+  const typical = paths.instancesOfBusiestHolders(new Set(chosen.map((r) => r.classIndex)), (n) => retained[order.numberOf[n]!]!);
   let totalSize = 0;
   for (let n = 0; n < g.nodeCount; n++) totalSize += selfSize(g, n);
   return {
@@ -290,7 +294,7 @@ function summarizeGraph(g: HeapGraph, top: number): HeapSnapshotSummary {
       count: r.count,
       selfSize: r.selfSize,
       retainedSize: r.retainedSize,
-      retainerPath: paths.pathTo(r.largest),
+      retainerPath: paths.pathTo(typical.get(r.classIndex) ?? r.largest),
     })),
   };
 }
@@ -476,6 +480,7 @@ function typeGroup(type: string): string {
 }
 
 interface ClassRow {
+  classIndex: number;
   name: string;
   count: number;
   selfSize: number;
@@ -486,7 +491,7 @@ interface ClassRow {
 }
 
 function aggregateClasses(g: HeapGraph, classes: NodeClasses, retained: Float64Array, order: DepthFirstOrder): ClassRow[] {
-  const rows: ClassRow[] = classes.names.map((name) => ({ name, count: 0, selfSize: 0, retainedSize: 0, largest: -1, largestRetained: -1 }));
+  const rows: ClassRow[] = classes.names.map((name, classIndex) => ({ classIndex, name, count: 0, selfSize: 0, retainedSize: 0, largest: -1, largestRetained: -1 }));
   for (let n = 0; n < g.nodeCount; n++) {
     if (!classes.counted[n]) continue;
     const row = rows[classes.classOf[n]!]!;
@@ -578,6 +583,35 @@ class RetainerPaths {
     }
     steps.reverse();
     return steps.length <= MAX_PATH_STEPS ? steps : [...steps.slice(0, 5), '…', ...steps.slice(steps.length - (MAX_PATH_STEPS - 6))];
+  }
+
+  /**
+   * Per class, the largest instance of those held by the holder that holds the most of them: for a
+   * leak, the list it piles up in (the largest instance overall is often an unrelated one, such as
+   * a big I/O buffer beside thousands of small leaked ones). Ties go to the larger instance.
+   */
+  instancesOfBusiestHolders(classIndexes: ReadonlySet<number>, retainedOf: (node: number) => number): Map<number, number> {
+    const parentNode = this.search();
+    type Held = { count: number; instance: number; retained: number };
+    const held = new Map<number, Map<number, Held>>();
+    for (let n = 1; n < this.g.nodeCount; n++) {
+      const classIndex = this.classes.classOf[n]!;
+      const holder = parentNode[n]!;
+      if (!this.classes.counted[n] || holder < 0 || !classIndexes.has(classIndex)) continue;
+      let byHolder = held.get(classIndex);
+      if (!byHolder) held.set(classIndex, (byHolder = new Map()));
+      const entry = byHolder.get(holder) ?? { count: 0, instance: n, retained: retainedOf(n) };
+      entry.count++;
+      if (retainedOf(n) > entry.retained) Object.assign(entry, { instance: n, retained: retainedOf(n) });
+      byHolder.set(holder, entry);
+    }
+    const instances = new Map<number, number>();
+    for (const [classIndex, byHolder] of held) {
+      let best: Held = { count: 0, instance: -1, retained: -1 };
+      for (const entry of byHolder.values()) if (entry.count > best.count || (entry.count === best.count && entry.retained > best.retained)) best = entry;
+      instances.set(classIndex, best.instance);
+    }
+    return instances;
   }
 
   private search(): Int32Array {

@@ -7,7 +7,7 @@ const RATE = 100;
 const INTERVAL = 60;
 
 /** Intervals of a soak at RATE req/s whose heap after GC is `heapAt(seconds)`, with a little noise. */
-function soak(count: number, heapAt: (sec: number) => number, options: { external?: (sec: number) => number; noise?: number } = {}): SoakInterval[] {
+function soak(count: number, heapAt: (sec: number) => number, options: { external?: (sec: number) => number; native?: (sec: number) => number; noise?: number } = {}): SoakInterval[] {
   const random = mulberry32(5);
   return Array.from({ length: count }, (_, index) => {
     const endSec = (index + 1) * INTERVAL;
@@ -16,7 +16,7 @@ function soak(count: number, heapAt: (sec: number) => number, options: { externa
       atSec: endSec, okRequestsSoFar: endSec * RATE,
       heapUsedBytes: heapAt(endSec) + jitter(), heapTotalBytes: heapAt(endSec) + 20e6,
       externalBytes: (options.external ?? (() => 2e6))(endSec) + jitter(), arrayBuffersBytes: 1e6,
-      rssBytes: heapAt(endSec) + 20e6 + 60e6 + jitter(),
+      rssBytes: heapAt(endSec) + 20e6 + (options.native ?? (() => 60e6))(endSec) + jitter(),
     };
     return {
       index, startSec: endSec - INTERVAL, endSec, loadSec: INTERVAL - 3,
@@ -31,7 +31,7 @@ const design = { ...DEFAULT_LEAK_DESIGN, warmupSec: 120 };
 
 describe('judgeSoak', () => {
   it('calls a heap that grows 1,000 bytes per request a leak, at that rate', () => {
-    const result = judgeSoak(soak(20, (sec) => 50e6 + sec * RATE * 1000), design, false);
+    const result = judgeSoak(soak(20, (sec) => 50e6 + sec * RATE * 1000), [], design, false);
     expect(result.verdict).toBe('leak');
     const heap = result.trends.find((t) => t.series === 'heapAfterGc')!;
     expect(heap.bytesPerRequest!.slope).toBeGreaterThan(950);
@@ -40,7 +40,7 @@ describe('judgeSoak', () => {
   });
 
   it('sees external memory alone grow (Buffers outside the heap)', () => {
-    const result = judgeSoak(soak(20, () => 50e6, { external: (sec) => 2e6 + sec * RATE * 500 }), design, false);
+    const result = judgeSoak(soak(20, () => 50e6, { external: (sec) => 2e6 + sec * RATE * 500 }), [], design, false);
     expect(result.verdict).toBe('leak');
     expect(result.trends.find((t) => t.series === 'external')!.verdict).toBe('leak');
     expect(result.trends.find((t) => t.series === 'heapAfterGc')!.verdict).toBe('no leak');
@@ -48,16 +48,16 @@ describe('judgeSoak', () => {
 
   it('calls a flat heap no leak, and leaves the warm-up out: caches filling are not a leak', () => {
     // 30 MB of cache in the first two minutes, then flat.
-    const result = judgeSoak(soak(30, (sec) => 50e6 + Math.min(sec, 120) * 250_000), design, false);
+    const result = judgeSoak(soak(30, (sec) => 50e6 + Math.min(sec, 120) * 250_000), [], design, false);
     expect(result.verdict).toBe('no leak');
     for (const trend of result.trends) expect(trend.mbPerHour.high!).toBeLessThan((10 * RATE * 3600) / 1e6);
-    const counted = judgeSoak(soak(30, (sec) => 50e6 + Math.min(sec, 120) * 250_000), { ...design, warmupSec: 0 }, false);
+    const counted = judgeSoak(soak(30, (sec) => 50e6 + Math.min(sec, 120) * 250_000), [], { ...design, warmupSec: 0 }, false);
     expect(counted.trends.find((t) => t.series === 'heapAfterGc')!.mbPerHour.slope).toBeGreaterThan(0);
   });
 
   it('is inconclusive with too few calms after the warm-up, and when noise hides the threshold', () => {
-    expect(judgeSoak(soak(5, () => 50e6), design, false).verdict).toBe('inconclusive');
-    const noisy = judgeSoak(soak(8, () => 50e6, { noise: 3e6 }), design, false);
+    expect(judgeSoak(soak(5, () => 50e6), [], design, false).verdict).toBe('inconclusive');
+    const noisy = judgeSoak(soak(8, () => 50e6, { noise: 3e6 }), [], design, false);
     expect(noisy.verdict).toBe('inconclusive');
     expect(noisy.reason).toMatch(/soak longer/);
   });
@@ -65,14 +65,28 @@ describe('judgeSoak', () => {
   it('does not call memory that approaches a plateau a leak: it must still rise at the end', () => {
     // Growth that stops: 60 MB over the first 15 minutes after the warm-up, then flat for 13.
     const plateau = (sec: number) => 50e6 + 60e6 * Math.min(1, Math.max(0, sec - 120) / 900);
-    const result = judgeSoak(soak(30, plateau), design, false);
+    const result = judgeSoak(soak(30, plateau), [], design, false);
     const heap = result.trends.find((t) => t.series === 'heapAfterGc')!;
     expect(heap.mbPerHour.low!).toBeGreaterThan((10 * RATE * 3600) / 1e6);
     expect(heap.verdict).not.toBe('leak');
   });
 
+  it("takes the steps the harness's own heap snapshots left in RSS out of RSS net of heap", () => {
+    // Snapshots at the calms of 3, 9 and 15 minutes leave +300, -80 and +120 MB in RSS from the next calm on.
+    const snapshots = [{ atSec: 180, rssNetStepBytes: 300e6 }, { atSec: 540, rssNetStepBytes: -80e6 }, { atSec: 900, rssNetStepBytes: 120e6 }];
+    const level = (sec: number) => 60e6 + snapshots.reduce((sum, s) => sum + (s.atSec < sec ? s.rssNetStepBytes : 0), 0);
+    const rss = (result: ReturnType<typeof judgeSoak>) => result.trends.find((t) => t.series === 'rssNetOfHeap')!;
+    expect(rss(judgeSoak(soak(20, () => 50e6, { native: level }), snapshots, design, false)).verdict).toBe('no leak');
+    expect(rss(judgeSoak(soak(20, () => 50e6, { native: level }), [], design, false)).verdict).not.toBe('no leak');
+    // A native leak of 1,000 bytes per request under the same steps is still one, at its size.
+    const leaking = rss(judgeSoak(soak(20, () => 50e6, { native: (sec) => level(sec) + sec * RATE * 1000 }), snapshots, design, false));
+    expect(leaking.verdict).toBe('leak');
+    expect(leaking.bytesPerRequest!.slope).toBeGreaterThan(900);
+    expect(leaking.bytesPerRequest!.slope).toBeLessThan(1100);
+  });
+
   it('reports a crash whatever the memory did', () => {
-    expect(judgeSoak(soak(20, () => 50e6), design, true).verdict).toBe('crash');
+    expect(judgeSoak(soak(20, () => 50e6), [], design, true).verdict).toBe('crash');
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The soak's verdict: does memory keep growing after the warm-up? Each memory series read at the
- * calms (heap after a forced GC, external memory, RSS net of the heap) gets a Theil–Sen slope with
- * Sen's 90% interval and a Mann–Kendall test. A slope is compared with a threshold in bytes per
+ * calms (heap after a forced GC, external memory, RSS net of the heap and of the snapshots' own
+ * steps) gets a Theil–Sen slope with Sen's 90% interval and a Mann–Kendall test. A slope is compared with a threshold in bytes per
  * successful request (converted to MB per hour at the soak's own throughput):
  *   - `leak` when the interval lies above the threshold, the rise is significant, and the later
  *     half of the calms alone still rises faster than the threshold (it keeps growing);
@@ -10,7 +10,7 @@
  * Bytes per request, not MB per hour, is what a maintainer can act on, and it does not depend on
  * the load the soak happened to run at.
  */
-import type { SoakAnalysis, SoakCalm, SoakInterval, SoakTrend } from '@gwprof/results';
+import type { SoakAnalysis, SoakCalm, SoakInterval, SoakSnapshot, SoakTrend } from '@gwprof/results';
 import { mannKendall, theilSen, type TrendPoint } from './trend.js';
 
 export interface LeakDesign {
@@ -33,10 +33,29 @@ export const DEFAULT_LEAK_DESIGN: Omit<LeakDesign, 'warmupSec'> = {
 };
 
 const MB = 1e6;
-const SERIES: ReadonlyArray<{ series: SoakTrend['series']; value: (calm: SoakCalm) => number }> = [
+
+/** When a heap snapshot was written, and the step it left in RSS net of the heap. */
+export type SnapshotStep = Pick<SoakSnapshot, 'atSec' | 'rssNetStepBytes'>;
+
+interface MemorySeries {
+  series: SoakTrend['series'];
+  value: (calm: SoakCalm, snapshots: readonly SnapshotStep[]) => number;
+}
+
+/**
+ * RSS net of the heap, less the steps the harness's own snapshots left in it before this calm:
+ * the allocator keeps much of what building a snapshot took (hundreds of MB for a 60 MB heap), a
+ * level shift at each snapshot that is the harness's, not a trend of the gateway's.
+ */
+function rssNetOfHeap(calm: SoakCalm, snapshots: readonly SnapshotStep[]): number {
+  const steps = snapshots.reduce((sum, s) => sum + (s.atSec < calm.atSec ? (s.rssNetStepBytes ?? 0) : 0), 0);
+  return calm.rssBytes - calm.heapTotalBytes - steps;
+}
+
+const SERIES: readonly MemorySeries[] = [
   { series: 'heapAfterGc', value: (calm) => calm.heapUsedBytes },
   { series: 'external', value: (calm) => calm.externalBytes },
-  { series: 'rssNetOfHeap', value: (calm) => calm.rssBytes - calm.heapTotalBytes },
+  { series: 'rssNetOfHeap', value: rssNetOfHeap },
 ];
 
 /** Successful requests per hour after the warm-up, from the calms' running totals. */
@@ -49,8 +68,8 @@ function okPerHour(calms: readonly SoakCalm[]): number | null {
 }
 
 /** One series' trend and what it says against the threshold. */
-export function memoryTrend(calms: readonly SoakCalm[], series: (typeof SERIES)[number], design: Omit<LeakDesign, 'warmupSec'>): SoakTrend {
-  const points: TrendPoint[] = calms.map((calm) => ({ x: calm.atSec / 3600, y: series.value(calm) / MB }));
+export function memoryTrend(calms: readonly SoakCalm[], snapshots: readonly SnapshotStep[], series: MemorySeries, design: Omit<LeakDesign, 'warmupSec'>): SoakTrend {
+  const points: TrendPoint[] = calms.map((calm) => ({ x: calm.atSec / 3600, y: series.value(calm, snapshots) / MB }));
   const fit = theilSen(points, 0.9);
   const { pUp } = mannKendall(points);
   const perHour = okPerHour(calms);
@@ -89,9 +108,14 @@ export function calmsAfterWarmup(intervals: readonly SoakInterval[], warmupSec: 
 }
 
 /** The verdict over all series: any leak is a leak; no leak needs every series to say so. */
-export function judgeSoak(intervals: readonly SoakInterval[], design: LeakDesign, crashed: boolean): Pick<SoakAnalysis, 'verdict' | 'reason' | 'trends' | 'harnessRssMbPerHour'> {
+export function judgeSoak(
+  intervals: readonly SoakInterval[],
+  snapshots: readonly SnapshotStep[],
+  design: LeakDesign,
+  crashed: boolean,
+): Pick<SoakAnalysis, 'verdict' | 'reason' | 'trends' | 'harnessRssMbPerHour'> {
   const calms = calmsAfterWarmup(intervals, design.warmupSec);
-  const trends = SERIES.map((series) => memoryTrend(calms, series, design));
+  const trends = SERIES.map((series) => memoryTrend(calms, snapshots, series, design));
   const harness = theilSen(intervals.map((i) => ({ x: i.endSec / 3600, y: i.harnessRssBytes / MB })));
   const harnessRssMbPerHour = intervals.length >= 2 ? harness.slope : null;
   const leaking = trends.filter((t) => t.verdict === 'leak');

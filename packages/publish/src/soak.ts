@@ -24,7 +24,7 @@ function classesThatGrew(soak: SoakResult): SoakAnalysis['growingClasses'] {
 
 export function analyzeSoak(soak: SoakResult): SoakAnalysis {
   const design = { ...DEFAULT_LEAK_DESIGN, warmupSec: soak.config.warmupSec, thresholdBytesPerRequest: soak.config.leakThresholdBytesPerRequest };
-  return { ...judgeSoak(soak.intervals, design, soak.crash !== null), growingClasses: classesThatGrew(soak) };
+  return { ...judgeSoak(soak.intervals, soak.snapshots, design, soak.crash !== null), growingClasses: classesThatGrew(soak) };
 }
 
 export async function publishSoak(runDir: string): Promise<PublishedSoak> {

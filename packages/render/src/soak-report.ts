@@ -25,7 +25,7 @@ export function soakClock(sec: number): string {
 const SERIES_NAMES: Record<SoakTrend['series'], string> = {
   heapAfterGc: 'heap after GC',
   external: 'external memory',
-  rssNetOfHeap: 'RSS net of heap',
+  rssNetOfHeap: 'RSS net of heap and snapshots',
 };
 
 const INTERVAL_COLUMNS: Column[] = [

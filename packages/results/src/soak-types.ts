@@ -56,6 +56,12 @@ export interface SoakCalm {
   externalBytes: number;
   arrayBuffersBytes: number;
   rssBytes: number;
+  /** Resident anonymous memory (Linux RssAnon); absent in results written before it was read. */
+  rssAnonBytes?: number | null;
+  /** Heap pages V8 has touched (total_physical_size). */
+  heapPhysicalBytes?: number;
+  /** Memory V8 itself holds in malloc. */
+  v8MallocedBytes?: number;
 }
 
 export interface SoakInterval {
@@ -93,6 +99,11 @@ export interface SoakSnapshot {
   /** Relative to the run folder; opens in Chrome DevTools' Memory panel. null once removed to bound the disk (its summary stays). */
   file: string | null;
   bytes: number;
+  /**
+   * RSS net of the heap just after the snapshot less just before it: what writing it left behind
+   * in the gateway's allocator, taken out of the RSS trend. Absent in older results.
+   */
+  rssNetStepBytes?: number | null;
   /** The classes with the largest retained size; null when the summary failed (error says why). */
   classes: SoakSnapshotClass[] | null;
   error: string | null;

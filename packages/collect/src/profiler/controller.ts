@@ -104,14 +104,17 @@ export class ProfilerClient implements GatewayProfiler {
   }
 
   /** A full GC, then memory as it stands after it. */
-  async collectGarbage(): Promise<MemoryAfterGc> {
-    return (await this.request({ op: 'gc' }, 120_000)) as unknown as MemoryAfterGc;
+  async collectGarbage(): Promise<MemoryAfterGc & NativeMemoryDetail> {
+    return (await this.request({ op: 'gc' }, 120_000)) as unknown as MemoryAfterGc & NativeMemoryDetail;
   }
 
-  /** Has the gateway write a heap snapshot to `file` (it blocks its event loop meanwhile); its size in bytes. */
-  async writeHeapSnapshot(file: string): Promise<number> {
+  /**
+   * Has the gateway write a heap snapshot to `file` (it blocks its event loop meanwhile): its size
+   * in bytes, and how much RSS net of the heap changed across it.
+   */
+  async writeHeapSnapshot(file: string): Promise<{ bytes: number; rssNetStepBytes: number | null }> {
     const reply = await this.request({ op: 'snapshot', file }, 600_000);
-    return Number(reply.bytes);
+    return { bytes: Number(reply.bytes), rssNetStepBytes: typeof reply.rssNetStepBytes === 'number' ? reply.rssNetStepBytes : null };
   }
 
   close(): void {
@@ -125,6 +128,16 @@ export interface MemoryAfterGc {
   heapTotalBytes: number;
   externalBytes: number;
   arrayBuffersBytes: number;
+}
+
+/** What RSS holds beside the heap, read after a forced GC: to tell a native leak from the allocator's moods. */
+export interface NativeMemoryDetail {
+  /** Resident anonymous memory (RssAnon), null off Linux. */
+  rssAnonBytes: number | null;
+  /** Heap pages V8 has touched (total_physical_size). */
+  heapPhysicalBytes: number;
+  /** What V8 itself holds in malloc (compiler zones, snapshots in progress). */
+  v8MallocedBytes: number;
 }
 
 export interface ProcessStats extends MemoryAfterGc {

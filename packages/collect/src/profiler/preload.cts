@@ -159,6 +159,16 @@ if (directory && workerThreads.isMainThread) {
     session.connect();
   };
 
+  /** RssAnon from /proc (Linux): resident memory without the mapped files (code, libraries) that come and go with use. */
+  const anonymousRss = (): number | null => {
+    try {
+      const line = /^RssAnon:\s+(\d+) kB/m.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+      return line ? Number(line[1]) * 1024 : null;
+    } catch {
+      return null;
+    }
+  };
+
   const handle = async (command: Command): Promise<object> => {
     switch (command.op) {
       case 'ping':
@@ -172,10 +182,15 @@ if (directory && workerThreads.isMainThread) {
         await post('HeapProfiler.collectGarbage');
         await post('HeapProfiler.collectGarbage');
         const memory = process.memoryUsage();
-        return { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, heapTotalBytes: memory.heapTotal, externalBytes: memory.external, arrayBuffersBytes: memory.arrayBuffers };
+        const heap = v8.getHeapStatistics();
+        return {
+          rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, heapTotalBytes: memory.heapTotal, externalBytes: memory.external, arrayBuffersBytes: memory.arrayBuffers,
+          rssAnonBytes: anonymousRss(), heapPhysicalBytes: heap.total_physical_size, v8MallocedBytes: heap.malloced_memory,
+        };
       }
       case 'snapshot': {
         if (!command.file) throw new Error('snapshot needs a file');
+        const before = process.memoryUsage();
         const file = v8.writeHeapSnapshot(command.file);
         // A snapshot leaves V8 tracking object moves in every GC (GC time tripled in a test here)
         // until the heap profiler is switched off: the gateway must not stay slower for having been looked at.
@@ -184,7 +199,11 @@ if (directory && workerThreads.isMainThread) {
           await post('HeapProfiler.enable');
           await post('HeapProfiler.disable');
         }
-        return { file, bytes: fs.statSync(file).size };
+        // What the snapshot itself left in RSS (the allocator keeps much of what building it took),
+        // so the soak can tell its own footprint from the gateway's.
+        const after = process.memoryUsage();
+        const rssNetStepBytes = after.rss - after.heapTotal - (before.rss - before.heapTotal);
+        return { file, bytes: fs.statSync(file).size, rssNetStepBytes };
       }
       case 'start':
         connect();
