@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Regenerates (or checks) the golden responses in fixtures/ from a running gateway.
-// Plain Node 20. Queries are read with graphql-js, which the workspace root does not depend on:
-// it is resolved from @gwprof/collect's package folder (collect depends on the pinned graphql), so
-// run `pnpm install` first.
+// Plain Node 20, on collect's compiled code (the query's selection order and the comparison that
+// validates every response during a run), so run `pnpm install && pnpm build` first.
 //
 //   node scripts/make-goldens.mjs <gateway-url>                  write the goldens of every fixture
 //   node scripts/make-goldens.mjs <gateway-url> --check          compare another gateway with them
 //   node scripts/make-goldens.mjs <gateway-url> --stats-ports 4001,4002,4003,4004
 //                                                                also print the subgraph fan-out
+//                                                                (ports of accounts, reviews, products, inventory)
 //   node scripts/make-goldens.mjs <gateway-url> --query Q.graphql [--variables V.json] [--out E.json]
 //
 // For each query, one POST per variables entry (sequential, so fan-out is "alone"). A response
@@ -16,74 +16,15 @@
 // gateway used), so the files read like the query. --check compares `data` ignoring key order
 // and reports, separately, responses whose key order differs from the query.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-const { Kind, parse } = createRequire(new URL('../packages/collect/package.json', import.meta.url))('graphql');
+import { SUBGRAPH_NAMES, attachSubgraphs, firstDifference, inSelectionOrder, selectionOrderOf } from '../packages/collect/dist/index.js';
 
 const fixturesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 const DEFAULT_FIXTURES = [
   { query: 'test-query.graphql', variables: null, out: 'test-query.expected.json' },
   { query: 'user-reviews.graphql', variables: 'user-reviews.variables.json', out: 'user-reviews.expected.json' },
 ];
-
-// ---------- the query's selection order, read with graphql-js ----------
-
-/** A selection set as a list of items: fields by response key (the alias if any), fragment spreads, inline fragments. */
-function selectionItems(selectionSet) {
-  return selectionSet.selections.map((selection) => {
-    if (selection.kind === Kind.FIELD) {
-      return { key: (selection.alias ?? selection.name).value, sub: selection.selectionSet ? selectionItems(selection.selectionSet) : null };
-    }
-    if (selection.kind === Kind.FRAGMENT_SPREAD) return { spread: selection.name.value };
-    return { inline: selectionItems(selection.selectionSet) };
-  });
-}
-
-/** Operations and fragments of a document, each with its selection tree. */
-function readDocument(source) {
-  const operations = [];
-  const fragments = new Map();
-  for (const definition of parse(source).definitions) {
-    if (definition.kind === Kind.OPERATION_DEFINITION) operations.push({ name: definition.name?.value ?? null, items: selectionItems(definition.selectionSet) });
-    else if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, selectionItems(definition.selectionSet));
-    else throw new Error(`unexpected ${definition.kind} in a query document`);
-  }
-  return { operations, fragments };
-}
-
-/** Response keys of a selection set in order, each with its (merged) sub-selections. */
-function collectFields(items, fragments, into = new Map(), seen = new Set()) {
-  for (const item of items) {
-    if (item.spread !== undefined) {
-      if (seen.has(item.spread)) continue;
-      const fragment = fragments.get(item.spread);
-      if (!fragment) throw new Error(`unknown fragment ${item.spread}`);
-      collectFields(fragment, fragments, into, new Set([...seen, item.spread]));
-    } else if (item.inline) collectFields(item.inline, fragments, into, seen);
-    else {
-      if (!into.has(item.key)) into.set(item.key, []);
-      if (item.sub) into.get(item.key).push(...item.sub);
-    }
-  }
-  return into;
-}
-
-/** A copy of value whose object keys follow the selection order (unknown keys last). */
-function orderBySelection(value, items, fragments) {
-  if (Array.isArray(value)) return value.map((v) => orderBySelection(v, items, fragments));
-  if (value === null || typeof value !== 'object' || !items) return value;
-  const fields = collectFields(items, fragments);
-  const out = {};
-  for (const [key, sub] of fields) if (key in value) out[key] = orderBySelection(value[key], sub.length ? sub : null, fragments);
-  for (const key of Object.keys(value)) if (!(key in out)) out[key] = value[key];
-  return out;
-}
-
-const canonical = (v) =>
-  Array.isArray(v) ? v.map(canonical) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])])) : v;
-const sameIgnoringOrder = (a, b) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
 // ---------- talking to the gateway and the subgraphs ----------
 
@@ -108,10 +49,9 @@ async function post(url, body) {
 }
 
 async function subgraphRequests(ports) {
-  const counts = await Promise.all(
-    ports.map(async (port) => ((await (await fetch(`http://127.0.0.1:${port}/__gwprof/stats`)).json()).requests)),
-  );
-  return counts.reduce((a, b) => a + b, 0);
+  if (ports.length !== SUBGRAPH_NAMES.length) throw new Error(`--stats-ports takes ${SUBGRAPH_NAMES.length} ports (${SUBGRAPH_NAMES.join(', ')})`);
+  const counts = await (await attachSubgraphs(Object.fromEntries(SUBGRAPH_NAMES.map((name, i) => [name, ports[i]])))).requestCounts();
+  return Object.values(counts).reduce((a, b) => a + b, 0);
 }
 
 // ---------- main ----------
@@ -134,9 +74,8 @@ function parseArgs(argv) {
 
 async function run(args, fixture) {
   const source = readFileSync(fixture.query, 'utf8');
-  const { operations, fragments } = readDocument(source);
-  if (operations.length !== 1) throw new Error(`${fixture.query} must hold exactly one operation`);
-  const [operation] = operations;
+  // One operation per file: a gateway refuses a document of several without an operationName.
+  const order = selectionOrderOf(source);
   const variableSets = fixture.variables ? JSON.parse(readFileSync(fixture.variables, 'utf8')) : null;
   const list = variableSets === null ? [null] : Array.isArray(variableSets) ? variableSets : [variableSets];
 
@@ -145,12 +84,12 @@ async function run(args, fixture) {
   const fanouts = [];
   let orderWarnings = 0;
   for (const variables of list) {
-    const body = { query: source, ...(operation.name ? { operationName: operation.name } : {}), ...(variables ? { variables } : {}) };
+    const body = { query: source, ...(variables ? { variables } : {}) };
     const before = args.statsPorts ? await subgraphRequests(args.statsPorts) : 0;
     const { json, bytes } = await post(args.url, body);
     if (args.statsPorts) fanouts.push((await subgraphRequests(args.statsPorts)) - before);
     sizes.push(bytes);
-    const ordered = orderBySelection(json.data, operation.items, fragments);
+    const ordered = inSelectionOrder(json.data, order);
     if (JSON.stringify(ordered) !== JSON.stringify(json.data)) orderWarnings++;
     goldens.push({ data: ordered });
   }
@@ -165,7 +104,7 @@ async function run(args, fixture) {
     const stored = JSON.parse(readFileSync(outFile, 'utf8'));
     const expected = Array.isArray(stored) ? stored : [stored];
     if (expected.length !== goldens.length) throw new Error(`${outFile} has ${expected.length} responses, the gateway gave ${goldens.length}`);
-    const bad = goldens.map((g, i) => (sameIgnoringOrder(g.data, expected[i].data) ? -1 : i)).filter((i) => i >= 0);
+    const bad = goldens.map((g, i) => (firstDifference(g.data, expected[i].data) === null ? -1 : i)).filter((i) => i >= 0);
     console.log(bad.length ? `  MISMATCH with ${outFile} at entries ${bad.join(', ')}` : `  same data as ${outFile} (key order ignored)`);
     return bad.length === 0;
   }

@@ -23,3 +23,4 @@ export { startOpenLoop } from './load/open-loop.js';
 export { TreeUsageMeter, cpuSeconds } from './proc-stats.js';
 export { bringUp } from './up.js';
 export { attachSubgraphs } from './subgraphs.js';
+export { firstDifference, inSelectionOrder, selectionOrderOf } from './validate-response.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { followsSelectionOrder, selectionOrderOf, validateResponse } from './validate-response.js';
+import { followsSelectionOrder, inSelectionOrder, selectionOrderOf, validateResponse } from './validate-response.js';
 
 const query = `query Q { users { id name reviews { id body } } topProducts { upc name } }`;
 const order = selectionOrderOf(query);
@@ -66,5 +66,12 @@ describe('selection order', () => {
     expect(withFragments.children.get('topProducts')!.keys).toEqual(['upc', 'name']);
     expect(followsSelectionOrder({ a: [{ id: 1, name: 'x' }], topProducts: [{ name: 'n', upc: 'u' }] }, withFragments)).toBe(false);
     expect(followsSelectionOrder({ a: [{ id: 1, __typename: 'User', name: 'x' }], topProducts: [] }, withFragments)).toBe(true);
+  });
+
+  it('puts keys in the query\'s order, at every depth, keys it did not ask for last', () => {
+    const order = selectionOrderOf(`query { a: users { ...U } topProducts { ... on Product { upc } name } } fragment U on User { id name }`);
+    const ordered = inSelectionOrder({ topProducts: [{ name: 'n', upc: 'u' }], a: [{ __typename: 'User', name: 'x', id: 1 }] }, order);
+    expect(JSON.stringify(ordered)).toBe('{"a":[{"id":1,"name":"x","__typename":"User"}],"topProducts":[{"upc":"u","name":"n"}]}');
+    expect(followsSelectionOrder(ordered, order)).toBe(true);
   });
 });

@@ -75,6 +75,21 @@ export function followsSelectionOrder(value: unknown, order: SelectionOrder): bo
   return true;
 }
 
+/** A copy of `value` whose object keys follow the query's order (keys the query does not ask for last). */
+export function inSelectionOrder(value: unknown, order: SelectionOrder): unknown {
+  if (Array.isArray(value)) return value.map((item) => inSelectionOrder(item, order));
+  if (value === null || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  const asked = order.keys.filter((key) => key in record);
+  const out: Record<string, unknown> = {};
+  for (const key of asked) {
+    const child = order.children.get(key);
+    out[key] = child && child.keys.length > 0 ? inSelectionOrder(record[key], child) : record[key];
+  }
+  for (const key of Object.keys(record)) if (!(key in out)) out[key] = record[key];
+  return out;
+}
+
 /** Deep equality ignoring object key order; returns the first differing path, or null when equal. */
 export function firstDifference(actual: unknown, expected: unknown, path = 'data'): string | null {
   if (actual === expected) return null;
