@@ -109,12 +109,18 @@ async function soakIntervals(options: SoakOptions, soak: SoakResult, session: Se
     const interval = await runInterval(context, { index, loadSec: options.intervalSec - options.calmSec, calmSec: options.calmSec, okRequestsBefore: okSoFar });
     okSoFar += interval.requests.ok;
     soak.intervals.push(interval);
-    const due = index === 0 || index === count - 1 || (options.snapshotEvery > 0 && (index + 1) % options.snapshotEvery === 0);
+    const due = snapshotDue(index, count, options.snapshotEvery);
     if (due && interval.calm && !context.isStopped()) soak.snapshots = await keeper.take(interval.calm.atSec, soak.snapshots);
     writeSoakResult(session.runDir, soak);
     options.onProgress(progressLine(interval, count), true);
   }
   finished = true;
+}
+
+/** Every n-th interval and the first and last; none at all when n is 0. */
+export function snapshotDue(index: number, count: number, every: number): boolean {
+  if (every <= 0) return false;
+  return index === 0 || index === count - 1 || (index + 1) % every === 0;
 }
 
 function progressLine(interval: SoakInterval, count: number): string {
