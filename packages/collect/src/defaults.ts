@@ -3,7 +3,7 @@
  * calling collect directly (benchmark scripts).
  */
 import path from 'node:path';
-import { DEFAULT_EPOCH_TEST } from '@gwprof/analysis';
+import { DEFAULT_EPOCH_TEST, DEFAULT_LEAK_DESIGN } from '@gwprof/analysis';
 import { DEFAULT_SUBGRAPH_PORTS } from './subgraphs.js';
 import { defaultProfilesDir, fixturesDir } from './paths.js';
 
@@ -135,7 +135,7 @@ export const DEFAULTS = {
     snapshotsKept: 3,
     /** Warm-up: at least two intervals or a tenth of the soak, at most 30 minutes. */
     maxWarmupSec: 30 * 60,
-    /** A memory slope above this (per successful request) is a leak (docs/soak.md). */
-    leakThresholdBytesPerRequest: 10,
+    /** A memory slope above this (per successful request) is a leak (docs/soak.md): analysis's default. */
+    leakThresholdBytesPerRequest: DEFAULT_LEAK_DESIGN.thresholdBytesPerRequest,
   },
 } as const;
