@@ -85,6 +85,20 @@ describe('judgeSoak', () => {
     expect(leaking.bytesPerRequest!.slope).toBeLessThan(1100);
   });
 
+  it('at the default threshold, a 2 MB table doubling in a 30-minute soak is no leak, and 100 bytes per request is a leak', () => {
+    // As measured on Mesh at about 100 req/s: 20 calms 90 s apart, a 3-minute warm-up, a step at minute 22.
+    const calmsOf = (heapAt: (sec: number) => number) => soak(20, heapAt).map((interval, i) => {
+      const atSec = (i + 1) * 90;
+      return { ...interval, endSec: atSec, calm: { ...interval.calm!, atSec, okRequestsSoFar: atSec * RATE, heapUsedBytes: heapAt(atSec) } };
+    });
+    const thirtyMinutes = { ...DEFAULT_LEAK_DESIGN, warmupSec: 180 };
+    const heap = (result: ReturnType<typeof judgeSoak>) => result.trends.find((t) => t.series === 'heapAfterGc')!;
+    const doubling = heap(judgeSoak(calmsOf((sec) => 58e6 + (sec >= 22 * 60 ? 2e6 : 0)), [], thirtyMinutes, false));
+    expect(doubling.verdict).toBe('no leak');
+    const leak = heap(judgeSoak(calmsOf((sec) => 58e6 + sec * RATE * 100), [], thirtyMinutes, false));
+    expect(leak.verdict).toBe('leak');
+  });
+
   it('reports a crash whatever the memory did', () => {
     expect(judgeSoak(soak(20, () => 50e6), [], design, true).verdict).toBe('crash');
   });

@@ -26,7 +26,7 @@ export interface LeakDesign {
 }
 
 export const DEFAULT_LEAK_DESIGN: Omit<LeakDesign, 'warmupSec'> = {
-  thresholdBytesPerRequest: 10,
+  thresholdBytesPerRequest: 30,
   minPoints: 6,
   maxPUp: 0.01,
   floorMbPerHour: 0.5,
