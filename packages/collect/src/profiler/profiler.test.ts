@@ -124,9 +124,13 @@ describe('in-process CPU profiler', () => {
     const afterGc = await client.collectGarbage();
     expect(afterGc.heapUsedBytes).toBeGreaterThan(0);
     expect(afterGc.heapUsedBytes).toBeLessThanOrEqual(afterGc.heapTotalBytes);
+    expect(afterGc.rssAnonBytes).toBeGreaterThan(0);
+    expect(afterGc.rssAnonBytes).toBeLessThanOrEqual(afterGc.rssBytes);
+    expect(afterGc.heapPhysicalBytes).toBeGreaterThan(0);
     const file = path.join(dir, 'soak.heapsnapshot');
-    const bytes = await client.writeHeapSnapshot(file);
+    const { bytes, rssNetStepBytes } = await client.writeHeapSnapshot(file);
     expect(bytes).toBeGreaterThan(100_000);
+    expect(typeof rssNetStepBytes).toBe('number');
     expect(readFileSync(file, 'utf8').slice(0, 40)).toMatch(/^\{"snapshot":\{/);
     client.close();
   });
