@@ -1,13 +1,24 @@
 /** What the benchmarks share: where the repository is, and the sweep's closed-loop load for a while. */
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LoadRecorder, RequestStream, startClosedLoop, type loadScenario } from '@gwprof/collect';
+import { DEFAULTS, LoadRecorder, RequestStream, openSession, startClosedLoop, type Session, type loadScenario } from '@gwprof/collect';
 
 /** The repository's root (this file runs from bench/dist/). */
 export const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
 export type WindowStats = ReturnType<LoadRecorder['window']>;
+
+/** A session as a sweep opens one (default ports, the profiler preload), its folder in /tmp, progress on stderr. */
+export function benchSession(label: string, maxConcurrency: number): Session {
+  return openSession({
+    outDir: mkdtempSync(path.join(os.tmpdir(), `gwprof-${label}-`)), label, maxConcurrency, gatewayPackages: {},
+    profiler: 'inspector', commandLine: process.argv.slice(2), subgraphPorts: DEFAULTS.subgraphPorts, subgraphDelayMs: 0,
+    gatewayPort: DEFAULTS.gatewayPort, onProgress: (line) => process.stderr.write(`${line}\n`),
+  });
+}
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -11,13 +11,11 @@
 //
 //   node bench/dist/profiler-overhead.js [--rounds 8] [--duration 10] [--concurrency 20] [--interval 4000] [--heap 32768,65536,131072] [--gateway mesh]
 // Prints one JSON object (save it with > docs/bench/….json).
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { median, mulberry32 } from '@gwprof/analysis';
-import { DEFAULTS, SEED_QUERY, TreeUsageMeter, gatewayFromSpec, loadScenario, openSession } from '@gwprof/collect';
-import { closedLoopFor } from './common.js';
+import { SEED_QUERY, TreeUsageMeter, gatewayFromSpec, loadScenario } from '@gwprof/collect';
+import { benchSession, closedLoopFor } from './common.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,11 +34,7 @@ const intervalUs = Number(values.interval);
 const heapSettings = values.heap.split(',').map(Number).filter((bytes) => bytes > 0);
 
 const scenario = loadScenario(SEED_QUERY);
-const session = openSession({
-  outDir: mkdtempSync(path.join(os.tmpdir(), 'gwprof-overhead-')), label: 'overhead', maxConcurrency: concurrency, gatewayPackages: {},
-  profiler: 'inspector', commandLine: process.argv.slice(2), subgraphPorts: DEFAULTS.subgraphPorts, subgraphDelayMs: 0,
-  gatewayPort: DEFAULTS.gatewayPort, onProgress: (line) => process.stderr.write(`${line}\n`),
-});
+const session = benchSession('overhead', concurrency);
 const runDir = session.runDir;
 const bed = await session.startBed();
 const load = (url: string, seconds: number) => closedLoopFor({ url, connections: concurrency, seconds, timeoutMs: 10_000, scenario });

@@ -8,13 +8,11 @@
 //
 //   node bench/dist/restart-cost.js [--gateway mesh] [--restarts 6] [--seconds 30] [--concurrency 20] [--out docs/bench/restart-cost.json]
 import { writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { mkdtempSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { median } from '@gwprof/analysis';
-import { DEFAULTS, LoadRecorder, RequestStream, VARIED_QUERY, cpuSeconds, gatewayFromSpec, loadScenario, openSession, startClosedLoop } from '@gwprof/collect';
-import { sleep } from './common.js';
+import { LoadRecorder, RequestStream, VARIED_QUERY, cpuSeconds, gatewayFromSpec, loadScenario, startClosedLoop } from '@gwprof/collect';
+import { benchSession, sleep } from './common.js';
 
 const { values } = parseArgs({
   options: {
@@ -39,11 +37,7 @@ interface Restart {
 }
 
 const scenario = loadScenario(VARIED_QUERY);
-const session = openSession({
-  outDir: mkdtempSync(path.join(os.tmpdir(), 'gwprof-restart-')), label: 'restart', maxConcurrency: concurrency, gatewayPackages: {},
-  profiler: 'inspector', commandLine: process.argv.slice(2), subgraphPorts: DEFAULTS.subgraphPorts, subgraphDelayMs: 0,
-  gatewayPort: DEFAULTS.gatewayPort, onProgress: (line) => log(line),
-});
+const session = benchSession('restart', concurrency);
 const results: Restart[] = [];
 try {
   const bed = await session.startBed();

@@ -10,13 +10,11 @@
 //
 //   node bench/dist/simultaneous.js [--gateway mesh] [--pairs 8] [--rounds 6] [--window 5] [--concurrency 20] [--out docs/bench/compare-epochs/simultaneous.json]
 import { writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { mkdtempSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { mulberry32 } from '@gwprof/analysis';
-import { DEFAULTS, LoadRecorder, RequestStream, VARIED_QUERY, cpuSeconds, gatewayFromSpec, loadScenario, openSession, startClosedLoop } from '@gwprof/collect';
-import { sleep } from './common.js';
+import { DEFAULTS, LoadRecorder, RequestStream, VARIED_QUERY, cpuSeconds, gatewayFromSpec, loadScenario, startClosedLoop } from '@gwprof/collect';
+import { benchSession, sleep } from './common.js';
 
 const { values } = parseArgs({
   options: {
@@ -84,11 +82,7 @@ async function measureRound(mode: Mode, a: Target, b: Target, random: () => numb
   return { a: ma!, b: mb! };
 }
 
-const session = openSession({
-  outDir: mkdtempSync(path.join(os.tmpdir(), 'gwprof-simultaneous-')), label: 'simultaneous', maxConcurrency: concurrency, gatewayPackages: {},
-  profiler: 'inspector', commandLine: process.argv.slice(2), subgraphPorts: DEFAULTS.subgraphPorts, subgraphDelayMs: 0,
-  gatewayPort: DEFAULTS.gatewayPort, onProgress: (line) => log(line),
-});
+const session = benchSession('simultaneous', concurrency);
 const random = mulberry32(Date.now() % 2 ** 31);
 const records: Array<{ pair: number; round: number; mode: Mode; a: Measured; b: Measured; logRatio: number }> = [];
 try {

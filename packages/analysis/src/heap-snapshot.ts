@@ -600,10 +600,13 @@ class RetainerPaths {
       if (!this.classes.counted[n] || holder < 0 || !classIndexes.has(classIndex)) continue;
       let byHolder = held.get(classIndex);
       if (!byHolder) held.set(classIndex, (byHolder = new Map()));
-      const entry = byHolder.get(holder) ?? { count: 0, instance: n, retained: retainedOf(n) };
-      entry.count++;
-      if (retainedOf(n) > entry.retained) Object.assign(entry, { instance: n, retained: retainedOf(n) });
-      byHolder.set(holder, entry);
+      const retained = retainedOf(n);
+      const entry = byHolder.get(holder);
+      if (!entry) byHolder.set(holder, { count: 1, instance: n, retained });
+      else {
+        entry.count++;
+        if (retained > entry.retained) Object.assign(entry, { instance: n, retained });
+      }
     }
     const instances = new Map<number, number>();
     for (const [classIndex, byHolder] of held) {
