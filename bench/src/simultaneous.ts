@@ -72,14 +72,10 @@ async function measureRound(mode: Mode, a: Target, b: Target, random: () => numb
     const [ma, mb] = await measureTogether([a, b], concurrency / 2);
     return { a: ma!, b: mb! };
   }
-  if (random() < 0.5) {
-    const [ma] = await measureTogether([a], concurrency);
-    const [mb] = await measureTogether([b], concurrency);
-    return { a: ma!, b: mb! };
-  }
-  const [mb] = await measureTogether([b], concurrency);
-  const [ma] = await measureTogether([a], concurrency);
-  return { a: ma!, b: mb! };
+  const aFirst = random() < 0.5;
+  const [first] = await measureTogether([aFirst ? a : b], concurrency);
+  const [second] = await measureTogether([aFirst ? b : a], concurrency);
+  return aFirst ? { a: first!, b: second! } : { a: second!, b: first! };
 }
 
 const session = benchSession('simultaneous', concurrency);

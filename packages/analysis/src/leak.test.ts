@@ -73,8 +73,11 @@ describe('judgeSoak', () => {
 
   it("takes the steps the harness's own heap snapshots left in RSS out of RSS net of heap", () => {
     // Snapshots at the calms of 3, 9 and 15 minutes leave +300, -80 and +120 MB in RSS from the next calm on.
-    const snapshots = [{ atSec: 180, rssNetStepBytes: 300e6 }, { atSec: 540, rssNetStepBytes: -80e6 }, { atSec: 900, rssNetStepBytes: 120e6 }];
-    const level = (sec: number) => 60e6 + snapshots.reduce((sum, s) => sum + (s.atSec < sec ? s.rssNetStepBytes : 0), 0);
+    // Each snapshot's own heap grows too (by 5 MB), which is not part of the step in RSS net of the heap.
+    const stepsAt = [[180, 300e6], [540, -80e6], [900, 120e6]] as const;
+    const around = (step: number) => ({ before: { rssBytes: 200e6, heapTotalBytes: 60e6 }, after: { rssBytes: 200e6 + step + 5e6, heapTotalBytes: 65e6 } });
+    const snapshots = stepsAt.map(([atSec, step]) => ({ atSec, memoryAround: around(step) }));
+    const level = (sec: number) => 60e6 + stepsAt.reduce((sum, [atSec, step]) => sum + (atSec < sec ? step : 0), 0);
     const rss = (result: ReturnType<typeof judgeSoak>) => result.trends.find((t) => t.series === 'rssNetOfHeap')!;
     expect(rss(judgeSoak(soak(20, () => 50e6, { native: level }), snapshots, design, false)).verdict).toBe('no leak');
     expect(rss(judgeSoak(soak(20, () => 50e6, { native: level }), [], design, false)).verdict).not.toBe('no leak');

@@ -10,7 +10,7 @@
  * Bytes per request, not MB per hour, is what a maintainer can act on, and it does not depend on
  * the load the soak happened to run at.
  */
-import type { SoakAnalysis, SoakCalm, SoakInterval, SoakSnapshot, SoakTrend } from '@gwprof/results';
+import type { RssAndHeap, SoakAnalysis, SoakCalm, SoakInterval, SoakSnapshot, SoakTrend } from '@gwprof/results';
 import { mannKendall, theilSen, type TrendPoint } from './trend.js';
 
 export interface LeakDesign {
@@ -34,13 +34,15 @@ export const DEFAULT_LEAK_DESIGN: Omit<LeakDesign, 'warmupSec'> = {
 
 const MB = 1e6;
 
-/** When a heap snapshot was written, and the step it left in RSS net of the heap. */
-export type SnapshotStep = Pick<SoakSnapshot, 'atSec' | 'rssNetStepBytes'>;
+/** When a heap snapshot was written, and the gateway's memory on both sides of it. */
+export type SnapshotStep = Pick<SoakSnapshot, 'atSec' | 'memoryAround'>;
 
 interface MemorySeries {
   series: SoakTrend['series'];
   value: (calm: SoakCalm, snapshots: readonly SnapshotStep[]) => number;
 }
+
+const netOfHeap = (memory: RssAndHeap): number => memory.rssBytes - memory.heapTotalBytes;
 
 /**
  * RSS net of the heap, less the steps the harness's own snapshots left in it before this calm:
@@ -48,8 +50,9 @@ interface MemorySeries {
  * level shift at each snapshot that is the harness's, not a trend of the gateway's.
  */
 function rssNetOfHeap(calm: SoakCalm, snapshots: readonly SnapshotStep[]): number {
-  const steps = snapshots.reduce((sum, s) => sum + (s.atSec < calm.atSec ? (s.rssNetStepBytes ?? 0) : 0), 0);
-  return calm.rssBytes - calm.heapTotalBytes - steps;
+  const step = ({ memoryAround }: SnapshotStep) => (memoryAround ? netOfHeap(memoryAround.after) - netOfHeap(memoryAround.before) : 0);
+  const steps = snapshots.reduce((sum, s) => sum + (s.atSec < calm.atSec ? step(s) : 0), 0);
+  return netOfHeap(calm) - steps;
 }
 
 const SERIES: readonly MemorySeries[] = [

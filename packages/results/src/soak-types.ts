@@ -94,16 +94,22 @@ export interface SoakSnapshotClass {
   retainerPath: string[] | null;
 }
 
+/** Two readings of `process.memoryUsage()` that RSS net of the heap is computed from. */
+export interface RssAndHeap {
+  rssBytes: number;
+  heapTotalBytes: number;
+}
+
 export interface SoakSnapshot {
   atSec: number;
   /** Relative to the run folder; opens in Chrome DevTools' Memory panel. null once removed to bound the disk (its summary stays). */
   file: string | null;
   bytes: number;
   /**
-   * RSS net of the heap just after the snapshot less just before it: what writing it left behind
-   * in the gateway's allocator, taken out of the RSS trend. Absent in older results.
+   * The gateway's RSS and heap just before and just after writing the snapshot: what it left
+   * behind in the allocator is taken out of the RSS trend. Absent in older results.
    */
-  rssNetStepBytes?: number | null;
+  memoryAround?: { before: RssAndHeap; after: RssAndHeap } | null;
   /** The classes with the largest retained size; null when the summary failed (error says why). */
   classes: SoakSnapshotClass[] | null;
   error: string | null;

@@ -7,7 +7,7 @@ import type { GatewayProfiler, SamplingPlan, WrittenProfile } from './gateway-pr
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { GwprofError } from '@gwprof/results';
+import { GwprofError, type RssAndHeap } from '@gwprof/results';
 import { clockTicksPerSecond } from '../proc-stats.js';
 
 /** The preload to pass to the gateway: `node --require <this>`. */
@@ -110,11 +110,11 @@ export class ProfilerClient implements GatewayProfiler {
 
   /**
    * Has the gateway write a heap snapshot to `file` (it blocks its event loop meanwhile): its size
-   * in bytes, and how much RSS net of the heap changed across it.
+   * in bytes, and its RSS and heap just before and after.
    */
-  async writeHeapSnapshot(file: string): Promise<{ bytes: number; rssNetStepBytes: number | null }> {
+  async writeHeapSnapshot(file: string): Promise<{ bytes: number; memoryAround: { before: RssAndHeap; after: RssAndHeap } }> {
     const reply = await this.request({ op: 'snapshot', file }, 600_000);
-    return { bytes: Number(reply.bytes), rssNetStepBytes: typeof reply.rssNetStepBytes === 'number' ? reply.rssNetStepBytes : null };
+    return { bytes: Number(reply.bytes), memoryAround: reply.memoryAround as { before: RssAndHeap; after: RssAndHeap } };
   }
 
   close(): void {

@@ -214,11 +214,13 @@ if (directory && workerThreads.isMainThread) {
           await post('HeapProfiler.enable');
           await post('HeapProfiler.disable');
         }
-        // What the snapshot itself left in RSS (the allocator keeps much of what building it took),
-        // so the soak can tell its own footprint from the gateway's.
+        // RSS and heap on both sides of the snapshot: the allocator keeps much of what building it
+        // took, and the soak takes that step out of the gateway's RSS trend.
         const after = process.memoryUsage();
-        const rssNetStepBytes = after.rss - after.heapTotal - (before.rss - before.heapTotal);
-        return { file, bytes: fs.statSync(file).size, rssNetStepBytes };
+        return {
+          file, bytes: fs.statSync(file).size,
+          memoryAround: { before: { rssBytes: before.rss, heapTotalBytes: before.heapTotal }, after: { rssBytes: after.rss, heapTotalBytes: after.heapTotal } },
+        };
       }
       case 'start':
         connect();

@@ -24,7 +24,7 @@ export class SnapshotKeeper {
   /** A new snapshot at `atSec`, summarised; returns the list with older files pruned. */
   async take(atSec: number, snapshots: readonly SoakSnapshot[]): Promise<SoakSnapshot[]> {
     const file = `snapshot-${++this.taken}.heapsnapshot`;
-    const { bytes, rssNetStepBytes } = await this.profiler.writeHeapSnapshot(path.join(this.runDir, file));
+    const { bytes, memoryAround } = await this.profiler.writeHeapSnapshot(path.join(this.runDir, file));
     let classes: SoakSnapshotClass[] | null = null;
     let error: string | null = null;
     try {
@@ -33,7 +33,7 @@ export class SnapshotKeeper {
       error = (cause as Error).message.split('\n')[0] ?? 'summary failed';
       this.log.warn({ err: cause, file }, 'heap snapshot summary failed');
     }
-    return this.prune([...snapshots, { atSec, file, bytes, rssNetStepBytes, classes, error }]);
+    return this.prune([...snapshots, { atSec, file, bytes, memoryAround, classes, error }]);
   }
 
   /** Keeps the first file and the newest `kept`; the others keep their summary only. */
