@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SoakCalm, SoakInterval } from '@gwprof/results';
-import { DEFAULT_LEAK_DESIGN, judgeSoak, leakingClasses } from './leak.js';
+import { DEFAULT_LEAK_DESIGN, judgeSoak, leakingClasses, snapshotDue } from './leak.js';
 import { mulberry32 } from './random.js';
 
 const RATE = 100;
@@ -71,18 +71,21 @@ describe('judgeSoak', () => {
     expect(heap.verdict).not.toBe('leak');
   });
 
-  it("takes the steps the harness's own heap snapshots left in RSS out of RSS net of heap", () => {
-    // Snapshots at the calms of 3, 9 and 15 minutes leave +300, -80 and +120 MB in RSS from the next calm on.
-    // Each snapshot's own heap grows too (by 5 MB), which is not part of the step in RSS net of the heap.
-    const stepsAt = [[180, 300e6], [540, -80e6], [900, 120e6]] as const;
-    const around = (step: number) => ({ before: { rssBytes: 200e6, heapTotalBytes: 60e6 }, after: { rssBytes: 200e6 + step + 5e6, heapTotalBytes: 65e6 } });
-    const snapshots = stepsAt.map(([atSec, step]) => ({ atSec, memoryAround: around(step) }));
-    const level = (sec: number) => 60e6 + stepsAt.reduce((sum, [atSec, step]) => sum + (atSec < sec ? step : 0), 0);
+  it('reads RSS net of heap only up to the first heap snapshot after the warm-up', () => {
+    // A snapshot at minute 8 leaves +300 MB in RSS, one at minute 14 gives 80 MB back: neither is the gateway's.
+    const native = (sec: number) => 60e6 + (sec > 480 ? 300e6 : 0) - (sec > 840 ? 80e6 : 0);
     const rss = (result: ReturnType<typeof judgeSoak>) => result.trends.find((t) => t.series === 'rssNetOfHeap')!;
-    expect(rss(judgeSoak(soak(20, () => 50e6, { native: level }), snapshots, design, false)).verdict).toBe('no leak');
-    expect(rss(judgeSoak(soak(20, () => 50e6, { native: level }), [], design, false)).verdict).not.toBe('no leak');
-    // A native leak of 1,000 bytes per request under the same steps is still one, at its size.
-    const leaking = rss(judgeSoak(soak(20, () => 50e6, { native: (sec) => level(sec) + sec * RATE * 1000 }), snapshots, design, false));
+    const snapshots = [{ atSec: 60 }, { atSec: 480 }, { atSec: 840 }, { atSec: 1200 }];
+    const cut = rss(judgeSoak(soak(20, () => 50e6, { native }), snapshots, design, false));
+    expect(cut.judgedUntilSec).toBe(480);
+    expect(cut.points).toBe(7);
+    expect(cut.verdict).toBe('no leak');
+    // Read across the snapshots, the same RSS would be taken for a leak.
+    expect(rss(judgeSoak(soak(20, () => 50e6, { native }), [], design, false)).verdict).not.toBe('no leak');
+    // The heap is read at every calm whatever the snapshots.
+    expect(judgeSoak(soak(20, () => 50e6, { native }), snapshots, design, false).trends.find((t) => t.series === 'heapAfterGc')!.points).toBe(19);
+    // A native leak of 1,000 bytes per request before the first snapshot is still one, at its size.
+    const leaking = rss(judgeSoak(soak(20, () => 50e6, { native: (sec) => native(sec) + sec * RATE * 1000 }), snapshots, design, false));
     expect(leaking.verdict).toBe('leak');
     expect(leaking.bytesPerRequest!.slope).toBeGreaterThan(900);
     expect(leaking.bytesPerRequest!.slope).toBeLessThan(1100);
@@ -116,5 +119,33 @@ describe('leakingClasses', () => {
       { name: '(closure)', counts: [500, 600, 700], growthBytes: 1e6 },
     ];
     expect(leakingClasses(grown).map((c) => c.name)).toEqual(['LeakedRequestRecord', 'Array', '(closure)']);
+  });
+});
+
+describe('snapshotDue', () => {
+  const plan = { count: 20, every: 3 };
+  /** The intervals at which snapshots are taken when each decision is made as the soak runs. */
+  const schedule = (intervals: SoakInterval[], every = plan.every) => {
+    const taken: Array<{ atSec: number }> = [];
+    intervals.forEach((interval, i) => {
+      if (snapshotDue(intervals.slice(0, i + 1), taken, design, { count: intervals.length, every })) taken.push({ atSec: interval.calm!.atSec });
+    });
+    return taken.map((t) => t.atSec / INTERVAL - 1);
+  };
+
+  it('looks at a gateway whose memory does not grow only at the first and the last interval', () => {
+    // Flat with ±0.5 MB of noise (Mesh's heap after GC moved within 0.9 MB) and a 2 MB step: a table that doubles once.
+    expect(schedule(soak(20, (sec) => 50e6 + (sec > 960 ? 2e6 : 0), { noise: 0.5e6 }))).toEqual([0, 19]);
+  });
+
+  it('looks at a growing heap, or growing external memory, every n-th interval after the warm-up', () => {
+    // 100 bytes per request is 0.6 MB per interval here: past the 1 MiB floor two intervals after the warm-up's
+    // end (minute 2) or the last snapshot, and at the next calm again.
+    expect(schedule(soak(20, (sec) => 50e6 + sec * RATE * 100))).toEqual([0, 4, 7, 10, 13, 16, 19]);
+    expect(schedule(soak(20, () => 50e6, { external: (sec) => 2e6 + sec * RATE * 1000 }))).toEqual([0, 3, 6, 9, 12, 15, 18, 19]);
+  });
+
+  it('takes none at all with 0, as --snapshot-every 0 promises', () => {
+    expect(schedule(soak(20, (sec) => 50e6 + sec * RATE * 1000), 0)).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@
  * Bytes per request, not MB per hour, is what a maintainer can act on, and it does not depend on
  * the load the soak happened to run at.
  */
-import type { RssAndHeap, SoakAnalysis, SoakCalm, SoakInterval, SoakSnapshot, SoakTrend } from '@gwprof/results';
+import type { SoakAnalysis, SoakCalm, SoakInterval, SoakSnapshot, SoakTrend } from '@gwprof/results';
 import { mannKendall, theilSen, type TrendPoint } from './trend.js';
 
 export interface LeakDesign {
@@ -34,31 +34,33 @@ export const DEFAULT_LEAK_DESIGN: Omit<LeakDesign, 'warmupSec'> = {
 
 const MB = 1e6;
 
-/** When a heap snapshot was written, and the gateway's memory on both sides of it. */
-export type SnapshotStep = Pick<SoakSnapshot, 'atSec' | 'memoryAround'>;
+/** When a heap snapshot was written. */
+export type SnapshotTime = Pick<SoakSnapshot, 'atSec'>;
 
 interface MemorySeries {
   series: SoakTrend['series'];
-  value: (calm: SoakCalm, snapshots: readonly SnapshotStep[]) => number;
+  value: (calm: SoakCalm) => number;
+  /** The calms this series may be read at; all of them unless a snapshot disturbs it. */
+  judgedCalms?: (calms: readonly SoakCalm[], snapshots: readonly SnapshotTime[]) => SoakCalm[];
 }
 
-const netOfHeap = (memory: RssAndHeap): number => memory.rssBytes - memory.heapTotalBytes;
-
 /**
- * RSS net of the heap, less the steps the harness's own snapshots left in it before this calm:
- * the allocator keeps much of what building a snapshot took (hundreds of MB for a 60 MB heap), a
- * level shift at each snapshot that is the harness's, not a trend of the gateway's.
+ * RSS net of the heap is read only up to the first heap snapshot after the warm-up: writing one
+ * takes hundreds of MB of malloc for a 60 MB heap, and what the allocator keeps of it, or gives
+ * back at the next snapshot and takes again under load, moves RSS by more than a leak would (on
+ * a clean Apollo Gateway, steps of +130 to −45 MB). Neither the step nor its decay is the
+ * gateway's, and no correction of it held on all three gateways.
  */
-function rssNetOfHeap(calm: SoakCalm, snapshots: readonly SnapshotStep[]): number {
-  const step = ({ memoryAround }: SnapshotStep) => (memoryAround ? netOfHeap(memoryAround.after) - netOfHeap(memoryAround.before) : 0);
-  const steps = snapshots.reduce((sum, s) => sum + (s.atSec < calm.atSec ? step(s) : 0), 0);
-  return netOfHeap(calm) - steps;
+function calmsBeforeSnapshot(calms: readonly SoakCalm[], snapshots: readonly SnapshotTime[]): SoakCalm[] {
+  const first = calms[0];
+  const cut = first ? snapshots.map((s) => s.atSec).filter((at) => at >= first.atSec).sort((a, b) => a - b)[0] : undefined;
+  return cut === undefined ? [...calms] : calms.filter((calm) => calm.atSec <= cut);
 }
 
 const SERIES: readonly MemorySeries[] = [
   { series: 'heapAfterGc', value: (calm) => calm.heapUsedBytes },
   { series: 'external', value: (calm) => calm.externalBytes },
-  { series: 'rssNetOfHeap', value: rssNetOfHeap },
+  { series: 'rssNetOfHeap', value: (calm) => calm.rssBytes - calm.heapTotalBytes, judgedCalms: calmsBeforeSnapshot },
 ];
 
 /** Successful requests per hour after the warm-up, from the calms' running totals. */
@@ -71,8 +73,9 @@ function okPerHour(calms: readonly SoakCalm[]): number | null {
 }
 
 /** One series' trend and what it says against the threshold. */
-export function memoryTrend(calms: readonly SoakCalm[], snapshots: readonly SnapshotStep[], series: MemorySeries, design: Omit<LeakDesign, 'warmupSec'>): SoakTrend {
-  const points: TrendPoint[] = calms.map((calm) => ({ x: calm.atSec / 3600, y: series.value(calm, snapshots) / MB }));
+export function memoryTrend(allCalms: readonly SoakCalm[], snapshots: readonly SnapshotTime[], series: MemorySeries, design: Omit<LeakDesign, 'warmupSec'>): SoakTrend {
+  const calms = series.judgedCalms ? series.judgedCalms(allCalms, snapshots) : allCalms;
+  const points: TrendPoint[] = calms.map((calm) => ({ x: calm.atSec / 3600, y: series.value(calm) / MB }));
   const fit = theilSen(points, 0.9);
   const { pUp } = mannKendall(points);
   const perHour = okPerHour(calms);
@@ -87,6 +90,7 @@ export function memoryTrend(calms: readonly SoakCalm[], snapshots: readonly Snap
   return {
     series: series.series,
     points: points.length,
+    judgedUntilSec: calms.length < allCalms.length ? (calms.at(-1)?.atSec ?? null) : null,
     mbPerHour: { slope: fit.slope, low: fit.lower, high: fit.upper },
     bytesPerRequest: slope === null ? null : { slope, low: perRequest(fit.lower), high: perRequest(fit.upper) },
     pUp,
@@ -113,7 +117,7 @@ export function calmsAfterWarmup(intervals: readonly SoakInterval[], warmupSec: 
 /** The verdict over all series: any leak is a leak; no leak needs every series to say so. */
 export function judgeSoak(
   intervals: readonly SoakInterval[],
-  snapshots: readonly SnapshotStep[],
+  snapshots: readonly SnapshotTime[],
   design: LeakDesign,
   crashed: boolean,
 ): Pick<SoakAnalysis, 'verdict' | 'reason' | 'trends' | 'harnessRssMbPerHour'> {
@@ -135,6 +139,40 @@ export function judgeSoak(
   }
   const open = trends.filter((t) => t.verdict === 'inconclusive').map(describe).join('; ');
   return { verdict: 'inconclusive', reason: `the trend's interval still includes ${design.thresholdBytesPerRequest} B/request: ${open}; soak longer to tell`, trends, harnessRssMbPerHour };
+}
+
+/** Growth smaller than this is not worth a snapshot: the same floor as a class's growth to be named. */
+const MIN_SNAPSHOT_GROWTH_BYTES = 1024 * 1024;
+
+/**
+ * Whether to take a heap snapshot after the calm of the newest interval (of `count`): always after
+ * the first and the last; in between only when heap after GC or external memory has grown, at each
+ * of the last two calms, since the warm-up or the last snapshot after it, by more than the threshold
+ * per request and 1 MiB, and then at most every `every` intervals. A snapshot blocks the gateway for seconds and disturbs its
+ * RSS for the rest of the soak, so a gateway that does not grow is looked at only twice; one that
+ * grows is looked at often enough to name what grows. `every` 0: none at all.
+ */
+export function snapshotDue(
+  intervals: readonly SoakInterval[],
+  snapshots: readonly SnapshotTime[],
+  design: Pick<LeakDesign, 'warmupSec' | 'thresholdBytesPerRequest'>,
+  plan: { count: number; every: number },
+): boolean {
+  const index = intervals.length - 1;
+  if (plan.every <= 0 || index < 0) return false;
+  if (index === 0 || index === plan.count - 1) return true;
+  const lastAt = snapshots.reduce((latest, s) => Math.max(latest, s.atSec), -Infinity);
+  if (intervals.filter((i) => (i.calm?.atSec ?? i.endSec) > lastAt).length < plan.every) return false;
+  const calms = calmsAfterWarmup(intervals, design.warmupSec);
+  const since = calms.filter((c) => c.atSec <= Math.max(lastAt, calms[0]?.atSec ?? 0)).at(-1);
+  const latest = calms.slice(-2);
+  if (!since || latest.length < 2 || latest[0]!.atSec <= since.atSec) return false;
+  // Grown at both of the last two calms, so one noisy calm does not cost a snapshot.
+  const grown = (value: (calm: SoakCalm) => number) => latest.every((calm) => {
+    const bar = Math.max(MIN_SNAPSHOT_GROWTH_BYTES, design.thresholdBytesPerRequest * (calm.okRequestsSoFar - since.okRequestsSoFar));
+    return value(calm) - value(since) > bar;
+  });
+  return grown((calm) => calm.heapUsedBytes) || grown((calm) => calm.externalBytes);
 }
 
 const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(Math.abs(x) < 10 ? 2 : 1)}`;

@@ -130,7 +130,7 @@ export const DEFAULTS = {
     maxIntervalSec: 300,
     /** The calm before the forced GC: in-flight requests drain and the gateway's timers run. */
     calmSec: 3,
-    /** About this many heap snapshots per soak (first and last included); files of all but the first and the newest few are removed. */
+    /** About this many heap snapshots in a soak whose memory grows (first and last included; a soak that does not grow gets those two); files of all but the first and the newest few are removed. */
     snapshotsPerSoak: 8,
     snapshotsKept: 3,
     /** Warm-up: at least two intervals or a tenth of the soak, at most 30 minutes. */

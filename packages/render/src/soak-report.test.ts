@@ -22,13 +22,16 @@ const soak: SoakResult = {
   intervals: Array.from({ length: 10 }, (_, i) => interval(i)),
   snapshots: [
     { atSec: 60, file: 'snapshot-1.heapsnapshot', bytes: 30e6, classes: [], error: null },
-    { atSec: 300, file: null, bytes: 40e6, classes: [], error: null },
+    { atSec: 300, file: null, bytes: 40e6, memoryAround: { before: { rssBytes: 300e6, heapTotalBytes: 80e6 }, after: { rssBytes: 430e6, heapTotalBytes: 82e6 } }, classes: [], error: null },
     { atSec: 600, file: 'snapshot-3.heapsnapshot', bytes: 50e6, classes: [], error: null },
   ],
   crash: null,
   analysis: {
     verdict: 'leak', reason: 'memory kept growing after the warm-up: heapAfterGc +342.00 MB/h (+950.0 B/request)',
-    trends: [{ series: 'heapAfterGc', points: 8, mbPerHour: { slope: 342, low: 330, high: 350 }, bytesPerRequest: { slope: 950, low: 917, high: 972 }, pUp: 0.0001, line: { interceptMb: 44, slopeMbPerHour: 342 }, verdict: 'leak' }],
+    trends: [
+      { series: 'heapAfterGc', points: 8, mbPerHour: { slope: 342, low: 330, high: 350 }, bytesPerRequest: { slope: 950, low: 917, high: 972 }, pUp: 0.0001, line: { interceptMb: 44, slopeMbPerHour: 342 }, verdict: 'leak' },
+      { series: 'rssNetOfHeap', points: 3, judgedUntilSec: 300, mbPerHour: { slope: 1, low: -20, high: 25 }, bytesPerRequest: { slope: 3, low: -55, high: 69 }, pUp: 0.4, line: { interceptMb: 90, slopeMbPerHour: 1 }, verdict: 'inconclusive' },
+    ],
     growingClasses: [{ name: '<script>Leaky', counts: [100, 200, 300], retainedSizes: [1e6, 2e6, 3e6], growthBytes: 2e6, retainerPath: ['(GC roots)', 'Leaky.items'] }],
     harnessRssMbPerHour: 0.1,
   },
@@ -39,11 +42,13 @@ describe('soak report', () => {
     const text = renderSoakTerminal(soak);
     expect(text).toMatch(/Verdict: LEAK — memory kept growing/);
     expect(text).toMatch(/heap after GC\s+8\s+342\.00 \[330\.00, 350\.00\]\s+950\.0 \[917\.0, 972\.0\]\s+<0\.001\s+leak/);
+    // RSS is read only up to the first snapshot after the warm-up, and the table says so.
+    expect(text).toMatch(/RSS net of heap\s+3 \(to 5m00s: the first snapshot\)/);
     const md = renderSoakMarkdown(soak);
     expect(md).toMatch(/## Classes that grew in every snapshot diff/);
     expect(md).toMatch(/100 → 300/);
     expect(md).toContain('[snapshot-1.heapsnapshot](snapshot-1.heapsnapshot)');
-    expect(md).toMatch(/removed to bound the disk/);
+    expect(md).toMatch(/removed to bound the disk \(summary kept\); RSS net of heap \+128\.0 MB across it/);
   });
 
   it('escapes class names in HTML and draws memory with its trend line', () => {

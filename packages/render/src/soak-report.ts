@@ -3,7 +3,7 @@
  * and interval, the classes that grew in every snapshot diff, a crash), the intervals as a table,
  * and in the HTML report memory, throughput, latency and the process's resources over time.
  */
-import type { SoakInterval, SoakResult, SoakTrend } from '@gwprof/results';
+import type { SoakInterval, SoakResult, SoakSnapshot, SoakTrend } from '@gwprof/results';
 import { escapeHtml, escapeMarkdown, markdownCode } from './escape.js';
 import { NONE, fixed } from './format.js';
 import { htmlPage, htmlTable } from './html-page.js';
@@ -25,7 +25,7 @@ export function soakClock(sec: number): string {
 const SERIES_NAMES: Record<SoakTrend['series'], string> = {
   heapAfterGc: 'heap after GC',
   external: 'external memory',
-  rssNetOfHeap: 'RSS net of heap and snapshots',
+  rssNetOfHeap: 'RSS net of heap',
 };
 
 const INTERVAL_COLUMNS: Column[] = [
@@ -77,7 +77,7 @@ function trendRow(trend: SoakTrend): string[] {
   const range = (low: number | null, high: number | null, digits: number) => (low === null || high === null ? NONE : `[${low.toFixed(digits)}, ${high.toFixed(digits)}]`);
   return [
     SERIES_NAMES[trend.series],
-    String(trend.points),
+    trend.judgedUntilSec ? `${trend.points} (to ${soakClock(trend.judgedUntilSec)}: the first snapshot)` : String(trend.points),
     `${fixed(h.slope, 2)} ${range(h.low, h.high, 2)}`,
     b ? `${fixed(b.slope, 1)} ${range(b.low, b.high, 1)}` : NONE,
     trend.pUp < 0.001 ? '<0.001' : trend.pUp.toFixed(3),
@@ -161,9 +161,18 @@ function growingClassesMarkdown(soak: SoakResult): string[] {
   return ['## Classes that grew in every snapshot diff', '', formatMarkdownTable(columns, rows), ''];
 }
 
+/** What writing the snapshot did to the gateway's RSS net of heap: why RSS is read only up to the first one. */
+function rssAcross(snapshot: SoakSnapshot): string {
+  const around = snapshot.memoryAround;
+  if (!around) return '';
+  const net = (m: { rssBytes: number; heapTotalBytes: number }) => m.rssBytes - m.heapTotalBytes;
+  const step = net(around.after) - net(around.before);
+  return `; RSS net of heap ${step >= 0 ? '+' : '−'}${mb(Math.abs(step))} MB across it`;
+}
+
 function snapshotsMarkdown(soak: SoakResult): string[] {
   if (soak.snapshots.length === 0) return [];
-  const items = soak.snapshots.map((s) => `- ${soakClock(s.atSec)}: ${s.file ? `[${s.file}](${s.file}) (${mb(s.bytes)} MB)` : `removed to bound the disk (summary kept)`}${s.error ? ` — summary failed: ${escapeMarkdown(s.error)}` : ''}`);
+  const items = soak.snapshots.map((s) => `- ${soakClock(s.atSec)}: ${s.file ? `[${s.file}](${s.file}) (${mb(s.bytes)} MB)` : `removed to bound the disk (summary kept)`}${rssAcross(s)}${s.error ? ` — summary failed: ${escapeMarkdown(s.error)}` : ''}`);
   return ['## Heap snapshots (open in Chrome DevTools, Memory panel)', '', ...items, ''];
 }
 
@@ -201,7 +210,7 @@ export function renderSoakHtml(soak: SoakResult): string {
   ]);
   const trends = soak.analysis ? htmlTable(TREND_COLUMNS.map((c) => ({ header: c.header })), soak.analysis.trends.map((t) => ({ cells: trendRow(t).map(escapeHtml) }))) : '';
   const classes = (soak.analysis?.growingClasses ?? []).map((c) => `<li><code>${escapeHtml(c.name)}</code>: +${escapeHtml(mb(c.growthBytes))} MB retained${c.retainerPath ? `, held by <code>${escapeHtml(c.retainerPath.join(' → '))}</code>` : ''}</li>`).join('');
-  const snapshots = soak.snapshots.map((s) => `<li>${escapeHtml(soakClock(s.atSec))}: ${s.file ? `<a href="${escapeHtml(s.file)}">${escapeHtml(s.file)}</a> (${escapeHtml(mb(s.bytes))} MB)` : 'removed to bound the disk (summary kept)'}</li>`).join('');
+  const snapshots = soak.snapshots.map((s) => `<li>${escapeHtml(soakClock(s.atSec))}: ${s.file ? `<a href="${escapeHtml(s.file)}">${escapeHtml(s.file)}</a> (${escapeHtml(mb(s.bytes))} MB)` : 'removed to bound the disk (summary kept)'}${escapeHtml(rssAcross(s))}</li>`).join('');
   const body = [
     `<h1>gwprof soak ${escapeHtml(soak.runId)}</h1>`,
     `<p class="verdict-${escapeHtml(soak.analysis?.verdict.replace(' ', '-') ?? 'none')}"><strong>${escapeHtml(soakVerdictLine(soak))}</strong></p>`,

@@ -127,6 +127,8 @@ export interface SoakCrash {
 export interface SoakTrend {
   series: 'heapAfterGc' | 'external' | 'rssNetOfHeap';
   points: number;
+  /** When the series was read only up to a calm (RSS, up to the first heap snapshot after the warm-up), that calm's time; else null. */
+  judgedUntilSec?: number | null;
   /** Theil–Sen slope and Sen's 90% interval, MB per hour. */
   mbPerHour: { slope: number; low: number | null; high: number | null };
   /** The same per successful request, bytes. */

@@ -20,6 +20,7 @@ import { DEFAULTS, type ScenarioFiles } from '../defaults.js';
 import { TOOL_VERSION } from '../version.js';
 import { runInterval, type IntervalContext } from './soak-interval.js';
 import { SnapshotKeeper } from './snapshots.js';
+import { snapshotDue } from '@gwprof/analysis';
 
 export interface SoakOptions extends ServiceOptions, RunRequest {
   gateway: string;
@@ -104,23 +105,18 @@ async function soakIntervals(options: SoakOptions, soak: SoakResult, session: Se
   };
   const keeper = new SnapshotKeeper(session.runDir, profiler, options.snapshotsKept, session.logs.harness);
   const count = Math.max(1, Math.round(options.durationSec / options.intervalSec));
+  const leakDesign = { warmupSec: options.warmupSec, thresholdBytesPerRequest: options.leakThresholdBytesPerRequest };
   let okSoFar = 0;
   for (let index = 0; index < count && !context.isStopped(); index++) {
     const interval = await runInterval(context, { index, loadSec: options.intervalSec - options.calmSec, calmSec: options.calmSec, okRequestsBefore: okSoFar });
     okSoFar += interval.requests.ok;
     soak.intervals.push(interval);
-    const due = snapshotDue(index, count, options.snapshotEvery);
+    const due = snapshotDue(soak.intervals, soak.snapshots, leakDesign, { count, every: options.snapshotEvery });
     if (due && interval.calm && !context.isStopped()) soak.snapshots = await keeper.take(interval.calm.atSec, soak.snapshots);
     writeSoakResult(session.runDir, soak);
     options.onProgress(progressLine(interval, count), true);
   }
   finished = true;
-}
-
-/** Every n-th interval and the first and last; none at all when n is 0. */
-export function snapshotDue(index: number, count: number, every: number): boolean {
-  if (every <= 0) return false;
-  return index === 0 || index === count - 1 || (index + 1) % every === 0;
 }
 
 function progressLine(interval: SoakInterval, count: number): string {
