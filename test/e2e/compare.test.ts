@@ -88,6 +88,26 @@ describe('gwprof compare', () => {
     expect(result.stdout).toMatch(/Verdict: NO CHANGE \(exit 0\)/);
   }, 300_000);
 
+  it('with --simultaneous loads both sides at once in every window, and calls four times the CPU per request a regression', async () => {
+    const out = tempDir('compare-together');
+    const result = await runCli([
+      'compare', '--baseline', stubGateway, '--candidate', stubGateway, '--baseline-env', 'STUB_SERVICE_MS=4', '--candidate-env', 'STUB_SERVICE_MS=16',
+      ...stubScenario,
+      '-c', '4', ...fastStub, '--simultaneous', '--no-profile', '--out', out, '--run-id', 'together', ...ports,
+    ]);
+    const compare = JSON.parse(readFileSync(path.join(out, 'together', 'compare.json'), 'utf8')) as PublishedCompare;
+    expect(result.code, result.stderr).toBe(1);
+    expect(compare.config.design!.simultaneous).toBe(true);
+    expect(compare.analysis.levels[0]!.decision!.relativeChange).toBeGreaterThan(1);
+    // Each window of one side has its twin on the other, started together (one shared settle, then both loads).
+    for (const window of compare.windows.filter((w) => w.side === 'baseline')) {
+      const twin = compare.windows.find((w) => w.side === 'candidate' && w.block === window.block && w.position === window.position)!;
+      expect(twin.step.load).toEqual(window.step.load);
+      expect(Math.abs(Date.parse(twin.step.startedAt) - Date.parse(window.step.startedAt))).toBeLessThan(1000);
+    }
+    expect(compare.windows.filter((w) => w.side === 'candidate')).toHaveLength(compare.windows.length / 2);
+  }, 300_000);
+
   it('compares one gateway on two Node versions, and records both', async () => {
     // The stub holds each request 5 ms of busy CPU; its HTTP work, the only part Node's version can
     // change, is a few percent of that: at ±50% the verdict is no change on any machine.

@@ -31,6 +31,7 @@ interface CompareFlags extends ServiceFlags {
   warmup: number;
   blocksPerEpoch: number;
   windowsPerSide: number;
+  simultaneous: boolean;
   budget: number;
   threshold: number;
   minEpochs: number;
@@ -67,6 +68,7 @@ export function compareCommand(): Command {
     .option('-w, --warmup <seconds>', 'longest warm-up of each side after its start; it ends once CPU per request stops falling', parseDuration('--warmup', 1, { allowZero: true }), DESIGN.warmupSec)
     .option('--blocks-per-epoch <n>', 'blocks at each level before both sides are restarted', parseWholeNumber('--blocks-per-epoch'), DESIGN.blocksPerEpoch)
     .option('--windows-per-side <n>', 'windows of each side in a block, in random order', parseWholeNumber('--windows-per-side'), DESIGN.windowsPerSide)
+    .option('--simultaneous', 'load both sides at the same time in every window, each at the level, instead of in turn: the machine\'s drift then moves both alike', DESIGN.simultaneous)
     .option('--budget <time>', 'stop (inconclusive, exit 3) when another epoch would run past this', parseDuration('--budget', 60), DESIGN.budgetMinutes)
     .option('--threshold <percent>', 'no change means within ± this of CPU per request', parsePercent('--threshold'), DESIGN.threshold * 100)
     .option('--min-epochs <n>', 'epochs (pairs of processes) before the first look', parseWholeNumber('--min-epochs', 3, ': the test needs a variance with degrees of freedom'), DESIGN.minEpochs)
@@ -138,6 +140,7 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
       warmupSec: flags.warmup,
       blocksPerEpoch: flags.blocksPerEpoch,
       windowsPerSide: flags.windowsPerSide,
+      simultaneous: flags.simultaneous,
       budgetMinutes: flags.budget,
       v8Flags: flags.v8Flag ?? [...DESIGN.v8Flags],
       seedPerEpoch: flags.seedPerEpoch,

@@ -114,6 +114,8 @@ export const DEFAULTS = {
       blocksPerEpoch: 1,
       /** Windows of each side in a block, in random order. */
       windowsPerSide: 2,
+      /** Sides in turn; --simultaneous loads both at once in every window (docs/validation/compare-error-rates.md). */
+      simultaneous: false,
       budgetMinutes: 20,
       v8Flags: [] as string[],
       seedPerEpoch: false,

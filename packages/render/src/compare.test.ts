@@ -139,7 +139,10 @@ describe('renderCompareReportHtml', () => {
     expect(html).toContain('DELTAS ONLY');
     expect(html).not.toMatch(/lead-in|budget|α /);
     const measured = renderCompareReportHtml(makeCompareFixture('windows'));
-    expect(measured).toContain('5 s each after a 2 s lead-in');
+    expect(measured).toContain('2 windows per side in random order, 5 s each after a 2 s lead-in');
+    const atOnce = makeCompareFixture('windows');
+    atOnce.config.design = { ...atOnce.config.design!, simultaneous: true };
+    expect(renderCompareReportHtml(atOnce)).toContain('2 windows in which both sides are loaded at the same time, each at the level on the shared gateway core, 5 s each');
     expect(measured).toContain('α 0.05 per direction, split across levels, up to 12 epochs), first look after 4 epochs; no change within ±5%; budget 20 min');
   });
 });

@@ -679,6 +679,11 @@ export interface CompareDesign {
   blocksPerEpoch: number;
   /** Windows of each side in a block, in random order. */
   windowsPerSide: number;
+  /**
+   * Both sides loaded at the same time in every window, each at the level, sharing the gateway
+   * core, instead of in turn: the machine's drift then moves both alike. Absent in older results (false).
+   */
+  simultaneous?: boolean;
   budgetMinutes: number;
   /** V8 flags on both sides' node command lines. */
   v8Flags: string[];

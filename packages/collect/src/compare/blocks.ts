@@ -1,13 +1,14 @@
 /**
- * One block of a comparison: windowsPerSide short windows of each side at one level, in an order
- * drawn at random for the block (randomised multiple interleaved trials: no fixed alternation can
- * line up with the machine's own periodic noise, and a drift within a block averages out).
+ * One block of a comparison: windowsPerSide short windows of each side at one level, either in an
+ * order drawn at random for the block (randomised multiple interleaved trials: no fixed alternation
+ * can line up with the machine's own periodic noise, and a drift within a block averages out), or
+ * with both sides loaded at the same time (--simultaneous: a drift then moves both alike).
  */
 import { writeCompareResult } from '@gwprof/results';
-import { measureStep, type StepSettings } from '../step/measure-step.js';
+import { measureStep, settleBefore, type StepSettings } from '../step/measure-step.js';
 import type { GatewayUnderTest } from '../gateway-under-test.js';
 import type { ComparisonContext } from './context.js';
-import type { Side } from './gateway-pair.js';
+import { SIDES, type Side } from './gateway-pair.js';
 
 /** Longest wait, before a window, for both gateways to be quiet. */
 const WINDOW_SETTLE_SEC = 10;
@@ -25,19 +26,49 @@ export function blockOrder(windowsPerSide: number, random: () => number): Side[]
 /** Measures one block at `level`; false when interrupted. compare.json is rewritten after every window. */
 export async function measureBlock(ctx: ComparisonContext, gateways: Record<Side, GatewayUnderTest>, epoch: number, level: number): Promise<boolean> {
   const block = 1 + Math.max(0, ...ctx.compare.windows.map((w) => w.block));
+  return ctx.options.design.simultaneous ? measureSidesAtOnce(ctx, gateways, { epoch, block, level }) : measureSidesInTurn(ctx, gateways, { epoch, block, level });
+}
+
+interface BlockPlace {
+  epoch: number;
+  block: number;
+  level: number;
+}
+
+/** windowsPerSide windows of each side, one side at a time, in an order drawn for the block. */
+async function measureSidesInTurn(ctx: ComparisonContext, gateways: Record<Side, GatewayUnderTest>, { epoch, block, level }: BlockPlace): Promise<boolean> {
   const order = blockOrder(ctx.options.design.windowsPerSide, ctx.random);
   for (const [position, side] of order.entries()) {
-    const step = await measureStep({
-      ...stepContext(ctx, gateways[side], level),
-      id: `e${epoch}-b${block}-${position}-${side}-${ctx.options.load.kind === 'closed' ? 'c' : 'r'}${level}`,
-      settings: windowSettings(ctx),
-      label: `epoch ${epoch} block ${block} ${side} ${position + 1}/${order.length}`,
-    });
+    const step = await measureStep({ ...windowContext(ctx, gateways[side], { epoch, block, level }, position, side), label: `epoch ${epoch} block ${block} ${side} ${position + 1}/${order.length}` });
     if (!step) return false;
     ctx.compare.windows.push({ epoch, block, position, side, step });
     writeCompareResult(ctx.session.runDir, ctx.compare);
   }
   return true;
+}
+
+/** windowsPerSide windows in which both sides are loaded at the same time, after both have settled together. */
+async function measureSidesAtOnce(ctx: ComparisonContext, gateways: Record<Side, GatewayUnderTest>, { epoch, block, level }: BlockPlace): Promise<boolean> {
+  const count = ctx.options.design.windowsPerSide;
+  for (let position = 0; position < count; position++) {
+    const settled = await settleBefore(windowContext(ctx, gateways.baseline, { epoch, block, level }, position, 'baseline'));
+    if (ctx.options.signal.aborted) return false;
+    const steps = await Promise.all(
+      SIDES.map((side) => measureStep({ ...windowContext(ctx, gateways[side], { epoch, block, level }, position, side), settled, label: `epoch ${epoch} block ${block} both sides ${position + 1}/${count}` })),
+    );
+    if (steps.some((step) => step === null)) return false;
+    SIDES.forEach((side, i) => ctx.compare.windows.push({ epoch, block, position, side, step: steps[i]! }));
+    writeCompareResult(ctx.session.runDir, ctx.compare);
+  }
+  return true;
+}
+
+function windowContext(ctx: ComparisonContext, gateway: GatewayUnderTest, { epoch, block, level }: BlockPlace, position: number, side: Side) {
+  return {
+    ...stepContext(ctx, gateway, level),
+    id: `e${epoch}-b${block}-${position}-${side}-${ctx.options.load.kind === 'closed' ? 'c' : 'r'}${level}`,
+    settings: windowSettings(ctx),
+  };
 }
 
 /** What measuring a side at a level needs: its gateway and the load, both gateways settling before each window. */

@@ -79,6 +79,8 @@ export interface StepContext {
   label?: string;
   /** Processes that must be quiet before the load starts; default: the gateway's. */
   settlePids?: number[];
+  /** Already settled by the caller (steps that start together settle once, together): not settled again. */
+  settled?: Settled;
   /** Ports whose accept queues must be empty before the load starts; default: the gateway's. */
   settlePorts?: number[];
 }
@@ -120,7 +122,7 @@ export async function measureStep(ctx: StepContext): Promise<StepRecord | null> 
 /** Settles the gateway, then starts the step's load and its timeline; null when interrupted while settling. */
 async function startLoad(ctx: StepContext): Promise<{ startedAt: string; settle: Settled; recorder: LoadRecorder; engine: LoadEngine; timeline: StepTimeline } | null> {
   const startedAt = new Date().toISOString();
-  const settle = await settleBefore(ctx);
+  const settle = ctx.settled ?? (await settleBefore(ctx));
   if (ctx.settings.signal.aborted) return null;
   const recorder = new LoadRecorder(performance.now());
   const engine = startEngine(ctx, recorder);
@@ -129,7 +131,7 @@ async function startLoad(ctx: StepContext): Promise<{ startedAt: string; settle:
 }
 
 /** Waits for the gateway (and the other gateways of a comparison) to work off what came before. */
-function settleBefore(ctx: StepContext): Promise<Settled> {
+export function settleBefore(ctx: Pick<StepContext, 'gateway' | 'settings' | 'settlePids' | 'settlePorts'>): Promise<Settled> {
   return settleGateway(
     ctx.settlePids ?? (ctx.gateway.pid === null ? [] : [ctx.gateway.pid]),
     ctx.settings.settleSec,
