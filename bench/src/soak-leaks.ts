@@ -5,7 +5,9 @@
 // the soak had been stopped there, so one run gives the time from which the verdict was `leak` (and
 // stayed so) and the time a clean run first said `no leak`.
 //
-//   node bench/dist/soak-leaks.js [--gateway mesh] [--leaks js-class,listener,buffer,none] [--bytes 1024] [--duration 10m] [--interval 30s] [--rate R] [--out docs/bench/soak]
+//   node bench/dist/soak-leaks.js [--gateway mesh] [--leaks js-class,listener,buffer,none] [--bytes 1024] [--duration 10m] [--interval 30s] [--rate R] [--warmup 3m]
+//     [--verdict-at-minutes 30,60] [--out docs/bench/soak]
+// --verdict-at-minutes also records the verdict had the soak been stopped then (the calms up to it).
 // Appends one JSON object per case to <out>/soak-leaks.jsonl and prints a markdown row per case.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
@@ -23,6 +25,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10m' },
     interval: { type: 'string', default: '30s' },
     rate: { type: 'string' },
+    warmup: { type: 'string' },
+    'verdict-at-minutes': { type: 'string' },
     out: { type: 'string', default: 'docs/bench/soak' },
   },
 });
@@ -30,9 +34,17 @@ const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../
 const cli = path.join(repoRoot, 'packages/cli/dist/bin.js');
 mkdirSync(values.out, { recursive: true });
 
+const designOf = (soak: SoakResult) => ({ ...DEFAULT_LEAK_DESIGN, warmupSec: soak.config.warmupSec, thresholdBytesPerRequest: soak.config.leakThresholdBytesPerRequest });
+
+/** The verdict had the soak been stopped after its last interval ending by `minutes`. */
+function verdictAt(soak: SoakResult, minutes: number): string | null {
+  const intervals = soak.intervals.filter((i) => i.endSec <= minutes * 60);
+  return intervals.length === 0 ? null : judgeSoak(intervals, soak.snapshots, designOf(soak), false).verdict;
+}
+
 /** Minutes from which every prefix's verdict is `target`; null when the last one is not. */
 function settledAt(soak: SoakResult, target: string): number | null {
-  const design = { ...DEFAULT_LEAK_DESIGN, warmupSec: soak.config.warmupSec, thresholdBytesPerRequest: soak.config.leakThresholdBytesPerRequest };
+  const design = designOf(soak);
   let since: number | null = null;
   for (let k = 1; k <= soak.intervals.length; k++) {
     const verdict = judgeSoak(soak.intervals.slice(0, k), soak.snapshots, design, false).verdict;
@@ -48,7 +60,7 @@ console.log(row(Array(11).fill('---')));
 for (const leak of values.leaks.split(',')) {
   const runId = `soak-${values.gateway}-${leak}-${Date.now()}`;
   const preload = leak === 'none' ? [] : ['--gateway-env', `NODE_OPTIONS=--require ${path.join(repoRoot, 'fixtures', 'leaks', `${leak}.cjs`)}`, '--gateway-env', `LEAK_BYTES=${values.bytes}`];
-  const args = [cli, 'soak', '--gateway', values.gateway, ...preload, '-d', values.duration, '--interval', values.interval, '--no-color', '--out', path.join(repoRoot, 'profiles'), '--run-id', runId, ...(values.rate ? ['--rate', values.rate] : [])];
+  const args = [cli, 'soak', '--gateway', values.gateway, ...preload, '-d', values.duration, '--interval', values.interval, '--no-color', '--out', path.join(repoRoot, 'profiles'), '--run-id', runId, ...(values.rate ? ['--rate', values.rate] : []), ...(values.warmup ? ['--warmup', values.warmup] : [])];
   process.stderr.write(`=== ${leak}: node ${args.slice(1).join(' ')}\n`);
   const run = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const soak = JSON.parse(readFileSync(path.join(repoRoot, 'profiles', runId, 'results.json'), 'utf8')) as SoakResult;
@@ -58,6 +70,7 @@ for (const leak of values.leaks.split(',')) {
     rate: soak.config.load.kind === 'open' ? soak.config.load.rate : null, minutes: (soak.intervals.at(-1)?.endSec ?? 0) / 60,
     verdict: soak.analysis?.verdict ?? null, leakFromMinutes: settledAt(soak, 'leak'), noLeakFromMinutes: settledAt(soak, 'no leak'),
     heapBytesPerRequest: trend('heapAfterGc'), externalBytesPerRequest: trend('external'), rssNetBytesPerRequest: trend('rssNetOfHeap'),
+    verdictsAt: Object.fromEntries((values['verdict-at-minutes'] ?? '').split(',').filter(Boolean).map((m) => [m, verdictAt(soak, Number(m))])),
     classes: soak.analysis?.growingClasses.map((c) => c.name) ?? [], runDir: `profiles/${runId}`, harnessRssMbPerHour: soak.analysis?.harnessRssMbPerHour ?? null,
   };
   appendFileSync(path.join(values.out, 'soak-leaks.jsonl'), `${JSON.stringify(record)}\n`);
