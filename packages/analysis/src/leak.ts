@@ -1,8 +1,8 @@
 /**
  * The soak's verdict: does memory keep growing after the warm-up? Each memory series read at the
- * calms (heap after a forced GC, external memory, RSS net of the heap and of the snapshots' own
- * steps) gets a Theil–Sen slope with Sen's 90% interval and a Mann–Kendall test. A slope is compared with a threshold in bytes per
- * successful request (converted to MB per hour at the soak's own throughput):
+ * calms (heap after a forced GC, external memory, RSS net of the heap up to the first snapshot)
+ * gets a Theil–Sen slope with Sen's 90% interval and a Mann–Kendall test. A slope is compared with
+ * a threshold in bytes per successful request (converted to MB per hour at the soak's own throughput):
  *   - `leak` when the interval lies above the threshold, the rise is significant, and the later
  *     half of the calms alone still rises faster than the threshold (it keeps growing);
  *   - `no leak` when the interval lies below it;
