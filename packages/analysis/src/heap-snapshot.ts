@@ -71,7 +71,7 @@ export interface GrowingClass {
 }
 
 const DEFAULT_TOP = 200;
-const DEFAULT_MIN_GROWTH = 1024 * 1024;
+export const DEFAULT_MIN_GROWTH = 1024 * 1024;
 const MAX_PATH_STEPS = 12;
 const NONE = 0xffffffff;
 

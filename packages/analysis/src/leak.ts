@@ -12,6 +12,7 @@
  */
 import type { SoakAnalysis, SoakCalm, SoakInterval, SoakSnapshot, SoakTrend } from '@gwprof/results';
 import { mannKendall, theilSen, type TrendPoint } from './trend.js';
+import { DEFAULT_MIN_GROWTH } from './heap-snapshot.js';
 
 export interface LeakDesign {
   /** Calms before this many seconds from the start are warm-up (caches filling), not evidence. */
@@ -141,16 +142,14 @@ export function judgeSoak(
   return { verdict: 'inconclusive', reason: `the trend's interval still includes ${design.thresholdBytesPerRequest} B/request: ${open}; soak longer to tell`, trends, harnessRssMbPerHour };
 }
 
-/** Growth smaller than this is not worth a snapshot: the same floor as a class's growth to be named. */
-const MIN_SNAPSHOT_GROWTH_BYTES = 1024 * 1024;
-
 /**
  * Whether to take a heap snapshot after the calm of the newest interval (of `count`): always after
  * the first and the last; in between only when heap after GC or external memory has grown, at each
  * of the last two calms, since the warm-up or the last snapshot after it, by more than the threshold
- * per request and 1 MiB, and then at most every `every` intervals. A snapshot blocks the gateway for seconds and disturbs its
- * RSS for the rest of the soak, so a gateway that does not grow is looked at only twice; one that
- * grows is looked at often enough to name what grows. `every` 0: none at all.
+ * per request and by more than a class must grow to be named (1 MiB), and then at most every
+ * `every` intervals. A snapshot blocks the gateway for seconds and disturbs its RSS for the rest of
+ * the soak, so a gateway that does not grow is looked at only twice; one that grows is looked at
+ * often enough to name what grows. `every` 0: none at all.
  */
 export function snapshotDue(
   intervals: readonly SoakInterval[],
@@ -169,7 +168,7 @@ export function snapshotDue(
   if (!since || latest.length < 2 || latest[0]!.atSec <= since.atSec) return false;
   // Grown at both of the last two calms, so one noisy calm does not cost a snapshot.
   const grown = (value: (calm: SoakCalm) => number) => latest.every((calm) => {
-    const bar = Math.max(MIN_SNAPSHOT_GROWTH_BYTES, design.thresholdBytesPerRequest * (calm.okRequestsSoFar - since.okRequestsSoFar));
+    const bar = Math.max(DEFAULT_MIN_GROWTH, design.thresholdBytesPerRequest * (calm.okRequestsSoFar - since.okRequestsSoFar));
     return value(calm) - value(since) > bar;
   });
   return grown((calm) => calm.heapUsedBytes) || grown((calm) => calm.externalBytes);
