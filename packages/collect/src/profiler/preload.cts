@@ -214,8 +214,8 @@ if (directory && workerThreads.isMainThread) {
           await post('HeapProfiler.enable');
           await post('HeapProfiler.disable');
         }
-        // RSS and heap on both sides of the snapshot: the allocator keeps much of what building it
-        // took, and the soak takes that step out of the gateway's RSS trend.
+        // RSS and heap on both sides of the snapshot: the allocator keeps (or gives back) much of what
+        // building it took, which is why the soak reads RSS only up to its first snapshot; the report shows the step.
         const after = process.memoryUsage();
         return {
           file, bytes: fs.statSync(file).size,
