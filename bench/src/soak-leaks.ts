@@ -8,9 +8,11 @@
 //   node bench/dist/soak-leaks.js [--gateway mesh] [--leaks js-class,listener,buffer,none] [--bytes 1024] [--duration 10m] [--interval 30s] [--rate R] [--warmup 3m]
 //     [--verdict-at-minutes 30,60] [--out docs/bench/soak]
 // --verdict-at-minutes also records the verdict had the soak been stopped then (the calms up to it).
-// Appends one JSON object per case to <out>/soak-leaks.jsonl and prints a markdown row per case.
+// Appends one JSON object per case to <out>/soak-leaks.jsonl, keeps each run's results.json (the
+// calms the verdict is read from; heap snapshots stay in profiles/) as <out>/<run id>-results.json,
+// and prints a markdown row per case.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -63,7 +65,9 @@ for (const leak of values.leaks.split(',')) {
   const args = [cli, 'soak', '--gateway', values.gateway, ...preload, '-d', values.duration, '--interval', values.interval, '--no-color', '--out', path.join(repoRoot, 'profiles'), '--run-id', runId, ...(values.rate ? ['--rate', values.rate] : []), ...(values.warmup ? ['--warmup', values.warmup] : [])];
   process.stderr.write(`=== ${leak}: node ${args.slice(1).join(' ')}\n`);
   const run = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const soak = JSON.parse(readFileSync(path.join(repoRoot, 'profiles', runId, 'results.json'), 'utf8')) as SoakResult;
+  const resultsFile = path.join(repoRoot, 'profiles', runId, 'results.json');
+  const soak = JSON.parse(readFileSync(resultsFile, 'utf8')) as SoakResult;
+  copyFileSync(resultsFile, path.join(values.out, `${runId}-results.json`));
   const trend = (series: string) => soak.analysis?.trends.find((t) => t.series === series)?.bytesPerRequest?.slope ?? null;
   const record = {
     date: new Date().toISOString(), gateway: values.gateway, leak, bytesPerRequest: leak === 'none' ? 0 : Number(values.bytes), exit: run.status,
@@ -71,7 +75,7 @@ for (const leak of values.leaks.split(',')) {
     verdict: soak.analysis?.verdict ?? null, leakFromMinutes: settledAt(soak, 'leak'), noLeakFromMinutes: settledAt(soak, 'no leak'),
     heapBytesPerRequest: trend('heapAfterGc'), externalBytesPerRequest: trend('external'), rssNetBytesPerRequest: trend('rssNetOfHeap'),
     verdictsAt: Object.fromEntries((values['verdict-at-minutes'] ?? '').split(',').filter(Boolean).map((m) => [m, verdictAt(soak, Number(m))])),
-    classes: soak.analysis?.growingClasses.map((c) => c.name) ?? [], runDir: `profiles/${runId}`, harnessRssMbPerHour: soak.analysis?.harnessRssMbPerHour ?? null,
+    classes: soak.analysis?.growingClasses.map((c) => c.name) ?? [], runDir: `profiles/${runId}`, results: `${runId}-results.json`, harnessRssMbPerHour: soak.analysis?.harnessRssMbPerHour ?? null,
   };
   appendFileSync(path.join(values.out, 'soak-leaks.jsonl'), `${JSON.stringify(record)}\n`);
   const f = (x: number | null, d = 0) => (x === null ? '–' : x.toFixed(d));

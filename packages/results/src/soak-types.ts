@@ -106,8 +106,9 @@ export interface SoakSnapshot {
   file: string | null;
   bytes: number;
   /**
-   * The gateway's RSS and heap just before and just after writing the snapshot: what it left
-   * behind in the allocator is taken out of the RSS trend. Absent in older results.
+   * The gateway's RSS and heap just before and just after writing the snapshot: the report shows
+   * the step, which is why RSS net of the heap is judged only up to the first snapshot. Absent in
+   * older results.
    */
   memoryAround?: { before: RssAndHeap; after: RssAndHeap } | null;
   /** The classes with the largest retained size; null when the summary failed (error says why). */

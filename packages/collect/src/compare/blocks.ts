@@ -53,14 +53,29 @@ async function measureSidesAtOnce(ctx: ComparisonContext, gateways: Record<Side,
   for (let position = 0; position < count; position++) {
     const settled = await settleBefore(windowContext(ctx, gateways.baseline, { epoch, block, level }, position, 'baseline'));
     if (ctx.options.signal.aborted) return false;
+    const onProgress = sharedProgress(ctx.options.onProgress);
     const steps = await Promise.all(
-      SIDES.map((side) => measureStep({ ...windowContext(ctx, gateways[side], { epoch, block, level }, position, side), settled, label: `epoch ${epoch} block ${block} both sides ${position + 1}/${count}` })),
+      SIDES.map((side) => {
+        const window = windowContext(ctx, gateways[side], { epoch, block, level }, position, side);
+        const settings = { ...window.settings, onProgress: onProgress[side] };
+        return measureStep({ ...window, settings, settled, label: `epoch ${epoch} block ${block} ${position + 1}/${count} ${side}` });
+      }),
     );
     if (steps.some((step) => step === null)) return false;
     SIDES.forEach((side, i) => ctx.compare.windows.push({ epoch, block, position, side, step: steps[i]! }));
     writeCompareResult(ctx.session.runDir, ctx.compare);
   }
   return true;
+}
+
+/** Two windows measured at once report into one progress line, each side's latest side by side, so neither overwrites the other. */
+export function sharedProgress(onProgress: (line: string, final: boolean) => void): Record<Side, (line: string) => void> {
+  const latest: Record<Side, string> = { baseline: '', candidate: '' };
+  const report = (side: Side) => (line: string) => {
+    latest[side] = line;
+    onProgress(SIDES.map((s) => latest[s]).filter(Boolean).join('  |  '), false);
+  };
+  return { baseline: report('baseline'), candidate: report('candidate') };
 }
 
 function windowContext(ctx: ComparisonContext, gateway: GatewayUnderTest, { epoch, block, level }: BlockPlace, position: number, side: Side) {
