@@ -144,12 +144,13 @@ export function judgeSoak(
 
 /**
  * Whether to take a heap snapshot after the calm of the newest interval (of `count`): always after
- * the first and the last; in between only when heap after GC or external memory has grown, at each
- * of the last two calms, since the warm-up or the last snapshot after it, by more than the threshold
- * per request and by more than a class must grow to be named (1 MiB), and then at most every
- * `every` intervals. A snapshot blocks the gateway for seconds and disturbs its RSS for the rest of
- * the soak, so a gateway that does not grow is looked at only twice; one that grows is looked at
- * often enough to name what grows. `every` 0: none at all.
+ * the last; before it only when heap after GC or external memory has grown, at each of the last
+ * two calms, since the warm-up or the last snapshot, by more than the threshold per request and by
+ * more than a class must grow to be named (1 MiB), and then at most every `every` intervals. A
+ * snapshot blocks the gateway for seconds and leaves hundreds of MB with the allocator, which then
+ * moves RSS by tens of MB for the rest of the soak; so a gateway that does not grow is looked at
+ * once, at the end, and its RSS is read undisturbed, and one that grows is looked at often enough
+ * to name what grows. `every` 0: none at all.
  */
 export function snapshotDue(
   intervals: readonly SoakInterval[],
@@ -159,7 +160,7 @@ export function snapshotDue(
 ): boolean {
   const index = intervals.length - 1;
   if (plan.every <= 0 || index < 0) return false;
-  if (index === 0 || index === plan.count - 1) return true;
+  if (index === plan.count - 1) return true;
   const lastAt = snapshots.reduce((latest, s) => Math.max(latest, s.atSec), -Infinity);
   if (intervals.filter((i) => (i.calm?.atSec ?? i.endSec) > lastAt).length < plan.every) return false;
   const calms = calmsAfterWarmup(intervals, design.warmupSec);

@@ -42,7 +42,7 @@ export function soakCommand(): Command {
     .option('-d, --duration <time>', 'how long: 90s, 30m, 24h, 7d (a bare number is seconds)', parseDuration('--duration'), SOAK.durationSec)
     .option('--interval <time>', `load, then a calm with a forced GC, every this long (default: the duration / ${SOAK.intervalsPerSoak}, within ${SOAK.minIntervalSec} s – ${SOAK.maxIntervalSec / 60} min)`, parseDuration('--interval'))
     .option('--calm <time>', 'seconds without load before each forced GC', parseDuration('--calm'), SOAK.calmSec)
-    .option('--snapshot-every <n>', `a heap snapshot at the first and the last interval, and every n intervals while heap or external memory grows (default: about ${SOAK.snapshotsPerSoak} per soak that grows; 0: none)`, parseWholeNumber('--snapshot-every', 0))
+    .option('--snapshot-every <n>', `a heap snapshot after the last interval, and every n intervals while heap or external memory grows (default: about ${SOAK.snapshotsPerSoak} per soak that grows; 0: none)`, parseWholeNumber('--snapshot-every', 0))
     .option('--warmup <time>', 'the first part of the soak, where caches fill, which the verdict leaves out (default: two intervals or a tenth of the soak, at most 30 min)', parseDuration('--warmup', 1, { allowZero: true }))
     .option('--leak-threshold <bytes>', 'memory growth per successful request that counts as a leak', parsePositiveNumber('--leak-threshold'), SOAK.leakThresholdBytesPerRequest)
     .option('--query <file>', 'GraphQL query to POST instead of the default stream')

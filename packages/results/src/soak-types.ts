@@ -20,7 +20,7 @@ export interface SoakConfig {
   intervalSec: number;
   /** Seconds without load at the end of each interval, before the forced GC. */
   calmSec: number;
-  /** A heap snapshot every this many intervals (and at the start and the end); 0: none. */
+  /** A heap snapshot every this many intervals while heap or external memory grows, and after the last; 0: none. */
   snapshotEvery: number;
   /** Seconds from the start that count as warm-up: caches filling, not a leak. */
   warmupSec: number;
