@@ -8,6 +8,8 @@
 //   node bench/dist/soak-leaks.js [--gateway mesh] [--leaks js-class,listener,buffer,none] [--bytes 1024] [--duration 10m] [--interval 30s] [--rate R] [--warmup 3m]
 //     [--verdict-at-minutes 30,60] [--out docs/bench/soak]
 // --verdict-at-minutes also records the verdict had the soak been stopped then (the calms up to it).
+// --replay FILE judges an earlier soak's results.json with today's analysis instead of running one
+// (the record says so), for when the analysis changed after the soak was measured.
 // Appends one JSON object per case to <out>/soak-leaks.jsonl, keeps each run's results.json (the
 // calms the verdict is read from; heap snapshots stay in profiles/) as <out>/<run id>-results.json,
 // and prints a markdown row per case.
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     rate: { type: 'string' },
     warmup: { type: 'string' },
     'verdict-at-minutes': { type: 'string' },
+    replay: { type: 'string' },
     out: { type: 'string', default: 'docs/bench/soak' },
   },
 });
@@ -57,27 +60,48 @@ function settledAt(soak: SoakResult, target: string): number | null {
 }
 
 const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
-console.log(row(['gateway', 'leak', 'bytes/req', 'req/s', 'minutes', 'verdict', 'leak from (min)', 'no leak from (min)', 'heap after GC B/req', 'external B/req', 'first class named']));
-console.log(row(Array(11).fill('---')));
-for (const leak of values.leaks.split(',')) {
-  const runId = `soak-${values.gateway}-${leak}-${Date.now()}`;
-  const preload = leak === 'none' ? [] : ['--gateway-env', `NODE_OPTIONS=--require ${path.join(repoRoot, 'fixtures', 'leaks', `${leak}.cjs`)}`, '--gateway-env', `LEAK_BYTES=${values.bytes}`];
-  const args = [cli, 'soak', '--gateway', values.gateway, ...preload, '-d', values.duration, '--interval', values.interval, '--no-color', '--out', path.join(repoRoot, 'profiles'), '--run-id', runId, ...(values.rate ? ['--rate', values.rate] : []), ...(values.warmup ? ['--warmup', values.warmup] : [])];
-  process.stderr.write(`=== ${leak}: node ${args.slice(1).join(' ')}\n`);
-  const run = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const resultsFile = path.join(repoRoot, 'profiles', runId, 'results.json');
-  const soak = JSON.parse(readFileSync(resultsFile, 'utf8')) as SoakResult;
-  copyFileSync(resultsFile, path.join(values.out, `${runId}-results.json`));
+
+/** What the benchmark records of one soak, judged by today's analysis. */
+function recordOf(soak: SoakResult, leak: string, exit: number | null) {
   const trend = (series: string) => soak.analysis?.trends.find((t) => t.series === series)?.bytesPerRequest?.slope ?? null;
-  const record = {
-    date: new Date().toISOString(), gateway: values.gateway, leak, bytesPerRequest: leak === 'none' ? 0 : Number(values.bytes), exit: run.status,
+  const bytes = leak === 'none' ? 0 : Number(soak.config.gatewayEnv['LEAK_BYTES'] ?? values.bytes);
+  return {
+    date: new Date().toISOString(), gateway: soak.config.gateway, leak, bytesPerRequest: bytes, exit,
     rate: soak.config.load.kind === 'open' ? soak.config.load.rate : null, minutes: (soak.intervals.at(-1)?.endSec ?? 0) / 60,
     verdict: soak.analysis?.verdict ?? null, leakFromMinutes: settledAt(soak, 'leak'), noLeakFromMinutes: settledAt(soak, 'no leak'),
     heapBytesPerRequest: trend('heapAfterGc'), externalBytesPerRequest: trend('external'), rssNetBytesPerRequest: trend('rssNetOfHeap'),
     verdictsAt: Object.fromEntries((values['verdict-at-minutes'] ?? '').split(',').filter(Boolean).map((m) => [m, verdictAt(soak, Number(m))])),
-    classes: soak.analysis?.growingClasses.map((c) => c.name) ?? [], runDir: `profiles/${runId}`, results: `${runId}-results.json`, harnessRssMbPerHour: soak.analysis?.harnessRssMbPerHour ?? null,
+    classes: soak.analysis?.growingClasses.map((c) => c.name) ?? [], runDir: `profiles/${soak.runId}`, results: `${soak.runId}-results.json`, harnessRssMbPerHour: soak.analysis?.harnessRssMbPerHour ?? null,
   };
+}
+
+/** Today's analysis over a soak's own intervals and snapshots (the growing classes stay as measured). */
+function rejudged(soak: SoakResult): SoakResult {
+  const judged = judgeSoak(soak.intervals, soak.snapshots, designOf(soak), soak.crash !== null);
+  return { ...soak, analysis: soak.analysis ? { ...soak.analysis, ...judged } : null };
+}
+
+function report(record: ReturnType<typeof recordOf>): void {
   appendFileSync(path.join(values.out, 'soak-leaks.jsonl'), `${JSON.stringify(record)}\n`);
   const f = (x: number | null, d = 0) => (x === null ? '–' : x.toFixed(d));
-  console.log(row([record.gateway, leak, record.bytesPerRequest, f(record.rate), f(record.minutes, 1), record.verdict ?? '–', f(record.leakFromMinutes, 1), f(record.noLeakFromMinutes, 1), f(record.heapBytesPerRequest), f(record.externalBytesPerRequest), record.classes[0] ?? '–']));
+  console.log(row([record.gateway, record.leak, record.bytesPerRequest, f(record.rate), f(record.minutes, 1), record.verdict ?? '–', f(record.leakFromMinutes, 1), f(record.noLeakFromMinutes, 1), f(record.heapBytesPerRequest), f(record.externalBytesPerRequest), record.classes[0] ?? '–']));
+}
+
+console.log(row(['gateway', 'leak', 'bytes/req', 'req/s', 'minutes', 'verdict', 'leak from (min)', 'no leak from (min)', 'heap after GC B/req', 'external B/req', 'first class named']));
+console.log(row(Array(11).fill('---')));
+if (values.replay) {
+  const soak = rejudged(JSON.parse(readFileSync(values.replay, 'utf8')) as SoakResult);
+  const leak = /leaks\/([\w-]+)\.cjs/.exec(soak.config.gatewayEnv['NODE_OPTIONS'] ?? '')?.[1] ?? 'none';
+  report({ ...recordOf(soak, leak, null), replayOf: values.replay } as ReturnType<typeof recordOf>);
+} else {
+  for (const leak of values.leaks.split(',')) {
+    const runId = `soak-${values.gateway}-${leak}-${Date.now()}`;
+    const preload = leak === 'none' ? [] : ['--gateway-env', `NODE_OPTIONS=--require ${path.join(repoRoot, 'fixtures', 'leaks', `${leak}.cjs`)}`, '--gateway-env', `LEAK_BYTES=${values.bytes}`];
+    const args = [cli, 'soak', '--gateway', values.gateway, ...preload, '-d', values.duration, '--interval', values.interval, '--no-color', '--out', path.join(repoRoot, 'profiles'), '--run-id', runId, ...(values.rate ? ['--rate', values.rate] : []), ...(values.warmup ? ['--warmup', values.warmup] : [])];
+    process.stderr.write(`=== ${leak}: node ${args.slice(1).join(' ')}\n`);
+    const run = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const resultsFile = path.join(repoRoot, 'profiles', runId, 'results.json');
+    copyFileSync(resultsFile, path.join(values.out, `${runId}-results.json`));
+    report(recordOf(JSON.parse(readFileSync(resultsFile, 'utf8')) as SoakResult, leak, run.status));
+  }
 }

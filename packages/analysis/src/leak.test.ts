@@ -6,23 +6,35 @@ import { mulberry32 } from './random.js';
 const RATE = 100;
 const INTERVAL = 60;
 
+interface SoakShape {
+  external?: (sec: number) => number;
+  /** Memory outside the heap, as RSS net of heap total reads it under load. */
+  native?: (sec: number) => number;
+  noise?: number;
+  /** How far RSS read at the calm strays from the load's level (V8 releasing freed pages late). */
+  calmRssNoise?: number;
+}
+
 /** Intervals of a soak at RATE req/s whose heap after GC is `heapAt(seconds)`, with a little noise. */
-function soak(count: number, heapAt: (sec: number) => number, options: { external?: (sec: number) => number; native?: (sec: number) => number; noise?: number } = {}): SoakInterval[] {
+function soak(count: number, heapAt: (sec: number) => number, options: SoakShape = {}): SoakInterval[] {
   const random = mulberry32(5);
   return Array.from({ length: count }, (_, index) => {
     const endSec = (index + 1) * INTERVAL;
-    const jitter = () => (random() - 0.5) * 2 * (options.noise ?? 50_000);
+    const jitter = (size = options.noise ?? 50_000) => (random() - 0.5) * 2 * size;
+    const heapTotalBytes = heapAt(endSec) + 20e6;
+    const native = (options.native ?? (() => 60e6))(endSec - INTERVAL / 2);
     const calm: SoakCalm = {
       atSec: endSec, okRequestsSoFar: endSec * RATE,
-      heapUsedBytes: heapAt(endSec) + jitter(), heapTotalBytes: heapAt(endSec) + 20e6,
+      heapUsedBytes: heapAt(endSec) + jitter(), heapTotalBytes,
       externalBytes: (options.external ?? (() => 2e6))(endSec) + jitter(), arrayBuffersBytes: 1e6,
-      rssBytes: heapAt(endSec) + 20e6 + (options.native ?? (() => 60e6))(endSec) + jitter(),
+      rssBytes: heapTotalBytes + native + jitter(options.calmRssNoise),
     };
+    const sample = { rssBytes: heapTotalBytes + 40e6 + native + jitter(), heapUsedBytes: heapAt(endSec), heapTotalBytes: heapTotalBytes + 40e6, externalBytes: calm.externalBytes, arrayBuffersBytes: 1e6, openFds: 30, activeResources: 10, eventLoopDelayP99Ms: 20 };
     return {
       index, startSec: endSec - INTERVAL, endSec, loadSec: INTERVAL - 3,
       requests: { sent: INTERVAL * RATE, ok: INTERVAL * RATE, failed: 0, dropped: 0 },
       failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 },
-      okRps: RATE, latencyMs: null, gateway: null, gatewayCpuPercent: null, gcShare: null, calm, harnessRssBytes: 100e6,
+      okRps: RATE, latencyMs: null, gateway: { mean: sample, max: sample }, gatewayCpuPercent: null, gcShare: null, calm, harnessRssBytes: 100e6,
     };
   });
 }
@@ -69,6 +81,20 @@ describe('judgeSoak', () => {
     const heap = result.trends.find((t) => t.series === 'heapAfterGc')!;
     expect(heap.mbPerHour.low!).toBeGreaterThan((10 * RATE * 3600) / 1e6);
     expect(heap.verdict).not.toBe('leak');
+  });
+
+  it('reads RSS net of heap under load, not at the calm, where it scatters by tens of MB', () => {
+    const rss = (result: ReturnType<typeof judgeSoak>) => result.trends.find((t) => t.series === 'rssNetOfHeap')!;
+    // ±40 MB at the calms, as on a clean Mesh, around a level that does not move: no leak.
+    expect(rss(judgeSoak(soak(30, () => 50e6, { calmRssNoise: 40e6 }), [], design, false)).verdict).toBe('no leak');
+    // A native leak of 1,000 bytes per request under the same calm noise: a leak, at its size.
+    const leaking = rss(judgeSoak(soak(30, () => 50e6, { calmRssNoise: 40e6, native: (sec) => 60e6 + sec * RATE * 1000 }), [], design, false));
+    expect(leaking.verdict).toBe('leak');
+    expect(leaking.bytesPerRequest!.slope).toBeGreaterThan(950);
+    expect(leaking.bytesPerRequest!.slope).toBeLessThan(1050);
+    // Without the preload's samples there is nothing to read.
+    const unsampled = soak(30, () => 50e6).map((interval) => ({ ...interval, gateway: null }));
+    expect(rss(judgeSoak(unsampled, [], design, false))).toMatchObject({ points: 0, verdict: 'inconclusive' });
   });
 
   it('reads RSS net of heap only up to the first heap snapshot after the warm-up', () => {

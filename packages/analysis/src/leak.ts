@@ -1,7 +1,7 @@
 /**
- * The soak's verdict: does memory keep growing after the warm-up? Each memory series read at the
- * calms (heap after a forced GC, external memory, RSS net of the heap up to the first snapshot)
- * gets a Theil–Sen slope with Sen's 90% interval and a Mann–Kendall test. A slope is compared with
+ * The soak's verdict: does memory keep growing after the warm-up? Each memory series, one value per
+ * interval (heap after the calm's forced GC, external memory then, RSS net of the heap under load
+ * up to the first snapshot), gets a Theil–Sen slope with Sen's 90% interval and a Mann–Kendall test. A slope is compared with
  * a threshold in bytes per successful request (converted to MB per hour at the soak's own throughput):
  *   - `leak` when the interval lies above the threshold, the rise is significant, and the later
  *     half of the calms alone still rises faster than the threshold (it keeps growing);
@@ -40,9 +40,10 @@ export type SnapshotTime = Pick<SoakSnapshot, 'atSec'>;
 
 interface MemorySeries {
   series: SoakTrend['series'];
-  value: (calm: SoakCalm) => number;
-  /** The calms this series may be read at; all of them unless a snapshot disturbs it. */
-  judgedCalms?: (calms: readonly SoakCalm[], snapshots: readonly SnapshotTime[]) => SoakCalm[];
+  /** The series' value in an interval (one with a calm), or null when it was not read. */
+  value: (interval: SoakInterval) => number | null;
+  /** The intervals this series may be read in; all of them unless a snapshot disturbs it. */
+  judged?: (intervals: readonly SoakInterval[], snapshots: readonly SnapshotTime[]) => SoakInterval[];
 }
 
 /**
@@ -52,16 +53,28 @@ interface MemorySeries {
  * a clean Apollo Gateway, steps of +130 to −45 MB). Neither the step nor its decay is the
  * gateway's, and no correction of it held on all three gateways.
  */
-function calmsBeforeSnapshot(calms: readonly SoakCalm[], snapshots: readonly SnapshotTime[]): SoakCalm[] {
-  const first = calms[0];
+function beforeFirstSnapshot(intervals: readonly SoakInterval[], snapshots: readonly SnapshotTime[]): SoakInterval[] {
+  const first = intervals[0]?.calm;
   const cut = first ? snapshots.map((s) => s.atSec).filter((at) => at >= first.atSec).sort((a, b) => a - b)[0] : undefined;
-  return cut === undefined ? [...calms] : calms.filter((calm) => calm.atSec <= cut);
+  return cut === undefined ? [...intervals] : intervals.filter((interval) => interval.calm!.atSec <= cut);
+}
+
+/**
+ * RSS net of the heap as the mean, over the interval's samples under load, of RSS minus heap total.
+ * Read at the calm instead, right after the forced GC, it scattered by tens of MB from one calm to
+ * the next on a gateway that did not grow: V8 releases the pages the GC freed from a background
+ * thread, so how many of them RSS still holds depends on when it is read. Under load the two move
+ * together and their difference held within 2 MB over a clean Mesh soak.
+ */
+function rssNetOfHeapUnderLoad(interval: SoakInterval): number | null {
+  const mean = interval.gateway?.mean;
+  return mean ? mean.rssBytes - mean.heapTotalBytes : null;
 }
 
 const SERIES: readonly MemorySeries[] = [
-  { series: 'heapAfterGc', value: (calm) => calm.heapUsedBytes },
-  { series: 'external', value: (calm) => calm.externalBytes },
-  { series: 'rssNetOfHeap', value: (calm) => calm.rssBytes - calm.heapTotalBytes, judgedCalms: calmsBeforeSnapshot },
+  { series: 'heapAfterGc', value: (interval) => interval.calm?.heapUsedBytes ?? null },
+  { series: 'external', value: (interval) => interval.calm?.externalBytes ?? null },
+  { series: 'rssNetOfHeap', value: rssNetOfHeapUnderLoad, judged: beforeFirstSnapshot },
 ];
 
 /** Successful requests per hour after the warm-up, from the calms' running totals. */
@@ -73,10 +86,12 @@ function okPerHour(calms: readonly SoakCalm[]): number | null {
   return hours > 0 ? (last.okRequestsSoFar - first.okRequestsSoFar) / hours : null;
 }
 
-/** One series' trend and what it says against the threshold. */
-export function memoryTrend(allCalms: readonly SoakCalm[], snapshots: readonly SnapshotTime[], series: MemorySeries, design: Omit<LeakDesign, 'warmupSec'>): SoakTrend {
-  const calms = series.judgedCalms ? series.judgedCalms(allCalms, snapshots) : allCalms;
-  const points: TrendPoint[] = calms.map((calm) => ({ x: calm.atSec / 3600, y: series.value(calm) / MB }));
+/** One series' trend over the intervals after the warm-up (each with a calm), and what it says against the threshold. */
+export function memoryTrend(allIntervals: readonly SoakInterval[], snapshots: readonly SnapshotTime[], series: MemorySeries, design: Omit<LeakDesign, 'warmupSec'>): SoakTrend {
+  const judged = series.judged ? series.judged(allIntervals, snapshots) : [...allIntervals];
+  const intervals = judged.filter((interval) => series.value(interval) !== null);
+  const calms = intervals.map((interval) => interval.calm!);
+  const points: TrendPoint[] = intervals.map((interval) => ({ x: interval.calm!.atSec / 3600, y: series.value(interval)! / MB }));
   const fit = theilSen(points, 0.9);
   const { pUp } = mannKendall(points);
   const perHour = okPerHour(calms);
@@ -91,7 +106,7 @@ export function memoryTrend(allCalms: readonly SoakCalm[], snapshots: readonly S
   return {
     series: series.series,
     points: points.length,
-    judgedUntilSec: calms.length < allCalms.length ? (calms.at(-1)?.atSec ?? null) : null,
+    judgedUntilSec: judged.length < allIntervals.length ? (judged.at(-1)?.calm?.atSec ?? null) : null,
     mbPerHour: { slope: fit.slope, low: fit.lower, high: fit.upper },
     bytesPerRequest: slope === null ? null : { slope, low: perRequest(fit.lower), high: perRequest(fit.upper) },
     pUp,
@@ -110,9 +125,14 @@ function stillRising(points: readonly TrendPoint[], thresholdMbPerHour: number):
   return later.lower !== null && later.lower > thresholdMbPerHour;
 }
 
+/** The intervals that count: those whose calm came after the warm-up, in time order. */
+export function intervalsAfterWarmup(intervals: readonly SoakInterval[], warmupSec: number): SoakInterval[] {
+  return intervals.filter((interval) => interval.calm && interval.calm.atSec >= warmupSec).sort((a, b) => a.calm!.atSec - b.calm!.atSec);
+}
+
 /** The calms that count: after the warm-up, in time order. */
 export function calmsAfterWarmup(intervals: readonly SoakInterval[], warmupSec: number): SoakCalm[] {
-  return intervals.flatMap((interval) => (interval.calm && interval.calm.atSec >= warmupSec ? [interval.calm] : [])).sort((a, b) => a.atSec - b.atSec);
+  return intervalsAfterWarmup(intervals, warmupSec).map((interval) => interval.calm!);
 }
 
 /** The verdict over all series: any leak is a leak; no leak needs every series to say so. */
@@ -122,8 +142,9 @@ export function judgeSoak(
   design: LeakDesign,
   crashed: boolean,
 ): Pick<SoakAnalysis, 'verdict' | 'reason' | 'trends' | 'harnessRssMbPerHour'> {
-  const calms = calmsAfterWarmup(intervals, design.warmupSec);
-  const trends = SERIES.map((series) => memoryTrend(calms, snapshots, series, design));
+  const judged = intervalsAfterWarmup(intervals, design.warmupSec);
+  const calms = judged.map((interval) => interval.calm!);
+  const trends = SERIES.map((series) => memoryTrend(judged, snapshots, series, design));
   const harness = theilSen(intervals.map((i) => ({ x: i.endSec / 3600, y: i.harnessRssBytes / MB })));
   const harnessRssMbPerHour = intervals.length >= 2 ? harness.slope : null;
   const leaking = trends.filter((t) => t.verdict === 'leak');

@@ -43,7 +43,7 @@ describe('soak report', () => {
     expect(text).toMatch(/Verdict: LEAK — memory kept growing/);
     expect(text).toMatch(/heap after GC\s+8\s+342\.00 \[330\.00, 350\.00\]\s+950\.0 \[917\.0, 972\.0\]\s+<0\.001\s+leak/);
     // RSS is read only up to the first snapshot after the warm-up, and the table says so.
-    expect(text).toMatch(/RSS net of heap\s+3 \(to 5m00s: the first snapshot\)/);
+    expect(text).toMatch(/RSS net of heap, under load\s+3 \(to 5m00s: the first snapshot\)/);
     const md = renderSoakMarkdown(soak);
     expect(md).toMatch(/## Classes that grew in every snapshot diff/);
     expect(md).toMatch(/100 → 300/);

@@ -25,7 +25,7 @@ export function soakClock(sec: number): string {
 const SERIES_NAMES: Record<SoakTrend['series'], string> = {
   heapAfterGc: 'heap after GC',
   external: 'external memory',
-  rssNetOfHeap: 'RSS net of heap',
+  rssNetOfHeap: 'RSS net of heap, under load',
 };
 
 const INTERVAL_COLUMNS: Column[] = [
@@ -87,7 +87,7 @@ function trendRow(trend: SoakTrend): string[] {
 
 const TREND_COLUMNS: Column[] = [
   { header: 'series', align: 'left' },
-  { header: 'calms', align: 'right' },
+  { header: 'intervals', align: 'right' },
   { header: 'MB/hour [90% interval]', align: 'left' },
   { header: 'bytes/request [90% interval]', align: 'left' },
   { header: 'p (rising)', align: 'right' },
@@ -133,7 +133,7 @@ export function renderSoakMarkdown(soak: SoakResult): string {
   ];
   if (soak.analysis) {
     lines.push('## Memory trend after the warm-up', '', formatMarkdownTable(TREND_COLUMNS, soak.analysis.trends.map(trendRow)), '');
-    lines.push(`A series is a leak when its 90% interval lies above ${config.leakThresholdBytesPerRequest} bytes per successful request and it rises (Mann–Kendall p < 0.01), and no leak when the interval lies below.`, '');
+    lines.push(`A series is a leak when its 90% interval lies above ${config.leakThresholdBytesPerRequest} bytes per successful request and it rises (Mann–Kendall p < 0.01), and no leak when the interval lies below. Heap and external memory are read after the forced GC at each calm; RSS net of heap is the mean of RSS minus heap total over each interval's load.`, '');
     lines.push(...growingClassesMarkdown(soak));
   }
   if (soak.crash) lines.push('## Crash', '', fencedCrash(soak), '');
@@ -187,6 +187,7 @@ export function renderSoakHtml(soak: SoakResult): string {
     { name: 'heap after forced GC', color: '#1f77b4', values: shown.map((i) => (i.calm ? i.calm.heapUsedBytes / MB : null)) },
     { name: 'trend of heap after GC', color: '#1f77b4', dashed: true, values: trendValues },
     { name: 'RSS (mean)', color: '#d62728', values: shown.map((i) => (i.gateway ? i.gateway.mean.rssBytes / MB : null)) },
+    { name: 'RSS net of heap (mean under load)', color: '#d62728', dashed: true, values: shown.map((i) => (i.gateway ? (i.gateway.mean.rssBytes - i.gateway.mean.heapTotalBytes) / MB : null)) },
     { name: 'heap used (mean)', color: '#9467bd', values: shown.map((i) => (i.gateway ? i.gateway.mean.heapUsedBytes / MB : null)) },
     { name: 'external after GC', color: '#2ca02c', values: shown.map((i) => (i.calm ? i.calm.externalBytes / MB : null)) },
     { name: 'harness RSS', color: '#7f7f7f', dashed: true, values: shown.map((i) => i.harnessRssBytes / MB) },
