@@ -61,10 +61,9 @@ function beforeFirstSnapshot(intervals: readonly SoakInterval[], snapshots: read
 
 /**
  * RSS net of the heap as the mean, over the interval's samples under load, of RSS minus heap total.
- * Read at the calm instead, right after the forced GC, it scattered by tens of MB from one calm to
- * the next on a gateway that did not grow: V8 releases the pages the GC freed from a background
- * thread, so how many of them RSS still holds depends on when it is read. Under load the two move
- * together and their difference held within 2 MB over a clean Mesh soak.
+ * Read at the calm instead, right after the forced GC, it scattered by 50–100 MB from one calm to
+ * the next on a clean Mesh: how much of what the GC just freed RSS still holds depends on the
+ * moment it is read. Under load the two move together, and their difference held within 2 MB.
  */
 function rssNetOfHeapUnderLoad(interval: SoakInterval): number | null {
   const mean = interval.gateway?.mean;
