@@ -36,9 +36,13 @@ export interface SpawnOptions {
   cwd?: string;
   env: NodeJS.ProcessEnv;
   logger: Logger;
+  /** Output logged before the rest is only counted (default LOG_CAP_BYTES). */
+  logCapBytes?: number;
 }
 
 const TAIL_LINES = 40;
+/** A soak runs for days: a gateway that prints a line per request must not fill the disk. */
+export const LOG_CAP_BYTES = 64 * 1024 * 1024;
 // Colour codes make logs and error messages unreadable outside a terminal.
 const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
 
@@ -106,6 +110,27 @@ function signalLeader(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** Logs a process's lines up to its cap, then counts them; says once that it stopped, and at the end how many it left out. */
+function cappedLog(options: SpawnOptions): { line: (stream: 'stdout' | 'stderr', line: string) => void; close: () => void } {
+  const cap = options.logCapBytes ?? LOG_CAP_BYTES;
+  let logged = 0;
+  let unlogged = 0;
+  return {
+    line(stream, line) {
+      if (logged >= cap) {
+        unlogged++;
+        return;
+      }
+      options.logger.info({ stream }, line);
+      logged += Buffer.byteLength(line) + 1;
+      if (logged >= cap) options.logger.warn({ event: 'log-capped', capBytes: cap }, `${options.name}'s output beyond ${cap} bytes is counted, not logged; its last ${TAIL_LINES} lines are kept for a crash report`);
+    },
+    close() {
+      if (unlogged > 0) options.logger.warn({ event: 'log-capped', unloggedLines: unlogged }, `${unlogged} more lines of ${options.name}'s output were not logged`);
+    },
+  };
+}
+
 export function spawnManaged(options: SpawnOptions): ManagedProcess {
   const child: ChildProcess = spawn(options.command, options.args, {
     cwd: options.cwd,
@@ -130,13 +155,15 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
     });
   });
 
+  const log = cappedLog(options);
+  child.once('close', () => log.close());
   for (const [stream, source] of [['stdout', child.stdout], ['stderr', child.stderr]] as const) {
     if (!source) continue;
     createInterface({ input: source }).on('line', (raw) => {
       const line = raw.replace(ANSI, '');
       tailLines.push(line);
       if (tailLines.length > TAIL_LINES) tailLines.shift();
-      options.logger.info({ stream }, line);
+      log.line(stream, line);
     });
   }
 
