@@ -131,6 +131,14 @@ describe('judgeSoak', () => {
     expect(leak.verdict).toBe('leak');
   });
 
+  it('reads the harness\'s own RSS after the warm-up: its start-up is not a trend', () => {
+    // 60 → 100 MB in the first two minutes, then flat.
+    const intervals = soak(20, () => 50e6).map((interval) => ({ ...interval, harnessRssBytes: 60e6 + Math.min(interval.endSec, 120) * (40e6 / 120) }));
+    expect(judgeSoak(intervals, [], design, false).harnessRssMbPerHour).toBe(0);
+    const growing = intervals.map((interval) => ({ ...interval, harnessRssBytes: interval.harnessRssBytes + interval.endSec * 1000 }));
+    expect(judgeSoak(growing, [], design, false).harnessRssMbPerHour).toBeCloseTo(3.6, 5);
+  });
+
   it('reports a crash whatever the memory did', () => {
     expect(judgeSoak(soak(20, () => 50e6), [], design, true).verdict).toBe('crash');
   });

@@ -144,8 +144,10 @@ export function judgeSoak(
   const judged = intervalsAfterWarmup(intervals, design.warmupSec);
   const calms = judged.map((interval) => interval.calm!);
   const trends = SERIES.map((series) => memoryTrend(judged, snapshots, series, design));
-  const harness = theilSen(intervals.map((i) => ({ x: i.endSec / 3600, y: i.harnessRssBytes / MB })));
-  const harnessRssMbPerHour = intervals.length >= 2 ? harness.slope : null;
+  // The harness's own start-up (its JIT, its heap finding its size) is no more a leak than the gateway's.
+  const harnessIntervals = intervals.filter((i) => i.endSec >= design.warmupSec);
+  const harness = theilSen(harnessIntervals.map((i) => ({ x: i.endSec / 3600, y: i.harnessRssBytes / MB })));
+  const harnessRssMbPerHour = harnessIntervals.length >= 2 ? harness.slope : null;
   const leaking = trends.filter((t) => t.verdict === 'leak');
   const describe = (t: SoakTrend) => `${t.series} ${signed(t.mbPerHour.slope)} MB/h${t.bytesPerRequest ? ` (${signed(t.bytesPerRequest.slope)} B/request)` : ''}`;
   if (crashed) return { verdict: 'crash', reason: 'the gateway died during the soak', trends, harnessRssMbPerHour };

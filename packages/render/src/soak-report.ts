@@ -107,7 +107,7 @@ export function renderSoakTerminal(soak: SoakResult): string {
   if (soak.analysis) {
     parts.push(`Memory after the ${soak.config.warmupSec} s warm-up (Theil–Sen slope, Sen's 90% interval, Mann–Kendall):\n${formatTextTable(TREND_COLUMNS, soak.analysis.trends.map(trendRow))}`);
     for (const c of soak.analysis.growingClasses) parts.push(`grew in every snapshot: ${c.name} +${mb(c.growthBytes)} MB retained${c.retainerPath ? `; held by ${c.retainerPath.join(' → ')}` : ''}`);
-    if (soak.analysis.harnessRssMbPerHour !== null) parts.push(`harness RSS: ${fixed(soak.analysis.harnessRssMbPerHour, 2)} MB/hour`);
+    if (soak.analysis.harnessRssMbPerHour !== null) parts.push(`harness RSS after the warm-up: ${fixed(soak.analysis.harnessRssMbPerHour, 2)} MB/hour`);
   }
   if (soak.crash) parts.push(crashText(soak));
   parts.push(soakVerdictLine(soak));

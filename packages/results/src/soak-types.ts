@@ -155,7 +155,7 @@ export interface SoakAnalysis {
   reason: string;
   trends: SoakTrend[];
   growingClasses: SoakGrowingClass[];
-  /** The harness's own RSS slope, MB per hour (it should be flat). */
+  /** The harness's own RSS slope after the warm-up, MB per hour (it should be flat). */
   harnessRssMbPerHour: number | null;
 }
 
