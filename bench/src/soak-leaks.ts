@@ -41,10 +41,12 @@ mkdirSync(values.out, { recursive: true });
 
 const designOf = (soak: SoakResult) => ({ ...DEFAULT_LEAK_DESIGN, warmupSec: soak.config.warmupSec, thresholdBytesPerRequest: soak.config.leakThresholdBytesPerRequest });
 
-/** The verdict had the soak been stopped after its last interval ending by `minutes`. */
-function verdictAt(soak: SoakResult, minutes: number): string | null {
+/** The verdict, and each series' bytes per request with its 90% interval, had the soak been stopped after its last interval ending by `minutes`. */
+function judgedAt(soak: SoakResult, minutes: number) {
   const intervals = soak.intervals.filter((i) => i.endSec <= minutes * 60);
-  return intervals.length === 0 ? null : judgeSoak(intervals, soak.snapshots, designOf(soak), false).verdict;
+  if (intervals.length === 0) return null;
+  const judged = judgeSoak(intervals, soak.snapshots.filter((s) => s.atSec <= minutes * 60), designOf(soak), false);
+  return { verdict: judged.verdict, bytesPerRequest: Object.fromEntries(judged.trends.map((t) => [t.series, t.bytesPerRequest])), harnessRssMbPerHour: judged.harnessRssMbPerHour };
 }
 
 /** Minutes from which every prefix's verdict is `target`; null when the last one is not. */
@@ -61,6 +63,8 @@ function settledAt(soak: SoakResult, target: string): number | null {
 
 const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
 
+const minutesToJudge = () => (values['verdict-at-minutes'] ?? '').split(',').filter(Boolean).map(Number);
+
 /** What the benchmark records of one soak, judged by today's analysis. */
 function recordOf(soak: SoakResult, leak: string, exit: number | null) {
   const trend = (series: string) => soak.analysis?.trends.find((t) => t.series === series)?.bytesPerRequest?.slope ?? null;
@@ -70,7 +74,8 @@ function recordOf(soak: SoakResult, leak: string, exit: number | null) {
     rate: soak.config.load.kind === 'open' ? soak.config.load.rate : null, minutes: (soak.intervals.at(-1)?.endSec ?? 0) / 60,
     verdict: soak.analysis?.verdict ?? null, leakFromMinutes: settledAt(soak, 'leak'), noLeakFromMinutes: settledAt(soak, 'no leak'),
     heapBytesPerRequest: trend('heapAfterGc'), externalBytesPerRequest: trend('external'), rssNetBytesPerRequest: trend('rssNetOfHeap'),
-    verdictsAt: Object.fromEntries((values['verdict-at-minutes'] ?? '').split(',').filter(Boolean).map((m) => [m, verdictAt(soak, Number(m))])),
+    verdictsAt: Object.fromEntries(minutesToJudge().map((m) => [m, judgedAt(soak, m)?.verdict ?? null])),
+    judgedAt: Object.fromEntries(minutesToJudge().map((m) => [m, judgedAt(soak, m)])),
     classes: soak.analysis?.growingClasses.map((c) => c.name) ?? [], runDir: `profiles/${soak.runId}`, results: `${soak.runId}-results.json`, harnessRssMbPerHour: soak.analysis?.harnessRssMbPerHour ?? null,
   };
 }
