@@ -93,11 +93,15 @@ describe('gwprof compare', () => {
     const result = await runCli([
       'compare', '--baseline', stubGateway, '--candidate', stubGateway, '--baseline-env', 'STUB_SERVICE_MS=4', '--candidate-env', 'STUB_SERVICE_MS=16',
       ...stubScenario,
-      '-c', '4', ...fastStub, '--simultaneous', '--no-profile', '--out', out, '--run-id', 'together', ...ports,
+      '-c', '4', ...fastStub, '--simultaneous', '--gc-before-window', '--out', out, '--run-id', 'together', ...ports,
     ]);
     const compare = JSON.parse(readFileSync(path.join(out, 'together', 'compare.json'), 'utf8')) as PublishedCompare;
     expect(result.code, result.stderr).toBe(1);
     expect(compare.config.design!.simultaneous).toBe(true);
+    // --gc-before-window: every window of both sides began after a full GC forced through the preload.
+    expect(compare.config.design!.gcBeforeWindow).toBe(true);
+    for (const window of compare.windows) expect(window.forcedGc!.heapAfterBytes).toBeGreaterThan(0);
+    expect(readFileSync(path.join(out, 'together', 'comment.md'), 'utf8')).toMatch(/a full GC forced on each side before each of its windows/);
     expect(compare.analysis.levels[0]!.decision!.relativeChange).toBeGreaterThan(1);
     // Each window of one side has its twin on the other, started together (one shared settle, then both loads).
     for (const window of compare.windows.filter((w) => w.side === 'baseline')) {
@@ -143,6 +147,9 @@ describe('gwprof compare', () => {
     const both = await runCli(['compare', '--baseline', 'mesh', '--candidate', 'mesh', '-c', '4', '--rate', '50']);
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/give --concurrency \(closed loop\) or --rate \(open loop\), not both/);
+    const gcUnprofiled = await runCli(['compare', '--baseline', 'mesh', '--candidate', 'mesh', '--gc-before-window', '--no-profile']);
+    expect(gcUnprofiled.code).toBe(2);
+    expect(gcUnprofiled.stderr).toMatch(/--gc-before-window forces the GC through gwprof's preload, which --no-profile leaves out/);
     const unknown = await runCli(['compare', '--baseline', 'mesh', '--candidate', 'envoy']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown gateway "envoy"/);

@@ -32,6 +32,7 @@ interface CompareFlags extends ServiceFlags {
   blocksPerEpoch: number;
   windowsPerSide: number;
   simultaneous: boolean;
+  gcBeforeWindow: boolean;
   budget: number;
   threshold: number;
   minEpochs: number;
@@ -69,6 +70,7 @@ export function compareCommand(): Command {
     .option('--blocks-per-epoch <n>', 'blocks at each level before both sides are restarted', parseWholeNumber('--blocks-per-epoch'), DESIGN.blocksPerEpoch)
     .option('--windows-per-side <n>', 'windows of each side in a block, in random order', parseWholeNumber('--windows-per-side'), DESIGN.windowsPerSide)
     .option('--simultaneous', 'load both sides at the same time in every window, each at the level, instead of in turn: the machine\'s drift then moves both alike', DESIGN.simultaneous)
+    .option('--gc-before-window', 'force a full GC on each side just before each of its windows, so every window starts from the same point of the collector\'s cycle', DESIGN.gcBeforeWindow)
     .option('--budget <time>', 'stop (inconclusive, exit 3) when another epoch would run past this', parseDuration('--budget', 60), DESIGN.budgetMinutes)
     .option('--threshold <percent>', 'no change means within ± this of CPU per request', parsePercent('--threshold'), DESIGN.threshold * 100)
     .option('--min-epochs <n>', 'epochs (pairs of processes) before the first look', parseWholeNumber('--min-epochs', 3, ': the test needs a variance with degrees of freedom'), DESIGN.minEpochs)
@@ -119,6 +121,7 @@ async function compareRunsAction(flags: CompareFlags, copies: CompareCopies): Pr
 
 /** The flags as collect's options: defaults filled in, nothing else. */
 function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: ProgressLine): CompareOptions {
+  if (flags.gcBeforeWindow && !flags.profile) throw new GwprofError('--gc-before-window forces the GC through gwprof\'s preload, which --no-profile leaves out: drop one of them');
   return {
     ...serviceOptions(flags),
     baseline: flags.baseline!,
@@ -141,6 +144,7 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
       blocksPerEpoch: flags.blocksPerEpoch,
       windowsPerSide: flags.windowsPerSide,
       simultaneous: flags.simultaneous,
+      gcBeforeWindow: flags.gcBeforeWindow,
       budgetMinutes: flags.budget,
       v8Flags: flags.v8Flag ?? [...DESIGN.v8Flags],
       seedPerEpoch: flags.seedPerEpoch,

@@ -116,6 +116,8 @@ export const DEFAULTS = {
       windowsPerSide: 2,
       /** Sides in turn; --simultaneous loads both at once in every window (docs/validation/compare-error-rates.md). */
       simultaneous: false,
+      /** No GC forced before a window; --gc-before-window is a lever of the noise study. */
+      gcBeforeWindow: false,
       budgetMinutes: 20,
       v8Flags: [] as string[],
       seedPerEpoch: false,

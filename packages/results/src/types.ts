@@ -596,6 +596,8 @@ export interface CompareWindow {
   position: number;
   side: 'baseline' | 'candidate';
   step: StepRecord;
+  /** With design.gcBeforeWindow: the full GC forced on this side just before the window (absent otherwise). */
+  forcedGc?: { ms: number; heapAfterBytes: number } | null;
 }
 
 /** A side's warm-up after its start: load until its CPU per request stopped falling (not part of the statistics). */
@@ -684,6 +686,11 @@ export interface CompareDesign {
    * core, instead of in turn: the machine's drift then moves both alike. Absent in older results (false).
    */
   simultaneous?: boolean;
+  /**
+   * A full GC forced on each side just before each of its windows, so that every window starts
+   * from the same point of the collector's cycle. Absent in older results (false).
+   */
+  gcBeforeWindow?: boolean;
   budgetMinutes: number;
   /** V8 flags on both sides' node command lines. */
   v8Flags: string[];

@@ -4,7 +4,7 @@
  * can line up with the machine's own periodic noise, and a drift within a block averages out), or
  * with both sides loaded at the same time (--simultaneous: a drift then moves both alike).
  */
-import { writeCompareResult } from '@gwprof/results';
+import { GwprofError, writeCompareResult, type CompareWindow } from '@gwprof/results';
 import { measureStep, settleBefore, type StepSettings } from '../step/measure-step.js';
 import type { GatewayUnderTest } from '../gateway-under-test.js';
 import type { ComparisonContext } from './context.js';
@@ -39,12 +39,29 @@ interface BlockPlace {
 async function measureSidesInTurn(ctx: ComparisonContext, gateways: Record<Side, GatewayUnderTest>, { epoch, block, level }: BlockPlace): Promise<boolean> {
   const order = blockOrder(ctx.options.design.windowsPerSide, ctx.random);
   for (const [position, side] of order.entries()) {
-    const step = await measureStep({ ...windowContext(ctx, gateways[side], { epoch, block, level }, position, side), label: `epoch ${epoch} block ${block} ${side} ${position + 1}/${order.length}` });
+    const window = windowContext(ctx, gateways[side], { epoch, block, level }, position, side);
+    const settled = await settleBefore(window);
+    const forcedGc = await gcBeforeWindow(ctx, gateways[side]);
+    if (ctx.options.signal.aborted) return false;
+    const step = await measureStep({ ...window, settled, label: `epoch ${epoch} block ${block} ${side} ${position + 1}/${order.length}` });
     if (!step) return false;
-    ctx.compare.windows.push({ epoch, block, position, side, step });
+    ctx.compare.windows.push({ epoch, block, position, side, step, ...forcedGc });
     writeCompareResult(ctx.session.runDir, ctx.compare);
   }
   return true;
+}
+
+/**
+ * With design.gcBeforeWindow, a full GC on the side about to be measured, after the settle: a
+ * 5-second window then starts from the same point of the collector's cycle, instead of holding a
+ * major collection or not by chance (window CPU followed GC per request, r 0.37–0.73).
+ */
+async function gcBeforeWindow(ctx: ComparisonContext, gateway: GatewayUnderTest): Promise<Pick<CompareWindow, 'forcedGc'>> {
+  if (!ctx.options.design.gcBeforeWindow) return {};
+  if (!gateway.profiler?.collectGarbage) throw new GwprofError('--gc-before-window needs gwprof\'s preload in both gateways: leave out --no-profile\'s external profilers, or drop the flag');
+  const started = performance.now();
+  const { heapUsedBytes } = await gateway.profiler.collectGarbage();
+  return { forcedGc: { ms: performance.now() - started, heapAfterBytes: heapUsedBytes } };
 }
 
 /** windowsPerSide windows in which both sides are loaded at the same time, after both have settled together. */
@@ -52,6 +69,7 @@ async function measureSidesAtOnce(ctx: ComparisonContext, gateways: Record<Side,
   const count = ctx.options.design.windowsPerSide;
   for (let position = 0; position < count; position++) {
     const settled = await settleBefore(windowContext(ctx, gateways.baseline, { epoch, block, level }, position, 'baseline'));
+    const forcedGc = await Promise.all(SIDES.map((side) => gcBeforeWindow(ctx, gateways[side])));
     if (ctx.options.signal.aborted) return false;
     const onProgress = sharedProgress(ctx.options.onProgress);
     const steps = await Promise.all(
@@ -62,7 +80,7 @@ async function measureSidesAtOnce(ctx: ComparisonContext, gateways: Record<Side,
       }),
     );
     if (steps.some((step) => step === null)) return false;
-    SIDES.forEach((side, i) => ctx.compare.windows.push({ epoch, block, position, side, step: steps[i]! }));
+    SIDES.forEach((side, i) => ctx.compare.windows.push({ epoch, block, position, side, step: steps[i]!, ...forcedGc[i] }));
     writeCompareResult(ctx.session.runDir, ctx.compare);
   }
   return true;

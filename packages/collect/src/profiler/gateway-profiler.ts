@@ -21,5 +21,7 @@ export interface GatewayProfiler {
   start(plan: SamplingPlan): Promise<void>;
   /** Stops sampling and writes the CPU profile to `cpuprofile` and, when allocations were sampled, the allocation profile to `heapprofile`. */
   stop(files: { cpuprofile: string; heapprofile: string | null }): Promise<WrittenProfile>;
+  /** A full GC (two, as `global.gc()` makes them), then the heap used after it; only the preload's profiler can. */
+  collectGarbage?(): Promise<{ heapUsedBytes: number }>;
   close(): void;
 }
