@@ -5,7 +5,7 @@
 // the soak had been stopped there, so one run gives the time from which the verdict was `leak` (and
 // stayed so) and the time a clean run first said `no leak`.
 //
-//   node bench/dist/soak-leaks.js [--gateway mesh] [--leaks js-class,listener,buffer,none] [--bytes 1024] [--duration 10m] [--interval 30s] [--rate R] [--warmup 3m]
+//   node bench/dist/soak-leaks.js [--gateway mesh] [--leaks js-class,listener,buffer,none] [--bytes 1024] [--duration 10m] [--interval 30s] [--rate R] [--warmup 3m] [--snapshot-every N]
 //     [--verdict-at-minutes 30,60] [--out docs/bench/soak]
 // --verdict-at-minutes also records the verdict had the soak been stopped then (the calms up to it).
 // --replay FILE judges an earlier soak's results.json with today's analysis instead of running one
@@ -30,6 +30,7 @@ const { values } = parseArgs({
     interval: { type: 'string', default: '30s' },
     rate: { type: 'string' },
     warmup: { type: 'string' },
+    'snapshot-every': { type: 'string' },
     'verdict-at-minutes': { type: 'string' },
     replay: { type: 'string' },
     out: { type: 'string', default: 'docs/bench/soak' },
@@ -102,7 +103,7 @@ if (values.replay) {
   for (const leak of values.leaks.split(',')) {
     const runId = `soak-${values.gateway}-${leak}-${Date.now()}`;
     const preload = leak === 'none' ? [] : ['--gateway-env', `NODE_OPTIONS=--require ${path.join(repoRoot, 'fixtures', 'leaks', `${leak}.cjs`)}`, '--gateway-env', `LEAK_BYTES=${values.bytes}`];
-    const args = [cli, 'soak', '--gateway', values.gateway, ...preload, '-d', values.duration, '--interval', values.interval, '--no-color', '--out', path.join(repoRoot, 'profiles'), '--run-id', runId, ...(values.rate ? ['--rate', values.rate] : []), ...(values.warmup ? ['--warmup', values.warmup] : [])];
+    const args = [cli, 'soak', '--gateway', values.gateway, ...preload, '-d', values.duration, '--interval', values.interval, '--no-color', '--out', path.join(repoRoot, 'profiles'), '--run-id', runId, ...(values.rate ? ['--rate', values.rate] : []), ...(values.warmup ? ['--warmup', values.warmup] : []), ...(values['snapshot-every'] ? ['--snapshot-every', values['snapshot-every']] : [])];
     process.stderr.write(`=== ${leak}: node ${args.slice(1).join(' ')}\n`);
     const run = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     const resultsFile = path.join(repoRoot, 'profiles', runId, 'results.json');
