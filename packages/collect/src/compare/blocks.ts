@@ -58,7 +58,7 @@ async function measureSidesInTurn(ctx: ComparisonContext, gateways: Record<Side,
  */
 async function gcBeforeWindow(ctx: ComparisonContext, gateway: GatewayUnderTest): Promise<Pick<CompareWindow, 'forcedGc'>> {
   if (!ctx.options.design.gcBeforeWindow) return {};
-  if (!gateway.profiler?.collectGarbage) throw new GwprofError('--gc-before-window needs gwprof\'s preload in both gateways: leave out --no-profile\'s external profilers, or drop the flag');
+  if (!gateway.profiler?.collectGarbage) throw new GwprofError('--gc-before-window needs gwprof\'s preload connected in both gateways, and it is not (see the warning above): drop the flag');
   const started = performance.now();
   const { heapUsedBytes } = await gateway.profiler.collectGarbage();
   return { forcedGc: { ms: performance.now() - started, heapAfterBytes: heapUsedBytes } };
