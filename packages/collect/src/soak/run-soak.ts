@@ -121,8 +121,10 @@ async function soakIntervals(options: SoakOptions, soak: SoakResult, session: Se
 
 function progressLine(interval: SoakInterval, count: number): string {
   const heap = interval.calm ? `heap after GC ${(interval.calm.heapUsedBytes / 1e6).toFixed(1)} MB` : 'no calm';
+  const mean = interval.gateway?.mean;
+  const native = mean ? ` · RSS net of heap ${((mean.rssBytes - mean.heapTotalBytes) / 1e6).toFixed(1)} MB` : '';
   const failed = interval.requests.failed > 0 ? ` · ${interval.requests.failed} failed` : '';
-  return `interval ${interval.index + 1}/${count} · ${formatClock(interval.endSec)} · ${interval.okRps.toFixed(1)} ok req/s${failed} · ${heap}`;
+  return `interval ${interval.index + 1}/${count} · ${formatClock(interval.endSec)} · ${interval.okRps.toFixed(1)} ok req/s${failed} · ${heap}${native}`;
 }
 
 const formatClock = (sec: number): string => {
