@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { SoakInterval, SoakResult } from '@gwprof/results';
 import { renderSoakHtml, renderSoakMarkdown, renderSoakTerminal, soakClock, thinIntervals } from './soak-report.js';
 
+const sample = { rssBytes: 300e6, heapUsedBytes: 150e6, heapTotalBytes: 204.5e6, externalBytes: 2e6, arrayBuffersBytes: 1e6, openFds: 40, activeResources: 12, eventLoopDelayP99Ms: 21 };
+
 function interval(index: number): SoakInterval {
   const endSec = (index + 1) * 60;
   return {
@@ -9,7 +11,7 @@ function interval(index: number): SoakInterval {
     requests: { sent: 5700, ok: 5700, failed: index === 3 ? 2 : 0, dropped: 0 },
     failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: index === 3 ? 2 : 0, socketErrors: 0 },
     okRps: 100, latencyMs: { mean: 5, p50: 4, p75: 5, p80: 5, p90: 6, p95: 7, p99: 9, max: 20 },
-    gateway: null, gatewayCpuPercent: 40, gcShare: 0.1,
+    gateway: { mean: sample, max: sample }, gatewayCpuPercent: 40, gcShare: 0.1,
     calm: { atSec: endSec, okRequestsSoFar: 5700 * (index + 1), heapUsedBytes: 50e6 + index * 5.7e6, heapTotalBytes: 80e6, externalBytes: 2e6, arrayBuffersBytes: 1e6, rssBytes: 150e6 },
     harnessRssBytes: 90e6,
   };
@@ -48,6 +50,9 @@ describe('soak report', () => {
     expect(md).toMatch(/## Classes that grew in every snapshot diff/);
     expect(md).toMatch(/100 → 300/);
     expect(md).toContain('[snapshot-1.heapsnapshot](snapshot-1.heapsnapshot)');
+    // Each interval shows the reading the RSS trend is fitted to: RSS net of heap total, under load.
+    expect(md).toMatch(/\| RSS MB \| RSS net of heap MB \|/);
+    expect(md).toMatch(/\| 300\.0 \| 95\.5 \|/);
     expect(md).toMatch(/removed to bound the disk \(summary kept\); RSS net of heap \+128\.0 MB across it/);
   });
 
