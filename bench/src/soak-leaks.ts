@@ -18,7 +18,7 @@ import { appendFileSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_LEAK_DESIGN, judgeSoak } from '@gwprof/analysis';
+import { analyzeSoak, judgeSoak, leakDesignOf } from '@gwprof/analysis';
 import type { SoakResult } from '@gwprof/results';
 
 const { values } = parseArgs({
@@ -40,19 +40,17 @@ const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../
 const cli = path.join(repoRoot, 'packages/cli/dist/bin.js');
 mkdirSync(values.out, { recursive: true });
 
-const designOf = (soak: SoakResult) => ({ ...DEFAULT_LEAK_DESIGN, warmupSec: soak.config.warmupSec, thresholdBytesPerRequest: soak.config.leakThresholdBytesPerRequest });
-
 /** The verdict, and each series' bytes per request with its 90% interval, had the soak been stopped after its last interval ending by `minutes`. */
 function judgedAt(soak: SoakResult, minutes: number) {
   const intervals = soak.intervals.filter((i) => i.endSec <= minutes * 60);
   if (intervals.length === 0) return null;
-  const judged = judgeSoak(intervals, soak.snapshots.filter((s) => s.atSec <= minutes * 60), designOf(soak), false);
+  const judged = judgeSoak(intervals, soak.snapshots.filter((s) => s.atSec <= minutes * 60), leakDesignOf(soak), false);
   return { verdict: judged.verdict, bytesPerRequest: Object.fromEntries(judged.trends.map((t) => [t.series, t.bytesPerRequest])), harnessRssMbPerHour: judged.harnessRssMbPerHour };
 }
 
 /** Minutes from which every prefix's verdict is `target`; null when the last one is not. */
 function settledAt(soak: SoakResult, target: string): number | null {
-  const design = designOf(soak);
+  const design = leakDesignOf(soak);
   let since: number | null = null;
   for (let k = 1; k <= soak.intervals.length; k++) {
     const verdict = judgeSoak(soak.intervals.slice(0, k), soak.snapshots, design, false).verdict;
@@ -70,21 +68,16 @@ const minutesToJudge = () => (values['verdict-at-minutes'] ?? '').split(',').fil
 function recordOf(soak: SoakResult, leak: string, exit: number | null) {
   const trend = (series: string) => soak.analysis?.trends.find((t) => t.series === series)?.bytesPerRequest?.slope ?? null;
   const bytes = leak === 'none' ? 0 : Number(soak.config.gatewayEnv['LEAK_BYTES'] ?? values.bytes);
+  const judged = Object.fromEntries(minutesToJudge().map((m) => [m, judgedAt(soak, m)]));
   return {
     date: new Date().toISOString(), gateway: soak.config.gateway, leak, bytesPerRequest: bytes, exit,
     rate: soak.config.load.kind === 'open' ? soak.config.load.rate : null, minutes: (soak.intervals.at(-1)?.endSec ?? 0) / 60,
     verdict: soak.analysis?.verdict ?? null, leakFromMinutes: settledAt(soak, 'leak'), noLeakFromMinutes: settledAt(soak, 'no leak'),
     heapBytesPerRequest: trend('heapAfterGc'), externalBytesPerRequest: trend('external'), rssNetBytesPerRequest: trend('rssNetOfHeap'),
-    verdictsAt: Object.fromEntries(minutesToJudge().map((m) => [m, judgedAt(soak, m)?.verdict ?? null])),
-    judgedAt: Object.fromEntries(minutesToJudge().map((m) => [m, judgedAt(soak, m)])),
+    verdictsAt: Object.fromEntries(Object.entries(judged).map(([m, j]) => [m, j?.verdict ?? null])),
+    judgedAt: judged,
     classes: soak.analysis?.growingClasses.map((c) => c.name) ?? [], runDir: `profiles/${soak.runId}`, results: `${soak.runId}-results.json`, harnessRssMbPerHour: soak.analysis?.harnessRssMbPerHour ?? null,
   };
-}
-
-/** Today's analysis over a soak's own intervals and snapshots (the growing classes stay as measured). */
-function rejudged(soak: SoakResult): SoakResult {
-  const judged = judgeSoak(soak.intervals, soak.snapshots, designOf(soak), soak.crash !== null);
-  return { ...soak, analysis: soak.analysis ? { ...soak.analysis, ...judged } : null };
 }
 
 function report(record: ReturnType<typeof recordOf>): void {
@@ -96,7 +89,8 @@ function report(record: ReturnType<typeof recordOf>): void {
 console.log(row(['gateway', 'leak', 'bytes/req', 'req/s', 'minutes', 'verdict', 'leak from (min)', 'no leak from (min)', 'heap after GC B/req', 'external B/req', 'first class named']));
 console.log(row(Array(11).fill('---')));
 if (values.replay) {
-  const soak = rejudged(JSON.parse(readFileSync(values.replay, 'utf8')) as SoakResult);
+  const recorded = JSON.parse(readFileSync(values.replay, 'utf8')) as SoakResult;
+  const soak = { ...recorded, analysis: analyzeSoak(recorded) };
   const leak = /leaks\/([\w-]+)\.cjs/.exec(soak.config.gatewayEnv['NODE_OPTIONS'] ?? '')?.[1] ?? 'none';
   report({ ...recordOf(soak, leak, null), replayOf: values.replay } as ReturnType<typeof recordOf>);
 } else {

@@ -9,7 +9,7 @@
 //   node bench/dist/soak-rss-readings.js profiles/soak-…/results.json [more results.json …] [--until-minutes 30]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { theilSen, type TrendPoint } from '@gwprof/analysis';
+import { median, rssNetOfHeap, rssNetOfHeapUnderLoad, theilSen, type TrendPoint } from '@gwprof/analysis';
 import type { SoakCalm, SoakInterval, SoakResult } from '@gwprof/results';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'until-minutes': { type: 'string' } } });
@@ -18,18 +18,12 @@ const untilSec = values['until-minutes'] ? Number(values['until-minutes']) * 60 
 const MB = 1e6;
 /** Each candidate: bytes outside the JS heap in an interval, or null when the results lack the fields. */
 const READINGS: Record<string, (interval: SoakInterval, calm: SoakCalm) => number | null> = {
-  'calm: rss − heapTotal': (_, c) => c.rssBytes - c.heapTotalBytes,
+  'calm: rss − heapTotal': (_, c) => rssNetOfHeap(c),
   'calm: RssAnon − heap physical': (_, c) => (c.rssAnonBytes == null || c.heapPhysicalBytes === undefined ? null : c.rssAnonBytes - c.heapPhysicalBytes),
   'calm: heapTotal − heap physical': (_, c) => (c.heapPhysicalBytes === undefined ? null : c.heapTotalBytes - c.heapPhysicalBytes),
-  'load, mean: rss − heapTotal': (i) => (i.gateway ? i.gateway.mean.rssBytes - i.gateway.mean.heapTotalBytes : null),
+  'load, mean: rss − heapTotal': rssNetOfHeapUnderLoad,
   'load, mean: rss': (i) => (i.gateway ? i.gateway.mean.rssBytes : null),
   'load, max: rss': (i) => (i.gateway ? i.gateway.max.rssBytes : null),
-};
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
 const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;

@@ -23,5 +23,6 @@ export { uslThroughput } from './usl.js';
 export { MOVE_FAMILY_CONFIDENCE, epochPairs, moveNoise, type EpochPair, type WindowCosts } from './move-noise.js';
 // Soak: memory trends, the leak verdict, heap snapshots by class
 export { mannKendall, normalCdf, normalQuantile, theilSen, type MannKendall, type TheilSen, type TrendPoint } from './trend.js';
-export { DEFAULT_LEAK_DESIGN, calmsAfterWarmup, intervalsAfterWarmup, judgeSoak, leakingClasses, memoryTrend, snapshotDue, type LeakDesign, type SnapshotTime } from './leak.js';
+export { DEFAULT_LEAK_DESIGN, calmsAfterWarmup, intervalsAfterWarmup, judgeSoak, leakingClasses, memoryTrend, rssNetOfHeap, rssNetOfHeapUnderLoad, snapshotDue, type LeakDesign, type SnapshotTime } from './leak.js';
+export { analyzeSoak, leakDesignOf } from './soak-analysis.js';
 export { growingClasses, summarizeHeapSnapshot, summarizeHeapSnapshotFile, type GrowingClass, type HeapClassSummary, type HeapSnapshotSummary } from './heap-snapshot.js';

@@ -65,9 +65,14 @@ function beforeFirstSnapshot(intervals: readonly SoakInterval[], snapshots: read
  * the next on a clean Mesh: how much of what the GC just freed RSS still holds depends on the
  * moment it is read. Under load the two move together, and their difference held within 2 MB.
  */
-function rssNetOfHeapUnderLoad(interval: SoakInterval): number | null {
+export function rssNetOfHeapUnderLoad(interval: SoakInterval): number | null {
   const mean = interval.gateway?.mean;
-  return mean ? mean.rssBytes - mean.heapTotalBytes : null;
+  return mean ? rssNetOfHeap(mean) : null;
+}
+
+/** Memory outside the JS heap in one reading: RSS minus the heap V8 has reserved. */
+export function rssNetOfHeap(reading: { rssBytes: number; heapTotalBytes: number }): number {
+  return reading.rssBytes - reading.heapTotalBytes;
 }
 
 const SERIES: readonly MemorySeries[] = [
@@ -88,9 +93,12 @@ function okPerHour(calms: readonly SoakCalm[]): number | null {
 /** One series' trend over the intervals after the warm-up (each with a calm), and what it says against the threshold. */
 export function memoryTrend(allIntervals: readonly SoakInterval[], snapshots: readonly SnapshotTime[], series: MemorySeries, design: Omit<LeakDesign, 'warmupSec'>): SoakTrend {
   const judged = series.judged ? series.judged(allIntervals, snapshots) : [...allIntervals];
-  const intervals = judged.filter((interval) => series.value(interval) !== null);
-  const calms = intervals.map((interval) => interval.calm!);
-  const points: TrendPoint[] = intervals.map((interval) => ({ x: interval.calm!.atSec / 3600, y: series.value(interval)! / MB }));
+  const readings = judged.flatMap((interval) => {
+    const value = series.value(interval);
+    return value === null ? [] : [{ calm: interval.calm!, value }];
+  });
+  const calms = readings.map((r) => r.calm);
+  const points: TrendPoint[] = readings.map((r) => ({ x: r.calm.atSec / 3600, y: r.value / MB }));
   const fit = theilSen(points, 0.9);
   const { pUp } = mannKendall(points);
   const perHour = okPerHour(calms);

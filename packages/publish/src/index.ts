@@ -1,4 +1,4 @@
 export { publishRun, BUILT_IN_RULES } from './run.js';
 export { publishCompare, type CompareCopies } from './compare.js';
 export type { RulesChoice } from './step-profile.js';
-export { analyzeSoak, publishSoak, type PublishedSoak } from './soak.js';
+export { publishSoak, type PublishedSoak } from './soak.js';

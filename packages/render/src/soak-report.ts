@@ -3,6 +3,7 @@
  * and interval, the classes that grew in every snapshot diff, a crash), the intervals as a table,
  * and in the HTML report memory, throughput, latency and the process's resources over time.
  */
+import { rssNetOfHeap, rssNetOfHeapUnderLoad } from '@gwprof/analysis';
 import type { SoakInterval, SoakResult, SoakSnapshot, SoakTrend } from '@gwprof/results';
 import { escapeHtml, escapeMarkdown, markdownCode } from './escape.js';
 import { NONE, fixed } from './format.js';
@@ -12,6 +13,7 @@ import { type Column, formatMarkdownTable, formatTextTable } from './text-table.
 
 const MB = 1e6;
 const mb = (bytes: number | null | undefined): string => fixed(bytes == null ? null : bytes / MB, 1);
+const mbOrNull = (bytes: number | null): number | null => (bytes === null ? null : bytes / MB);
 
 /** "1h05m", "12m30s": when an interval ended, from the soak's start. */
 export function soakClock(sec: number): string {
@@ -57,7 +59,7 @@ function intervalRow(interval: SoakInterval): string[] {
     mb(calm?.heapUsedBytes),
     mb(calm?.externalBytes),
     mb(gateway?.mean.rssBytes),
-    mb(gateway ? gateway.mean.rssBytes - gateway.mean.heapTotalBytes : null),
+    mb(rssNetOfHeapUnderLoad(interval)),
     gateway?.max.openFds == null ? NONE : String(gateway.max.openFds),
     gateway ? String(gateway.max.activeResources) : NONE,
     fixed(gateway?.max.eventLoopDelayP99Ms, 1),
@@ -167,8 +169,7 @@ function growingClassesMarkdown(soak: SoakResult): string[] {
 function rssAcross(snapshot: SoakSnapshot): string {
   const around = snapshot.memoryAround;
   if (!around) return '';
-  const net = (m: { rssBytes: number; heapTotalBytes: number }) => m.rssBytes - m.heapTotalBytes;
-  const step = net(around.after) - net(around.before);
+  const step = rssNetOfHeap(around.after) - rssNetOfHeap(around.before);
   return `; RSS net of heap ${step >= 0 ? '+' : '−'}${mb(Math.abs(step))} MB across it`;
 }
 
@@ -189,7 +190,7 @@ export function renderSoakHtml(soak: SoakResult): string {
     { name: 'heap after forced GC', color: '#1f77b4', values: shown.map((i) => (i.calm ? i.calm.heapUsedBytes / MB : null)) },
     { name: 'trend of heap after GC', color: '#1f77b4', dashed: true, values: trendValues },
     { name: 'RSS (mean)', color: '#d62728', values: shown.map((i) => (i.gateway ? i.gateway.mean.rssBytes / MB : null)) },
-    { name: 'RSS net of heap (mean under load)', color: '#d62728', dashed: true, values: shown.map((i) => (i.gateway ? (i.gateway.mean.rssBytes - i.gateway.mean.heapTotalBytes) / MB : null)) },
+    { name: 'RSS net of heap (mean under load)', color: '#d62728', dashed: true, values: shown.map((i) => mbOrNull(rssNetOfHeapUnderLoad(i))) },
     { name: 'heap used (mean)', color: '#9467bd', values: shown.map((i) => (i.gateway ? i.gateway.mean.heapUsedBytes / MB : null)) },
     { name: 'external after GC', color: '#2ca02c', values: shown.map((i) => (i.calm ? i.calm.externalBytes / MB : null)) },
     { name: 'harness RSS', color: '#7f7f7f', dashed: true, values: shown.map((i) => i.harnessRssBytes / MB) },

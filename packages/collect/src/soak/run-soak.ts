@@ -20,7 +20,7 @@ import { DEFAULTS, type ScenarioFiles } from '../defaults.js';
 import { TOOL_VERSION } from '../version.js';
 import { runInterval, type IntervalContext } from './soak-interval.js';
 import { SnapshotKeeper } from './snapshots.js';
-import { snapshotDue } from '@gwprof/analysis';
+import { rssNetOfHeapUnderLoad, snapshotDue } from '@gwprof/analysis';
 
 export interface SoakOptions extends ServiceOptions, RunRequest {
   gateway: string;
@@ -121,8 +121,8 @@ async function soakIntervals(options: SoakOptions, soak: SoakResult, session: Se
 
 function progressLine(interval: SoakInterval, count: number): string {
   const heap = interval.calm ? `heap after GC ${(interval.calm.heapUsedBytes / 1e6).toFixed(1)} MB` : 'no calm';
-  const mean = interval.gateway?.mean;
-  const native = mean ? ` · RSS net of heap ${((mean.rssBytes - mean.heapTotalBytes) / 1e6).toFixed(1)} MB` : '';
+  const net = rssNetOfHeapUnderLoad(interval);
+  const native = net === null ? '' : ` · RSS net of heap ${(net / 1e6).toFixed(1)} MB`;
   const failed = interval.requests.failed > 0 ? ` · ${interval.requests.failed} failed` : '';
   return `interval ${interval.index + 1}/${count} · ${formatClock(interval.endSec)} · ${interval.okRps.toFixed(1)} ok req/s${failed} · ${heap}${native}`;
 }
