@@ -45,7 +45,7 @@ function judgedAt(soak: SoakResult, minutes: number) {
   const intervals = soak.intervals.filter((i) => i.endSec <= minutes * 60);
   if (intervals.length === 0) return null;
   const judged = judgeSoak(intervals, soak.snapshots.filter((s) => s.atSec <= minutes * 60), leakDesignOf(soak), false);
-  return { verdict: judged.verdict, bytesPerRequest: Object.fromEntries(judged.trends.map((t) => [t.series, t.bytesPerRequest])), harnessRssMbPerHour: judged.harnessRssMbPerHour };
+  return { verdict: judged.verdict, bytesPerRequest: Object.fromEntries(judged.trends.map((t) => [t.series, t.bytesPerRequest])), harnessRssMbPerHour: judged.harnessRssMbPerHour, harnessHeapMbPerHour: judged.harnessHeapMbPerHour ?? null };
 }
 
 /** Minutes from which every prefix's verdict is `target`; null when the last one is not. */
@@ -76,7 +76,7 @@ function recordOf(soak: SoakResult, leak: string, exit: number | null) {
     heapBytesPerRequest: trend('heapAfterGc'), externalBytesPerRequest: trend('external'), rssNetBytesPerRequest: trend('rssNetOfHeap'),
     verdictsAt: Object.fromEntries(Object.entries(judged).map(([m, j]) => [m, j?.verdict ?? null])),
     judgedAt: judged,
-    classes: soak.analysis?.growingClasses.map((c) => c.name) ?? [], runDir: `profiles/${soak.runId}`, results: `${soak.runId}-results.json`, harnessRssMbPerHour: soak.analysis?.harnessRssMbPerHour ?? null,
+    classes: soak.analysis?.growingClasses.map((c) => c.name) ?? [], runDir: `profiles/${soak.runId}`, results: `${soak.runId}-results.json`, harnessRssMbPerHour: soak.analysis?.harnessRssMbPerHour ?? null, harnessHeapMbPerHour: soak.analysis?.harnessHeapMbPerHour ?? null,
   };
 }
 

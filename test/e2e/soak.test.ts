@@ -26,6 +26,10 @@ describe('gwprof soak', () => {
     expect(soak.state).toBe('complete');
     expect(soak.crash).toBeNull();
     expect(soak.intervals).toHaveLength(6);
+    // The harness's own heap after its own GC, at every calm: what it holds, under its RSS.
+    for (const interval of soak.intervals) expect(interval.harnessHeapAfterGcBytes).toBeGreaterThan(1e6);
+    for (const interval of soak.intervals) expect(interval.harnessHeapAfterGcBytes).toBeLessThan(interval.harnessRssBytes);
+    expect(soak.analysis!.harnessHeapMbPerHour).toEqual(expect.any(Number));
     expect(soak.analysis!.verdict).toBe('leak');
     const heap = soak.analysis!.trends.find((t) => t.series === 'heapAfterGc')!;
     expect(heap.verdict).toBe('leak');

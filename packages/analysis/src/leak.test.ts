@@ -139,6 +139,16 @@ describe('judgeSoak', () => {
     expect(judgeSoak(growing, [], design, false).harnessRssMbPerHour).toBeCloseTo(3.6, 5);
   });
 
+  it('reads the harness\'s heap after its own GC beside its RSS, and none from results that lack it', () => {
+    const intervals = soak(20, () => 50e6);
+    expect(judgeSoak(intervals, [], design, false).harnessHeapMbPerHour).toBeNull();
+    // 20 MB plus 1 kB a second after the warm-up (3.6 MB/h), while RSS stays flat.
+    const heapGrowing = intervals.map((interval) => ({ ...interval, harnessHeapAfterGcBytes: 20e6 + Math.max(0, interval.endSec - design.warmupSec) * 1000 }));
+    const judged = judgeSoak(heapGrowing, [], design, false);
+    expect(judged.harnessHeapMbPerHour).toBeCloseTo(3.6, 5);
+    expect(judged.harnessRssMbPerHour).toBe(0);
+  });
+
   it('reports a crash whatever the memory did', () => {
     expect(judgeSoak(soak(20, () => 50e6), [], design, true).verdict).toBe('crash');
   });

@@ -142,34 +142,46 @@ export function calmsAfterWarmup(intervals: readonly SoakInterval[], warmupSec: 
   return intervalsAfterWarmup(intervals, warmupSec).map((interval) => interval.calm!);
 }
 
+/** A Theil–Sen slope in MB per hour; null with fewer than two readings. */
+function mbPerHour(readings: ReadonlyArray<{ atSec: number; bytes: number }>): number | null {
+  return readings.length >= 2 ? theilSen(readings.map((r) => ({ x: r.atSec / 3600, y: r.bytes / MB }))).slope : null;
+}
+
+/**
+ * The harness's own memory after the warm-up (its start-up, its JIT and its heap finding its size,
+ * is no more a leak than the gateway's): RSS at each interval's end, heap after its own GC at each calm.
+ */
+function harnessSlopes(intervals: readonly SoakInterval[], warmupSec: number): Pick<SoakAnalysis, 'harnessRssMbPerHour' | 'harnessHeapMbPerHour'> {
+  const after = intervals.filter((i) => i.endSec >= warmupSec);
+  const heap = after.flatMap((i) => (i.harnessHeapAfterGcBytes == null ? [] : [{ atSec: i.endSec, bytes: i.harnessHeapAfterGcBytes }]));
+  return { harnessRssMbPerHour: mbPerHour(after.map((i) => ({ atSec: i.endSec, bytes: i.harnessRssBytes }))), harnessHeapMbPerHour: mbPerHour(heap) };
+}
+
 /** The verdict over all series: any leak is a leak; no leak needs every series to say so. */
 export function judgeSoak(
   intervals: readonly SoakInterval[],
   snapshots: readonly SnapshotTime[],
   design: LeakDesign,
   crashed: boolean,
-): Pick<SoakAnalysis, 'verdict' | 'reason' | 'trends' | 'harnessRssMbPerHour'> {
+): Pick<SoakAnalysis, 'verdict' | 'reason' | 'trends' | 'harnessRssMbPerHour' | 'harnessHeapMbPerHour'> {
   const judged = intervalsAfterWarmup(intervals, design.warmupSec);
   const calms = judged.map((interval) => interval.calm!);
   const trends = SERIES.map((series) => memoryTrend(judged, snapshots, series, design));
-  // The harness's own start-up (its JIT, its heap finding its size) is no more a leak than the gateway's.
-  const harnessIntervals = intervals.filter((i) => i.endSec >= design.warmupSec);
-  const harness = theilSen(harnessIntervals.map((i) => ({ x: i.endSec / 3600, y: i.harnessRssBytes / MB })));
-  const harnessRssMbPerHour = harnessIntervals.length >= 2 ? harness.slope : null;
+  const harness = harnessSlopes(intervals, design.warmupSec);
   const leaking = trends.filter((t) => t.verdict === 'leak');
   const describe = (t: SoakTrend) => `${t.series} ${signed(t.mbPerHour.slope)} MB/h${t.bytesPerRequest ? ` (${signed(t.bytesPerRequest.slope)} B/request)` : ''}`;
-  if (crashed) return { verdict: 'crash', reason: 'the gateway died during the soak', trends, harnessRssMbPerHour };
+  if (crashed) return { verdict: 'crash', reason: 'the gateway died during the soak', trends, ...harness };
   if (leaking.length > 0) {
-    return { verdict: 'leak', reason: `memory kept growing after the warm-up: ${leaking.map(describe).join('; ')}`, trends, harnessRssMbPerHour };
+    return { verdict: 'leak', reason: `memory kept growing after the warm-up: ${leaking.map(describe).join('; ')}`, trends, ...harness };
   }
   if (calms.length < design.minPoints) {
-    return { verdict: 'inconclusive', reason: `only ${calms.length} calm(s) after the ${design.warmupSec} s warm-up; at least ${design.minPoints} are needed: soak longer or shorten --interval`, trends, harnessRssMbPerHour };
+    return { verdict: 'inconclusive', reason: `only ${calms.length} calm(s) after the ${design.warmupSec} s warm-up; at least ${design.minPoints} are needed: soak longer or shorten --interval`, trends, ...harness };
   }
   if (trends.every((t) => t.verdict === 'no leak')) {
-    return { verdict: 'no leak', reason: `every memory series' 90% interval lies below ${design.thresholdBytesPerRequest} B/request`, trends, harnessRssMbPerHour };
+    return { verdict: 'no leak', reason: `every memory series' 90% interval lies below ${design.thresholdBytesPerRequest} B/request`, trends, ...harness };
   }
   const open = trends.filter((t) => t.verdict === 'inconclusive').map(describe).join('; ');
-  return { verdict: 'inconclusive', reason: `the trend's interval still includes ${design.thresholdBytesPerRequest} B/request: ${open}; soak longer to tell`, trends, harnessRssMbPerHour };
+  return { verdict: 'inconclusive', reason: `the trend's interval still includes ${design.thresholdBytesPerRequest} B/request: ${open}; soak longer to tell`, trends, ...harness };
 }
 
 /**

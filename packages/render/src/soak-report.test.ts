@@ -14,6 +14,7 @@ function interval(index: number): SoakInterval {
     gateway: { mean: sample, max: sample }, gatewayCpuPercent: 40, gcShare: 0.1,
     calm: { atSec: endSec, okRequestsSoFar: 5700 * (index + 1), heapUsedBytes: 50e6 + index * 5.7e6, heapTotalBytes: 80e6, externalBytes: 2e6, arrayBuffersBytes: 1e6, rssBytes: 150e6 },
     harnessRssBytes: 90e6,
+    harnessHeapAfterGcBytes: 21.3e6,
   };
 }
 
@@ -36,6 +37,7 @@ const soak: SoakResult = {
     ],
     growingClasses: [{ name: '<script>Leaky', counts: [100, 200, 300], retainedSizes: [1e6, 2e6, 3e6], growthBytes: 2e6, retainerPath: ['(GC roots)', 'Leaky.items'] }],
     harnessRssMbPerHour: 0.1,
+    harnessHeapMbPerHour: -0.02,
   },
 };
 
@@ -54,6 +56,11 @@ describe('soak report', () => {
     expect(md).toMatch(/\| RSS MB \| RSS net of heap MB \|/);
     expect(md).toMatch(/\| 300\.0 \| 95\.5 \|/);
     expect(md).toMatch(/removed to bound the disk \(summary kept\); RSS net of heap \+128\.0 MB across it/);
+    // The harness's own memory beside the gateway's: its heap after its own GC per interval, and both slopes.
+    expect(md).toMatch(/\| harness RSS MB \| harness heap after GC MB \|/);
+    expect(md).toMatch(/\| 90\.0 \| 21\.3 \|/);
+    expect(md).toContain('Harness after the warm-up: RSS 0.10 MB/hour, heap after its own GC -0.02 MB/hour.');
+    expect(text).toContain('Harness after the warm-up: RSS 0.10 MB/hour, heap after its own GC -0.02 MB/hour');
   });
 
   it('escapes class names in HTML and draws memory with its trend line', () => {

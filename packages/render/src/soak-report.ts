@@ -46,6 +46,7 @@ const INTERVAL_COLUMNS: Column[] = [
   { header: 'GC %', align: 'right' },
   { header: 'CPU %', align: 'right' },
   { header: 'harness RSS MB', align: 'right' },
+  { header: 'harness heap after GC MB', align: 'right' },
 ];
 
 function intervalRow(interval: SoakInterval): string[] {
@@ -66,6 +67,7 @@ function intervalRow(interval: SoakInterval): string[] {
     fixed(interval.gcShare == null ? null : interval.gcShare * 100, 1),
     fixed(interval.gatewayCpuPercent, 0),
     mb(interval.harnessRssBytes),
+    mb(interval.harnessHeapAfterGcBytes),
   ];
 }
 
@@ -111,7 +113,8 @@ export function renderSoakTerminal(soak: SoakResult): string {
   if (soak.analysis) {
     parts.push(`Memory after the ${soak.config.warmupSec} s warm-up (Theil–Sen slope, Sen's 90% interval, Mann–Kendall):\n${formatTextTable(TREND_COLUMNS, soak.analysis.trends.map(trendRow))}`);
     for (const c of soak.analysis.growingClasses) parts.push(`grew in every snapshot: ${c.name} +${mb(c.growthBytes)} MB retained${c.retainerPath ? `; held by ${c.retainerPath.join(' → ')}` : ''}`);
-    if (soak.analysis.harnessRssMbPerHour !== null) parts.push(`harness RSS after the warm-up: ${fixed(soak.analysis.harnessRssMbPerHour, 2)} MB/hour`);
+    const harness = harnessLine(soak);
+    if (harness) parts.push(harness);
   }
   if (soak.crash) parts.push(crashText(soak));
   parts.push(soakVerdictLine(soak));
@@ -122,6 +125,14 @@ function crashText(soak: SoakResult): string {
   const crash = soak.crash!;
   const how = crash.signal ? `signal ${crash.signal}` : `exit code ${crash.exitCode}`;
   return `The gateway died at ${soakClock(crash.atSec)} (${how}). Last log lines:\n${crash.logTail.map((l) => `  ${l}`).join('\n')}`;
+}
+
+/** The harness's own memory slopes after the warm-up, the evidence that it stays bounded; null before two intervals. */
+function harnessLine(soak: SoakResult): string | null {
+  const analysis = soak.analysis;
+  if (!analysis || analysis.harnessRssMbPerHour === null) return null;
+  const heap = analysis.harnessHeapMbPerHour == null ? '' : `, heap after its own GC ${fixed(analysis.harnessHeapMbPerHour, 2)} MB/hour`;
+  return `Harness after the warm-up: RSS ${fixed(analysis.harnessRssMbPerHour, 2)} MB/hour${heap}`;
 }
 
 export function renderSoakMarkdown(soak: SoakResult): string {
@@ -139,6 +150,8 @@ export function renderSoakMarkdown(soak: SoakResult): string {
     lines.push('## Memory trend after the warm-up', '', formatMarkdownTable(TREND_COLUMNS, soak.analysis.trends.map(trendRow)), '');
     lines.push(`A series is a leak when its 90% interval lies above ${config.leakThresholdBytesPerRequest} bytes per successful request and it rises (Mann–Kendall p < 0.01), and no leak when the interval lies below. Heap and external memory are read after the forced GC at each calm; RSS net of heap is the mean of RSS minus heap total over each interval's load.`, '');
     lines.push(...growingClassesMarkdown(soak));
+    const harness = harnessLine(soak);
+    if (harness) lines.push(`${harness}.`, '');
   }
   if (soak.crash) lines.push('## Crash', '', fencedCrash(soak), '');
   const shown = thinIntervals(soak.intervals, 200);
@@ -194,6 +207,7 @@ export function renderSoakHtml(soak: SoakResult): string {
     { name: 'heap used (mean)', color: '#9467bd', values: shown.map((i) => (i.gateway ? i.gateway.mean.heapUsedBytes / MB : null)) },
     { name: 'external after GC', color: '#2ca02c', values: shown.map((i) => (i.calm ? i.calm.externalBytes / MB : null)) },
     { name: 'harness RSS', color: '#7f7f7f', dashed: true, values: shown.map((i) => i.harnessRssBytes / MB) },
+    { name: 'harness heap after its GC', color: '#bcbd22', dashed: true, values: shown.map((i) => mbOrNull(i.harnessHeapAfterGcBytes ?? null)) },
   ]);
   const throughput = chart('throughput', 'Successful and failed requests per second', 'req/s', [
     { name: 'ok req/s', color: '#2ca02c', values: shown.map((i) => i.okRps) },

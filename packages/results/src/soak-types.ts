@@ -84,6 +84,8 @@ export interface SoakInterval {
   calm: SoakCalm | null;
   /** The harness's own RSS at the end of the interval. */
   harnessRssBytes: number;
+  /** The harness's own heap used right after a full GC of its own at the calm; absent in older results. */
+  harnessHeapAfterGcBytes?: number | null;
 }
 
 export interface SoakSnapshotClass {
@@ -157,6 +159,8 @@ export interface SoakAnalysis {
   growingClasses: SoakGrowingClass[];
   /** The harness's own RSS slope after the warm-up, MB per hour (it should be flat). */
   harnessRssMbPerHour: number | null;
+  /** The slope of the harness's heap after its own GC at the calms after the warm-up, MB per hour; absent in older results. */
+  harnessHeapMbPerHour?: number | null;
 }
 
 export interface SoakResult {

@@ -10,6 +10,7 @@ import { startOpenLoop } from '../load/open-loop.js';
 import { LoadRecorder } from '../load/recorder.js';
 import type { RequestStream } from '../load/request-stream.js';
 import { TreeUsageMeter } from '../proc-stats.js';
+import { harnessHeapAfterGc } from './harness-gc.js';
 
 /** How often the gateway's state is read during the load. */
 export const SOAK_SAMPLE_MS = 5_000;
@@ -92,6 +93,8 @@ export async function runInterval(context: IntervalContext, plan: IntervalPlan):
   const { stats, samples, usage } = await loadPhase(context, plan);
   const loadSec = context.clock() - startSec;
   const calm = context.isRunning() && !context.isStopped() ? await calmPhase(context, plan, plan.okRequestsBefore + stats.requests.ok) : null;
+  // The harness's own collection runs in the calm too, with no request of the gateway's in flight to delay.
+  const harnessHeapAfterGcBytes = calm ? harnessHeapAfterGc() : null;
   const gcMs = samples.reduce((sum, s) => sum + s.gcMs, 0);
   return {
     index: plan.index,
@@ -107,5 +110,6 @@ export async function runInterval(context: IntervalContext, plan: IntervalPlan):
     gcShare: samples.length > 0 && loadSec > 0 ? gcMs / (loadSec * 1000) : null,
     calm,
     harnessRssBytes: process.memoryUsage().rss,
+    harnessHeapAfterGcBytes,
   };
 }
