@@ -6,6 +6,7 @@ export default defineConfig({
     // End-to-end tests start real servers on fixed loopback ports and the machine has 2 cores:
     // run files one after another.
     fileParallelism: false,
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

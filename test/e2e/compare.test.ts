@@ -13,9 +13,10 @@ import { portArgs, portIsFree, repoRoot, runCli, stubGateway, stubScenario, temp
 const BASE_PORT = 4530;
 const ports = [...portArgs(BASE_PORT), '--candidate-port', String(BASE_PORT + 5)];
 const burnPreload = path.join(repoRoot, 'fixtures', 'burn-cpu-per-request.cjs');
-const fast = ['--window', '2', '--lead-in', '1', '-w', '5', '--min-epochs', '3', '--budget', '6'];
+// A 4× effect needs no warm JIT: Mesh's CPU per request is still falling after 5 s of warm-up (and after 3).
+const fast = ['--window', '2', '--lead-in', '1', '-w', '3', '--min-epochs', '3', '--budget', '6'];
 // The stub has no JIT to warm up, and a 50% or 4× effect needs no precision: short epochs of one window a side.
-const fastStub = ['--window', '2', '--lead-in', '1', '-w', '3', '--windows-per-side', '1', '--min-epochs', '3', '--budget', '6'];
+const fastStub = ['--window', '2', '--lead-in', '1', '-w', '1', '--windows-per-side', '1', '--min-epochs', '3', '--budget', '5'];
 
 describe('gwprof compare', () => {
   it('reports a candidate four times slower as a regression, with what moved, a PR comment and exit code 1', async () => {
@@ -67,9 +68,9 @@ describe('gwprof compare', () => {
   it('says no change for two identical gateways with a fixed service time, exit 0', async () => {
     // Identical sides differ only by noise, and at the default ±5% a noisy machine can make that
     // inconclusive. At ±50%, the first look (3 epochs) says no change when mean ± b·sd/√3 lies
-    // within log(0.5)..log(1.5). b is at most 11.5 there (α·3/maxEpochs spent at df 2, maxEpochs ≤ 40:
-    // a 6-minute budget at 9 s or more per epoch), so an epoch sd up to 0.06 keeps the half-width
-    // under 0.40 < log 1.5 = 0.405; an epoch here is one window a side, and the stub's windows
+    // within log(0.5)..log(1.5). b is at most 10.6 there (α·3/maxEpochs spent at df 2, maxEpochs ≤ 34:
+    // a 5-minute budget at 9 s or more per epoch), so an epoch sd up to 0.06 keeps the half-width
+    // under 0.37 < log 1.5 = 0.405; an epoch here is one window a side, and the stub's windows
     // scatter by 1–2.5% under two CPU hogs, an epoch's mean of two per side by less: the boundary is
     // far beyond what this machine's noise reaches. The rates of false verdicts at ±5% are the benchmark's.
     const out = tempDir('compare-aa');

@@ -26,7 +26,8 @@ describe('failing and interrupted sweeps', () => {
     const out = tempDir('rejected');
     const query = path.join(out, 'rejected.graphql');
     writeFileSync(query, 'query Rejected { users { id doesNotExist } }\n');
-    const result = await runCli(['sweep', '--no-profile', '-c', '4', '-d', '2', '-w', '0', '--query', query, '--out', out, '--run-id', 'r', ...portArgs(BASE_PORT)]);
+    // Not one response succeeds, so the window would grow to its cap waiting for successful responses: cap it at 2 s.
+    const result = await runCli(['sweep', '--no-profile', '-c', '4', '-d', '2', '--max-duration', '2', '-w', '0', '--query', query, '--out', out, '--run-id', 'r', ...portArgs(BASE_PORT)]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/FAILED/);
     expect(result.stderr).toMatch(/1 of 1 steps FAILED/);

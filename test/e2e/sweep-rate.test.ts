@@ -107,8 +107,9 @@ describe('--rate auto', () => {
     // A sleeping stub's capacity, 1/(D + its HTTP work), does not move with the load on its core, so
     // 120% of the probe's peak is beyond what the ladder's steps can serve. Evenly spaced arrivals
     // send each step's target exactly: the knee rule compares successes with the target, and a
-    // Poisson window sends short by chance (at 9/s over 24 s, 5% short one time in four).
-    const { run, stdout } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=10', 'STUB_SERVICE_HOLD=sleep'], ['--rate', 'auto', '--arrivals', 'uniform', '-d', '2', '-w', '1', '--slo', 'p99=200ms']);
+    // Poisson window sends short by chance (at 9/s over 24 s, 5% short one time in four). Windows are
+    // capped at 4 s: the lightest rates would otherwise grow theirs to hold 200 responses.
+    const { run, stdout } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=10', 'STUB_SERVICE_HOLD=sleep'], ['--rate', 'auto', '--arrivals', 'uniform', '-d', '2', '--max-duration', '4', '-w', '1', '--slo', 'p99=200ms']);
     const peak = run.probe!.peakRps;
     expect(run.probe!.steps.map((s) => loadLevel(s.load))).toEqual([8, 32, 128]);
     // One thread holding each request 10 ms answers at most 100/s (105 with a short window's edge);
