@@ -19,7 +19,9 @@ describe('sweep of a cmd: gateway', () => {
     expect(result.code).toBe(0);
     const run = JSON.parse(readFileSync(path.join(out, 'c', 'results.json'), 'utf8')) as RunResult;
     const step = run.steps[0]!;
-    expect(step.status).toBe('ok');
+    // Measured, never failed; after a 1 s warm-up a cold Apollo may still be speeding up in its 2 s
+    // window, and `unsteady` says so (steadiness is sweep-stub's subject, not this test's).
+    expect(['ok', 'unsteady']).toContain(step.status);
     expect(step.requests.ok).toBeGreaterThan(0);
     expect(step.requests.failed).toBe(0);
     expect(step.fanout).toBeGreaterThan(0);
