@@ -88,9 +88,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
 async function soakIntervals(options: SoakOptions, soak: SoakResult, session: Session, scenario: Scenario, gateway: RunningGateway, profiler: ProfilerClient): Promise<void> {
   const started = performance.now();
   const clock = () => (performance.now() - started) / 1000;
-  let stop: () => void = () => undefined;
-  const stopped = new Promise<void>((resolve) => (stop = resolve));
-  options.signal.addEventListener('abort', () => stop(), { once: true });
+  const stopper = new AbortController();
+  const stop = () => stopper.abort();
+  options.signal.addEventListener('abort', stop, { once: true });
   let finished = false;
   void gateway.process.exited.then((info) => {
     // gwprof stops the gateway itself once the soak is over or interrupted: only an exit before that is a crash.
@@ -100,7 +100,7 @@ async function soakIntervals(options: SoakOptions, soak: SoakResult, session: Se
   });
   const context: IntervalContext = {
     url: gateway.url, config: soak.config, stream: new RequestStream(scenario), profiler,
-    gatewayPids: () => gateway.pids(), isRunning: () => gateway.process.isRunning(), stopped,
+    gatewayPids: () => gateway.pids(), isRunning: () => gateway.process.isRunning(), stopSignal: stopper.signal,
     isStopped: () => options.signal.aborted || soak.crash !== null, clock,
   };
   const keeper = new SnapshotKeeper(session.runDir, profiler, options.snapshotsKept, session.logs.harness);

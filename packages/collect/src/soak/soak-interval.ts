@@ -3,6 +3,7 @@
  * however long the soak), the gateway's state sampled every few seconds through the preload, then a
  * calm without load that ends in a forced full GC and, when due, a heap snapshot.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { SoakCalm, SoakConfig, SoakGatewaySample, SoakInterval } from '@gwprof/results';
 import type { ProcessStats, ProfilerClient } from '../profiler/controller.js';
 import { startClosedLoop, type LoadEngine } from '../load/closed-loop.js';
@@ -22,8 +23,8 @@ export interface IntervalContext {
   profiler: ProfilerClient;
   gatewayPids: () => number[];
   isRunning: () => boolean;
-  /** Resolves when the soak is to stop early (Ctrl-C, the gateway died). */
-  stopped: Promise<void>;
+  /** Aborted when the soak is to stop early (Ctrl-C, the gateway died). */
+  stopSignal: AbortSignal;
   isStopped: () => boolean;
   /** Seconds from the soak's start, now. */
   clock: () => number;
@@ -57,7 +58,11 @@ export function summarizeSamples(samples: readonly ProcessStats[]): { mean: Soak
   return { mean: pick((v) => v.reduce((a, b) => a + b, 0) / v.length), max: pick((v) => Math.max(...v)) };
 }
 
-const sleep = (ms: number, stopped: Promise<void>) => Promise.race([new Promise<void>((r) => setTimeout(r, ms).unref()), stopped]);
+/**
+ * `ms`, or less once the soak is stopped. Each sleep's abort listener goes when it ends: a race
+ * against a promise that stays pending would keep every sleep's reaction (315 bytes) for the whole soak.
+ */
+export const soakSleep = (ms: number, stop: AbortSignal): Promise<void> => delay(ms, undefined, { signal: stop, ref: false }).catch(() => undefined);
 
 /** Load for `loadSec`, reading the gateway's state every SOAK_SAMPLE_MS; what came back and what was read. */
 async function loadPhase(context: IntervalContext, plan: IntervalPlan) {
@@ -69,7 +74,7 @@ async function loadPhase(context: IntervalContext, plan: IntervalPlan) {
   const engine = startEngine(context, recorder);
   const endAt = performance.now() + plan.loadSec * 1000;
   while (performance.now() < endAt && context.isRunning() && !context.isStopped()) {
-    await sleep(Math.min(SOAK_SAMPLE_MS, endAt - performance.now()), context.stopped);
+    await soakSleep(Math.min(SOAK_SAMPLE_MS, endAt - performance.now()), context.stopSignal);
     if (!context.isRunning() || context.isStopped()) break;
     samples.push(await context.profiler.stats());
   }
@@ -82,7 +87,7 @@ async function loadPhase(context: IntervalContext, plan: IntervalPlan) {
 /** The calm: no load, then a full GC; the heap as it stands after it. */
 async function calmPhase(context: IntervalContext, plan: IntervalPlan, okRequestsSoFar: number): Promise<SoakCalm | null> {
   // Let what was in flight drain and the gateway's own timers run before collecting.
-  await sleep(Math.min(2_000, plan.calmSec * 1000), context.stopped);
+  await soakSleep(Math.min(2_000, plan.calmSec * 1000), context.stopSignal);
   if (!context.isRunning()) return null;
   const memory = await context.profiler.collectGarbage();
   return { atSec: context.clock(), okRequestsSoFar, ...memory };
