@@ -26,8 +26,7 @@ describe('failing and interrupted sweeps', () => {
     const out = tempDir('rejected');
     const query = path.join(out, 'rejected.graphql');
     writeFileSync(query, 'query Rejected { users { id doesNotExist } }\n');
-    // Not one response succeeds, so the window would grow to its cap waiting for successful responses: cap it at 2 s.
-    const result = await runCli(['sweep', '--no-profile', '-c', '4', '-d', '2', '--max-duration', '2', '-w', '0', '--query', query, '--out', out, '--run-id', 'r', ...portArgs(BASE_PORT)]);
+    const result = await runCli(['sweep', '--no-profile', '-c', '4', '-d', '2', '-w', '0', '--query', query, '--out', out, '--run-id', 'r', ...portArgs(BASE_PORT)]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/FAILED/);
     expect(result.stderr).toMatch(/1 of 1 steps FAILED/);
@@ -38,6 +37,9 @@ describe('failing and interrupted sweeps', () => {
     expect(step.rps).toBe(0);
     expect(step.failureCounts.graphqlErrors + step.failureCounts.non2xx).toBe(step.requests.total);
     expect(step.failureSamples[0]!.message).toMatch(/doesNotExist/);
+    // Not one response succeeded, so the window closed at its 2 s minimum instead of growing to its cap for successes.
+    expect(step.timing.windowSec).toBe(2);
+    expect(step.warnings).toContainEqual(expect.stringMatching(/^no successful response in 2 s \(\d+ failed\): closed at its minimum$/));
     expect(step.failures[0]).toMatch(/success rate 0\.00% is below the required 100\.00%/);
   }, 120_000);
 

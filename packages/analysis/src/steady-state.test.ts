@@ -56,20 +56,30 @@ describe('windowDecision', () => {
   const rule = { minSeconds: 10, maxSeconds: 30, minRoundTrips: 5, minResponses: 200 };
 
   it('closes at the minimum duration when that already holds enough round trips and responses', () => {
-    expect(windowDecision({ seconds: 10, okResponses: 2000, meanRoundTripMs: 50 }, rule)).toEqual({ done: true, limitedBy: 'duration', note: null });
-    expect(windowDecision({ seconds: 9, okResponses: 2000, meanRoundTripMs: 50 }, rule)).toEqual({ done: false });
+    expect(windowDecision({ seconds: 10, okResponses: 2000, failedResponses: 0, meanRoundTripMs: 50 }, rule)).toEqual({ done: true, limitedBy: 'duration', note: null });
+    expect(windowDecision({ seconds: 9, okResponses: 2000, failedResponses: 0, meanRoundTripMs: 50 }, rule)).toEqual({ done: false });
   });
 
   it('stretches to hold enough round trips when latency is long', () => {
-    expect(windowDecision({ seconds: 12, okResponses: 600, meanRoundTripMs: 3000 }, rule)).toEqual({ done: false });
-    expect(windowDecision({ seconds: 15, okResponses: 750, meanRoundTripMs: 3000 }, rule)).toMatchObject({ done: true, limitedBy: 'round trips' });
+    expect(windowDecision({ seconds: 12, okResponses: 600, failedResponses: 0, meanRoundTripMs: 3000 }, rule)).toEqual({ done: false });
+    expect(windowDecision({ seconds: 15, okResponses: 750, failedResponses: 0, meanRoundTripMs: 3000 }, rule)).toMatchObject({ done: true, limitedBy: 'round trips' });
   });
 
   it('stretches for enough responses, and at the cap says what it lacks', () => {
-    expect(windowDecision({ seconds: 12, okResponses: 150, meanRoundTripMs: 50 }, rule)).toEqual({ done: false });
-    const capped = windowDecision({ seconds: 30, okResponses: 150, meanRoundTripMs: 12_000 }, rule);
+    expect(windowDecision({ seconds: 12, okResponses: 150, failedResponses: 0, meanRoundTripMs: 50 }, rule)).toEqual({ done: false });
+    const capped = windowDecision({ seconds: 30, okResponses: 150, failedResponses: 0, meanRoundTripMs: 12_000 }, rule);
     expect(capped).toMatchObject({ done: true, limitedBy: 'cap' });
     expect(capped.done && capped.note).toBe('window capped at 30 s with only 2.5 round trips (wanted 5) and 150 successful responses (wanted 200)');
+  });
+
+  it('closes at the minimum when every response failed, and not before, nor while none has come back', () => {
+    const allFailed = { okResponses: 0, failedResponses: 4000, meanRoundTripMs: 5 };
+    expect(windowDecision({ seconds: 9, ...allFailed }, rule)).toEqual({ done: false });
+    expect(windowDecision({ seconds: 10, ...allFailed }, rule)).toEqual({ done: true, limitedBy: 'duration', note: 'no successful response in 10 s (4000 failed): closed at its minimum' });
+    // Nothing answered yet (a gateway that hangs): the window waits, up to its cap, for timeouts or answers.
+    expect(windowDecision({ seconds: 10, okResponses: 0, failedResponses: 0, meanRoundTripMs: null }, rule)).toEqual({ done: false });
+    // One success among the failures: the window grows as before, to measure it.
+    expect(windowDecision({ seconds: 10, okResponses: 1, failedResponses: 4000, meanRoundTripMs: 5 }, rule)).toEqual({ done: false });
   });
 });
 

@@ -141,6 +141,8 @@ export interface WindowRule {
 export interface WindowState {
   seconds: number;
   okResponses: number;
+  /** Responses that failed validation, timeouts included. */
+  failedResponses: number;
   /** Mean time a request holds its connection: successful latencies, a timeout counted at least as the timeout. */
   meanRoundTripMs: number | null;
 }
@@ -149,7 +151,10 @@ export type WindowDecision =
   | { done: false }
   | { done: true; limitedBy: 'duration' | 'round trips' | 'responses' | 'cap'; note: string | null };
 
-/** The window closes once it is long enough for the level, or at the cap (with a note saying what it lacks). */
+/**
+ * The window closes once it is long enough for the level, at its minimum when every response so far
+ * failed, or at the cap (with a note saying what it lacks).
+ */
 export function windowDecision(state: WindowState, rule: WindowRule): WindowDecision {
   const latencySec = state.meanRoundTripMs === null ? null : state.meanRoundTripMs / 1000;
   const roundTrips = latencySec === null || latencySec === 0 ? 0 : state.seconds / latencySec;
@@ -159,6 +164,10 @@ export function windowDecision(state: WindowState, rule: WindowRule): WindowDeci
     const atMinimum = state.seconds === rule.minSeconds;
     const tripsBind = latencySec !== null && (state.seconds - 1) / latencySec < rule.minRoundTrips;
     return { done: true, limitedBy: atMinimum ? 'duration' : tripsBind ? 'round trips' : 'responses', note: null };
+  }
+  if (state.seconds >= rule.minSeconds && state.okResponses === 0 && state.failedResponses > 0) {
+    // Every answer failed: a longer window measures nothing more, it only keeps the user waiting for the same verdict.
+    return { done: true, limitedBy: 'duration', note: `no successful response in ${state.seconds} s (${state.failedResponses} failed): closed at its minimum` };
   }
   if (state.seconds >= rule.maxSeconds) {
     const lacks = [

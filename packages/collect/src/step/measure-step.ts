@@ -235,7 +235,7 @@ async function measureWindow(ctx: StepContext, timeline: StepTimeline, recorder:
     const seconds = end - start;
     const tally = recorder.tally(start, end, settings.timeoutSec * 1000);
     progress(ctx, `measuring ${seconds}/${rule.minSeconds} s · ok ${tally.ok} · failed ${tally.failed} · ${Math.round(tally.ok / Math.max(1, seconds))} req/s`);
-    const decision = windowDecision({ seconds, okResponses: tally.ok, meanRoundTripMs: tally.meanRoundTripMs }, rule);
+    const decision = windowDecision({ seconds, okResponses: tally.ok, failedResponses: tally.failed, meanRoundTripMs: tally.meanRoundTripMs }, rule);
     const stop = settings.signal.aborted || !ctx.gateway.isRunning();
     if (decision.done || stop) {
       const inFlightAtEnd = recorder.inFlight;
