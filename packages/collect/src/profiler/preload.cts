@@ -14,7 +14,7 @@ import path = require('node:path');
 import workerThreads = require('node:worker_threads');
 import perfHooks = require('node:perf_hooks');
 import v8 = require('node:v8');
-import vm = require('node:vm');
+import fullGc = require('./full-gc.cjs');
 
 interface Command {
   op: 'ping' | 'start' | 'stop' | 'stats' | 'gc' | 'snapshot';
@@ -160,21 +160,6 @@ if (directory && workerThreads.isMainThread) {
     session.connect();
   };
 
-  /**
-   * One full GC, as global.gc() does. Not the inspector's HeapProfiler.collectGarbage: that is V8's
-   * low-memory notification, which also clears the compilation cache and collects to reduce
-   * memory, and Mesh came out of every such calm with about 20% more CPU per request and 5 times
-   * the p99 for the rest of the soak (docs/soak.md).
-   */
-  let gcFunction: (() => void) | null = null;
-  const fullGc = (): void => {
-    if (!gcFunction) {
-      v8.setFlagsFromString('--expose-gc');
-      gcFunction = vm.runInNewContext('gc') as () => void;
-    }
-    gcFunction();
-  };
-
   /** RssAnon from /proc (Linux): resident memory without the mapped files (code, libraries) that come and go with use. */
   const anonymousRss = (): number | null => {
     try {
@@ -193,9 +178,12 @@ if (directory && workerThreads.isMainThread) {
         account ??= new ProcessAccount();
         return account.sample();
       case 'gc': {
+        // As global.gc() does, not the inspector's HeapProfiler.collectGarbage: that is V8's
+        // low-memory notification, which also clears the compilation cache, and Mesh came out of
+        // every such calm with about 20% more CPU per request and 5 times the p99 (docs/soak.md).
         // Twice: the first pass queues weak callbacks and finalizers that free more in the second.
-        fullGc();
-        fullGc();
+        fullGc.fullGc();
+        fullGc.fullGc();
         const memory = process.memoryUsage();
         const heap = v8.getHeapStatistics();
         return {

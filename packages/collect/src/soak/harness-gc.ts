@@ -3,21 +3,9 @@
  * not yet collected and memory the allocator keeps. A soak records it at every calm to show that the
  * harness stays bounded over days.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-
-let collect: (() => void) | null = null;
-
-/** `gc` exposed at run time (the harness runs without --expose-gc): setting the flag makes new contexts get it. */
-function fullGc(): () => void {
-  if (!collect) {
-    setFlagsFromString('--expose-gc');
-    collect = runInNewContext('gc') as () => void;
-  }
-  return collect;
-}
+import { fullGc } from '../profiler/full-gc.cjs';
 
 export function harnessHeapAfterGc(): number {
-  fullGc()();
+  fullGc();
   return process.memoryUsage().heapUsed;
 }
