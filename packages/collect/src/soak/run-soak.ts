@@ -88,20 +88,20 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
 async function soakIntervals(options: SoakOptions, soak: SoakResult, session: Session, scenario: Scenario, gateway: RunningGateway, profiler: ProfilerClient): Promise<void> {
   const started = performance.now();
   const clock = () => (performance.now() - started) / 1000;
-  const stopper = new AbortController();
-  const stop = () => stopper.abort();
-  options.signal.addEventListener('abort', stop, { once: true });
+  const crashed = new AbortController();
+  // Aborted by Ctrl-C (even one that came before this point) or by a crash.
+  const stopSignal = AbortSignal.any([options.signal, crashed.signal]);
   let finished = false;
   void gateway.process.exited.then((info) => {
     // gwprof stops the gateway itself once the soak is over or interrupted: only an exit before that is a crash.
     if (finished || options.signal.aborted) return;
     soak.crash = { atSec: clock(), exitCode: info.code, signal: info.signal, logTail: gateway.process.tail().slice(-20) };
-    stop();
+    crashed.abort();
   });
   const context: IntervalContext = {
     url: gateway.url, config: soak.config, stream: new RequestStream(scenario), profiler,
-    gatewayPids: () => gateway.pids(), isRunning: () => gateway.process.isRunning(), stopSignal: stopper.signal,
-    isStopped: () => options.signal.aborted || soak.crash !== null, clock,
+    gatewayPids: () => gateway.pids(), isRunning: () => gateway.process.isRunning(), stopSignal,
+    isStopped: () => stopSignal.aborted, clock,
   };
   const keeper = new SnapshotKeeper(session.runDir, profiler, options.snapshotsKept, session.logs.harness);
   const count = Math.max(1, Math.round(options.durationSec / options.intervalSec));
