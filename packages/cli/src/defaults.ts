@@ -21,9 +21,9 @@ export function scenarioFrom(flags: { query?: string; variables?: string; expect
   };
 }
 
-export function subgraphPortsFrom(list: number[]): Record<SubgraphName, number> {
+export function subgraphPortsFrom(list: number[], flag = '--subgraph-ports'): Record<SubgraphName, number> {
   if (list.length !== SUBGRAPH_NAMES.length) {
-    throw new GwprofError(`--subgraph-ports needs ${SUBGRAPH_NAMES.length} ports (${SUBGRAPH_NAMES.join(',')})`);
+    throw new GwprofError(`${flag} needs ${SUBGRAPH_NAMES.length} ports (${SUBGRAPH_NAMES.join(',')})`);
   }
   return Object.fromEntries(SUBGRAPH_NAMES.map((name, i) => [name, list[i]!])) as Record<SubgraphName, number>;
 }

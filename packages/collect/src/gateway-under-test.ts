@@ -51,12 +51,12 @@ export async function launchGatewayUnderTest(
   adapter: GatewayAdapter,
   gatewayEnv: Record<string, string>,
   processName: string,
-  placement: Pick<LaunchOptions, 'port' | 'memoryCap' | 'node'> = {},
+  placement: Pick<LaunchOptions, 'port' | 'memoryCap' | 'node' | 'subgraphs'> = {},
 ): Promise<GatewayUnderTest> {
   const launched = await bed.launchGateway({ adapter, gatewayEnv, processName, ...placement });
   return {
     step: stepGatewayOf(launched.gateway),
-    subgraphs: bed.subgraphs,
+    subgraphs: placement.subgraphs ?? bed.subgraphs,
     profiler: launched.profiler,
     profilerUnavailable: launched.profilerUnavailable,
     process: launched.gateway,

@@ -68,6 +68,7 @@ export function openSession(options: SessionOptions): Session {
         runDir: folder.runDir,
         logs: folder.logs,
         subgraphPorts: options.subgraphPorts,
+        ...(options.candidateSubgraphPorts ? { candidateSubgraphPorts: options.candidateSubgraphPorts } : {}),
         subgraphDelayMs: options.subgraphDelayMs,
         gatewayPort: options.gatewayPort,
         profiler: options.profiler,

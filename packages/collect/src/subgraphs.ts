@@ -21,7 +21,7 @@ export interface RunningSubgraphs {
   stop(): Promise<void>;
 }
 
-/** Requests served so far, from each subgraph's /__gwprof/stats. */
+/** Requests served so far on these ports, from each subgraph's /__gwprof/stats there. */
 function countRequests(ports: Record<SubgraphName, number>): () => Promise<Record<SubgraphName, number>> {
   return async () => {
     const counts = {} as Record<SubgraphName, number>;
@@ -44,42 +44,60 @@ export async function attachSubgraphs(ports: Record<SubgraphName, number>): Prom
   const requestCounts = countRequests(ports);
   const everyPid = readdirSync('/proc').map(Number).filter(Number.isInteger);
   const pids = Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, pidListeningOn(ports[name], everyPid)])) as Record<SubgraphName, number | null>;
-  const urls = Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, `http://127.0.0.1:${ports[name]}/graphql`])) as Record<SubgraphName, string>;
-  return { urls, pidOf: (name) => pids[name], requestCounts, stop: async () => undefined };
+  return { urls: urlsOf(ports), pidOf: (name) => pids[name], requestCounts, stop: async () => undefined };
 }
 
+/** The subgraphs as each gateway sees them: the run's addresses, and a comparison's candidate's own (null otherwise). */
+export interface SubgraphViews {
+  subgraphs: RunningSubgraphs;
+  candidate: RunningSubgraphs | null;
+}
+
+/**
+ * Starts the four subgraphs. With `candidatePorts`, each also listens there and counts those
+ * requests apart: a comparison's candidate gets these addresses, so that with both sides loaded at
+ * once each side's fan-out counts its own subgraph requests only.
+ */
 export async function startSubgraphs(options: {
   ports: Record<SubgraphName, number>;
+  candidatePorts?: Record<SubgraphName, number> | null;
   delayMs: number;
   cpus: string | null;
   registry: ProcessRegistry;
   logger: (name: SubgraphName) => Logger;
-}): Promise<RunningSubgraphs> {
-  for (const name of SUBGRAPH_NAMES) await assertPortFree(options.ports[name], `subgraph ${name}`);
+}): Promise<SubgraphViews> {
+  const portsOf = (name: SubgraphName): number[] => [options.ports[name], ...(options.candidatePorts ? [options.candidatePorts[name]] : [])];
+  for (const name of SUBGRAPH_NAMES) for (const port of portsOf(name)) await assertPortFree(port, `subgraph ${name}`);
   const processes = {} as Record<SubgraphName, ManagedProcess>;
-  const urls = {} as Record<SubgraphName, string>;
   for (const name of SUBGRAPH_NAMES) {
-    const port = options.ports[name];
     const { command, args } = pinnedCommand(options.cpus, process.execPath, [path.join(subgraphsDir, name, 'dist', 'main.js')]);
     processes[name] = options.registry.spawn({
       name: `subgraph-${name}`,
       command,
       args,
-      env: { ...process.env, PORT: String(port), SUBGRAPH_DELAY_MS: String(options.delayMs), NODE_OPTIONS: '' },
+      env: { ...process.env, PORT: portsOf(name).join(','), SUBGRAPH_DELAY_MS: String(options.delayMs), NODE_OPTIONS: '' },
       logger: options.logger(name),
     });
-    urls[name] = `http://127.0.0.1:${port}/graphql`;
   }
   const stop = async (): Promise<void> => {
     await Promise.all(Object.values(processes).map((p) => p.stop()));
   };
   try {
-    await Promise.all(SUBGRAPH_NAMES.map((name) => waitForPort(options.ports[name], 30_000, () => processes[name].isRunning())));
+    await Promise.all(SUBGRAPH_NAMES.flatMap((name) => portsOf(name).map((port) => waitForPort(port, 30_000, () => processes[name].isRunning()))));
   } catch (error) {
     const tails = SUBGRAPH_NAMES.filter((n) => !processes[n].isRunning()).map((n) => `${n}: ${processes[n].tail().slice(-3).join(' | ')}`);
     await stop();
     throw new GwprofError(`subgraphs failed to start: ${(error as Error).message}${tails.length ? ` (${tails.join('; ')})` : ''}`);
   }
+  const view = (ports: Record<SubgraphName, number>): RunningSubgraphs => ({
+    urls: urlsOf(ports),
+    pidOf: (name) => processes[name].pid,
+    requestCounts: countRequests(ports),
+    stop,
+  });
+  return { subgraphs: view(options.ports), candidate: options.candidatePorts ? view(options.candidatePorts) : null };
+}
 
-  return { urls, pidOf: (name) => processes[name].pid, requestCounts: countRequests(options.ports), stop };
+function urlsOf(ports: Record<SubgraphName, number>): Record<SubgraphName, string> {
+  return Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, `http://127.0.0.1:${ports[name]}/graphql`])) as Record<SubgraphName, string>;
 }

@@ -10,7 +10,7 @@ import { ensureFdLimit, type FdLimit } from './fd-limit.js';
 import { createMemoryCap, pinSelf, planCpuSets, type CpuPlan, type MemoryCap } from './isolation.js';
 import type { RunLogs } from './log.js';
 import { ProcessRegistry } from './processes.js';
-import { startSubgraphs, type RunningSubgraphs } from './subgraphs.js';
+import { startSubgraphs, type RunningSubgraphs, type SubgraphViews } from './subgraphs.js';
 import { startGateway, type RunningGateway } from './gateway-process.js';
 import type { NodeBinary } from './node-binaries.js';
 import { ProfilerClient, withProfilerPreload } from './profiler/controller.js';
@@ -24,6 +24,8 @@ export type ProfilerKind = 'inspector' | 'clinic' | '0x' | 'none';
 export interface ServiceOptions {
   subgraphDelayMs: number;
   subgraphPorts: Record<SubgraphName, number>;
+  /** A comparison's candidate's own subgraph addresses (the same processes, counted apart). */
+  candidateSubgraphPorts?: Record<SubgraphName, number>;
   gatewayPort: number;
   gatewayCpus?: number;
   gatewayMemoryMB?: number;
@@ -63,6 +65,8 @@ export interface LaunchedGateway {
 
 export interface TestBed {
   subgraphs: RunningSubgraphs;
+  /** The same subgraphs at the candidate's own addresses; null outside a comparison. */
+  candidateSubgraphs: RunningSubgraphs | null;
   registry: ProcessRegistry;
   /** `port` and `memoryCap` default to the run's; a comparison gives its candidate others. */
   launchGateway(options: LaunchOptions): Promise<LaunchedGateway>;
@@ -77,6 +81,8 @@ export interface LaunchOptions {
   memoryCap?: MemoryCap | null;
   /** Another Node.js, or V8 flags on node's command line; default the harness's node as it is. */
   node?: { binary: NodeBinary; v8Flags: readonly string[] };
+  /** The subgraph addresses it is given; default the run's. */
+  subgraphs?: RunningSubgraphs;
 }
 
 export async function startTestBed(options: {
@@ -84,6 +90,7 @@ export async function startTestBed(options: {
   runDir: string;
   logs: RunLogs;
   subgraphPorts: Record<SubgraphName, number>;
+  candidateSubgraphPorts?: Record<SubgraphName, number>;
   subgraphDelayMs: number;
   gatewayPort: number;
   profiler: ProfilerKind;
@@ -101,11 +108,12 @@ export async function startTestBed(options: {
   };
   pinSelf(resources.cpuPlan.others);
 
-  let subgraphs: RunningSubgraphs;
+  let views: SubgraphViews;
   try {
     options.onProgress('starting subgraphs…', false);
-    subgraphs = await startSubgraphs({
+    views = await startSubgraphs({
       ports: options.subgraphPorts,
+      candidatePorts: options.candidateSubgraphPorts ?? null,
       delayMs: options.subgraphDelayMs,
       cpus: resources.cpuPlan.others,
       registry,
@@ -117,10 +125,11 @@ export async function startTestBed(options: {
   }
 
   return {
-    subgraphs,
+    subgraphs: views.subgraphs,
+    candidateSubgraphs: views.candidate,
     registry,
     close,
-    async launchGateway({ adapter, gatewayEnv, processName, port = options.gatewayPort, memoryCap = resources.memoryCap, node }: LaunchOptions): Promise<LaunchedGateway> {
+    async launchGateway({ adapter, gatewayEnv, processName, port = options.gatewayPort, memoryCap = resources.memoryCap, node, subgraphs = views.subgraphs }: LaunchOptions): Promise<LaunchedGateway> {
       options.onProgress(`starting gateway ${adapter.spec}…`, false);
       launched.add(adapter);
       const external = options.profiler === 'clinic' || options.profiler === '0x' ? profilerWrapper(options.profiler, runDir) : null;

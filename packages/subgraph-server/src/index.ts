@@ -2,7 +2,9 @@
  * A minimal HTTP GraphQL server for the federation subgraphs.
  * Plain node:http + graphql-js with a document cache, so the subgraphs stay cheap
  * and never become the bottleneck of a gateway benchmark. It counts the requests it
- * serves (GET /__gwprof/stats) so the harness can report fan-out.
+ * serves (GET /__gwprof/stats) so the harness can report fan-out. It may listen on
+ * several ports and counts each port's requests apart: two gateways measured at once
+ * each get their own port, so each one's fan-out is its own.
  */
 import http from 'node:http';
 import { parse, validate, execute, type DocumentNode, type GraphQLSchema, type GraphQLError } from 'graphql';
@@ -12,7 +14,8 @@ export { DATA_SET } from './data-set.js';
 export interface SubgraphOptions {
   name: string;
   schema: GraphQLSchema;
-  port: number;
+  /** One or more ports; the stats on each count the GraphQL requests that came in on it. */
+  ports: readonly number[];
   host?: string;
   /** Fixed delay added to every GraphQL request, to emulate the network. */
   delayMs?: number;
@@ -25,12 +28,11 @@ interface CachedDocument {
 
 const MAX_CACHED_DOCUMENTS = 1000;
 
-export function startSubgraph(options: SubgraphOptions): Promise<http.Server> {
+export async function startSubgraph(options: SubgraphOptions): Promise<http.Server[]> {
   const { schema, name } = options;
   const host = options.host ?? '127.0.0.1';
   const delayMs = options.delayMs ?? 0;
   const documents = new Map<string, CachedDocument>();
-  let requests = 0;
 
   const prepare = (query: string): CachedDocument => {
     const cached = documents.get(query);
@@ -81,7 +83,22 @@ export function startSubgraph(options: SubgraphOptions): Promise<http.Server> {
     send(res, 200, result);
   };
 
-  const server = http.createServer((req, res) => {
+  const servers: http.Server[] = [];
+  try {
+    for (const port of options.ports) servers.push(await listen(port, host, handlerCountingFor(name, handleGraphQL, send)));
+  } catch (error) {
+    for (const server of servers) server.close();
+    throw error;
+  }
+  return servers;
+}
+
+type Send = (res: http.ServerResponse, status: number, body: unknown) => void;
+
+/** One port's request handler, with that port's own count of GraphQL requests. */
+function handlerCountingFor(name: string, handleGraphQL: (raw: string, res: http.ServerResponse) => Promise<void>, send: Send): http.RequestListener {
+  let requests = 0;
+  return (req, res) => {
     const url = req.url ?? '/';
     if (req.method === 'GET' && url.startsWith('/__gwprof/stats')) {
       send(res, 200, { name, requests });
@@ -103,28 +120,36 @@ export function startSubgraph(options: SubgraphOptions): Promise<http.Server> {
         send(res, 500, { errors: [{ message: String(error) }] });
       });
     });
-  });
-  server.keepAliveTimeout = 65_000;
+  };
+}
 
+function listen(port: number, host: string, handler: http.RequestListener): Promise<http.Server> {
+  const server = http.createServer(handler);
+  server.keepAliveTimeout = 65_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve(server);
     });
   });
 }
 
-/** Entry point helper for a subgraph's main module: reads PORT / SUBGRAPH_DELAY_MS, logs one JSON line when ready. */
+/**
+ * Entry point helper for a subgraph's main module: reads PORT (one port, or several separated by
+ * commas) and SUBGRAPH_DELAY_MS, logs one JSON line when ready.
+ */
 export async function runSubgraphMain(name: string, schema: GraphQLSchema, defaultPort: number): Promise<void> {
-  const port = Number(process.env.PORT ?? defaultPort);
+  const ports = (process.env.PORT ?? String(defaultPort)).split(',').map(Number);
   const delayMs = Number(process.env.SUBGRAPH_DELAY_MS ?? 0);
   try {
-    const server = await startSubgraph({ name, schema, port, delayMs });
-    process.stdout.write(JSON.stringify({ level: 30, time: Date.now(), msg: 'subgraph ready', name, port, delayMs }) + '\n');
+    const servers = await startSubgraph({ name, schema, ports, delayMs });
+    process.stdout.write(JSON.stringify({ level: 30, time: Date.now(), msg: 'subgraph ready', name, ports, delayMs }) + '\n');
     const stop = (): void => {
-      server.close();
-      server.closeAllConnections();
+      for (const server of servers) {
+        server.close();
+        server.closeAllConnections();
+      }
       process.exit(0);
     };
     process.on('SIGTERM', stop);
@@ -135,7 +160,7 @@ export async function runSubgraphMain(name: string, schema: GraphQLSchema, defau
       if (process.ppid !== parent) stop();
     }, 1000).unref();
   } catch (error) {
-    const message = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${port} is already in use` : String(error);
+    const message = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${(error as { port?: number }).port ?? ports.join(',')} is already in use` : String(error);
     process.stderr.write(JSON.stringify({ level: 50, time: Date.now(), msg: `subgraph ${name} failed to start: ${message}` }) + '\n');
     process.exit(1);
   }

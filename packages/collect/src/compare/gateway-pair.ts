@@ -50,6 +50,8 @@ export class GatewayPair {
       port: spec.port,
       node: { binary: spec.node, v8Flags },
       ...(side === 'candidate' && this.candidateCap ? { memoryCap: this.candidateCap } : {}),
+      // Its own subgraph addresses: with both sides loaded at once, each side's fan-out counts its own requests.
+      ...(side === 'candidate' && this.bed.candidateSubgraphs ? { subgraphs: this.bed.candidateSubgraphs } : {}),
     });
     this.running = { ...this.running, [side]: started };
     return started;

@@ -82,8 +82,8 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
 }
 
 function checkOptions(options: CompareOptions): void {
-  const ports = [options.gatewayPort, options.candidatePort, ...Object.values(options.subgraphPorts)];
-  if (new Set(ports).size !== ports.length) throw new GwprofError(`the two gateway ports and the subgraph ports must all differ (got ${ports.join(', ')})`);
+  const ports = [options.gatewayPort, options.candidatePort, ...Object.values(options.subgraphPorts), ...Object.values(options.candidateSubgraphPorts ?? {})];
+  if (new Set(ports).size !== ports.length) throw new GwprofError(`the two gateway ports and both sides' subgraph ports must all differ (got ${ports.join(', ')})`);
   if (options.design.minEpochs < 3) throw new GwprofError('--min-epochs must be at least 3: the test needs a variance with degrees of freedom');
 }
 

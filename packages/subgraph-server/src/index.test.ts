@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type http from 'node:http';
+import { buildSchema } from 'graphql';
+import { startSubgraph } from './index.js';
+
+const schema = buildSchema('type Query { hello: String }');
+let servers: http.Server[] = [];
+
+afterEach(() => {
+  for (const server of servers) server.close();
+  servers = [];
+});
+
+const post = (port: number) =>
+  fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ hello }' }) });
+const requestsOn = async (port: number) => ((await (await fetch(`http://127.0.0.1:${port}/__gwprof/stats`)).json()) as { requests: number }).requests;
+
+describe('startSubgraph', () => {
+  it('serves on every port it is given and counts each port\'s requests apart', async () => {
+    servers = await startSubgraph({ name: 'test', schema, ports: [4791, 4792] });
+    for (let i = 0; i < 3; i++) expect((await post(4791)).status).toBe(200);
+    expect(await (await post(4792)).json()).toEqual({ data: { hello: null } });
+    expect(await requestsOn(4791)).toBe(3);
+    expect(await requestsOn(4792)).toBe(1);
+  });
+
+  it('fails, leaving no port open, when one of its ports is taken', async () => {
+    servers = await startSubgraph({ name: 'first', schema, ports: [4793] });
+    await expect(startSubgraph({ name: 'second', schema, ports: [4794, 4793] })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    // 4794 was opened before 4793 failed, and closed again: it can be taken.
+    servers.push(...(await startSubgraph({ name: 'third', schema, ports: [4794] })));
+  });
+});
