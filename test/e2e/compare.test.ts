@@ -26,7 +26,7 @@ describe('gwprof compare', () => {
     const result = await runCli([
       'compare', '--baseline', 'mesh', '--candidate', 'mesh',
       '--candidate-env', `NODE_OPTIONS=--require ${burnPreload}`, '--candidate-env', 'GWPROF_BURN_US=25000',
-      '-c', '4', ...fast, '--markdown', markdown, '--json', json, '--out', out, '--run-id', 'cmp', ...ports,
+      '-c', '4', ...fast, '--simultaneous', '--markdown', markdown, '--json', json, '--out', out, '--run-id', 'cmp', ...ports,
     ]);
     const compare = JSON.parse(readFileSync(json, 'utf8')) as PublishedCompare;
     expect(result.code).toBe(1);
@@ -34,17 +34,15 @@ describe('gwprof compare', () => {
     const level = compare.analysis.levels[0]!;
     expect(level.decision!.outcome).toBe('regression');
     expect(level.decision!.relativeChange).toBeGreaterThan(1);
-    // Each side is warmed up at once after its own start: the second side's warm-up begins after the first's ended.
-    for (const epoch of compare.epochs) {
-      const [first, second] = (['baseline', 'candidate'] as const).map((side) => epoch.sides[side]).sort((a, b) => a.order - b.order);
-      expect(Date.parse(second!.warmup!.startedAt)).toBeGreaterThanOrEqual(Date.parse(first!.warmup!.startedAt) + first!.warmup!.seconds * 1000);
-    }
-    // Every block holds two windows of each side, in an order drawn for the block.
+    // Both sides were loaded at once (four windows each, with --simultaneous) on the same subgraph processes, each
+    // at its own subgraph ports: each side's fan-out counts its own subgraph requests, about 8 per request (not 16).
     for (const block of new Set(compare.windows.map((w) => w.block))) {
       const sides = compare.windows.filter((w) => w.block === block).map((w) => w.side);
-      expect(sides.filter((s) => s === 'baseline')).toHaveLength(2);
-      expect(sides.filter((s) => s === 'candidate')).toHaveLength(2);
+      expect(sides.filter((s) => s === 'baseline')).toHaveLength(4);
+      expect(sides.filter((s) => s === 'candidate')).toHaveLength(4);
     }
+    for (const window of compare.windows) expect(window.step.fanout).toBeGreaterThan(6);
+    for (const window of compare.windows) expect(window.step.fanout).toBeLessThan(10);
     // Where it got slower: the burn loop (it runs in the server's request event) moved its bucket beyond the
     // bucket's noise; its own frames (the loop and its clock reads, split between them as each process's JIT
     // inlines them) moved most, in a pprof pair.
@@ -89,28 +87,38 @@ describe('gwprof compare', () => {
     expect(result.stdout).toMatch(/Verdict: NO CHANGE \(exit 0\)/);
   }, 300_000);
 
-  it('with --simultaneous loads both sides at once in every window, and calls four times the CPU per request a regression', async () => {
-    const out = tempDir('compare-together');
+  it('by default measures the sides in turn, and calls four times the CPU per request a regression', async () => {
+    const out = tempDir('compare-in-turn');
     const result = await runCli([
       'compare', '--baseline', stubGateway, '--candidate', stubGateway, '--baseline-env', 'STUB_SERVICE_MS=4', '--candidate-env', 'STUB_SERVICE_MS=16',
       ...stubScenario,
-      '-c', '4', ...fastStub, '--simultaneous', '--gc-before-window', '--out', out, '--run-id', 'together', ...ports,
+      '-c', '4', ...fastStub, '--windows-per-side', '2', '--gc-before-window', '--out', out, '--run-id', 'in-turn', ...ports,
     ]);
-    const compare = JSON.parse(readFileSync(path.join(out, 'together', 'compare.json'), 'utf8')) as PublishedCompare;
+    const compare = JSON.parse(readFileSync(path.join(out, 'in-turn', 'compare.json'), 'utf8')) as PublishedCompare;
     expect(result.code, result.stderr).toBe(1);
-    expect(compare.config.design!.simultaneous).toBe(true);
-    // --gc-before-window: every window of both sides began after a full GC forced through the preload.
+    expect(compare.config.design!.simultaneous).toBe(false);
+    expect(compare.analysis.levels[0]!.decision!.relativeChange).toBeGreaterThan(1);
+    // --gc-before-window: every window began after a full GC forced through the preload.
     expect(compare.config.design!.gcBeforeWindow).toBe(true);
     for (const window of compare.windows) expect(window.forcedGc!.heapAfterBytes).toBeGreaterThan(0);
-    expect(readFileSync(path.join(out, 'together', 'comment.md'), 'utf8')).toMatch(/a full GC forced on each side before each of its windows/);
-    expect(compare.analysis.levels[0]!.decision!.relativeChange).toBeGreaterThan(1);
-    // Each window of one side has its twin on the other, started together (one shared settle, then both loads).
-    for (const window of compare.windows.filter((w) => w.side === 'baseline')) {
-      const twin = compare.windows.find((w) => w.side === 'candidate' && w.block === window.block && w.position === window.position)!;
-      expect(twin.step.load).toEqual(window.step.load);
-      expect(Math.abs(Date.parse(twin.step.startedAt) - Date.parse(window.step.startedAt))).toBeLessThan(1000);
+    expect(readFileSync(path.join(out, 'in-turn', 'comment.md'), 'utf8')).toMatch(/a full GC forced on each side before each of its windows/);
+    // Each side is warmed up at once after its own start: the second side's warm-up begins after the first's ended.
+    for (const epoch of compare.epochs) {
+      expect(epoch.warmedTogether).toBe(false);
+      const [first, second] = (['baseline', 'candidate'] as const).map((side) => epoch.sides[side]).sort((a, b) => a.order - b.order);
+      expect(Date.parse(second!.warmup!.startedAt)).toBeGreaterThanOrEqual(Date.parse(first!.warmup!.startedAt) + first!.warmup!.seconds * 1000);
     }
-    expect(compare.windows.filter((w) => w.side === 'candidate')).toHaveLength(compare.windows.length / 2);
+    // One window at a time, each starting once the load of the one before it ended; a block holds two of each side.
+    const loadEnd = ({ step }: PublishedCompare['windows'][number]) => Date.parse(step.startedAt) + (step.timing.settleSec + step.timing.windowStartSec + step.timing.windowSec) * 1000;
+    const windows = [...compare.windows].sort((a, b) => Date.parse(a.step.startedAt) - Date.parse(b.step.startedAt));
+    for (const [i, window] of windows.entries()) {
+      if (i > 0) expect(Date.parse(window.step.startedAt)).toBeGreaterThanOrEqual(loadEnd(windows[i - 1]!) - 100);
+    }
+    for (const block of new Set(compare.windows.map((w) => w.block))) {
+      const sides = compare.windows.filter((w) => w.block === block).map((w) => w.side);
+      expect(sides.filter((s) => s === 'baseline')).toHaveLength(2);
+      expect(sides.filter((s) => s === 'candidate')).toHaveLength(2);
+    }
   }, 300_000);
 
   it('compares one gateway on two Node versions, and records both', async () => {

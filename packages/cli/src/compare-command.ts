@@ -9,7 +9,7 @@ import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseDuration, collectList, parseIntegerList, parsePercent, parsePort, parseRates, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
-import { scenarioFrom } from './defaults.js';
+import { scenarioFrom, subgraphPortsFrom } from './defaults.js';
 
 const COMPARE = DEFAULTS.compare;
 const DESIGN = COMPARE.design;
@@ -22,6 +22,7 @@ interface CompareFlags extends ServiceFlags {
   baselineRun?: string;
   candidateRun?: string;
   candidatePort: number;
+  candidateSubgraphPorts?: number[];
   concurrency?: number[];
   rate?: number[] | 'auto';
   arrivals: 'poisson' | 'uniform';
@@ -30,8 +31,9 @@ interface CompareFlags extends ServiceFlags {
   leadIn: number;
   warmup: number;
   blocksPerEpoch: number;
-  windowsPerSide: number;
+  windowsPerSide?: number;
   simultaneous: boolean;
+  warmTogether: boolean;
   gcBeforeWindow: boolean;
   budget: number;
   threshold: number;
@@ -60,6 +62,7 @@ export function compareCommand(): Command {
     .option('--baseline-run <dir>', 'instead of measuring: a finished sweep run folder (deltas only, no verdict)')
     .option('--candidate-run <dir>', 'the other finished sweep run folder')
     .option('--candidate-port <port>', 'port of the candidate (the baseline takes --gateway-port)', parsePort('--candidate-port'), COMPARE.candidatePort)
+    .option('--candidate-subgraph-ports <list>', `the candidate's own addresses of accounts,reviews,products,inventory: the same subgraphs, counted apart so each side's fan-out is its own (default: --subgraph-ports + ${COMPARE.candidateSubgraphPortOffset})`, parseIntegerList('--candidate-subgraph-ports'))
     .option('-c, --concurrency <list>', `closed loop: connections per level; every epoch measures a block at each level still open (default ${COMPARE.concurrency.join(',')})`, parseIntegerList('--concurrency'))
     .option('-r, --rate <list>', 'open loop instead: requests per second per level, the same for both sides, e.g. to measure what a plugin costs at equal load', parseRates)
     .addOption(new Option('--arrivals <kind>', 'open loop: poisson or uniform arrivals').choices(['poisson', 'uniform']).default(DEFAULTS.sweep.arrivals))
@@ -68,8 +71,9 @@ export function compareCommand(): Command {
     .option('--lead-in <seconds>', 'seconds of load before each window, on its connections, not measured', parseDuration('--lead-in', 1, { allowZero: true }), DESIGN.leadInSec)
     .option('-w, --warmup <seconds>', 'longest warm-up of each side after its start; it ends once CPU per request stops falling', parseDuration('--warmup', 1, { allowZero: true }), DESIGN.warmupSec)
     .option('--blocks-per-epoch <n>', 'blocks at each level before both sides are restarted', parseWholeNumber('--blocks-per-epoch'), DESIGN.blocksPerEpoch)
-    .option('--windows-per-side <n>', 'windows of each side in a block, in random order', parseWholeNumber('--windows-per-side'), DESIGN.windowsPerSide)
-    .option('--simultaneous', 'load both sides at the same time in every window, each at the level, instead of in turn: the machine\'s drift then moves both alike', DESIGN.simultaneous)
+    .option('--windows-per-side <n>', `windows of each side in a block, in random order (default ${DESIGN.windowsPerSide}; ${DESIGN.windowsPerSideSimultaneous} with --simultaneous)`, parseWholeNumber('--windows-per-side'))
+    .option('--simultaneous', 'load both sides at the same time in every window, each at the level, on the shared gateway core: less noise, but a change is then measured with the other side as neighbour, and its size can differ from each side alone (docs/compare.md)', DESIGN.simultaneous)
+    .option('--warm-together', 'launch and warm up both sides at the same time at the start of each epoch, then measure as usual', DESIGN.warmTogether)
     .option('--gc-before-window', 'force a full GC on each side just before each of its windows, so every window starts from the same point of the collector\'s cycle', DESIGN.gcBeforeWindow)
     .option('--budget <time>', 'stop (inconclusive, exit 3) when another epoch would run past this', parseDuration('--budget', 60), DESIGN.budgetMinutes)
     .option('--threshold <percent>', 'no change means within ± this of CPU per request', parsePercent('--threshold'), DESIGN.threshold * 100)
@@ -122,6 +126,7 @@ async function compareRunsAction(flags: CompareFlags, copies: CompareCopies): Pr
 /** The flags as collect's options: defaults filled in, nothing else. */
 function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: ProgressLine): CompareOptions {
   if (flags.gcBeforeWindow && !flags.profile) throw new GwprofError('--gc-before-window forces the GC through gwprof\'s preload, which --no-profile leaves out: drop one of them');
+  const load = loadOf(flags);
   return {
     ...serviceOptions(flags),
     baseline: flags.baseline!,
@@ -129,7 +134,8 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
     baselineEnv: flags.baselineEnv ?? {},
     candidateEnv: flags.candidateEnv ?? {},
     candidatePort: flags.candidatePort,
-    ...loadOf(flags),
+    candidateSubgraphPorts: subgraphPortsFrom(flags.candidateSubgraphPorts ?? flags.subgraphPorts.map((port) => port + COMPARE.candidateSubgraphPortOffset), '--candidate-subgraph-ports'),
+    ...load,
     scenario: scenarioFrom(flags, COMPARE.scenario),
     ...(flags.baselineNode ? { baselineNode: flags.baselineNode } : {}),
     ...(flags.candidateNode ? { candidateNode: flags.candidateNode } : {}),
@@ -142,8 +148,9 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
       leadInSec: flags.leadIn,
       warmupSec: flags.warmup,
       blocksPerEpoch: flags.blocksPerEpoch,
-      windowsPerSide: flags.windowsPerSide,
+      windowsPerSide: flags.windowsPerSide ?? (flags.simultaneous ? DESIGN.windowsPerSideSimultaneous : DESIGN.windowsPerSide),
       simultaneous: flags.simultaneous,
+      warmTogether: flags.warmTogether,
       gcBeforeWindow: flags.gcBeforeWindow,
       budgetMinutes: flags.budget,
       v8Flags: flags.v8Flag ?? [...DESIGN.v8Flags],

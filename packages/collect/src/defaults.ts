@@ -98,6 +98,8 @@ export const DEFAULTS = {
     concurrency: [20],
     /** The candidate's port; the baseline takes gatewayPort. */
     candidatePort: 4005,
+    /** The candidate's own subgraph addresses are the subgraph ports plus this (4011–4014). */
+    candidateSubgraphPortOffset: 10,
     design: {
       /** The test on epoch means: threshold, α (split across levels), first look and spending, analysis's defaults. */
       threshold: DEFAULT_EPOCH_TEST.threshold,
@@ -112,10 +114,21 @@ export const DEFAULTS = {
       warmupSec: 20,
       /** Blocks at each level per pair of processes (docs/compare.md: the noise study). */
       blocksPerEpoch: 1,
-      /** Windows of each side in a block, in random order. */
+      /**
+       * Windows of each side in a block, in random order. Rounds per pair of processes that reach a
+       * given precision soonest, m* = (s_w / s_b) · √(c_p / c_r), from the noise study: about 2 in
+       * turn, 4 or more with both sides loaded at once (a round costs half as much) (docs/compare.md).
+       */
       windowsPerSide: 2,
-      /** Sides in turn; --simultaneous loads both at once in every window (docs/validation/compare-error-rates.md). */
+      windowsPerSideSimultaneous: 4,
+      /**
+       * Sides in turn, each with the gateway core to itself. --simultaneous loads both at once: less
+       * noise, but each side's cost is then measured next to the other, and a change's size came out
+       * 0.8–1.6 times its size alone (docs/validation/compare-error-rates.md).
+       */
       simultaneous: false,
+      /** Each side warmed up right after its own start; --warm-together warms both at once. */
+      warmTogether: false,
       /** No GC forced before a window; --gc-before-window is a lever of the noise study. */
       gcBeforeWindow: false,
       budgetMinutes: 20,

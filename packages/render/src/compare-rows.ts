@@ -207,7 +207,7 @@ export function designText(compare: PublishedCompare): { measurement: string; te
   const windows = `${d.windowsPerSide} window${d.windowsPerSide === 1 ? '' : 's'}`;
   const how = d.simultaneous ? `${windows} in which both sides are loaded at the same time, each at the level on the shared gateway core` : `${windows} per side in random order`;
   return {
-    measurement: `each epoch restarts both sides, warms each up until its CPU per request stops falling (at most ${d.warmupSec} s), then measures ${d.blocksPerEpoch} block${d.blocksPerEpoch === 1 ? '' : 's'} per level of ${how}, ${d.windowSec} s each after a ${d.leadInSec} s lead-in${gc}${seeds}${flags}`,
+    measurement: `each epoch restarts both sides, warms ${compare.epochs.some((e) => e.warmedTogether) ? 'both up at the same time, each' : 'each up'} until its CPU per request stops falling (at most ${d.warmupSec} s), then measures ${d.blocksPerEpoch} block${d.blocksPerEpoch === 1 ? '' : 's'} per level of ${how}, ${d.windowSec} s each after a ${d.leadInSec} s lead-in${gc}${seeds}${flags}`,
     test: `t-test on epoch means of CPU ms per ok request, repeated after every epoch with error spending (α ${d.alpha} per direction, split across levels, up to ${compare.plan?.maxEpochs ?? '?'} epochs), first look after ${d.minEpochs} epochs; no change within ±${Number((d.threshold * 100).toFixed(2))}%; budget ${d.budgetMinutes} min`,
   };
 }

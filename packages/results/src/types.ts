@@ -616,7 +616,7 @@ export interface WarmupRecord {
 /** One side's start in an epoch: where the time went. */
 export interface EpochSide {
   pid: number;
-  /** 1 for the side started first. Each side is warmed up at once after its own start. */
+  /** 1 for the side started first (launched first, when the sides start together). Each side is warmed up at once after its own start. */
   order: number;
   /** ms: the adapter's preparation (a build, only the first time), until it listened, until it answered. */
   startup: { prepareMs: number; listenMs: number; readyMs: number };
@@ -632,6 +632,8 @@ export interface CompareEpoch {
   stopMs: number;
   /** The seed both sides' V8 got this epoch (--hash-seed, --random-seed); null when seeds are not set. */
   seed: number | null;
+  /** Both sides were launched and warmed up at the same time (a simultaneous comparison); absent in older files: one after the other. */
+  warmedTogether?: boolean;
   sides: { baseline: EpochSide; candidate: EpochSide };
 }
 
@@ -691,6 +693,11 @@ export interface CompareDesign {
    * from the same point of the collector's cycle. Absent in older results (false).
    */
   gcBeforeWindow?: boolean;
+  /**
+   * Both sides launched and warmed up at the same time at the start of each epoch (always so when
+   * simultaneous), then measured as the design says. Absent in older results (false).
+   */
+  warmTogether?: boolean;
   budgetMinutes: number;
   /** V8 flags on both sides' node command lines. */
   v8Flags: string[];
