@@ -6,9 +6,14 @@
 //   - alternating: A alone, then B alone (or B then A), each at -c for a window, as compare does now;
 //   - simultaneous: A and B at the same time, each at half of -c, over the same window.
 // Each gives the log ratio of B's CPU per successful request to A's. Printed: per mode, the sd of
-// that ratio between rounds of one pair and between the means of pairs.
+// that ratio between rounds of one pair and between the means of pairs, its mean, and B's extra CPU
+// per request. With --b-env (e.g. the CPU burn of fixtures/burn-cpu-per-request.cjs), B costs a known
+// extra CPU time per request: the ground truth each mode's figure is held against.
 //
-//   node bench/dist/simultaneous.js [--gateway mesh] [--pairs 8] [--rounds 6] [--window 5] [--concurrency 20] [--out docs/bench/compare-epochs/simultaneous.json]
+//   node bench/dist/simultaneous.js [--gateway mesh] [--pairs 8] [--rounds 6] [--window 5] [--concurrency 20]
+//     [--together-concurrency 10] (connections per side in a simultaneous round; default half of --concurrency)
+//     [--b-env NODE_OPTIONS=--require\ fixtures/burn-cpu-per-request.cjs --b-env GWPROF_BURN_US=1000]
+//     [--out docs/bench/compare-epochs/simultaneous.json]
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +30,8 @@ const { values } = parseArgs({
     'lead-in': { type: 'string', default: '1' },
     warmup: { type: 'string', default: '20' },
     concurrency: { type: 'string', default: '20' },
+    'together-concurrency': { type: 'string' },
+    'b-env': { type: 'string', multiple: true, default: [] },
     out: { type: 'string' },
   },
 });
@@ -33,6 +40,8 @@ const rounds = Number(values.rounds);
 const windowSec = Number(values.window);
 const leadInSec = Number(values['lead-in']);
 const concurrency = Number(values.concurrency);
+const togetherConcurrency = Number(values['together-concurrency'] ?? concurrency / 2);
+const bEnv = Object.fromEntries(values['b-env'].map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 type Mode = 'alternating' | 'simultaneous';
@@ -69,7 +78,7 @@ async function measureTogether(targets: Target[], connections: number): Promise<
 
 async function measureRound(mode: Mode, a: Target, b: Target, random: () => number): Promise<{ a: Measured; b: Measured }> {
   if (mode === 'simultaneous') {
-    const [ma, mb] = await measureTogether([a, b], concurrency / 2);
+    const [ma, mb] = await measureTogether([a, b], togetherConcurrency);
     return { a: ma!, b: mb! };
   }
   const aFirst = random() < 0.5;
@@ -86,11 +95,11 @@ try {
   const adapter = gatewayFromSpec(values.gateway);
   for (let pair = 1; pair <= pairs; pair++) {
     const launchedA = await bed.launchGateway({ adapter, gatewayEnv: {}, processName: `a-${pair}`, port: DEFAULTS.gatewayPort });
-    const launchedB = await bed.launchGateway({ adapter, gatewayEnv: {}, processName: `b-${pair}`, port: DEFAULTS.gatewayPort + 100 });
+    const launchedB = await bed.launchGateway({ adapter, gatewayEnv: bEnv, processName: `b-${pair}`, port: DEFAULTS.gatewayPort + 100 });
     const a = { url: launchedA.gateway.url, pids: () => launchedA.gateway.pids() };
     const b = { url: launchedB.gateway.url, pids: () => launchedB.gateway.pids() };
     const warmRounds = Math.max(1, Math.round(Number(values.warmup) / (leadInSec + windowSec)));
-    for (let w = 0; w < warmRounds; w++) await measureTogether([a, b], concurrency / 2);
+    for (let w = 0; w < warmRounds; w++) await measureTogether([a, b], togetherConcurrency);
     for (let round = 1; round <= rounds; round++) {
       const modes: Mode[] = random() < 0.5 ? ['alternating', 'simultaneous'] : ['simultaneous', 'alternating'];
       for (const mode of modes) {
@@ -121,6 +130,8 @@ const summary = (['alternating', 'simultaneous'] as const).map((mode) => {
     withinPairSdPercent: Number((withinSd * 100).toFixed(2)),
     pairMeanSdPercent: Number((sd(pairMeans) * 100).toFixed(2)),
     meanPercent: Number((mean(byPair.flat()) * 100).toFixed(2)),
+    aCpuMsPerRequest: Number(mean(records.filter((r) => r.mode === mode).map((r) => r.a.cpuMsPerRequest)).toFixed(3)),
+    bExtraCpuMsPerRequest: Number(mean(records.filter((r) => r.mode === mode).map((r) => r.b.cpuMsPerRequest - r.a.cpuMsPerRequest)).toFixed(3)),
   };
 });
 console.log(JSON.stringify(summary, null, 2));

@@ -138,6 +138,8 @@ export interface SlimWindow {
 export interface SlimEpoch {
   epoch: number;
   seed: number | null;
+  /** Both sides launched and warmed up at once (a simultaneous comparison). */
+  warmedTogether?: boolean;
   /** From its start to its last window's end, s; null when it did not finish. */
   seconds: number | null;
   stopMs: number;
@@ -161,7 +163,7 @@ export function slimEpochs(result: CompareResult): SlimEpoch[] {
       warmupSec: e.sides[s].warmup ? e.sides[s].warmup!.settleSec + e.sides[s].warmup!.seconds : null, warmupSteady: e.sides[s].warmup?.steady ?? null,
     });
     return {
-      epoch: e.epoch, seed: e.seed, stopMs: e.stopMs,
+      epoch: e.epoch, seed: e.seed, warmedTogether: e.warmedTogether ?? false, stopMs: e.stopMs,
       seconds: e.finishedAt ? (Date.parse(e.finishedAt) - Date.parse(e.startedAt)) / 1000 : null,
       sides: { baseline: side('baseline'), candidate: side('candidate') },
     };

@@ -74,7 +74,11 @@ export function mergeByLabel(recordings: readonly Recording[]): Recording[] {
 
 export function evaluateCommand({ values, out }: CommandContext): string {
   const replays = Number(values.replays);
-  const recordings = mergeByLabel(readEntries<Recording>(out, 'compare-recordings.json')).filter((rec) => !values.label || rec.label === values.label);
+  // --since: one day's recordings alone (the machine's speed and noise differ from day to day).
+  const since = values.since ? Date.parse(values.since) : -Infinity;
+  if (Number.isNaN(since)) throw new Error(`--since must be a date, got ${values.since}`);
+  const dated = readEntries<Recording>(out, 'compare-recordings.json').filter((rec) => Date.parse(rec.date) >= since);
+  const recordings = mergeByLabel(dated).filter((rec) => !values.label || rec.label === values.label);
   const rows = recordings.flatMap((rec) => replayRows(rec, replays));
   appendEntry(out, 'compare-evaluation.json', { date: new Date().toISOString(), replays, design: COMPARE_DESIGN, rows });
   return `${noiseTable(recordings.map((rec) => ({ name: rec.label, windows: rec.windows, epochs: rec.epochs })))}\n\n${evaluationTable(rows)}\n`;

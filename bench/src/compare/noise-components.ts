@@ -20,7 +20,8 @@ export function epochPace(epochs: readonly SlimEpoch[], windows: readonly SlimWi
   if (usable.length === 0) return null;
   const prepare = (e: SlimEpoch) => (e.sides.baseline.prepareMs + e.sides.candidate.prepareMs) / 1000;
   const start = (s: SlimEpoch['sides']['baseline']) => (s.listenMs + s.readyMs) / 1000 + s.warmupSec!;
-  const pair = usable.map((e) => e.stopMs / 1000 + start(e.sides.baseline) + start(e.sides.candidate));
+  // Sides started together overlap: the pair is ready when the slower one is.
+  const pair = usable.map((e) => e.stopMs / 1000 + (e.warmedTogether ? Math.max : (a: number, b: number) => a + b)(start(e.sides.baseline), start(e.sides.candidate)));
   const rounds = usable.map((e) => windows.filter((w) => w.epoch === e.epoch && w.side === 'baseline').length);
   const seconds = usable.map((e) => e.seconds! - prepare(e));
   const roundSeconds = mean(usable.map((_, i) => (seconds[i]! - pair[i]!) / Math.max(1, rounds[i]!)));

@@ -1,6 +1,7 @@
 // `record`: one long comparison with the stopping rule off, kept window by window and epoch by
 // epoch, for `evaluate` (replays, noise components) and the noise study (one recording per lever).
 import { extraFlags, recordFlags, slimEpochs, slimWindows, type Calibration, type CommandContext, type SlimEpoch, type SlimWindow } from './driver.js';
+import type { CompareDesign } from '@gwprof/results';
 import { appendEntry } from './json-log.js';
 
 /** An entry of compare-recordings.json. */
@@ -15,6 +16,8 @@ export interface Recording {
   minutes: number;
   windows: SlimWindow[];
   epochs: SlimEpoch[];
+  /** The design it ran with, defaults included (absent in recordings made before it was kept). */
+  design?: CompareDesign;
 }
 
 export function recordCommand({ values, out, driver, log }: CommandContext): string {
@@ -27,6 +30,7 @@ export function recordCommand({ values, out, driver, log }: CommandContext): str
   const recording: Recording = {
     label: values.label, date: new Date().toISOString(), gateway: values.gateway, flags: extraFlags(values),
     burnPercent: percent, calibration, minutes: run.minutes, windows: slimWindows(run.result), epochs: slimEpochs(run.result),
+    ...(run.result.config.design ? { design: run.result.config.design } : {}),
   };
   appendEntry(out, 'compare-recordings.json', recording);
   return `${values.label}: ${recording.epochs.length} epochs, ${new Set(recording.windows.map((w) => w.block)).size} blocks, ${run.minutes.toFixed(1)} min\n`;

@@ -1,5 +1,6 @@
 // `runs`: real comparisons with the stopping rule, kinds interleaved (`runs-table` shows them all).
 import { median } from '@gwprof/analysis';
+import type { CompareDesign } from '@gwprof/results';
 import { burnOfKind, extraFlags, slimEpochs, slimWindows, type BenchValues, type Calibration, type CommandContext, type CompareRun, type SlimEpoch, type SlimWindow } from './driver.js';
 import { appendEntry } from './json-log.js';
 
@@ -27,6 +28,7 @@ export interface RunEntry {
   baselineCpuMs: number | null;
   windows: SlimWindow[];
   epochRecords: SlimEpoch[];
+  design?: CompareDesign | null;
 }
 
 /** Interleaved kinds, so that the machine's drift over hours hits all of them alike. */
@@ -40,16 +42,16 @@ function runPlan(values: BenchValues): PlannedRun[] {
   return plan;
 }
 
-/** Per kind of run: how the verdicts fell and how long they took, as markdown rows. */
-export function verdictSummary(runs: readonly Pick<RunEntry, 'kind' | 'verdict' | 'minutes'>[]): string[] {
-  const kinds = [...new Set(runs.map((r) => r.kind))];
+/** Per gateway and kind of run: how the verdicts fell, how many within 10 and 20 minutes, and how long they took, as markdown rows. */
+export function verdictSummary(runs: readonly Pick<RunEntry, 'gateway' | 'kind' | 'verdict' | 'minutes'>[]): string[] {
+  const groups = [...new Set(runs.map((r) => `${r.gateway} ${r.kind}`))];
   return [
-    '| candidate | runs | regression | no change | improvement | inconclusive | invalid | median min | max min |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...kinds.map((k) => {
-      const rs = runs.filter((r) => r.kind === k);
-      const count = (v: string): number => rs.filter((r) => r.verdict === v).length;
-      return `| ${k} | ${rs.length} | ${count('regression')} | ${count('no change')} | ${count('improvement')} | ${count('inconclusive')} | ${count('invalid')} | ${median(rs.map((r) => r.minutes)).toFixed(1)} | ${Math.max(...rs.map((r) => r.minutes)).toFixed(1)} |`;
+    '| gateway and candidate | runs | regression | within 10 min | no change | within 10 min | improvement | inconclusive | invalid | median min | max min |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...groups.map((g) => {
+      const rs = runs.filter((r) => `${r.gateway} ${r.kind}` === g);
+      const count = (v: string, minutes = Infinity): number => rs.filter((r) => r.verdict === v && r.minutes <= minutes).length;
+      return `| ${g} | ${rs.length} | ${count('regression')} | ${count('regression', 10)} | ${count('no change')} | ${count('no change', 10)} | ${count('improvement')} | ${count('inconclusive')} | ${count('invalid')} | ${median(rs.map((r) => r.minutes)).toFixed(1)} | ${Math.max(...rs.map((r) => r.minutes)).toFixed(1)} |`;
     }),
   ];
 }
@@ -63,6 +65,8 @@ function runEntry(run: PlannedRun, r: CompareRun, burnUs: number) {
     kind: run.kind, budget: Number(run.budget), exitCode: r.exitCode, verdict: r.result?.analysis?.verdict ?? null, minutes: r.minutes,
     change: level?.decision?.relativeChange ?? null, interval: level?.decision?.interval ?? null, epochs: level?.decision?.epochs ?? null,
     burnUs, baselineCpuMs: level?.cpu?.baseline?.median ?? null,
+    // The design the run had (defaults included), so that the entry says what it measured.
+    design: r.result?.config.design ?? null,
     // Kept so that a run's noise (within and between process pairs) and pace can be studied afterwards.
     windows: r.result ? slimWindows(r.result) : [],
     epochRecords: r.result ? slimEpochs(r.result) : [],
@@ -85,5 +89,5 @@ export function runsCommand({ values, out, driver, log }: CommandContext): strin
     appendEntry(out, 'compare-runs.json', { date: new Date().toISOString(), gateway: values.gateway, flags: extraFlags(values), calibration, ...entry });
     log(`${i + 1}/${plan.length} ${run.kind}: ${entry.verdict} (exit ${entry.exitCode}) in ${entry.minutes.toFixed(1)} min, change ${entry.change === null ? '–' : (entry.change * 100).toFixed(1)}%`);
   }
-  return `${verdictSummary(results).join('\n')}\n`;
+  return `${verdictSummary(results.map((r) => ({ ...r, gateway: values.gateway }))).join('\n')}\n`;
 }
