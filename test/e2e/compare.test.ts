@@ -60,7 +60,8 @@ describe('gwprof compare', () => {
     expect(readFileSync(markdown, 'utf8')).toMatch(/## gwprof compare: REGRESSION/);
     expect(existsSync(path.join(out, 'cmp', 'index.html'))).toBe(true);
     expect(result.stdout).toMatch(/Verdict: REGRESSION \(exit 1\)/);
-    for (let port = BASE_PORT; port <= BASE_PORT + 5; port++) expect(await portIsFree(port)).toBe(true);
+    // Every port is free again: both gateways', the subgraphs' and the candidate's own subgraph ports.
+    for (const port of [0, 1, 2, 3, 4, 5, 11, 12, 13, 14].map((i) => BASE_PORT + i)) expect(await portIsFree(port)).toBe(true);
   }, 300_000);
 
   it('says no change for two identical gateways with a fixed service time, exit 0', async () => {
@@ -106,9 +107,10 @@ describe('gwprof compare', () => {
     for (const epoch of compare.epochs) {
       expect(epoch.warmedTogether).toBe(false);
       const [first, second] = (['baseline', 'candidate'] as const).map((side) => epoch.sides[side]).sort((a, b) => a.order - b.order);
-      expect(Date.parse(second!.warmup!.startedAt)).toBeGreaterThanOrEqual(Date.parse(first!.warmup!.startedAt) + first!.warmup!.seconds * 1000);
+      expect(Date.parse(second!.warmup!.startedAt)).toBeGreaterThanOrEqual(Date.parse(first!.warmup!.startedAt) + (first!.warmup!.settleSec + first!.warmup!.seconds) * 1000 - 100);
     }
-    // One window at a time, each starting once the load of the one before it ended; a block holds two of each side.
+    // One window at a time, each starting once the load of the one before it ended (less 100 ms: settleSec is
+    // rounded to 0.1 s); a block holds two of each side.
     const loadEnd = ({ step }: PublishedCompare['windows'][number]) => Date.parse(step.startedAt) + (step.timing.settleSec + step.timing.windowStartSec + step.timing.windowSec) * 1000;
     const windows = [...compare.windows].sort((a, b) => Date.parse(a.step.startedAt) - Date.parse(b.step.startedAt));
     for (const [i, window] of windows.entries()) {

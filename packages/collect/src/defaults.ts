@@ -123,11 +123,11 @@ export const DEFAULTS = {
       windowsPerSideSimultaneous: 4,
       /**
        * Sides in turn, each with the gateway core to itself. --simultaneous loads both at once: less
-       * noise, but each side's cost is then measured next to the other, and a change's size came out
-       * 0.8–1.6 times its size alone (docs/validation/compare-error-rates.md).
+       * noise, but each side's cost is then measured next to the other (a known CPU burn added 1.4
+       * times its time, against 1.1 in turn: docs/validation/compare-error-rates.md).
        */
       simultaneous: false,
-      /** Each side warmed up right after its own start; --warm-together warms both at once. */
+      /** Each side warmed up right after its own start; --warm-together (both at once) biased a known burn upward. */
       warmTogether: false,
       /** No GC forced before a window; --gc-before-window is a lever of the noise study. */
       gcBeforeWindow: false,

@@ -121,9 +121,10 @@ export async function measureStep(ctx: StepContext): Promise<StepRecord | null> 
 
 /** Settles the gateway, then starts the step's load and its timeline; null when interrupted while settling. */
 async function startLoad(ctx: StepContext): Promise<{ startedAt: string; settle: Settled; recorder: LoadRecorder; engine: LoadEngine; timeline: StepTimeline } | null> {
-  const startedAt = new Date().toISOString();
   const settle = ctx.settled ?? (await settleBefore(ctx));
   if (ctx.settings.signal.aborted) return null;
+  // A settle made before this call (a comparison's) is still the step's start: startedAt + settleSec is the load's.
+  const { startedAt } = settle;
   const recorder = new LoadRecorder(performance.now());
   const engine = startEngine(ctx, recorder);
   const timeline = new StepTimeline(recorder, new CpuSampler(ctx.gateway.pid), ctx.settings.signal);

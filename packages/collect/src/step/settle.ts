@@ -14,6 +14,8 @@ const IDLE_PERCENT = 10;
 const QUIET_READINGS = 2;
 
 export interface Settled {
+  /** When the settle began: a step's start, what its settleSec counts from. */
+  startedAt: string;
   seconds: number;
   settled: boolean;
   /** The last reading, % of one core; null for a gateway we cannot see. */
@@ -25,9 +27,10 @@ export interface Settled {
  * `ports`: where they listen, for their accept queues.
  */
 export async function settleGateway(pids: number | null | readonly number[], maxSeconds: number, signal: AbortSignal, ports: readonly number[] = []): Promise<Settled> {
+  const startedAt = new Date().toISOString();
   const started = performance.now();
   const watched = pids === null ? [] : typeof pids === 'number' ? [pids] : [...pids];
-  if (watched.length === 0) return { seconds: 0, settled: true, cpuPercent: null };
+  if (watched.length === 0) return { startedAt, seconds: 0, settled: true, cpuPercent: null };
   const sampler = new CpuSampler(watched);
   let quiet = 0;
   let last: number | null = null;
@@ -37,10 +40,10 @@ export async function settleGateway(pids: number | null | readonly number[], max
     const backlog = ports.reduce((sum, port) => sum + acceptQueueLength(port), 0);
     quiet = last !== null && last < IDLE_PERCENT && backlog === 0 ? quiet + 1 : 0;
     const seconds = (performance.now() - started) / 1000;
-    if (quiet >= QUIET_READINGS) return { seconds: round(seconds), settled: true, cpuPercent: last };
-    if (seconds >= maxSeconds) return { seconds: round(seconds), settled: false, cpuPercent: last };
+    if (quiet >= QUIET_READINGS) return { startedAt, seconds: round(seconds), settled: true, cpuPercent: last };
+    if (seconds >= maxSeconds) return { startedAt, seconds: round(seconds), settled: false, cpuPercent: last };
   }
-  return { seconds: round((performance.now() - started) / 1000), settled: false, cpuPercent: last };
+  return { startedAt, seconds: round((performance.now() - started) / 1000), settled: false, cpuPercent: last };
 }
 
 const round = (x: number): number => Math.round(x * 10) / 10;
