@@ -1,7 +1,7 @@
 // GraphQL Mesh v1 composition: `mesh-compose` introspects the four running federation subgraphs
 // (URLs from the harness's SUBGRAPH_<NAME>_URL environment) into one supergraph, which
-// @graphql-hive/gateway then serves. The harness passes `--output <runDir>/hive/supergraph.graphql`,
-// so parallel runs never share a file. Plain JavaScript: no TypeScript loader is involved.
+// @graphql-hive/gateway then serves. The harness passes `--output <runDir>/hive/supergraph-<subgraph ports>.graphql`,
+// so neither parallel runs nor a comparison's two sides share a file. Plain JavaScript: no TypeScript loader is involved.
 import { defineConfig, loadGraphQLHTTPSubgraph } from '@graphql-mesh/compose-cli';
 
 const names = ['accounts', 'reviews', 'products', 'inventory'];

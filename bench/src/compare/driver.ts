@@ -132,6 +132,9 @@ export interface SlimWindow {
   rps: number;
   gcMs: number | null;
   majorGcMs: number | null;
+  /** The four subgraphs' CPU ms in the window and the requests they served (absent from logs before 2026-11-26 20:00). */
+  subgraphCpuMs?: number | null;
+  subgraphRequests?: number;
 }
 
 /** One epoch as the JSON logs keep it: its seed, and where its restart's time went. */
@@ -152,8 +155,18 @@ export function slimWindows(result: CompareResult): SlimWindow[] {
   return result.windows.map((w) => ({
     epoch: w.epoch, block: w.block, position: w.position, side: w.side, level: loadLevel(w.step.load),
     value: w.step.gateway.cpuMsPerOkRequest, ok: w.step.requests.ok, rps: w.step.rps,
-    gcMs: w.step.profile?.nodeGc?.ms ?? null, majorGcMs: w.step.profile?.nodeGc?.msByKind?.['4'] ?? null,
+    gcMs: w.step.profile?.nodeGc?.ms ?? null,
+    // A window with GC readings and no major collection had 0 ms of it.
+    majorGcMs: w.step.profile?.nodeGc ? (w.step.profile.nodeGc.msByKind['4'] ?? 0) : null,
+    ...subgraphWork(w.step),
   }));
+}
+
+/** The subgraphs' CPU in a window, from their CPU share over its seconds, and the requests they served. */
+function subgraphWork(step: CompareResult['windows'][number]['step']): Pick<SlimWindow, 'subgraphCpuMs' | 'subgraphRequests'> {
+  const share = step.subgraphs.cpuPercent;
+  const subgraphRequests = Object.values(step.subgraphs.perSubgraph).reduce((sum, s) => sum + s.requests, 0);
+  return { subgraphCpuMs: share === null ? null : (share / 100) * step.timing.windowSec * 1000, subgraphRequests };
 }
 
 export function slimEpochs(result: CompareResult): SlimEpoch[] {

@@ -3,7 +3,7 @@
  * running subgraphs (gateways/hive/mesh.config.mjs, URLs from SUBGRAPH_<NAME>_URL) into the run
  * folder, then `@graphql-hive/gateway` serves it in one process:
  *
- *   node @graphql-hive/gateway/dist/bin.js supergraph <runDir>/hive/supergraph.graphql
+ *   node @graphql-hive/gateway/dist/bin.js supergraph <runDir>/hive/supergraph-<subgraph ports>.graphql
  *     --config-path gateways/hive/gateway.config.mjs --port $PORT --host 127.0.0.1 --fork 0
  *
  * `--fork 0`: no cluster workers (hive-gateway forks only when fork > 1), so the process we
@@ -19,9 +19,14 @@ import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
 
 const hiveDir = path.join(gatewaysDir, 'hive');
 
-/** Where prepare() writes the composed supergraph for this run (never inside the repo). */
-export function hiveSupergraphPath(runDir: string): string {
-  return path.join(runDir, 'hive', 'supergraph.graphql');
+/**
+ * Where prepare() writes the supergraph composed from these subgraph addresses (never inside the
+ * repo). One file per set of addresses: a comparison's candidate reaches subgraphs of its own, and
+ * a shared file would send both sides to whichever set was composed last.
+ */
+export function hiveSupergraphPath(runDir: string, subgraphUrls: GatewayContext['subgraphUrls']): string {
+  const ports = Object.values(subgraphUrls).map((url) => new URL(url).port || 'default');
+  return path.join(runDir, 'hive', `supergraph-${ports.join('-')}.graphql`);
 }
 
 export function hiveGateway(): GatewayAdapter {
@@ -37,7 +42,7 @@ export function hiveGateway(): GatewayAdapter {
     async prepare(context: GatewayContext): Promise<void> {
       const key = JSON.stringify([context.runDir, context.subgraphUrls]);
       if (composedFor === key) return;
-      const supergraph = hiveSupergraphPath(context.runDir);
+      const supergraph = hiveSupergraphPath(context.runDir, context.subgraphUrls);
       mkdirSync(path.dirname(supergraph), { recursive: true });
       await runToCompletion(
         'mesh compose',
@@ -53,7 +58,7 @@ export function hiveGateway(): GatewayAdapter {
         args: [
           gatewayBin(),
           'supergraph',
-          hiveSupergraphPath(context.runDir),
+          hiveSupergraphPath(context.runDir, context.subgraphUrls),
           '--config-path',
           path.join(hiveDir, 'gateway.config.mjs'),
           '--port',

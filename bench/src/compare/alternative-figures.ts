@@ -1,0 +1,58 @@
+// Other per-window figures than the gateway's CPU per request, and how much each scatters from epoch
+// to epoch: whether taking GC time out, or dividing by what the subgraphs spent per request (the
+// machine's speed, read from processes that run the same code on both sides), would give a quieter
+// verdict. Epoch values are computed as the procedure computes them (recordedEpochValues).
+import { mean, variance } from '@gwprof/analysis';
+import type { SlimWindow } from './driver.js';
+import { recordedEpochValues } from './procedure-evaluation.js';
+
+/** A per-window figure; null where the window lacks what it needs. */
+export type WindowFigure = (w: SlimWindow) => number | null;
+
+const perRequest = (ms: number | null | undefined, count: number | undefined): number | null => (ms === null || ms === undefined || !count ? null : ms / count);
+
+export const FIGURES: Record<string, WindowFigure> = {
+  'gateway CPU per request (the verdict)': (w) => w.value,
+  'minus GC per request': (w) => (w.value === null || perRequest(w.gcMs, w.ok) === null ? null : w.value - perRequest(w.gcMs, w.ok)!),
+  'minus major GC per request': (w) => (w.value === null || perRequest(w.majorGcMs, w.ok) === null ? null : w.value - perRequest(w.majorGcMs, w.ok)!),
+  '÷ subgraph CPU per subgraph request': (w) => {
+    const probe = perRequest(w.subgraphCpuMs, w.subgraphRequests);
+    return w.value === null || !probe ? null : w.value / probe;
+  },
+};
+
+export interface FigureScatter {
+  figure: string;
+  epochs: number;
+  /** Mean epoch value: the change the figure reports, as a log ratio. */
+  meanChange: number | null;
+  /** Sd of the epoch values. */
+  epochSd: number | null;
+}
+
+/**
+ * Each figure's epoch values over the windows the verdict reads, so that the rows compare like with
+ * like. A figure that cannot read all of them (a log older than its fields, a side whose subgraphs
+ * were not counted) is left out.
+ */
+export function figureScatter(windows: readonly SlimWindow[], figures: Record<string, WindowFigure> = FIGURES): FigureScatter[] {
+  const usable = windows.filter((w) => w.value !== null);
+  const readable = Object.entries(figures).filter(([, f]) => usable.every((w) => f(w) !== null));
+  return readable.map(([figure, f]) => {
+    const values = recordedEpochValues(usable.map((w) => ({ epoch: w.epoch, block: w.block, position: w.position, side: w.side, value: f(w)! })));
+    return { figure, epochs: values.length, meanChange: values.length ? mean(values) : null, epochSd: values.length > 1 ? Math.sqrt(variance(values)) : null };
+  });
+}
+
+/** Window-to-window correlation of two figures (Pearson), over windows that have both. */
+export function windowCorrelation(windows: readonly SlimWindow[], a: WindowFigure, b: WindowFigure): number | null {
+  const pairs = windows.map((w) => [a(w), b(w)] as const).filter((p): p is readonly [number, number] => p[0] !== null && p[1] !== null);
+  if (pairs.length < 3) return null;
+  const xs = pairs.map((p) => p[0]);
+  const ys = pairs.map((p) => p[1]);
+  const mx = mean(xs);
+  const my = mean(ys);
+  const cov = pairs.reduce((sum, [x, y]) => sum + (x - mx) * (y - my), 0);
+  const norm = Math.sqrt(xs.reduce((s, x) => s + (x - mx) ** 2, 0) * ys.reduce((s, y) => s + (y - my) ** 2, 0));
+  return norm === 0 ? null : cov / norm;
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// How much other per-window figures than the gateway's CPU per request scatter from epoch to epoch
+// (backs "The noise study" of docs/validation/compare-error-rates.md): the verdict's figure, the same
+// with GC time taken out, and divided by the subgraphs' CPU per subgraph request (a reading of the
+// machine's speed from processes that run the same code for both sides). What it shows: whether a
+// comparison could decide on a quieter figure, and what each would do to a known change. Reads
+// comparisons already made; drives no load.
+//
+//   node bench/dist/figure-noise.js [--since 2026-11-26T12:00] [--extract windows.json] FILE|LABEL=FILE ...
+//
+// A FILE is a comparison's compare.json (LABEL= names it), or a JSON log of entries that keep their
+// windows (compare-recordings.json, compare-runs.json, or an --extract of earlier compare.json files;
+// only entries of the default design, from --since on). --extract writes the compare.json inputs'
+// windows, slimmed, so that the table can be made again from the repository.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { CompareResult } from '@gwprof/results';
+import { FIGURES, figureScatter, windowCorrelation } from './compare/alternative-figures.js';
+import { slimWindows, type SlimWindow } from './compare/driver.js';
+
+interface LabelledWindows {
+  label: string;
+  windows: SlimWindow[];
+}
+
+const { values: args, positionals } = parseArgs({
+  options: { since: { type: 'string', default: '' }, extract: { type: 'string' } },
+  allowPositionals: true,
+});
+if (positionals.length === 0) {
+  console.error('usage: node bench/dist/figure-noise.js [--since DATE] [--extract OUT.json] FILE|LABEL=FILE ...');
+  process.exit(2);
+}
+
+/** A compare.json of the sides in turn, or the default-design entries of a JSON log. */
+function readRuns(argument: string): { runs: LabelledWindows[]; fromCompareJson: boolean } {
+  const [label, file] = argument.includes('=') ? (argument.split('=', 2) as [string, string]) : [argument, argument];
+  const data = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  if (!Array.isArray(data)) {
+    const result = data as CompareResult;
+    const design = result.config.design;
+    const mode = design?.simultaneous ? ' (simultaneous)' : design?.warmTogether ? ' (warmed together)' : '';
+    return { runs: [{ label: `${label}${mode}`, windows: slimWindows(result) }], fromCompareJson: true };
+  }
+  type Entry = { label?: string; kind?: string; date?: string; flags?: string[]; windows?: SlimWindow[] };
+  const entries = (data as Entry[]).filter((e) => e.windows?.length && (e.flags ?? []).length === 0 && (e.date ?? '') >= args.since!);
+  return { runs: entries.map((e) => ({ label: [e.label ?? e.kind ?? file, e.date?.slice(0, 16)].filter(Boolean).join(' '), windows: e.windows! })), fromCompareJson: false };
+}
+
+const read = positionals.map(readRuns);
+const runs = read.flatMap((r) => r.runs);
+if (args.extract) writeFileSync(args.extract, `${JSON.stringify(read.filter((r) => r.fromCompareJson).flatMap((r) => r.runs), null, 1)}\n`);
+
+const pct = (x: number | null | undefined, sign = false): string => (x === null || x === undefined ? '–' : `${sign && x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
+const r2 = (x: number | null): string => (x === null ? '–' : x.toFixed(2));
+const names = Object.keys(FIGURES);
+console.log(`| comparison | epochs | ${names.map((n) => `${n}: change, epoch sd`).join(' | ')} | r(gateway, GC per req) | r(gateway, subgraph per req) |`);
+console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} | ---: | ---: |`);
+for (const run of runs) {
+  const rows = figureScatter(run.windows);
+  const cell = (name: string): string => {
+    const row = rows.find((r) => r.figure === name);
+    return row ? `${pct(row.meanChange, true)}, ${pct(row.epochSd)}` : '–';
+  };
+  const gc = windowCorrelation(run.windows, (w) => w.value, (w) => (w.gcMs === null || !w.ok ? null : w.gcMs / w.ok));
+  const sub = windowCorrelation(run.windows, (w) => w.value, (w) => (w.subgraphCpuMs == null || !w.subgraphRequests ? null : w.subgraphCpuMs / w.subgraphRequests));
+  console.log(`| ${run.label} | ${rows[0]?.epochs ?? 0} | ${names.map(cell).join(' | ')} | ${r2(gc)} | ${r2(sub)} |`);
+}
