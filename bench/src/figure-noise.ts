@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // How much other per-window figures than the gateway's CPU per request scatter from epoch to epoch
 // (backs "The noise study" of docs/validation/compare-error-rates.md): the verdict's figure, the same
-// with GC time taken out, and divided by the subgraphs' CPU per subgraph request (a reading of the
-// machine's speed from processes that run the same code for both sides). What it shows: whether a
+// with GC time taken out, and divided by a reading of the machine's speed: the subgraphs' CPU per
+// subgraph request (processes that run the same code for both sides), or the CPU time of
+// speed-probe.js's fixed work during the window (--probe, its JSON lines). What it shows: whether a
 // comparison could decide on a quieter figure, and what each would do to a known change. Reads
 // comparisons already made; drives no load.
 //
-//   node bench/dist/figure-noise.js [--since 2026-11-26T12:00] [--extract windows.json] FILE|LABEL=FILE ...
+//   node bench/dist/figure-noise.js [--since 2026-11-26T12:00] [--probe probe.jsonl] [--extract windows.json] FILE|LABEL=FILE ...
 //
 // A FILE is a comparison's compare.json (LABEL= names it), or a JSON log of entries that keep their
 // windows (compare-recordings.json, compare-runs.json, or an --extract of earlier compare.json files;
@@ -15,18 +16,31 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { CompareResult } from '@gwprof/results';
-import { FIGURES, figureScatter, windowCorrelation } from './compare/alternative-figures.js';
-import { slimWindows, type SlimWindow } from './compare/driver.js';
+import { FIGURES, figureScatter, probeDuring, windowCorrelation, type FigureWindow, type ProbeReading } from './compare/alternative-figures.js';
+import { slimWindows } from './compare/driver.js';
 
 interface LabelledWindows {
   label: string;
-  windows: SlimWindow[];
+  windows: FigureWindow[];
 }
 
 const { values: args, positionals } = parseArgs({
-  options: { since: { type: 'string', default: '' }, extract: { type: 'string' } },
+  options: { since: { type: 'string', default: '' }, extract: { type: 'string' }, probe: { type: 'string' } },
   allowPositionals: true,
 });
+const probe: ProbeReading[] = args.probe
+  ? readFileSync(args.probe, 'utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as ProbeReading)
+  : [];
+
+/** The compare.json's windows, each with the probe's reading while its load was measured. */
+function probedWindows(result: CompareResult): FigureWindow[] {
+  return slimWindows(result).map((w, i) => {
+    const step = result.windows[i]!.step;
+    // A step starts when its settle begins; its load starts settleSec later, and the window windowStartSec into the load.
+    const from = Date.parse(step.startedAt) + (step.timing.settleSec + step.timing.windowStartSec) * 1000;
+    return probe.length ? { ...w, probeCpuUs: probeDuring(probe, from, from + step.timing.windowSec * 1000) } : w;
+  });
+}
 if (positionals.length === 0) {
   console.error('usage: node bench/dist/figure-noise.js [--since DATE] [--extract OUT.json] FILE|LABEL=FILE ...');
   process.exit(2);
@@ -40,9 +54,9 @@ function readRuns(argument: string): { runs: LabelledWindows[]; fromCompareJson:
     const result = data as CompareResult;
     const design = result.config.design;
     const mode = design?.simultaneous ? ' (simultaneous)' : design?.warmTogether ? ' (warmed together)' : '';
-    return { runs: [{ label: `${label}${mode}`, windows: slimWindows(result) }], fromCompareJson: true };
+    return { runs: [{ label: `${label}${mode}`, windows: probedWindows(result) }], fromCompareJson: true };
   }
-  type Entry = { label?: string; kind?: string; date?: string; flags?: string[]; windows?: SlimWindow[] };
+  type Entry = { label?: string; kind?: string; date?: string; flags?: string[]; windows?: FigureWindow[] };
   const entries = (data as Entry[]).filter((e) => e.windows?.length && (e.flags ?? []).length === 0 && (e.date ?? '') >= args.since!);
   return { runs: entries.map((e) => ({ label: [e.label ?? e.kind ?? file, e.date?.slice(0, 16)].filter(Boolean).join(' '), windows: e.windows! })), fromCompareJson: false };
 }
@@ -54,8 +68,8 @@ if (args.extract) writeFileSync(args.extract, `${JSON.stringify(read.filter((r) 
 const pct = (x: number | null | undefined, sign = false): string => (x === null || x === undefined ? '–' : `${sign && x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
 const r2 = (x: number | null): string => (x === null ? '–' : x.toFixed(2));
 const names = Object.keys(FIGURES);
-console.log(`| comparison | epochs | ${names.map((n) => `${n}: change, epoch sd`).join(' | ')} | r(gateway, GC per req) | r(gateway, subgraph per req) |`);
-console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} | ---: | ---: |`);
+console.log(`| comparison | epochs | ${names.map((n) => `${n}: change, epoch sd`).join(' | ')} | r(gateway, GC per req) | r(gateway, subgraph per req) | r(gateway, probe) |`);
+console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} | ---: | ---: | ---: |`);
 for (const run of runs) {
   const rows = figureScatter(run.windows);
   const cell = (name: string): string => {
@@ -64,5 +78,6 @@ for (const run of runs) {
   };
   const gc = windowCorrelation(run.windows, (w) => w.value, (w) => (w.gcMs === null || !w.ok ? null : w.gcMs / w.ok));
   const sub = windowCorrelation(run.windows, (w) => w.value, (w) => (w.subgraphCpuMs == null || !w.subgraphRequests ? null : w.subgraphCpuMs / w.subgraphRequests));
-  console.log(`| ${run.label} | ${rows[0]?.epochs ?? 0} | ${names.map(cell).join(' | ')} | ${r2(gc)} | ${r2(sub)} |`);
+  const speed = windowCorrelation(run.windows, (w) => w.value, (w) => w.probeCpuUs ?? null);
+  console.log(`| ${run.label} | ${rows[0]?.epochs ?? 0} | ${names.map(cell).join(' | ')} | ${r2(gc)} | ${r2(sub)} | ${r2(speed)} |`);
 }

@@ -1,6 +1,6 @@
 import { mulberry32 } from '@gwprof/analysis';
 import { describe, expect, it } from 'vitest';
-import { FIGURES, figureScatter, windowCorrelation } from './alternative-figures.js';
+import { FIGURES, figureScatter, probeDuring, windowCorrelation } from './alternative-figures.js';
 import type { SlimWindow } from './driver.js';
 
 /** A/A windows whose machine runs each window at a random speed that slows gateway and subgraphs alike. */
@@ -58,5 +58,18 @@ describe('figureScatter on a side whose subgraphs were not counted', () => {
     const rows = figureScatter(windows);
     expect(rows.map((r) => r.figure)).not.toContain('÷ subgraph CPU per subgraph request');
     expect(rows[0]!.epochs).toBe(6);
+  });
+});
+
+describe('probeDuring', () => {
+  const readings = Array.from({ length: 40 }, (_, i) => ({ t: 1000 + i * 150, cpuUs: i < 20 ? 2000 : 3000 }));
+
+  it("takes the median of the probe's readings inside the window only", () => {
+    expect(probeDuring(readings, 1000, 1000 + 20 * 150)).toBe(2000);
+    expect(probeDuring(readings, 1000 + 20 * 150, 1000 + 40 * 150)).toBe(3000);
+  });
+
+  it('is null where the window holds too few readings to say', () => {
+    expect(probeDuring(readings, 0, 1000 + 3 * 150)).toBeNull();
   });
 });

@@ -1,13 +1,28 @@
 // Other per-window figures than the gateway's CPU per request, and how much each scatters from epoch
-// to epoch: whether taking GC time out, or dividing by what the subgraphs spent per request (the
-// machine's speed, read from processes that run the same code on both sides), would give a quieter
-// verdict. Epoch values are computed as the procedure computes them (recordedEpochValues).
-import { mean, variance } from '@gwprof/analysis';
+// to epoch: whether taking GC time out, or dividing by a reading of the machine's speed (what the
+// subgraphs spent per request, or a probe's CPU time for fixed work) would give a quieter verdict.
+// Epoch values are computed as the procedure computes them (recordedEpochValues).
+import { mean, median, variance } from '@gwprof/analysis';
 import type { SlimWindow } from './driver.js';
 import { recordedEpochValues } from './procedure-evaluation.js';
 
+/** A window as the logs keep it, with the speed probe's median CPU time for its fixed work during it, µs. */
+export type FigureWindow = SlimWindow & { probeCpuUs?: number | null };
+
 /** A per-window figure; null where the window lacks what it needs. */
-export type WindowFigure = (w: SlimWindow) => number | null;
+export type WindowFigure = (w: FigureWindow) => number | null;
+
+/** One reading of bench/dist/speed-probe.js. */
+export interface ProbeReading {
+  t: number;
+  cpuUs: number;
+}
+
+/** The probe's median CPU time in [fromMs, toMs), or null with fewer than `minReadings` readings in it. */
+export function probeDuring(readings: readonly ProbeReading[], fromMs: number, toMs: number, minReadings = 5): number | null {
+  const inside = readings.filter((r) => r.t >= fromMs && r.t < toMs).map((r) => r.cpuUs);
+  return inside.length >= minReadings ? median(inside) : null;
+}
 
 const perRequest = (ms: number | null | undefined, count: number | undefined): number | null => (ms === null || ms === undefined || !count ? null : ms / count);
 
@@ -19,6 +34,7 @@ export const FIGURES: Record<string, WindowFigure> = {
     const probe = perRequest(w.subgraphCpuMs, w.subgraphRequests);
     return w.value === null || !probe ? null : w.value / probe;
   },
+  '÷ speed probe CPU per unit of work': (w) => (w.value === null || !w.probeCpuUs ? null : w.value / w.probeCpuUs),
 };
 
 export interface FigureScatter {
@@ -35,7 +51,7 @@ export interface FigureScatter {
  * like. A figure that cannot read all of them (a log older than its fields, a side whose subgraphs
  * were not counted) is left out.
  */
-export function figureScatter(windows: readonly SlimWindow[], figures: Record<string, WindowFigure> = FIGURES): FigureScatter[] {
+export function figureScatter(windows: readonly FigureWindow[], figures: Record<string, WindowFigure> = FIGURES): FigureScatter[] {
   const usable = windows.filter((w) => w.value !== null);
   const readable = Object.entries(figures).filter(([, f]) => usable.every((w) => f(w) !== null));
   return readable.map(([figure, f]) => {
@@ -45,7 +61,7 @@ export function figureScatter(windows: readonly SlimWindow[], figures: Record<st
 }
 
 /** Window-to-window correlation of two figures (Pearson), over windows that have both. */
-export function windowCorrelation(windows: readonly SlimWindow[], a: WindowFigure, b: WindowFigure): number | null {
+export function windowCorrelation(windows: readonly FigureWindow[], a: WindowFigure, b: WindowFigure): number | null {
   const pairs = windows.map((w) => [a(w), b(w)] as const).filter((p): p is readonly [number, number] => p[0] !== null && p[1] !== null);
   if (pairs.length < 3) return null;
   const xs = pairs.map((p) => p[0]);
