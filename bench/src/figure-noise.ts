@@ -16,7 +16,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { CompareResult } from '@gwprof/results';
-import { FIGURES, figureScatter, probeDuring, windowCorrelation, type FigureWindow, type ProbeReading } from './compare/alternative-figures.js';
+import { FIGURES, READINGS, figureScatter, probeDuring, windowCorrelation, type FigureWindow, type ProbeReading } from './compare/alternative-figures.js';
 import { slimWindows } from './compare/driver.js';
 
 interface LabelledWindows {
@@ -68,7 +68,7 @@ if (args.extract) writeFileSync(args.extract, `${JSON.stringify(read.filter((r) 
 const pct = (x: number | null | undefined, sign = false): string => (x === null || x === undefined ? '–' : `${sign && x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
 const r2 = (x: number | null): string => (x === null ? '–' : x.toFixed(2));
 const names = Object.keys(FIGURES);
-console.log(`| comparison | epochs | ${names.map((n) => `${n}: change, epoch sd`).join(' | ')} | r(gateway, GC per req) | r(gateway, subgraph per req) | r(gateway, probe) |`);
+console.log(`| comparison | epochs | ${names.map((n) => `${n}: change, epoch sd`).join(' | ')} | r over all windows (gateway, GC per req) | r over all windows (gateway, subgraph per req) | r over all windows (gateway, probe) |`);
 console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} | ---: | ---: | ---: |`);
 for (const run of runs) {
   const rows = figureScatter(run.windows);
@@ -76,8 +76,6 @@ for (const run of runs) {
     const row = rows.find((r) => r.figure === name);
     return row ? `${pct(row.meanChange, true)}, ${pct(row.epochSd)}` : '–';
   };
-  const gc = windowCorrelation(run.windows, (w) => w.value, (w) => (w.gcMs === null || !w.ok ? null : w.gcMs / w.ok));
-  const sub = windowCorrelation(run.windows, (w) => w.value, (w) => (w.subgraphCpuMs == null || !w.subgraphRequests ? null : w.subgraphCpuMs / w.subgraphRequests));
-  const speed = windowCorrelation(run.windows, (w) => w.value, (w) => w.probeCpuUs ?? null);
-  console.log(`| ${run.label} | ${rows[0]?.epochs ?? 0} | ${names.map(cell).join(' | ')} | ${r2(gc)} | ${r2(sub)} | ${r2(speed)} |`);
+  const r = (reading: (w: FigureWindow) => number | null): string => r2(windowCorrelation(run.windows, (w) => w.value, reading));
+  console.log(`| ${run.label} | ${rows[0]?.epochs ?? 0} | ${names.map(cell).join(' | ')} | ${r(READINGS.gcPerRequest)} | ${r(READINGS.subgraphCpuPerRequest)} | ${r(READINGS.probeCpuUs)} |`);
 }

@@ -26,15 +26,29 @@ export function probeDuring(readings: readonly ProbeReading[], fromMs: number, t
 
 const perRequest = (ms: number | null | undefined, count: number | undefined): number | null => (ms === null || ms === undefined || !count ? null : ms / count);
 
+/** What a window holds beside the gateway's CPU per request: the readings the figures take out or divide by. */
+export const READINGS = {
+  gcPerRequest: (w: FigureWindow) => perRequest(w.gcMs, w.ok),
+  majorGcPerRequest: (w: FigureWindow) => perRequest(w.majorGcMs, w.ok),
+  subgraphCpuPerRequest: (w: FigureWindow) => perRequest(w.subgraphCpuMs, w.subgraphRequests),
+  probeCpuUs: (w: FigureWindow) => w.probeCpuUs ?? null,
+} satisfies Record<string, WindowFigure>;
+
+const minus = (reading: WindowFigure): WindowFigure => (w) => {
+  const r = reading(w);
+  return w.value === null || r === null ? null : w.value - r;
+};
+const dividedBy = (reading: WindowFigure): WindowFigure => (w) => {
+  const r = reading(w);
+  return w.value === null || !r ? null : w.value / r;
+};
+
 export const FIGURES: Record<string, WindowFigure> = {
   'gateway CPU per request (the verdict)': (w) => w.value,
-  'minus GC per request': (w) => (w.value === null || perRequest(w.gcMs, w.ok) === null ? null : w.value - perRequest(w.gcMs, w.ok)!),
-  'minus major GC per request': (w) => (w.value === null || perRequest(w.majorGcMs, w.ok) === null ? null : w.value - perRequest(w.majorGcMs, w.ok)!),
-  '÷ subgraph CPU per subgraph request': (w) => {
-    const probe = perRequest(w.subgraphCpuMs, w.subgraphRequests);
-    return w.value === null || !probe ? null : w.value / probe;
-  },
-  '÷ speed probe CPU per unit of work': (w) => (w.value === null || !w.probeCpuUs ? null : w.value / w.probeCpuUs),
+  'minus GC per request': minus(READINGS.gcPerRequest),
+  'minus major GC per request': minus(READINGS.majorGcPerRequest),
+  '÷ subgraph CPU per subgraph request': dividedBy(READINGS.subgraphCpuPerRequest),
+  '÷ speed probe CPU per unit of work': dividedBy(READINGS.probeCpuUs),
 };
 
 export interface FigureScatter {
@@ -60,7 +74,10 @@ export function figureScatter(windows: readonly FigureWindow[], figures: Record<
   });
 }
 
-/** Window-to-window correlation of two figures (Pearson), over windows that have both. */
+/**
+ * Correlation (Pearson) of two figures over all of a comparison's windows that have both, sides and
+ * epochs pooled: unlike noise-components' gcCorrelation, which takes it within each epoch and side.
+ */
 export function windowCorrelation(windows: readonly FigureWindow[], a: WindowFigure, b: WindowFigure): number | null {
   const pairs = windows.map((w) => [a(w), b(w)] as const).filter((p): p is readonly [number, number] => p[0] !== null && p[1] !== null);
   if (pairs.length < 3) return null;
