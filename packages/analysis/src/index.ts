@@ -17,6 +17,7 @@ export { cpuWarmupDecision, warmupDecision, windowDecision, judgeWindowSteadines
 // Comparisons: the verdict, and the sequential rule behind it (bench/ replays and simulates it)
 export { blockChanges, blockLogRatio, failedWindows, judgeComparison, compareMetric, deltaMetric, GATING_METRIC, INFORMATIONAL_METRICS, type ComparisonDesign, type ComparisonVerdict } from './compare-windows.js';
 export { DEFAULT_EPOCH_TEST, decideEpochs, epochValues, resolveEpochDesign, spendingBoundaries, type EpochBlock, type EpochDecision, type EpochOutcome, type EpochTestDesign } from './epoch-test.js';
+export { upstreamUnseen, upstreamUnseenBySide, type SideUpstreamUnseen } from './upstream.js';
 export { mulberry32 } from './random.js';
 export { mean, median, variance } from './descriptive.js';
 export { uslThroughput } from './usl.js';

@@ -22,6 +22,7 @@ import {
   metricLabel,
   movedBeyondNoise,
   overallVerdictText,
+  upstreamUnseenCompareLines,
   verdictTone,
   windowLabel,
 } from './compare-rows.js';
@@ -186,14 +187,15 @@ function windowsTable(compare: PublishedCompare): string {
 
 function failuresSection(compare: PublishedCompare): string {
   const failed = failedWindows(compare.windows);
-  if (failed.length === 0) return '<section id="failures"><h2>Failures</h2><p class="status-ok">No window failed validation.</p></section>';
+  const warnings = upstreamUnseenCompareLines(compare).map((line) => `<p class="note">Warning: ${escapeHtml(line)}</p>`).join('');
+  if (failed.length === 0) return `<section id="failures"><h2>Failures</h2><p class="status-ok">No window failed validation.</p>${warnings}</section>`;
   const items = failed.map(
     (w) =>
       `<li><b class="status-failed">${escapeHtml(windowLabel(w))} FAILED</b>: ${escapeHtml(w.step.failures.join('; ') || 'failed')}<ul>${w.step.failureSamples
         .map((s) => `<li class="failure-sample">${escapeHtml(s.kind)} ×${escapeHtml(integer(s.count))}<pre>${escapeHtml(s.message.slice(0, 2000))}</pre></li>`)
         .join('')}</ul></li>`,
   );
-  return `<section id="failures"><h2>Failures</h2><ul>${items.join('')}</ul></section>`;
+  return `<section id="failures"><h2>Failures</h2><ul>${items.join('')}</ul>${warnings}</section>`;
 }
 
 /** How the windows were measured and judged, and on which Node; nothing for a comparison of finished runs. */

@@ -18,6 +18,7 @@ import {
   largestMoves,
   metricCells,
   overallVerdictText,
+  upstreamUnseenCompareLines,
   windowLabel,
 } from './compare-rows.js';
 import { fencedBlock } from './markdown-blocks.js';
@@ -101,6 +102,7 @@ export function renderCompareMarkdown(compare: PublishedCompare): string {
     lines.push('', `${failed.length} window(s) failed validation, so no verdict can be drawn:`, '');
     for (const w of failed) lines.push(`- ${escapeMarkdown(windowLabel(w))}: ${escapeMarkdown(w.step.failures.join('; ') || 'failed')}`);
   }
+  for (const line of upstreamUnseenCompareLines(compare)) lines.push('', `Warning: ${escapeMarkdown(line)}`);
   if (compare.stopReason) lines.push('', `Stopped: ${escapeMarkdown(compare.stopReason)}`);
   if (compare.state !== 'complete') lines.push('', `Compare run state: **${escapeMarkdown(compare.state)}**`);
   lines.push('');

@@ -2,6 +2,7 @@
 import { loadLabel, type AllocationComparison, type AllocationMove, type BucketDelta, type CompareLevel, type FunctionMove, type MetricComparison, type PublishedCompare } from '@gwprof/results';
 import { NONE, ciRange, fixed, metricValue, signedPercent } from './format.js';
 import { functionDisplayName, functionLocation } from './top-functions.js';
+import { upstreamUnseenBySide } from '@gwprof/analysis';
 
 const METRIC_LABELS: Record<string, string> = {
   rps: 'throughput (ok req/s)',
@@ -210,4 +211,12 @@ export function designText(compare: PublishedCompare): { measurement: string; te
     measurement: `each epoch restarts both sides, warms ${compare.epochs.some((e) => e.warmedTogether) ? 'both up at the same time, each' : 'each up'} until its CPU per request stops falling (at most ${d.warmupSec} s), then measures ${d.blocksPerEpoch} block${d.blocksPerEpoch === 1 ? '' : 's'} per level of ${how}, ${d.windowSec} s each after a ${d.leadInSec} s lead-in${gc}${seeds}${flags}`,
     test: `t-test on epoch means of CPU ms per ok request, repeated after every epoch with error spending (α ${d.alpha} per direction, split across levels, up to ${compare.plan?.maxEpochs ?? '?'} epochs), first look after ${d.minEpochs} epochs; no change within ±${Number((d.threshold * 100).toFixed(2))}%; budget ${d.budgetMinutes} min`,
   };
+}
+
+/** One line per side whose successful answers reached none of the subgraphs gwprof counts, in some of its windows. */
+export function upstreamUnseenCompareLines(compare: Pick<PublishedCompare, 'windows'>): string[] {
+  return upstreamUnseenBySide(compare.windows).map(
+    ({ side, unseen, windows }) =>
+      `The ${side}'s subgraphs received no request in ${unseen} of its ${windows} windows while its gateway answered successfully: it was served from a cache or from subgraphs at other addresses, so its fan-out and subgraph CPU there describe none of its upstream work.`,
+  );
 }

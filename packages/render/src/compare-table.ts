@@ -13,6 +13,7 @@ import {
   largestMoves,
   metricCells,
   overallVerdictText,
+  upstreamUnseenCompareLines,
   verdictTone,
   windowLabel,
 } from './compare-rows.js';
@@ -56,6 +57,7 @@ export function renderCompareTable(compare: PublishedCompare, opts: TerminalOpti
     lines.push('', p.red(`${failed.length} window(s) failed validation:`));
     for (const w of failed) lines.push(p.red(`  ${escapeTerminal(windowLabel(w))}: ${w.step.failures.map(escapeTerminal).join('; ') || 'failed'}`));
   }
+  for (const line of upstreamUnseenCompareLines(compare)) lines.push('', p.yellow(`Warning: ${escapeTerminal(line)}`));
   const tone = verdictTone(compare);
   const verdictText = deltasOnly ? 'Deltas only: two finished runs compared, no interval and no verdict' : `Verdict: ${overallVerdictText(compare)} (exit ${compare.analysis.exitCode})`;
   lines.push('', tone === 'bad' ? p.bold(p.red(verdictText)) : tone === 'ok' ? p.bold(p.green(verdictText)) : p.bold(p.yellow(verdictText)));

@@ -66,6 +66,16 @@ describe('renderCompareMarkdown', () => {
     expect(text).toContain('- epoch 1 block 1 · window 4 baseline c=20: success rate 90.0% below 100%');
   });
 
+  it('warns when a side answered while its counted subgraphs received nothing, and only then', () => {
+    expect(renderCompareMarkdown(makeCompareFixture())).not.toContain('received no request');
+    const compare = makeCompareFixture();
+    for (const w of compare.windows.filter((w) => w.side === 'candidate')) w.step = { ...w.step, fanout: 0 };
+    const warning = "The candidate's subgraphs received no request in 12 of its 12 windows while its gateway answered successfully";
+    expect(renderCompareMarkdown(compare)).toContain(`Warning: ${warning}`);
+    expect(stripAnsi(renderCompareTable(compare))).toContain(warning);
+    expect(renderCompareReportHtml(compare)).toContain(warning.replace("'", '&#39;'));
+  });
+
   it('shows deltas only for two finished runs', () => {
     const runs = renderCompareMarkdown(makeCompareFixture('runs'));
     expect(runs.split('\n')[0]).toBe('## gwprof compare: DELTAS ONLY');

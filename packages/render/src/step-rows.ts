@@ -2,6 +2,7 @@ import { loadLabel, loadLevel, type FailureCounts, type RunResult, type StepReco
 import type { Column } from './text-table.js';
 import { NONE, fixed, integer, ms, successPercent } from './format.js';
 import { stepAnalysisOf } from './step-analysis.js';
+import { upstreamUnseen } from '@gwprof/analysis';
 
 /** Short labels of failure kinds, in the order a reader checks them. */
 const FAILURE_LABELS: Array<[keyof FailureCounts, string]> = [
@@ -107,8 +108,18 @@ export function failedStepReasons(step: StepRecord): string[] {
 export function stepWarningLines(run: RunResult): string[] {
   return run.steps.flatMap((step) => {
     const derived = stepAnalysisOf(run, step);
-    return [...step.warnings, ...(derived?.warnings ?? []), ...(derived?.error ? [derived.error] : [])].map((warning) => `${stepLabel(step)}: ${warning}`);
+    const unseen = upstreamUnseen(step) ? [upstreamUnseenText(step.requests.ok)] : [];
+    return [...unseen, ...step.warnings, ...(derived?.warnings ?? []), ...(derived?.error ? [derived.error] : [])].map((warning) => `${stepLabel(step)}: ${warning}`);
   });
+}
+
+/** "c=10: …" for each step whose successful answers reached none of the subgraphs gwprof counts. */
+export function upstreamUnseenLines(run: RunResult): string[] {
+  return run.steps.filter((step) => upstreamUnseen(step)).map((step) => `${stepLabel(step)}: ${upstreamUnseenText(step.requests.ok)}`);
+}
+
+function upstreamUnseenText(ok: number): string {
+  return `the subgraphs gwprof started received no request while the gateway answered ${integer(ok)} successfully: it was served from a cache or from subgraphs at other addresses, so its fan-out of 0 and the subgraphs' CPU describe none of its upstream work`;
 }
 
 /** "ALL STEPS OK", "1 STEP FAILED", "NO STEPS", plus unsteady steps and the run state when it did not complete. */

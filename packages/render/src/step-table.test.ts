@@ -51,6 +51,13 @@ describe('renderStepTable', () => {
     expect(renderStepTable(interrupted)).toMatch(/Run interrupted$/);
   });
 
+  it('warns of a step whose successful answers reached none of the counted subgraphs, and of no other', () => {
+    expect(renderStepTable(run)).not.toContain('received no request');
+    const cached = makeRunFixture();
+    cached.steps[0]!.fanout = 0;
+    expect(renderStepTable(cached)).toContain('warning c=10: the subgraphs gwprof started received no request while the gateway answered 1,905 successfully');
+  });
+
   it('never shows 100.0% success for a step with a failed request', () => {
     const almost = makeRunFixture();
     const step = almost.steps[0]!;

@@ -1,6 +1,6 @@
 import type { RunResult } from '@gwprof/results';
 import { painter } from './ansi.js';
-import { failedStepReasons, failedSteps, fanoutNotes, stepLabel, stepTable, unsteadyLines } from './step-rows.js';
+import { failedStepReasons, failedSteps, fanoutNotes, stepLabel, stepTable, unsteadyLines, upstreamUnseenLines } from './step-rows.js';
 import { escapeTerminal } from './escape.js';
 import { formatTextTable } from './text-table.js';
 
@@ -39,6 +39,11 @@ export function renderStepTable(run: RunResult, opts: TerminalOptions = {}): str
   if (unsteady.length > 0) {
     lines.push('');
     for (const line of unsteady) lines.push(p.yellow(`unsteady ${escapeTerminal(line)}`));
+  }
+  const unseen = upstreamUnseenLines(run);
+  if (unseen.length > 0) {
+    lines.push('');
+    for (const line of unseen) lines.push(p.yellow(`warning ${escapeTerminal(line)}`));
   }
   const sharing = fanoutNotes(run);
   if (sharing.length > 0) {
