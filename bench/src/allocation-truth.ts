@@ -13,11 +13,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { median } from '@gwprof/analysis';
 import type { RunResult } from '@gwprof/results';
 
-const { values } = parseArgs({
+const { values } = benchArgs({
   options: {
     bytes: { type: 'string', default: '50000,200000,1000000' },
     repeats: { type: 'string', default: '3' },

@@ -15,7 +15,7 @@
 //     [--modes in-turn,warm-together,simultaneous] [--out docs/bench/compare-epochs]
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { mean, mulberry32 } from '@gwprof/analysis';
 import { repoRoot } from './common.js';
 import { createDriver, recordFlags, slimWindows, type SlimWindow } from './compare/driver.js';
@@ -27,7 +27,7 @@ const MODE_FLAGS: Record<string, string[]> = {
   simultaneous: ['--simultaneous'],
 };
 
-const { values } = parseArgs({
+const { values } = benchArgs({
   options: {
     gateway: { type: 'string', default: 'mesh' },
     'burn-us': { type: 'string', default: '2000' },

@@ -22,7 +22,7 @@
 // shared machine wrap them in `flock <lock file> node bench/dist/compare.js …` (bench/README.md).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { repoRoot } from './common.js';
 import { createDriver, extraFlags, type CommandContext } from './compare/driver.js';
 import { evaluateCommand } from './compare/evaluate.js';
@@ -32,7 +32,7 @@ import { runsTableCommand } from './compare/runs-table.js';
 
 const COMMANDS: Record<string, (context: CommandContext) => string> = { record: recordCommand, evaluate: evaluateCommand, runs: runsCommand, 'runs-table': runsTableCommand };
 
-const { values, positionals } = parseArgs({
+const { values, positionals } = benchArgs({
   allowPositionals: true,
   options: {
     gateway: { type: 'string', default: 'mesh' },

@@ -21,12 +21,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { median } from '@gwprof/analysis';
 import { DEFAULTS, SCENARIOS, attachSubgraphs, bringUp, cpuSeconds, loadScenario, requestBodies, settleGateway } from '@gwprof/collect';
 import { closedLoopFor, fixed, wrkRun, type ToolRun } from './common.js';
 
-const { values } = parseArgs({
+const { values } = benchArgs({
   options: {
     levels: { type: 'string', default: '10,100,300' },
     pairs: { type: 'string', default: '5' },

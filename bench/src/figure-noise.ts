@@ -14,7 +14,7 @@
 // only entries of the default design, from --since on). --extract writes the compare.json inputs'
 // windows, slimmed, so that the table can be made again from the repository.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import type { CompareResult } from '@gwprof/results';
 import { FIGURES, READINGS, figureScatter, probeDuring, windowCorrelation, type FigureWindow, type ProbeReading } from './compare/alternative-figures.js';
 import { slimWindows } from './compare/driver.js';
@@ -24,7 +24,7 @@ interface LabelledWindows {
   windows: FigureWindow[];
 }
 
-const { values: args, positionals } = parseArgs({
+const { values: args, positionals } = benchArgs({
   options: { since: { type: 'string', default: '' }, extract: { type: 'string' }, probe: { type: 'string' } },
   allowPositionals: true,
 });

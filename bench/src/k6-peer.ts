@@ -20,13 +20,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { median } from '@gwprof/analysis';
 import { DEFAULTS, LoadRecorder, RequestStream, SCENARIOS, attachSubgraphs, bringUp, cpuSeconds, exportK6, k6Step, loadScenario, readK6Samples, requestBodies, settleGateway, startOpenLoop } from '@gwprof/collect';
 import type { LoadShape } from '@gwprof/results';
 import { closedLoopFor, fixed, repoRoot, runTimed, sleep, wrkRun, type ToolRun } from './common.js';
 
-const { values } = parseArgs({
+const { values } = benchArgs({
   options: {
     levels: { type: 'string', default: '10,100' },
     rounds: { type: 'string', default: '5' },

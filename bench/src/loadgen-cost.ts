@@ -11,12 +11,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { median } from '@gwprof/analysis';
 import { LoadRecorder, RequestStream, loadScenario, startClosedLoop, startOpenLoop } from '@gwprof/collect';
 import { fixed, repoRoot, sleep } from './common.js';
 
-const { values } = parseArgs({
+const { values } = benchArgs({
   options: {
     pairs: { type: 'string', default: '5' },
     seconds: { type: 'string', default: '15' },

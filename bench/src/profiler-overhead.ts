@@ -12,12 +12,12 @@
 //   node bench/dist/profiler-overhead.js [--rounds 8] [--duration 10] [--concurrency 20] [--interval 4000] [--heap 32768,65536,131072] [--gateway mesh]
 // Prints one JSON object (save it with > docs/bench/….json).
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { median, mulberry32 } from '@gwprof/analysis';
 import { SEED_QUERY, TreeUsageMeter, gatewayFromSpec, loadScenario } from '@gwprof/collect';
 import { benchSession, closedLoopFor } from './common.js';
 
-const { values } = parseArgs({
+const { values } = benchArgs({
   options: {
     rounds: { type: 'string', default: '8' },
     duration: { type: 'string', default: '10' },

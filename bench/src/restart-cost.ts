@@ -9,12 +9,12 @@
 //   node bench/dist/restart-cost.js [--gateway mesh] [--restarts 6] [--seconds 30] [--concurrency 20] [--out docs/bench/restart-cost.json]
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { median } from '@gwprof/analysis';
 import { LoadRecorder, RequestStream, VARIED_QUERY, cpuSeconds, gatewayFromSpec, loadScenario, startClosedLoop } from '@gwprof/collect';
 import { benchSession, sleep } from './common.js';
 
-const { values } = parseArgs({
+const { values } = benchArgs({
   options: {
     gateway: { type: 'string', default: 'mesh' },
     restarts: { type: 'string', default: '6' },

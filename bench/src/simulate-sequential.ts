@@ -12,12 +12,12 @@
 //   node bench/dist/simulate-sequential.js \
 //     [--runs 5000] [--seed 1] [--budget 10,20] [--pair-seconds 20] [--round-seconds 14] [--rounds 1,2,4] \
 //     [--within-sd 0.04] [--epoch-sd 0.045] [--change 0,0.05,0.1] [--design '{"minEpochs":4}'] [--markdown]
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { mulberry32 } from '@gwprof/analysis';
 import { DEFAULTS } from '@gwprof/collect';
 import { maxEpochsFor, runToVerdict, wilsonInterval, type ReplayDesign, type ReplayResult } from './compare/procedure-evaluation.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: {
     runs: { type: 'string', default: '5000' },
     seed: { type: 'string', default: '1' },

@@ -16,12 +16,12 @@
 //     [--out docs/bench/compare-epochs/simultaneous.json]
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { mulberry32 } from '@gwprof/analysis';
 import { DEFAULTS, LoadRecorder, RequestStream, VARIED_QUERY, cpuSeconds, gatewayFromSpec, loadScenario, startClosedLoop } from '@gwprof/collect';
 import { benchSession, sleep } from './common.js';
 
-const { values } = parseArgs({
+const { values } = benchArgs({
   options: {
     gateway: { type: 'string', default: 'mesh' },
     pairs: { type: 'string', default: '8' },

@@ -17,11 +17,11 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { analyzeSoak, judgeSoak, leakDesignOf } from '@gwprof/analysis';
 import type { SoakResult } from '@gwprof/results';
 
-const { values } = parseArgs({
+const { values } = benchArgs({
   options: {
     gateway: { type: 'string', default: 'mesh' },
     leaks: { type: 'string', default: 'js-class,listener,buffer,none' },

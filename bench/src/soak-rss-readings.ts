@@ -8,11 +8,11 @@
 //
 //   node bench/dist/soak-rss-readings.js profiles/soak-…/results.json [more results.json …] [--until-minutes 30]
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 import { median, rssNetOfHeap, rssNetOfHeapUnderLoad, theilSen, type TrendPoint } from '@gwprof/analysis';
 import type { SoakCalm, SoakInterval, SoakResult } from '@gwprof/results';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'until-minutes': { type: 'string' } } });
+const { values, positionals } = benchArgs({ allowPositionals: true, options: { 'until-minutes': { type: 'string' } } });
 const untilSec = values['until-minutes'] ? Number(values['until-minutes']) * 60 : Infinity;
 
 const MB = 1e6;

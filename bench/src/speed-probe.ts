@@ -7,9 +7,9 @@
 //
 //   node bench/dist/speed-probe.js --out probe.jsonl [--interval-ms 150] [--rounds 300]
 import { appendFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.js';
 
-const { values: args } = parseArgs({
+const { values: args } = benchArgs({
   options: { out: { type: 'string' }, 'interval-ms': { type: 'string', default: '150' }, rounds: { type: 'string', default: '300' } },
 });
 if (!args.out) {
