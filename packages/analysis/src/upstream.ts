@@ -1,5 +1,5 @@
 /**
- * Whether the subgraphs gwprof started and counts saw the gateway's upstream work. A gateway that
+ * Whether the subgraphs gwprof counts saw the gateway's upstream work. A gateway that
  * answers successfully while they see no request is served from elsewhere (a response cache, or
  * subgraphs at other addresses): its fan-out of 0 and the subgraphs' CPU then describe nothing it did.
  */

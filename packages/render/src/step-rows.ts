@@ -119,7 +119,7 @@ export function upstreamUnseenLines(run: RunResult): string[] {
 }
 
 function upstreamUnseenText(ok: number): string {
-  return `the subgraphs gwprof started received no request while the gateway answered ${integer(ok)} successfully: it was served from a cache or from subgraphs at other addresses, so its fan-out of 0 and the subgraphs' CPU describe none of its upstream work`;
+  return `the subgraphs gwprof counts received no request while the gateway answered ${integer(ok)} successfully: it was served from a cache or from subgraphs at other addresses, so its fan-out of 0 and the subgraphs' CPU describe none of its upstream work`;
 }
 
 /** "ALL STEPS OK", "1 STEP FAILED", "NO STEPS", plus unsteady steps and the run state when it did not complete. */

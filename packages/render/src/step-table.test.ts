@@ -55,7 +55,7 @@ describe('renderStepTable', () => {
     expect(renderStepTable(run)).not.toContain('received no request');
     const cached = makeRunFixture();
     cached.steps[0]!.fanout = 0;
-    expect(renderStepTable(cached)).toContain('warning c=10: the subgraphs gwprof started received no request while the gateway answered 1,905 successfully');
+    expect(renderStepTable(cached)).toContain('warning c=10: the subgraphs gwprof counts received no request while the gateway answered 1,905 successfully');
   });
 
   it('never shows 100.0% success for a step with a failed request', () => {
