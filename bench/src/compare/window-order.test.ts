@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { blockContrasts, orderSummary, type OrderWindow } from './window-order.js';
+
+/** One block whose windows slow by 4% per place, the sides alike: only a drift, no change. */
+function driftingBlock(block: number, order: string): OrderWindow[] {
+  return [...order].map((letter, position) => ({ block, level: 20, position, side: letter === 'C' ? 'candidate' : 'baseline', value: 7 * Math.exp(0.04 * position) }));
+}
+
+describe('blockContrasts', () => {
+  it('cancels a drift in balanced orders, and reads it as a change in the others', () => {
+    const [abba, aabb] = [...blockContrasts(driftingBlock(1, 'BCCB')), ...blockContrasts(driftingBlock(2, 'BBCC'))];
+    expect(abba!.balanced).toBe(true);
+    expect(abba!.logRatio).toBeCloseTo(0, 12);
+    expect(abba!.trendPerPosition).toBeCloseTo(0.04, 12);
+    expect(aabb!.balanced).toBe(false);
+    expect(aabb!.logRatio).toBeCloseTo(0.08, 12);
+    expect(aabb!.trendPerPosition).toBeNull();
+  });
+
+  it('leaves out blocks without two windows of each side', () => {
+    expect(blockContrasts(driftingBlock(1, 'BCC'))).toEqual([]);
+  });
+});
+
+describe('orderSummary', () => {
+  it('finds the unbalanced orders noisier when the machine drifts within blocks', () => {
+    const orders = ['BCCB', 'CBBC', 'BBCC', 'CCBB', 'BCBC', 'CBCB'];
+    const summary = orderSummary([orders.map((order, i) => blockContrasts(driftingBlock(i, order))[0]!)]);
+    expect(summary.balanced.sd).toBeCloseTo(0, 12);
+    expect(summary.unbalanced.sd).toBeGreaterThan(0.03);
+    expect(summary.trend.mean).toBeCloseTo(0.04, 12);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * What the order of a block's windows does to its contrast. A block holds two windows of each side
+ * in random order; a drift of the machine within the block (each later window slower, say) cancels
+ * from the side contrast only in the balanced orders (ABBA, BAAB) and enters the other four. If that
+ * drift mattered, blocks in the other orders would scatter more than balanced ones.
+ */
+import { mean, variance } from '@gwprof/analysis';
+
+export interface OrderWindow {
+  block: number;
+  level: number;
+  position: number;
+  side: 'baseline' | 'candidate';
+  /** The gateway's CPU ms per successful request. */
+  value: number;
+}
+
+export interface BlockContrast {
+  /** Mean log of the candidate's windows minus the baseline's. */
+  logRatio: number;
+  /** The candidate holds positions whose sum is that of the baseline's (ABBA or BAAB). */
+  balanced: boolean;
+  /** Balanced blocks only: the log value's slope per position, the sides' effect being orthogonal to it. */
+  trendPerPosition: number | null;
+}
+
+/** Each block of two windows a side, as its side contrast and, if balanced, its trend by position. */
+export function blockContrasts(windows: readonly OrderWindow[]): BlockContrast[] {
+  const blocks = new Map<string, OrderWindow[]>();
+  for (const w of windows) blocks.set(`${w.block}/${w.level}`, [...(blocks.get(`${w.block}/${w.level}`) ?? []), w]);
+  return [...blocks.values()].filter(isTwoASide).map((block) => {
+    const sorted = [...block].sort((a, b) => a.position - b.position);
+    const logOf = (side: OrderWindow['side']) => sorted.filter((w) => w.side === side).map((w) => Math.log(w.value));
+    const candidatePositions = sorted.reduce((sum, w, i) => sum + (w.side === 'candidate' ? i : 0), 0);
+    const balanced = candidatePositions === 3;
+    const y = sorted.map((w) => Math.log(w.value));
+    return { logRatio: mean(logOf('candidate')) - mean(logOf('baseline')), balanced, trendPerPosition: balanced ? (-3 * y[0]! - y[1]! + y[2]! + 3 * y[3]!) / 10 : null };
+  });
+}
+
+function isTwoASide(block: readonly OrderWindow[]): boolean {
+  return block.length === 4 && block.filter((w) => w.side === 'candidate').length === 2;
+}
+
+export interface OrderSummary {
+  balanced: { blocks: number; sd: number };
+  unbalanced: { blocks: number; sd: number };
+  /** Variance of the unbalanced blocks' contrast over the balanced ones'. */
+  varianceRatio: number;
+  trend: { blocks: number; mean: number; sd: number };
+}
+
+/** Over several comparisons, each centred on its own mean contrast (a real change is not noise). */
+export function orderSummary(comparisons: ReadonlyArray<readonly BlockContrast[]>): OrderSummary {
+  const centred = comparisons.filter((blocks) => blocks.length > 0).flatMap((blocks) => {
+    const centre = mean(blocks.map((b) => b.logRatio));
+    return blocks.map((b) => ({ ...b, logRatio: b.logRatio - centre }));
+  });
+  // Centred on their comparison's mean, the contrasts' scatter is taken about 0.
+  const sdAboutZero = (x: number[]) => Math.sqrt(x.reduce((sum, v) => sum + v * v, 0) / Math.max(1, x.length));
+  const balanced = centred.filter((b) => b.balanced).map((b) => b.logRatio);
+  const unbalanced = centred.filter((b) => !b.balanced).map((b) => b.logRatio);
+  const trends = centred.flatMap((b) => (b.trendPerPosition === null ? [] : [b.trendPerPosition]));
+  return {
+    balanced: { blocks: balanced.length, sd: sdAboutZero(balanced) },
+    unbalanced: { blocks: unbalanced.length, sd: sdAboutZero(unbalanced) },
+    varianceRatio: sdAboutZero(unbalanced) ** 2 / sdAboutZero(balanced) ** 2,
+    trend: { blocks: trends.length, mean: mean(trends), sd: Math.sqrt(variance(trends)) },
+  };
+}
