@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockContrasts, orderSummary, type OrderWindow } from './window-order.js';
+import { blockContrasts, orderSummary, sideBias, type OrderWindow } from './window-order.js';
 
 /** One block whose windows slow by 4% per place, the sides alike: only a drift, no change. */
 function driftingBlock(block: number, order: string): OrderWindow[] {
@@ -29,5 +29,16 @@ describe('orderSummary', () => {
     expect(summary.balanced.sd).toBeCloseTo(0, 12);
     expect(summary.unbalanced.sd).toBeGreaterThan(0.03);
     expect(summary.trend.mean).toBeCloseTo(0.04, 12);
+  });
+});
+
+describe('sideBias', () => {
+  it('averages each A/A comparison once, however many blocks it has', () => {
+    const contrast = (logRatio: number) => ({ logRatio, balanced: true, trendPerPosition: 0 });
+    const bias = sideBias([[contrast(0.02), contrast(0.02), contrast(0.02)], [contrast(-0.01)], []]);
+    expect(bias.comparisons).toBe(2);
+    expect(bias.mean).toBeCloseTo(0.005, 12);
+    expect(bias.positive).toBe(1);
+    expect(bias.standardError).toBeCloseTo(0.015, 12);
   });
 });

@@ -68,3 +68,17 @@ export function orderSummary(comparisons: ReadonlyArray<readonly BlockContrast[]
     trend: { blocks: trends.length, mean: mean(trends), sd: Math.sqrt(variance(trends)) },
   };
 }
+
+export interface SideBias {
+  comparisons: number;
+  /** Mean over A/A comparisons of each one's mean block contrast. */
+  mean: number;
+  standardError: number;
+  positive: number;
+}
+
+/** Whether the candidate side reads apart from the baseline when both run the same build. */
+export function sideBias(aaComparisons: ReadonlyArray<readonly BlockContrast[]>): SideBias {
+  const means = aaComparisons.filter((blocks) => blocks.length > 0).map((blocks) => mean(blocks.map((b) => b.logRatio)));
+  return { comparisons: means.length, mean: mean(means), standardError: Math.sqrt(variance(means) / means.length), positive: means.filter((m) => m > 0).length };
+}
