@@ -8,6 +8,7 @@
 //
 // Only entries of the default design (no extra flags) dated from --since up to (not including) --until.
 import { readFileSync } from 'node:fs';
+import { variance } from '@gwprof/analysis';
 import { benchArgs } from './args.js';
 import { blockContrasts, orderSummary, sideBias, type BlockContrast, type OrderWindow } from './compare/window-order.js';
 
@@ -33,9 +34,7 @@ const percent = (x: number, digits = 1) => `${(x * 100).toFixed(digits)}%`;
 const rows = entries.map((e) => ({ aa: e.kind === 'A/A' || e.burnPercent === 0, label: `${e.date!.slice(0, 16).replace('T', ' ')} ${e.gateway ?? ''} ${e.label ?? e.kind ?? ''}`, blocks: blockContrasts(e.windows!) }));
 const sdOf = (blocks: BlockContrast[], balanced: boolean) => {
   const x = blocks.filter((b) => b.balanced === balanced).map((b) => b.logRatio);
-  if (x.length < 2) return '–';
-  const m = x.reduce((a, b) => a + b, 0) / x.length;
-  return percent(Math.sqrt(x.reduce((a, v) => a + (v - m) ** 2, 0) / (x.length - 1)));
+  return x.length < 2 ? '–' : percent(Math.sqrt(variance(x)));
 };
 const lines = ['| comparison | blocks | balanced | sd balanced | sd other orders |', '| --- | ---: | ---: | ---: | ---: |'];
 for (const row of rows) lines.push(`| ${row.label} | ${row.blocks.length} | ${row.blocks.filter((b) => b.balanced).length} | ${sdOf(row.blocks, true)} | ${sdOf(row.blocks, false)} |`);
