@@ -24,10 +24,10 @@ interface LabelledWindows {
   windows: FigureWindow[];
 }
 
-const { values: args, positionals } = benchArgs({
-  options: { since: { type: 'string', default: '' }, extract: { type: 'string' }, probe: { type: 'string' } },
-  allowPositionals: true,
-});
+const { values: args, positionals } = benchArgs(
+  { options: { since: { type: 'string', default: '' }, extract: { type: 'string' }, probe: { type: 'string' } }, allowPositionals: true },
+  { usage: 'FILE|LABEL=FILE …', min: 1 },
+);
 const probe: ProbeReading[] = args.probe
   ? readFileSync(args.probe, 'utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as ProbeReading)
   : [];
@@ -40,10 +40,6 @@ function probedWindows(result: CompareResult): FigureWindow[] {
     const from = Date.parse(step.startedAt) + (step.timing.settleSec + step.timing.windowStartSec) * 1000;
     return probe.length ? { ...w, probeCpuUs: probeDuring(probe, from, from + step.timing.windowSec * 1000) } : w;
   });
-}
-if (positionals.length === 0) {
-  console.error('usage: node bench/dist/figure-noise.js [--since DATE] [--extract OUT.json] FILE|LABEL=FILE ...');
-  process.exit(2);
 }
 
 /** A compare.json of the sides in turn, or the default-design entries of a JSON log. */

@@ -12,7 +12,7 @@ import { benchArgs } from './args.js';
 import { median, rssNetOfHeap, rssNetOfHeapUnderLoad, theilSen, type TrendPoint } from '@gwprof/analysis';
 import type { SoakCalm, SoakInterval, SoakResult } from '@gwprof/results';
 
-const { values, positionals } = benchArgs({ allowPositionals: true, options: { 'until-minutes': { type: 'string' } } });
+const { values, positionals } = benchArgs({ allowPositionals: true, options: { 'until-minutes': { type: 'string' } } }, { usage: 'results.json …', min: 1 });
 const untilSec = values['until-minutes'] ? Number(values['until-minutes']) * 60 : Infinity;
 
 const MB = 1e6;

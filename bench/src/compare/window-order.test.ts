@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockContrasts, orderSummary, sideBias, type OrderWindow } from './window-order.js';
+import { blockContrasts, orderSummary, pooledSd, sideBias, type OrderWindow } from './window-order.js';
 
 /** One block whose windows slow by 4% per place, the sides alike: only a drift, no change. */
 function driftingBlock(block: number, order: string): OrderWindow[] {
@@ -29,6 +29,14 @@ describe('orderSummary', () => {
     expect(summary.balanced.sd).toBeCloseTo(0, 12);
     expect(summary.unbalanced.sd).toBeGreaterThan(0.03);
     expect(summary.trend.mean).toBeCloseTo(0.04, 12);
+  });
+});
+
+describe('pooledSd', () => {
+  it('is the sample sd for one sample, and leaves out the samples’ different means', () => {
+    expect(pooledSd([[1, 2, 3]])).toBeCloseTo(1, 12);
+    expect(pooledSd([[1, 2, 3], [101, 102, 103], [7]])).toBeCloseTo(1, 12);
+    expect(pooledSd([[5]])).toBeNaN();
   });
 });
 

@@ -50,21 +50,27 @@ export interface OrderSummary {
   trend: { blocks: number; mean: number; sd: number };
 }
 
-/** Over several comparisons, each centred on its own mean contrast (a real change is not noise). */
+/**
+ * The sd of samples that may each have their own mean (one per comparison: a real change is not
+ * noise): squares about each sample's mean over the degrees of freedom left, n − 1 per sample.
+ */
+export function pooledSd(samples: ReadonlyArray<readonly number[]>): number {
+  const used = samples.filter((x) => x.length > 1);
+  const squares = used.reduce((sum, x) => sum + variance(x) * (x.length - 1), 0);
+  const freedom = used.reduce((sum, x) => sum + x.length - 1, 0);
+  return freedom > 0 ? Math.sqrt(squares / freedom) : Number.NaN;
+}
+
+/** Over several comparisons, each order's contrasts about that comparison's own mean for the order. */
 export function orderSummary(comparisons: ReadonlyArray<readonly BlockContrast[]>): OrderSummary {
-  const centred = comparisons.filter((blocks) => blocks.length > 0).flatMap((blocks) => {
-    const centre = mean(blocks.map((b) => b.logRatio));
-    return blocks.map((b) => ({ ...b, logRatio: b.logRatio - centre }));
-  });
-  // Centred on their comparison's mean, the contrasts' scatter is taken about 0.
-  const sdAboutZero = (x: number[]) => Math.sqrt(x.reduce((sum, v) => sum + v * v, 0) / Math.max(1, x.length));
-  const balanced = centred.filter((b) => b.balanced).map((b) => b.logRatio);
-  const unbalanced = centred.filter((b) => !b.balanced).map((b) => b.logRatio);
-  const trends = centred.flatMap((b) => (b.trendPerPosition === null ? [] : [b.trendPerPosition]));
+  const ofOrder = (balanced: boolean) => comparisons.map((blocks) => blocks.filter((b) => b.balanced === balanced).map((b) => b.logRatio));
+  const blocksIn = (samples: number[][]) => samples.reduce((sum, x) => sum + x.length, 0);
+  const [balanced, unbalanced] = [ofOrder(true), ofOrder(false)];
+  const trends = comparisons.flatMap((blocks) => blocks.flatMap((b) => (b.trendPerPosition === null ? [] : [b.trendPerPosition])));
   return {
-    balanced: { blocks: balanced.length, sd: sdAboutZero(balanced) },
-    unbalanced: { blocks: unbalanced.length, sd: sdAboutZero(unbalanced) },
-    varianceRatio: sdAboutZero(unbalanced) ** 2 / sdAboutZero(balanced) ** 2,
+    balanced: { blocks: blocksIn(balanced), sd: pooledSd(balanced) },
+    unbalanced: { blocks: blocksIn(unbalanced), sd: pooledSd(unbalanced) },
+    varianceRatio: pooledSd(unbalanced) ** 2 / pooledSd(balanced) ** 2,
     trend: { blocks: trends.length, mean: mean(trends), sd: Math.sqrt(variance(trends)) },
   };
 }

@@ -2,6 +2,7 @@
 import { loadLabel, type AllocationComparison, type AllocationMove, type BucketDelta, type CompareLevel, type FunctionMove, type MetricComparison, type PublishedCompare } from '@gwprof/results';
 import { NONE, ciRange, fixed, metricValue, signedPercent } from './format.js';
 import { functionDisplayName, functionLocation } from './top-functions.js';
+import { upstreamUnseenWarning } from './upstream-unseen.js';
 import { upstreamUnseenBySide } from '@gwprof/analysis';
 
 const METRIC_LABELS: Record<string, string> = {
@@ -217,6 +218,6 @@ export function designText(compare: PublishedCompare): { measurement: string; te
 export function upstreamUnseenCompareLines(compare: Pick<PublishedCompare, 'windows'>): string[] {
   return upstreamUnseenBySide(compare.windows).map(
     ({ side, unseen, windows }) =>
-      `The ${side}'s subgraphs received no request in ${unseen} of its ${windows} windows while its gateway answered successfully: it was served from a cache or from subgraphs at other addresses, so its fan-out and subgraph CPU there describe none of its upstream work.`,
+      `${upstreamUnseenWarning(`The ${side}'s subgraphs`, 'its gateway answered successfully', ` in ${unseen} of its ${windows} windows`)}.`,
   );
 }

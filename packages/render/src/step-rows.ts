@@ -2,6 +2,7 @@ import { loadLabel, loadLevel, type FailureCounts, type RunResult, type StepReco
 import type { Column } from './text-table.js';
 import { NONE, fixed, integer, ms, successPercent } from './format.js';
 import { stepAnalysisOf } from './step-analysis.js';
+import { upstreamUnseenWarning } from './upstream-unseen.js';
 import { upstreamUnseen } from '@gwprof/analysis';
 
 /** Short labels of failure kinds, in the order a reader checks them. */
@@ -119,7 +120,7 @@ export function upstreamUnseenLines(run: RunResult): string[] {
 }
 
 function upstreamUnseenText(ok: number): string {
-  return `the subgraphs gwprof counts received no request while the gateway answered ${integer(ok)} successfully: it was served from a cache or from subgraphs at other addresses, so its fan-out of 0 and the subgraphs' CPU describe none of its upstream work`;
+  return upstreamUnseenWarning('the subgraphs gwprof counts', `the gateway answered ${integer(ok)} successfully`);
 }
 
 /** "ALL STEPS OK", "1 STEP FAILED", "NO STEPS", plus unsteady steps and the run state when it did not complete. */
