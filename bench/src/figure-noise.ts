@@ -18,6 +18,7 @@ import { benchArgs } from './args.js';
 import type { CompareResult } from '@gwprof/results';
 import { FIGURES, READINGS, figureScatter, probeDuring, windowCorrelation, type FigureWindow, type ProbeReading } from './compare/alternative-figures.js';
 import { slimWindows } from './compare/driver.js';
+import { defaultDesignEntries, type LoggedComparison } from './compare/json-log.js';
 
 interface LabelledWindows {
   label: string;
@@ -52,9 +53,8 @@ function readRuns(argument: string): { runs: LabelledWindows[]; fromCompareJson:
     const mode = design?.simultaneous ? ' (simultaneous)' : design?.warmTogether ? ' (warmed together)' : '';
     return { runs: [{ label: `${label}${mode}`, windows: probedWindows(result) }], fromCompareJson: true };
   }
-  type Entry = { label?: string; kind?: string; date?: string; flags?: string[]; windows?: FigureWindow[] };
-  const entries = (data as Entry[]).filter((e) => e.windows?.length && (e.flags ?? []).length === 0 && (e.date ?? '') >= args.since!);
-  return { runs: entries.map((e) => ({ label: [e.label ?? e.kind ?? file, e.date?.slice(0, 16)].filter(Boolean).join(' '), windows: e.windows! })), fromCompareJson: false };
+  const entries = defaultDesignEntries(data as Array<LoggedComparison<FigureWindow>>, args.since);
+  return { runs: entries.map((e) => ({ label: [e.label ?? e.kind ?? file, e.date?.slice(0, 16)].filter(Boolean).join(' '), windows: e.windows })), fromCompareJson: false };
 }
 
 const read = positionals.map(readRuns);

@@ -9,6 +9,7 @@
 // Only entries of the default design (no extra flags) dated from --since up to (not including) --until.
 import { readFileSync } from 'node:fs';
 import { benchArgs } from './args.js';
+import { defaultDesignEntries, type LoggedComparison } from './compare/json-log.js';
 import { blockContrasts, orderSummary, pooledSd, sideBias, type BlockContrast, type OrderWindow } from './compare/window-order.js';
 
 const { values: args, positionals } = benchArgs(
@@ -16,20 +17,9 @@ const { values: args, positionals } = benchArgs(
   { usage: 'compare-recordings.json compare-runs.json …', min: 1 },
 );
 
-interface Entry {
-  label?: string;
-  kind?: string;
-  gateway?: string;
-  date?: string;
-  flags?: string[];
-  /** Recordings: 0 for A/A. */
-  burnPercent?: number;
-  windows?: OrderWindow[];
-}
-
-const entries = positionals.flatMap((file) => (JSON.parse(readFileSync(file, 'utf8')) as Entry[]).filter((e) => e.windows?.length && (e.flags ?? []).length === 0 && (e.date ?? '') >= args.since! && (e.date ?? '') < args.until!));
+const entries = positionals.flatMap((file) => defaultDesignEntries(JSON.parse(readFileSync(file, 'utf8')) as Array<LoggedComparison<OrderWindow>>, args.since, args.until));
 const percent = (x: number, digits = 1) => `${(x * 100).toFixed(digits)}%`;
-const rows = entries.map((e) => ({ aa: e.kind === 'A/A' || e.burnPercent === 0, label: `${e.date!.slice(0, 16).replace('T', ' ')} ${e.gateway ?? ''} ${e.label ?? e.kind ?? ''}`, blocks: blockContrasts(e.windows!) }));
+const rows = entries.map((e) => ({ aa: e.kind === 'A/A' || e.burnPercent === 0, label: `${e.date!.slice(0, 16).replace('T', ' ')} ${e.gateway ?? ''} ${e.label ?? e.kind ?? ''}`, blocks: blockContrasts(e.windows) }));
 const sdOf = (blocks: BlockContrast[], balanced: boolean) => {
   const x = blocks.filter((b) => b.balanced === balanced).map((b) => b.logRatio);
   return x.length < 2 ? '–' : percent(pooledSd([x]));

@@ -27,7 +27,10 @@ export interface BlockContrast {
 /** Each block of two windows a side, as its side contrast and, if balanced, its trend by position. */
 export function blockContrasts(windows: readonly OrderWindow[]): BlockContrast[] {
   const blocks = new Map<string, OrderWindow[]>();
-  for (const w of windows) blocks.set(`${w.block}/${w.level}`, [...(blocks.get(`${w.block}/${w.level}`) ?? []), w]);
+  for (const w of windows) {
+    const key = `${w.block}/${w.level}`;
+    blocks.set(key, [...(blocks.get(key) ?? []), w]);
+  }
   return [...blocks.values()].filter(isTwoASide).map((block) => {
     const sorted = [...block].sort((a, b) => a.position - b.position);
     const logOf = (side: OrderWindow['side']) => sorted.filter((w) => w.side === side).map((w) => Math.log(w.value));

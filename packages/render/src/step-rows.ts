@@ -109,18 +109,18 @@ export function failedStepReasons(step: StepRecord): string[] {
 export function stepWarningLines(run: RunResult): string[] {
   return run.steps.flatMap((step) => {
     const derived = stepAnalysisOf(run, step);
-    const unseen = upstreamUnseen(step) ? [upstreamUnseenText(step.requests.ok)] : [];
-    return [...unseen, ...step.warnings, ...(derived?.warnings ?? []), ...(derived?.error ? [derived.error] : [])].map((warning) => `${stepLabel(step)}: ${warning}`);
+    return [...upstreamUnseenOf(step), ...step.warnings, ...(derived?.warnings ?? []), ...(derived?.error ? [derived.error] : [])].map((warning) => `${stepLabel(step)}: ${warning}`);
   });
 }
 
 /** "c=10: …" for each step whose successful answers reached none of the subgraphs gwprof counts. */
 export function upstreamUnseenLines(run: RunResult): string[] {
-  return run.steps.filter((step) => upstreamUnseen(step)).map((step) => `${stepLabel(step)}: ${upstreamUnseenText(step.requests.ok)}`);
+  return run.steps.flatMap((step) => upstreamUnseenOf(step).map((warning) => `${stepLabel(step)}: ${warning}`));
 }
 
-function upstreamUnseenText(ok: number): string {
-  return upstreamUnseenWarning('the subgraphs gwprof counts', `the gateway answered ${integer(ok)} successfully`);
+/** The step's upstream-unseen warning, if it has one. */
+function upstreamUnseenOf(step: StepRecord): string[] {
+  return upstreamUnseen(step) ? [upstreamUnseenWarning('the subgraphs gwprof counts', `the gateway answered ${integer(step.requests.ok)} successfully`)] : [];
 }
 
 /** "ALL STEPS OK", "1 STEP FAILED", "NO STEPS", plus unsteady steps and the run state when it did not complete. */
