@@ -122,7 +122,7 @@ describe('gwprof report', () => {
     expect(result.stdout).toMatch(/Verdict: REGRESSION \(exit 1\)/);
     const published = JSON.parse(readFileSync(path.join(runDir, 'compare.json'), 'utf8')) as PublishedCompare;
     expect(published.analysis.verdict).toBe('regression');
-    expect(published.analysis.levels[0]!.cpu.relativeChange).toBeCloseTo(4.9 / 4.4 - 1, 9);
+    expect(published.analysis.levels[0]!.gating.relativeChange).toBeCloseTo(4.9 / 4.4 - 1, 9);
     expect(readFileSync(path.join(runDir, 'comment.md'), 'utf8')).toMatch(/^## gwprof compare: REGRESSION/);
     expect(existsSync(path.join(runDir, 'index.html'))).toBe(true);
   });

@@ -26,6 +26,8 @@ export interface BenchValues {
   recalibrate: boolean;
   out: string;
   since?: string;
+  /** evaluate: the rule on the epochs' mean (default) or their trimmed mean. */
+  statistic?: string;
 }
 
 /** What every subcommand gets; it returns what to print on stdout. */

@@ -23,7 +23,7 @@ interface EvaluationRow extends ProcedureRates {
  * Epochs are drawn both with replacement and as a shuffled deck: with few recorded epochs the first
  * overstates the false-alarm rate and the second understates it (see procedure-evaluation.ts).
  */
-function replayRows(rec: Recording, replays: number): EvaluationRow[] {
+function replayRows(rec: Recording, replays: number, design: ReplayDesign): EvaluationRow[] {
   const secondsPerEpoch = epochPace(rec.epochs, rec.windows)?.epochSeconds ?? (rec.minutes * 60) / rec.epochs.length;
   const recorded = recordedWindows(rec.windows);
   const shifts = rec.burnPercent > 0 ? [null] : [0, 0.05, 0.1];
@@ -31,7 +31,7 @@ function replayRows(rec: Recording, replays: number): EvaluationRow[] {
   for (const shift of shifts) {
     for (const budget of [10, 20]) {
       for (const epochDraw of ['replacement', 'deck'] as const) {
-        const rates = evaluateProcedure(recorded, COMPARE_DESIGN, { replays, seed: 7, ...(shift ? { shift } : {}), center: shift !== null, epochDraw, secondsPerEpoch, budgetMinutes: budget });
+        const rates = evaluateProcedure(recorded, design, { replays, seed: 7, ...(shift ? { shift } : {}), center: shift !== null, epochDraw, secondsPerEpoch, budgetMinutes: budget });
         rows.push({ recording: rec.label, effect: shift === null ? `real +${rec.burnPercent}%` : `synthetic ${shift === 0 ? '0' : `+${shift * 100}%`}`, budget, epochDraw, secondsPerEpoch, ...rates });
       }
     }
@@ -79,7 +79,9 @@ export function evaluateCommand({ values, out }: CommandContext): string {
   if (Number.isNaN(since)) throw new Error(`--since must be a date, got ${values.since}`);
   const dated = readEntries<Recording>(out, 'compare-recordings.json').filter((rec) => Date.parse(rec.date) >= since);
   const recordings = mergeByLabel(dated).filter((rec) => !values.label || rec.label === values.label);
-  const rows = recordings.flatMap((rec) => replayRows(rec, replays));
-  appendEntry(out, 'compare-evaluation.json', { date: new Date().toISOString(), replays, design: COMPARE_DESIGN, rows });
+  // --statistic trimmed: the same rule on Yuen's trimmed mean of the epochs (a study of the time measure's robustness).
+  const design: ReplayDesign = values.statistic === 'trimmed' ? { ...COMPARE_DESIGN, statistic: 'trimmed' } : COMPARE_DESIGN;
+  const rows = recordings.flatMap((rec) => replayRows(rec, replays, design));
+  appendEntry(out, 'compare-evaluation.json', { date: new Date().toISOString(), replays, design, rows });
   return `${noiseTable(recordings.map((rec) => ({ name: rec.label, windows: rec.windows, epochs: rec.epochs })))}\n\n${evaluationTable(rows)}\n`;
 }

@@ -64,7 +64,7 @@ function runEntry(run: PlannedRun, r: CompareRun, burnUs: number) {
   return {
     kind: run.kind, budget: Number(run.budget), exitCode: r.exitCode, verdict: r.result?.analysis?.verdict ?? null, minutes: r.minutes,
     change: level?.decision?.relativeChange ?? null, interval: level?.decision?.interval ?? null, epochs: level?.decision?.epochs ?? null,
-    burnUs, baselineCpuMs: level?.cpu?.baseline?.median ?? null,
+    burnUs, baselineCpuMs: level?.gating?.baseline?.median ?? null,
     // The design the run had (defaults included), so that the entry says what it measured.
     design: r.result?.config.design ?? null,
     // Kept so that a run's noise (within and between process pairs) and pace can be studied afterwards.

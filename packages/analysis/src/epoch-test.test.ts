@@ -107,3 +107,45 @@ describe('spendingBoundaries', () => {
     expect(Math.abs(crossed / paths - 0.05)).toBeLessThan(0.005);
   });
 });
+
+describe('the trimmed statistic', () => {
+  const design = resolveEpochDesign({ ...DESIGN, statistic: 'trimmed' });
+  const boundaries = spendingBoundaries(design);
+
+  it('has boundaries of its own, near t\'s while nothing is cut (fewer than five epochs)', () => {
+    expect(boundaries).toHaveLength(DESIGN.maxEpochs - DESIGN.minEpochs + 1);
+    // The same quantile estimated from other simulated paths: equal up to the simulation's own error.
+    const t = spendingBoundaries(resolveEpochDesign(DESIGN));
+    expect(Math.abs(boundaries[0]! / t[0]! - 1)).toBeLessThan(0.1);
+    expect(boundaries.every((b) => Number.isFinite(b) && b > 1.5)).toBe(true);
+  });
+
+  it('holds the false-regression rate at α over all looks under normal epochs, checked with another random source', () => {
+    // 50,000 paths: a sampling sd of 0.1 points; with the calibration's own error, a wrong boundary
+    // is what lands outside α ± 0.7 points.
+    const paths = 50_000;
+    const z = normals(paths * DESIGN.maxEpochs);
+    let crossed = 0;
+    for (let p = 0; p < paths; p++) {
+      const values = Array.from(z.subarray(p * DESIGN.maxEpochs, (p + 1) * DESIGN.maxEpochs));
+      for (let n = DESIGN.minEpochs; n <= DESIGN.maxEpochs; n++) {
+        if (decideEpochs(values.slice(0, n), { ...design, minEpochSd: 0, threshold: 1e-9 }).outcome === 'regression') {
+          crossed++;
+          break;
+        }
+      }
+    }
+    expect(Math.abs(crossed / paths - 0.05)).toBeLessThan(0.007);
+  }, 60_000);
+
+  it('keeps two far epochs of ten from moving its interval, where they drag the mean\'s past the threshold', () => {
+    // Ten A/A epochs (log ratios): eight within ±2%, and two at +14.9% and +17.3% as in a real Hive run.
+    const epochs = [0.02, -0.02, 0.015, -0.015, 0.01, -0.01, 0.005, -0.005, Math.log(1.149), Math.log(1.173)];
+    const plain = decideEpochs(epochs, { ...DESIGN, maxEpochs: 10 });
+    const trimmed = decideEpochs(epochs, { ...DESIGN, maxEpochs: 10, statistic: 'trimmed' });
+    expect(plain.outcome).toBe('continue');
+    expect(plain.interval!.high).toBeGreaterThan(0.05);
+    expect(trimmed.outcome).toBe('no change');
+    expect(trimmed.interval!.high).toBeLessThan(0.04);
+  });
+});

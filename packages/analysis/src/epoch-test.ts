@@ -24,6 +24,7 @@
  */
 import { mean } from './descriptive.js';
 import { mulberry32 } from './random.js';
+import { trimmedLocation } from './trimmed-mean.js';
 
 export interface EpochTestDesign {
   /** Smallest relative change that counts: `no change` means within ±threshold. */
@@ -38,6 +39,11 @@ export interface EpochTestDesign {
   spendingPower: number;
   /** Floor on the per-epoch standard deviation (log units), so identical epochs cannot give a zero-width interval. */
   minEpochSd: number;
+  /**
+   * The epochs' centre and spread: `mean` (the t statistic) or `trimmed` (Yuen's 20% trimmed mean and
+   * its winsorized standard error, trimmed-mean.ts), each with boundaries calibrated for itself.
+   */
+  statistic: 'mean' | 'trimmed';
 }
 
 export const DEFAULT_EPOCH_TEST: Omit<EpochTestDesign, 'maxEpochs'> = {
@@ -46,6 +52,7 @@ export const DEFAULT_EPOCH_TEST: Omit<EpochTestDesign, 'maxEpochs'> = {
   minEpochs: 4,
   spendingPower: 1,
   minEpochSd: 0.005,
+  statistic: 'mean',
 };
 
 export type EpochOutcome = 'regression' | 'no change' | 'improvement' | 'continue';
@@ -91,6 +98,7 @@ export function resolveEpochDesign(design: Partial<EpochTestDesign> & { maxEpoch
   check(Number.isInteger(d.maxEpochs) && d.maxEpochs >= d.minEpochs, `maxEpochs must be an integer ≥ minEpochs (${d.minEpochs}), got ${d.maxEpochs}`);
   check(d.spendingPower > 0, `spendingPower must be > 0, got ${d.spendingPower}`);
   check(d.minEpochSd >= 0, `minEpochSd must be ≥ 0, got ${d.minEpochSd}`);
+  check(d.statistic === 'mean' || d.statistic === 'trimmed', `statistic must be mean or trimmed, got ${String(d.statistic)}`);
   return d;
 }
 
@@ -98,8 +106,7 @@ export function resolveEpochDesign(design: Partial<EpochTestDesign> & { maxEpoch
 export function decideEpochs(values: readonly number[], design: Partial<EpochTestDesign> & { maxEpochs: number }): EpochDecision {
   const d = resolveEpochDesign(design);
   const n = values.length;
-  const m = n > 0 ? mean(values) : 0;
-  const sd = n > 1 ? Math.max(d.minEpochSd, Math.sqrt(values.reduce((sum, v) => sum + (v - m) ** 2, 0) / (n - 1))) : null;
+  const { m, sd } = centerAndSpread(values, d);
   const base = { epochs: n, meanLogRatio: m, relativeChange: Math.expm1(m), epochSd: sd };
   if (n < d.minEpochs || n > d.maxEpochs || sd === null) {
     const why = n < d.minEpochs ? `no verdict before ${d.minEpochs} epochs` : `past the last look (${d.maxEpochs} epochs)`;
@@ -110,6 +117,18 @@ export function decideEpochs(values: readonly number[], design: Partial<EpochTes
   const interval = { low: Math.expm1(m - half), high: Math.expm1(m + half) };
   const outcome = outcomeOf(interval, d.threshold);
   return { ...base, outcome, boundary, interval, reason: reasonFor(outcome, interval, n, d) };
+}
+
+/** The epochs' centre and their spread as a per-epoch sd (floored), by the design's statistic; sd null with one epoch. */
+function centerAndSpread(values: readonly number[], d: EpochTestDesign): { m: number; sd: number | null } {
+  const n = values.length;
+  if (n < 2) return { m: n > 0 ? values[0]! : 0, sd: null };
+  if (d.statistic === 'trimmed') {
+    const t = trimmedLocation(values);
+    return { m: t.center, sd: Math.max(d.minEpochSd, t.standardError * Math.sqrt(n)) };
+  }
+  const m = mean(values);
+  return { m, sd: Math.max(d.minEpochSd, Math.sqrt(values.reduce((sum, v) => sum + (v - m) ** 2, 0) / (n - 1))) };
 }
 
 function outcomeOf(interval: { low: number; high: number }, threshold: number): EpochOutcome {
@@ -131,6 +150,7 @@ const CALIBRATION_PATHS = 20_000;
  * seed), so the same design gives the same boundaries in the live run, the publish pass and replays.
  */
 export function spendingBoundaries(design: EpochTestDesign): number[] {
+  if (design.statistic === 'trimmed') return trimmedBoundaries(design);
   const key = `${design.alpha}|${design.minEpochs}|${design.maxEpochs}|${design.spendingPower}`;
   const cached = boundaryCache.get(key);
   if (cached) return cached;
@@ -160,6 +180,46 @@ export function spendingBoundaries(design: EpochTestDesign): number[] {
     }
     const k = Math.min(crossings, ts.length);
     // Halfway between the last path that crosses and the first that does not.
+    const boundary = k < ts.length ? (ts[k - 1]!.t + ts[k]!.t) / 2 : ts[k - 1]!.t;
+    for (let i = 0; i < k; i++) alive[ts[i]!.j] = 0;
+    spent += k / CALIBRATION_PATHS;
+    boundaries.push(boundary);
+  }
+  boundaryCache.set(key, boundaries);
+  return boundaries;
+}
+
+/**
+ * The same calibration for Yuen's trimmed t (trimmed mean over its standard error): each path keeps
+ * its epochs, and at each look the statistic is taken over them. Under normal epochs it is a little
+ * wider than t's, which is the price of not following a far epoch.
+ */
+function trimmedBoundaries(design: EpochTestDesign): number[] {
+  const key = `trimmed|${design.alpha}|${design.minEpochs}|${design.maxEpochs}|${design.spendingPower}`;
+  const cached = boundaryCache.get(key);
+  if (cached) return cached;
+  const random = mulberry32(0x5eed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  const paths = Array.from({ length: CALIBRATION_PATHS }, () => new Float64Array(design.maxEpochs));
+  for (const path of paths) for (let n = 0; n < design.maxEpochs; n++) path[n] = normal();
+  const alive = new Uint8Array(CALIBRATION_PATHS).fill(1);
+  const boundaries: number[] = [];
+  let spent = 0;
+  for (let n = design.minEpochs; n <= design.maxEpochs; n++) {
+    const target = design.alpha * (n / design.maxEpochs) ** design.spendingPower;
+    const crossings = Math.round((target - spent) * CALIBRATION_PATHS);
+    const ts: Array<{ t: number; j: number }> = [];
+    for (let j = 0; j < CALIBRATION_PATHS; j++) {
+      if (!alive[j]) continue;
+      const t = trimmedLocation(Array.from(paths[j]!.subarray(0, n)));
+      ts.push({ t: t.standardError > 0 ? t.center / t.standardError : t.center > 0 ? Infinity : -Infinity, j });
+    }
+    ts.sort((a, b) => b.t - a.t);
+    if (crossings <= 0 || ts.length === 0) {
+      boundaries.push(Infinity);
+      continue;
+    }
+    const k = Math.min(crossings, ts.length);
     const boundary = k < ts.length ? (ts[k - 1]!.t + ts[k]!.t) / 2 : ts[k - 1]!.t;
     for (let i = 0; i < k; i++) alive[ts[i]!.j] = 0;
     spent += k / CALIBRATION_PATHS;

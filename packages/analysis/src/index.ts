@@ -27,3 +27,7 @@ export { mannKendall, normalCdf, normalQuantile, theilSen, type MannKendall, typ
 export { DEFAULT_LEAK_DESIGN, calmsAfterWarmup, intervalsAfterWarmup, judgeSoak, leakingClasses, memoryTrend, rssNetOfHeap, rssNetOfHeapUnderLoad, snapshotDue, type LeakDesign, type SnapshotTime } from './leak.js';
 export { analyzeSoak, leakDesignOf } from './soak-analysis.js';
 export { growingClasses, summarizeHeapSnapshot, summarizeHeapSnapshotFile, type GrowingClass, type HeapClassSummary, type HeapSnapshotSummary } from './heap-snapshot.js';
+// Comparisons by instructions: the verdict on callgrind's counts, dumps, and the measure in words
+export { INSTRUCTION_LEVEL, decideInstructions, failedBatches, instructionMetric, instructionObservations, judgeInstructions, type InstructionTestDesign } from './instruction-test.js';
+export { callgrindTotal, parseCallgrindDump, type CallgrindDump } from './callgrind-dump.js';
+export { instructionMeasure, timeMeasure } from './measure-statement.js';

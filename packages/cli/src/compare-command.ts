@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { DEFAULTS, makeRunId, recordFinishedRunsComparison, runComparison, type CompareOptions } from '@gwprof/collect';
+import { CALLGRIND_ARGS, DEFAULTS, makeRunId, recordFinishedRunsComparison, runComparison, type CompareOptions } from '@gwprof/collect';
 import { GwprofError, type PublishedCompare } from '@gwprof/results';
 import { publishCompare, type CompareCopies } from '@gwprof/publish';
 import { renderCompareTable } from '@gwprof/render';
@@ -13,6 +13,7 @@ import { scenarioFrom, subgraphPortsFrom } from './defaults.js';
 
 const COMPARE = DEFAULTS.compare;
 const DESIGN = COMPARE.design;
+const COUNTING = COMPARE.instructions;
 
 interface CompareFlags extends ServiceFlags {
   baseline?: string;
@@ -35,8 +36,12 @@ interface CompareFlags extends ServiceFlags {
   simultaneous: boolean;
   warmTogether: boolean;
   gcBeforeWindow: boolean;
-  budget: number;
-  threshold: number;
+  budget?: number;
+  threshold?: number;
+  measure: 'time' | 'instructions';
+  warmupRequests: number;
+  batchRequests: number;
+  batchesPerEpoch: number;
   minEpochs: number;
   baselineNode?: string;
   candidateNode?: string;
@@ -75,8 +80,16 @@ export function compareCommand(): Command {
     .option('--simultaneous', 'load both sides at the same time in every window, each at the level, on the shared gateway core: less noise, but every figure is then measured with the other side as neighbour (docs/compare.md)', DESIGN.simultaneous)
     .option('--warm-together', 'launch and warm up both sides at the same time at the start of each epoch, then measure as usual: a pair is ready sooner, but it biased a known change upward (docs/compare.md); kept for the noise study', DESIGN.warmTogether)
     .option('--gc-before-window', 'force a full GC on each side just before each of its windows, so every window starts from the same point of the collector\'s cycle', DESIGN.gcBeforeWindow)
-    .option('--budget <time>', 'stop (inconclusive, exit 3) when another epoch would run past this', parseDuration('--budget', 60), DESIGN.budgetMinutes)
-    .option('--threshold <percent>', 'no change means within ± this of CPU per request', parsePercent('--threshold'), DESIGN.threshold * 100)
+    .addOption(
+      new Option('--measure <kind>', 'what decides: time (CPU ms per request, in timed windows) or instructions (instructions per request counted under callgrind: repeatable on a noisy machine, blind to what a count cannot see; docs/compare.md)')
+        .choices(['time', 'instructions'])
+        .default('time'),
+    )
+    .option('--budget <minutes>', `stop (inconclusive, exit 3) when another epoch would run past this many minutes (default ${DESIGN.budgetMinutes}; ${COUNTING.budgetMinutes} with --measure instructions)`, parseDuration('--budget', 60))
+    .option('--threshold <percent>', `no change means within ± this of the measure per request (default ${DESIGN.threshold * 100}%; ${COUNTING.threshold * 100}% with --measure instructions)`, parsePercent('--threshold'))
+    .option('--warmup-requests <n>', 'instructions: uncounted requests after each start, one at a time', parseWholeNumber('--warmup-requests'), COUNTING.warmupRequests)
+    .option('--batch-requests <n>', 'instructions: requests in a counted batch, one at a time', parseWholeNumber('--batch-requests'), COUNTING.batchRequests)
+    .option('--batches-per-epoch <n>', 'instructions: counted batches of each side per pair of processes', parseWholeNumber('--batches-per-epoch'), COUNTING.batchesPerEpoch)
     .option('--min-epochs <n>', 'epochs (pairs of processes) before the first look', parseWholeNumber('--min-epochs', 3, ': the test needs a variance with degrees of freedom'), DESIGN.minEpochs)
     .option('--baseline-node <version>', 'Node.js of the baseline: a version (22, 24.9.0, fetched once from the npm registry), a path to node, or current', 'current')
     .option('--candidate-node <version>', 'Node.js of the candidate (same forms): compare one gateway on two Node versions', 'current')
@@ -126,7 +139,9 @@ async function compareRunsAction(flags: CompareFlags, copies: CompareCopies): Pr
 /** The flags as collect's options: defaults filled in, nothing else. */
 function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: ProgressLine): CompareOptions {
   if (flags.gcBeforeWindow && !flags.profile) throw new GwprofError('--gc-before-window forces the GC through gwprof\'s preload, which --no-profile leaves out: drop one of them');
-  const load = loadOf(flags);
+  const counting = flags.measure === 'instructions';
+  if (counting && (flags.concurrency || flags.rate)) throw new GwprofError('--measure instructions sends requests one at a time: leave out --concurrency and --rate');
+  const load = counting ? { load: { kind: 'closed' as const }, levels: [1] } : loadOf(flags);
   return {
     ...serviceOptions(flags),
     baseline: flags.baseline!,
@@ -140,7 +155,7 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
     ...(flags.baselineNode ? { baselineNode: flags.baselineNode } : {}),
     ...(flags.candidateNode ? { candidateNode: flags.candidateNode } : {}),
     design: {
-      threshold: flags.threshold / 100,
+      threshold: (flags.threshold ?? (counting ? COUNTING.threshold * 100 : DESIGN.threshold * 100)) / 100,
       alpha: DESIGN.alpha,
       minEpochs: flags.minEpochs,
       spendingPower: DESIGN.spendingPower,
@@ -152,7 +167,20 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
       simultaneous: flags.simultaneous,
       warmTogether: flags.warmTogether,
       gcBeforeWindow: flags.gcBeforeWindow,
-      budgetMinutes: flags.budget,
+      budgetMinutes: flags.budget ?? (counting ? COUNTING.budgetMinutes : DESIGN.budgetMinutes),
+      measure: flags.measure,
+      ...(counting
+        ? {
+            instructions: {
+              warmupRequests: flags.warmupRequests,
+              batchRequests: flags.batchRequests,
+              batchesPerEpoch: flags.batchesPerEpoch,
+              v8Flags: [...COUNTING.v8Flags, ...(flags.v8Flag ?? [])],
+              valgrindArgs: [...CALLGRIND_ARGS],
+              minEpochSd: COUNTING.minEpochSd,
+            },
+          }
+        : {}),
       v8Flags: flags.v8Flag ?? [...DESIGN.v8Flags],
       seedPerEpoch: flags.seedPerEpoch,
     },

@@ -135,6 +135,32 @@ export const DEFAULTS = {
       v8Flags: [] as string[],
       seedPerEpoch: false,
     },
+    /**
+     * --measure instructions: the gateway's instructions per request counted under callgrind
+     * (docs/compare.md, docs/validation/compare-instructions.md).
+     */
+    instructions: {
+      /** Counts do not drift with the machine: a 1% change is within reach in minutes. */
+      threshold: 0.01,
+      budgetMinutes: 10,
+      /** Uncounted requests after each start, one at a time, before the first batch. */
+      warmupRequests: 200,
+      /** Requests in a counted batch: the scenario's first ones, one at a time. */
+      batchRequests: 30,
+      /**
+       * One batch per pair of processes: on Mesh, batches of one process scattered by 0.08% and
+       * processes by about 0.06%, so a second batch (27 s under callgrind) shrinks an epoch's sd from
+       * 0.17% to 0.13% for a third more time: more epochs buy more.
+       */
+      batchesPerEpoch: 1,
+      /**
+       * V8's baseline tiers only (TurboFan was still compiling after 1,500 requests), fixed seeds and
+       * a GC schedule that does not depend on time: the flags under which two processes' counts agree.
+       */
+      v8Flags: ['--no-opt', '--predictable', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1', '--no-concurrent-sweeping', '--expose-gc'],
+      /** The epochs' sd is floored here (log units): two fresh processes were 0.05–0.13% apart. */
+      minEpochSd: 0.001,
+    },
   },
   soak: {
     scenario: 'varied',

@@ -36,6 +36,14 @@ export interface GatewayStartOptions {
   processName?: string;
   /** Another Node.js, or V8 flags for the gateway's node, through a shim written under shimDir. */
   node?: NodeChoice;
+  /** Run the gateway under valgrind's callgrind (a comparison by instructions). */
+  callgrind?: CallgrindLaunch;
+}
+
+/** valgrind's arguments before the program, and where its dumps go (%p: the pid). */
+export interface CallgrindLaunch {
+  valgrindArgs: readonly string[];
+  outFile: string;
 }
 
 /** The Node.js a gateway runs on and the V8 flags it gets (flags NODE_OPTIONS may not carry). */
@@ -78,13 +86,24 @@ export function stepGatewayOf(gateway: RunningGateway): StepGateway {
  * A `node` that execs the chosen binary with the V8 flags, in a folder of its own (exec keeps the
  * pid, so the gateway's process is still the one started); null when neither is asked for.
  */
-function nodeShim(choice: NodeChoice): string | null {
-  if (choice.binary.path === process.execPath && choice.v8Flags.length === 0) return null;
+function nodeShim(choice: NodeChoice, callgrind: CallgrindLaunch | undefined): string | null {
+  if (choice.binary.path === process.execPath && choice.v8Flags.length === 0 && !callgrind) return null;
   mkdirSync(choice.shimDir, { recursive: true });
   const shim = path.join(choice.shimDir, 'node');
-  const words = [choice.binary.path, ...choice.v8Flags].map(shellQuote).join(' ');
+  const valgrind = callgrind ? ['valgrind', ...callgrind.valgrindArgs, `--callgrind-out-file=${callgrind.outFile}`] : [];
+  const words = [...valgrind, choice.binary.path, ...choice.v8Flags].map(shellQuote).join(' ');
   writeFileSync(shim, `#!/bin/sh\nexec ${words} "$@"\n`, { mode: 0o755 });
   return shim;
+}
+
+/**
+ * A command that is not a node script (`cmd:`) under callgrind, its children and execs too: a
+ * compiled gateway is counted as it is; a `node` it calls through PATH is the shim, which runs
+ * natively and puts node under callgrind itself, with the V8 flags.
+ */
+function underCallgrind(callgrind: CallgrindLaunch, shim: string | null, command: string, args: string[]): { command: string; args: string[] } {
+  const skip = shim ? [`--trace-children-skip=${shim}`] : [];
+  return { command: 'valgrind', args: [...callgrind.valgrindArgs, `--callgrind-out-file=${callgrind.outFile}`, '--trace-children=yes', ...skip, command, ...args] };
 }
 
 function shellQuote(word: string): string {
@@ -155,7 +174,7 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
   const { adapter, port, logger } = options;
   await assertPortFree(port, `gateway ${adapter.spec}`);
   const baseEnv = gatewayEnvironment(port, options.subgraphUrls);
-  const node = options.node ? nodeShim(options.node) : null;
+  const node = options.node ? nodeShim(options.node, options.callgrind) : null;
   const context: GatewayContext = { port, subgraphUrls: options.subgraphUrls, env: baseEnv, runDir: options.runDir, logger, node: node ?? process.execPath };
   const t0 = performance.now();
   try {
@@ -171,6 +190,7 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
     if (!launch.isNodeScript) throw new GwprofError(`gateway ${adapter.spec} is not a node script: clinic and 0x can only wrap Node gateways`);
     ({ command, args } = options.wrapNodeScript(command, args));
   }
+  if (options.callgrind && !launch.isNodeScript) ({ command, args } = underCallgrind(options.callgrind, node, command, args));
   ({ command, args } = orphanGuardedCommand(command, args));
   if (options.memoryCap) ({ command, args } = options.memoryCap.wrap(command, args));
   ({ command, args } = pinnedCommand(options.cpus, command, args));

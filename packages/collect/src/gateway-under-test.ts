@@ -51,7 +51,7 @@ export async function launchGatewayUnderTest(
   adapter: GatewayAdapter,
   gatewayEnv: Record<string, string>,
   processName: string,
-  placement: Pick<LaunchOptions, 'port' | 'memoryCap' | 'node' | 'subgraphs'> = {},
+  placement: Pick<LaunchOptions, 'port' | 'memoryCap' | 'node' | 'subgraphs' | 'callgrind'> = {},
 ): Promise<GatewayUnderTest> {
   const launched = await bed.launchGateway({ adapter, gatewayEnv, processName, ...placement });
   return {

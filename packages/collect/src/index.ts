@@ -1,6 +1,7 @@
 // The CLI's entry points.
 export { runSweep, type SweepOptions } from './sweep.js';
 export { runComparison, type CompareOptions } from './compare/run-comparison.js';
+export { CALLGRIND_ARGS } from './instructions/callgrind.js';
 export { runSoak, type SoakOptions } from './soak/run-soak.js';
 export { exportK6, type K6ExportRequest } from './k6/export-k6.js';
 export { k6LoadTag } from './k6/k6-script.js';

@@ -11,7 +11,7 @@ import { createMemoryCap, pinSelf, planCpuSets, type CpuPlan, type MemoryCap } f
 import type { RunLogs } from './log.js';
 import { ProcessRegistry } from './processes.js';
 import { startSubgraphs, type RunningSubgraphs, type SubgraphViews } from './subgraphs.js';
-import { startGateway, type RunningGateway } from './gateway-process.js';
+import { startGateway, type CallgrindLaunch, type RunningGateway } from './gateway-process.js';
 import type { NodeBinary } from './node-binaries.js';
 import { ProfilerClient, withProfilerPreload } from './profiler/controller.js';
 import { profilerWrapper, type ExternalProfiler } from './profiler/external.js';
@@ -83,6 +83,8 @@ export interface LaunchOptions {
   node?: { binary: NodeBinary; v8Flags: readonly string[] };
   /** The subgraph addresses it is given; default the run's. */
   subgraphs?: RunningSubgraphs;
+  /** Under callgrind (a comparison by instructions): then on no pinned core, since counts do not depend on speed. */
+  callgrind?: CallgrindLaunch;
 }
 
 export async function startTestBed(options: {
@@ -129,7 +131,7 @@ export async function startTestBed(options: {
     candidateSubgraphs: views.candidate,
     registry,
     close,
-    async launchGateway({ adapter, gatewayEnv, processName, port = options.gatewayPort, memoryCap = resources.memoryCap, node, subgraphs = views.subgraphs }: LaunchOptions): Promise<LaunchedGateway> {
+    async launchGateway({ adapter, gatewayEnv, processName, port = options.gatewayPort, memoryCap = resources.memoryCap, node, subgraphs = views.subgraphs, callgrind }: LaunchOptions): Promise<LaunchedGateway> {
       options.onProgress(`starting gateway ${adapter.spec}…`, false);
       launched.add(adapter);
       const external = options.profiler === 'clinic' || options.profiler === '0x' ? profilerWrapper(options.profiler, runDir) : null;
@@ -143,7 +145,8 @@ export async function startTestBed(options: {
           ...(memoryCap?.nodeOptions ? [memoryCap.nodeOptions] : []),
         ],
         harnessEnv: options.profiler === 'inspector' ? { GWPROF_PROFILER_DIR: profilerDir } : (external?.env ?? {}),
-        cpus: resources.cpuPlan.gateway,
+        cpus: callgrind ? null : resources.cpuPlan.gateway,
+        ...(callgrind ? { callgrind } : {}),
         memoryCap,
         ...(external ? { wrapNodeScript: external.wrap } : {}),
         runDir,

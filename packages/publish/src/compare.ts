@@ -22,7 +22,16 @@ import {
   loadLabel,
   loadLevel,
 } from '@gwprof/results';
-import { GATING_METRIC, INFORMATIONAL_METRICS, analyzeProfile, blockChanges, compareMetric, deltaMetric, judgeComparison, type CpuProfile, type HeapProfile } from '@gwprof/analysis';
+import {
+  GATING_METRIC,
+  INFORMATIONAL_METRICS,
+  INSTRUCTION_LEVEL,
+  instructionMeasure,
+  instructionMetric,
+  instructionObservations,
+  judgeInstructions,
+  timeMeasure,
+  analyzeProfile, blockChanges, compareMetric, deltaMetric, judgeComparison, type CpuProfile, type HeapProfile } from '@gwprof/analysis';
 import { renderCompareMarkdown, renderCompareReportHtml } from '@gwprof/render';
 import { deriveAllocationSummary, deriveStepAnalysis, failed, readHeapProfile, readStepProfile } from './step-profile.js';
 import { BUILT_IN_RULES } from './run.js';
@@ -38,7 +47,8 @@ export interface CompareCopies {
 
 export async function publishCompare(runDir: string, copies: CompareCopies = {}): Promise<PublishedCompare> {
   const compare = readCompareResult(runDir);
-  const analysis = compare.mode === 'runs' ? analyzeRuns(compare) : await analyzeWindows(runDir, compare);
+  const analysis =
+    compare.mode === 'runs' ? analyzeRuns(compare) : compare.config.design?.measure === 'instructions' ? analyzeInstructions(compare) : await analyzeWindows(runDir, compare);
   const published: PublishedCompare = { ...compare, analysis };
   writeCompareResult(runDir, published);
   writeFileSync(path.join(runDir, 'index.html'), renderCompareReportHtml(published));
@@ -65,14 +75,38 @@ async function analyzeWindows(runDir: string, compare: CompareResult): Promise<C
       level,
       label: label(level),
       decision: verdict.decisions.get(level) ?? null,
-      cpu: compareMetric(compare.windows, level, GATING_METRIC),
+      gating: compareMetric(compare.windows, level, GATING_METRIC),
       blocks: blockChanges(compare.windows, level),
       metrics: INFORMATIONAL_METRICS.map((spec) => compareMetric(compare.windows, level, spec)),
       ...moves,
       allocation: await publishLevelAllocations(runDir, compare, level, heaps),
     });
   }
-  return { levels, ...verdictOf(compare, verdict), windows: analyses };
+  return { levels, ...verdictOf(compare, verdict), windows: analyses, measure: timeMeasure() };
+}
+
+/** A comparison by instructions: the test on the epochs' counts, one level (requests one at a time). */
+function analyzeInstructions(compare: CompareResult): CompareAnalysis {
+  const design = compare.config.design!;
+  if (!design.instructions) throw new GwprofError('compare.json measured by instructions has no design.instructions');
+  const batches = compare.batches ?? [];
+  const { threshold, alpha, minEpochs, spendingPower } = design;
+  const maxEpochs = compare.plan?.maxEpochs ?? minEpochs;
+  const verdict = judgeInstructions(batches, { threshold, alpha, minEpochs, maxEpochs, spendingPower, minEpochSd: design.instructions.minEpochSd });
+  const blocks = instructionObservations(batches).map((o) => ({ block: o.epoch, epoch: o.epoch, relativeChange: Math.expm1(o.x) }));
+  const level: CompareLevel = {
+    level: INSTRUCTION_LEVEL,
+    label: 'one request at a time',
+    decision: verdict.decisions.get(INSTRUCTION_LEVEL) ?? null,
+    gating: instructionMetric(batches),
+    blocks,
+    metrics: [],
+    buckets: [],
+    functions: [],
+    allocation: null,
+    pprof: null,
+  };
+  return { levels: [level], ...verdictOf(compare, verdict), windows: [], measure: instructionMeasure(design, compare.instructionEpochs ?? []) };
 }
 
 /** The verdict, unless the comparison did not run to its end (then it is invalid). */
@@ -123,7 +157,7 @@ function analyzeRuns(compare: CompareResult): CompareAnalysis {
       level,
       label: loadLabel(compareLoadAt(compare.config.load, level)),
       decision: null,
-      cpu: deltaMetric(b, c, GATING_METRIC),
+      gating: deltaMetric(b, c, GATING_METRIC),
       blocks: [],
       metrics: INFORMATIONAL_METRICS.map((spec) => deltaMetric(b, c, spec)),
       buckets: runBucketDeltas(baseline, candidate, b.id, c.id),
@@ -143,6 +177,7 @@ function analyzeRuns(compare: CompareResult): CompareAnalysis {
         : ['one run per side: deltas without intervals; measure with --baseline/--candidate for a verdict'],
     exitCode: failedSteps.length > 0 ? 2 : 0,
     windows: [],
+    measure: timeMeasure(),
   };
 }
 

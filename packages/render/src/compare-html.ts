@@ -18,6 +18,7 @@ import {
   functionMovesHeading,
   isDeltasOnly,
   largestMoves,
+  measureLines,
   metricCells,
   metricLabel,
   movedBeyondNoise,
@@ -42,7 +43,7 @@ function levelTag(level: CompareLevel): string {
 const SIDE_COLORS = { baseline: '#1f77b4', candidate: '#ff7f0e' } as const;
 
 function metricsTable(level: CompareLevel): string {
-  const rows = [level.cpu, ...level.metrics].map((m) => {
+  const rows = [level.gating, ...level.metrics].map((m) => {
     const cells = metricCells(m).map(escapeHtml);
     const worse = changeIsWorse(m, level);
     cells[4] = `<span class="${worse === null ? '' : worse ? 'delta-bad' : 'delta-good'}">${cells[4]}</span>`;
@@ -127,7 +128,7 @@ Differential profile (CPU per successful request): ${link(p.baseline, p.baseline
 /** Each window's CPU per ok request by side, and the blocks' paired changes in order. */
 function windowCharts(compare: PublishedCompare, level: CompareLevel): string {
   if (isDeltasOnly(compare)) return '';
-  const values = level.cpu;
+  const values = level.gating;
   const dots = dotPlot({
     id: `windows-${levelTag(level)}`,
     title: `${metricLabel(values.metric)} per window (${values.unit})`,
@@ -232,6 +233,7 @@ export function renderCompareReportHtml(compare: PublishedCompare): string {
 <p class="meta">baseline <b class="mono">${escapeHtml(c.baseline)}</b> vs candidate <b class="mono">${escapeHtml(c.candidate)}</b> · mode ${escapeHtml(compare.mode)} · state ${escapeHtml(compare.state)} · started ${escapeHtml(compare.startedAt)}</p>
 <div id="verdict" class="verdict ${verdictTone(compare)}">${escapeHtml(overallVerdictText(compare))}</div>
 ${compare.analysis.verdictReasons.length > 0 ? `<ul id="verdict-reasons">${compare.analysis.verdictReasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>` : ''}
+${measureLines(compare).map((line) => `<p class="measure">${escapeHtml(line)}</p>`).join('\n')}
 ${compare.stopReason ? `<p>Stopped: ${escapeHtml(compare.stopReason)}</p>` : ''}
 </header>`;
   const levels = compare.analysis.levels
@@ -239,7 +241,7 @@ ${compare.stopReason ? `<p>Stopped: ${escapeHtml(compare.stopReason)}</p>` : ''}
       (level) => `<section class="compare-level" data-level="${level.level}"><h2>${escapeHtml(level.label)}</h2>
 <p class="decision">${escapeHtml(decisionText(level, c.design?.threshold ?? null))}</p>
 ${metricsTable(level)}
-<p class="meta">Change: ratio of the geometric means, candidate over baseline, from paired blocks (${escapeHtml(signedPercent(level.cpu.relativeChange))} for CPU). Table intervals are plain 95% t intervals, not adjusted for the sequential stop: information, not verdicts.</p>
+<p class="meta">Change: ratio of the geometric means, candidate over baseline, from paired blocks (${escapeHtml(signedPercent(level.gating.relativeChange))} for ${level.gating.metric === 'instructionsPerOkRequest' ? 'instructions' : 'CPU'}). Table intervals are plain 95% t intervals, not adjusted for the sequential stop: information, not verdicts.</p>
 <h3>CPU buckets, ms per successful request</h3>
 ${bucketTable(level)}
 ${functionsBlock(level)}

@@ -16,6 +16,7 @@ import {
   functionMovesHeading,
   isDeltasOnly,
   largestMoves,
+  measureLines,
   metricCells,
   overallVerdictText,
   upstreamUnseenCompareLines,
@@ -29,7 +30,7 @@ import { failedWindows } from '@gwprof/analysis';
 function levelSection(level: CompareLevel, threshold: number | null): string[] {
   const metricColumns: Column[] = METRIC_HEADERS.map((header, i) => ({ header, ...(i >= 2 ? { align: 'right' as const } : {}) }));
   // Metric cells and the decision are our own words and numbers (digits, signs, %, brackets): nothing to escape.
-  const rows = [level.cpu, ...level.metrics].map((m) => metricCells(m));
+  const rows = [level.gating, ...level.metrics].map((m) => metricCells(m));
   const out = [`### ${level.label}`, '', decisionText(level, threshold), '', formatMarkdownTable(metricColumns, rows), ''];
   if (level.buckets.length > 0) out.push(escapeMarkdown(bucketMovesLine(level.buckets)), '');
   const functions = largestMoves(level.functions, 10);
@@ -97,6 +98,8 @@ export function renderCompareMarkdown(compare: PublishedCompare): string {
   const lines: string[] = [`## gwprof compare: ${verdict}`, ''];
   lines.push(isDeltasOnly(compare) ? `**Deltas only** for ${sides}: two finished runs compared, one measurement per side, so no interval and no verdict.` : `**Verdict: ${verdict}** for ${sides} (exit ${compare.analysis.exitCode}).`);
   if (compare.analysis.verdictReasons.length > 0) lines.push('', ...compare.analysis.verdictReasons.map((r) => `- ${escapeMarkdown(r)}`));
+  const measured = measureLines(compare);
+  if (measured.length > 0) lines.push('', ...measured.map((line) => escapeMarkdown(line)));
   const failed = failedWindows(compare.windows);
   if (failed.length > 0) {
     lines.push('', `${failed.length} window(s) failed validation, so no verdict can be drawn:`, '');
@@ -110,7 +113,9 @@ export function renderCompareMarkdown(compare: PublishedCompare): string {
   lines.push(
     isDeltasOnly(compare)
       ? 'Single runs per side: deltas only.'
-      : 'Baseline and candidate are geometric means of the windows; change is their ratio (candidate / baseline − 1). The decision line carries the verdict and the interval it was read from; the table\'s 95% intervals, from paired blocks, are information, not adjusted for the repeated looks.',
+      : compare.config.design?.measure === 'instructions'
+        ? 'Baseline and candidate are geometric means of the counted batches; change is their ratio (candidate / baseline − 1), from the epochs\' paired ratios. The decision line carries the verdict and the interval it was read from; the table\'s 95% interval is information, not adjusted for the repeated looks.'
+        : 'Baseline and candidate are geometric means of the windows; change is their ratio (candidate / baseline − 1). The decision line carries the verdict and the interval it was read from; the table\'s 95% intervals, from paired blocks, are information, not adjusted for the repeated looks.',
   );
   lines.push('', '<details><summary>Setup</summary>', '', ...setupLines(compare), '', '</details>');
   lines.push('', '### Reproduce', '', fencedBlock(reproduceCommand(compare), 'sh'), '');

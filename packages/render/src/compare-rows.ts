@@ -8,6 +8,7 @@ import { upstreamUnseenBySide } from '@gwprof/analysis';
 const METRIC_LABELS: Record<string, string> = {
   rps: 'throughput (ok req/s)',
   cpuMsPerOkRequest: 'gateway CPU per ok request',
+  instructionsPerOkRequest: 'gateway instructions per ok request',
   p50: 'p50 latency',
   p99: 'p99 latency',
   rssMaxMB: 'peak RSS',
@@ -24,7 +25,7 @@ export function metricLabel(metric: string): string {
  * +0.0% included, colours nothing). null: no colour.
  */
 export function changeIsWorse(m: MetricComparison, level: CompareLevel): boolean | null {
-  if (m === level.cpu) {
+  if (m === level.gating) {
     const outcome = level.decision?.outcome;
     return outcome === 'regression' ? true : outcome === 'improvement' ? false : null;
   }
@@ -55,17 +56,26 @@ export function metricCells(m: MetricComparison): string[] {
 export function decisionText(level: CompareLevel, threshold: number | null): string {
   const d = level.decision;
   if (!d) return 'one run per side: no decision';
-  const where = `CPU per ok request ${signedPercent(d.relativeChange)} over ${d.epochs} epoch${d.epochs === 1 ? '' : 's'} (${d.blocks} block${d.blocks === 1 ? '' : 's'})`;
+  const counted = level.gating.metric === 'instructionsPerOkRequest';
+  const what = counted ? 'instructions' : 'CPU';
+  const where = `${what} per ok request ${signedPercent(d.relativeChange)} over ${d.epochs} epoch${d.epochs === 1 ? '' : 's'} (${d.blocks} block${d.blocks === 1 ? '' : 's'})`;
   if (!d.interval) return `${where}: no verdict yet (${d.reason})`;
   const interval = `${Math.round((1 - 2 * d.alpha) * 100)}% interval [${signedPercent(d.interval.low)}, ${signedPercent(d.interval.high)}], adjusted for a look after every epoch up to ${d.maxEpochs}`;
   const limit = threshold === null ? 'the threshold' : `±${Number((threshold * 100).toFixed(2))}%`;
   const meaning: Record<typeof d.outcome, string> = {
     'no change': `it lies within ${limit}: no change that large`,
-    regression: `it lies above 0: the candidate uses more CPU per request`,
-    improvement: `it lies below 0: the candidate uses less CPU per request`,
+    regression: `it lies above 0: the candidate ${counted ? 'executes more instructions' : 'uses more CPU'} per request`,
+    improvement: `it lies below 0: the candidate ${counted ? 'executes fewer instructions' : 'uses less CPU'} per request`,
     continue: `it holds 0 and reaches past ${limit}: not decided`,
   };
   return `${where}; ${interval}; ${meaning[d.outcome]}`;
+}
+
+/** What the verdict measured and what it cannot see, one line each; [] for files published before it was stated. */
+export function measureLines(compare: PublishedCompare): string[] {
+  const m = compare.analysis.measure;
+  if (!m || compare.mode === 'runs') return [];
+  return [`Measured: ${m.measured}.`, `It cannot see: ${m.cannotSee.join('; ')}.`, ...m.notes.map((note) => `Note: ${note}.`)];
 }
 
 /** The moves of 0.005 ms per request or more, largest first (the record keeps buckets in display order). */
@@ -203,6 +213,7 @@ export function windowLabel(w: PublishedCompare['windows'][number]): string {
 export function designText(compare: PublishedCompare): { measurement: string; test: string } | null {
   const d = compare.config.design;
   if (!d) return null;
+  if (d.measure === 'instructions' && d.instructions) return instructionDesignText(compare, d.instructions);
   const seeds = d.seedPerEpoch ? '; both sides share a fresh V8 seed each epoch' : '';
   const flags = d.v8Flags.length > 0 ? `; V8 flags on both sides: ${d.v8Flags.join(' ')}` : '';
   const gc = d.gcBeforeWindow ? '; a full GC forced on each side before each of its windows' : '';
@@ -211,6 +222,14 @@ export function designText(compare: PublishedCompare): { measurement: string; te
   return {
     measurement: `each epoch restarts both sides, warms ${compare.epochs.some((e) => e.warmedTogether) ? 'both up at the same time, each' : 'each up'} until its CPU per request stops falling (at most ${d.warmupSec} s), then measures ${d.blocksPerEpoch} block${d.blocksPerEpoch === 1 ? '' : 's'} per level of ${how}, ${d.windowSec} s each after a ${d.leadInSec} s lead-in${gc}${seeds}${flags}`,
     test: `t-test on epoch means of CPU ms per ok request, repeated after every epoch with error spending (α ${d.alpha} per direction, split across levels, up to ${compare.plan?.maxEpochs ?? '?'} epochs), first look after ${d.minEpochs} epochs; no change within ±${Number((d.threshold * 100).toFixed(2))}%; budget ${d.budgetMinutes} min`,
+  };
+}
+
+function instructionDesignText(compare: PublishedCompare, i: NonNullable<NonNullable<PublishedCompare['config']['design']>['instructions']>): { measurement: string; test: string } {
+  const d = compare.config.design!;
+  return {
+    measurement: `each epoch starts both sides at once under callgrind (${i.valgrindArgs.join(' ')}), sends each ${i.warmupRequests} uncounted requests one at a time, then counts ${i.batchesPerEpoch} batch${i.batchesPerEpoch === 1 ? '' : 'es'} of the scenario's first ${i.batchRequests} requests per side, each after a full GC; V8 flags on Node sides: ${i.v8Flags.join(' ')}`,
+    test: `t-test on epoch means of instructions per ok request (sd floored at ${(i.minEpochSd * 100).toFixed(2)}%), repeated after every epoch with error spending (α ${d.alpha} per direction, up to ${compare.plan?.maxEpochs ?? '?'} epochs), first look after ${d.minEpochs} epochs; no change within ±${Number((d.threshold * 100).toFixed(2))}%; budget ${d.budgetMinutes} min`,
   };
 }
 

@@ -11,6 +11,7 @@ import {
   functionMovesHeading,
   isDeltasOnly,
   largestMoves,
+  measureLines,
   metricCells,
   overallVerdictText,
   upstreamUnseenCompareLines,
@@ -38,7 +39,7 @@ export function renderCompareTable(compare: PublishedCompare, opts: TerminalOpti
   ];
   const threshold = compare.config.design?.threshold ?? null;
   for (const level of compare.analysis.levels) {
-    const rows = [level.cpu, ...level.metrics].map((m) => {
+    const rows = [level.gating, ...level.metrics].map((m) => {
       const cells = metricCells(m).map(escapeTerminal);
       const worse = changeIsWorse(m, level);
       if (worse !== null) cells[4] = worse ? p.red(cells[4]!) : p.green(cells[4]!);
@@ -62,6 +63,7 @@ export function renderCompareTable(compare: PublishedCompare, opts: TerminalOpti
   const verdictText = deltasOnly ? 'Deltas only: two finished runs compared, no interval and no verdict' : `Verdict: ${overallVerdictText(compare)} (exit ${compare.analysis.exitCode})`;
   lines.push('', tone === 'bad' ? p.bold(p.red(verdictText)) : tone === 'ok' ? p.bold(p.green(verdictText)) : p.bold(p.yellow(verdictText)));
   for (const reason of compare.analysis.verdictReasons) lines.push(`  - ${escapeTerminal(reason)}`);
+  for (const line of measureLines(compare)) lines.push(escapeTerminal(line));
   if (compare.stopReason) lines.push(`Stopped: ${escapeTerminal(compare.stopReason)}`);
   if (compare.state !== 'complete') lines.push(p.yellow(`Compare run ${compare.state}`));
   return lines.join('\n');

@@ -103,7 +103,7 @@ describe('renderCompareTable', () => {
     const compare = makeCompareFixture();
     const level = compare.analysis.levels[0]!;
     level.decision = { ...level.decision!, outcome: 'no change' };
-    level.cpu = { ...level.cpu, relativeChange: 0.0001 };
+    level.gating = { ...level.gating, relativeChange: 0.0001 };
     level.metrics = level.metrics.map((m) => (m.metric === 'p99' ? m : { ...m, interval: [-0.02, 0.01] }));
     const coloured = renderCompareTable(compare, { color: true });
     expect(coloured).not.toMatch(/\u001b\[3[12]m\+0\.0%/);

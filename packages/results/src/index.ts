@@ -1,4 +1,5 @@
 export * from './types.js';
+export * from './instruction-types.js';
 export * from './io.js';
 export { GwprofError, asError } from './errors.js';
 export { compareLoadAt, loadLabel, loadLevel } from './load.js';

@@ -69,7 +69,15 @@ export function readCompareResult(runDir: string): CompareResult {
     compare.windows.map((w) => w.step),
     compare.analysis?.windows ?? [],
   );
-  for (const level of compare.analysis?.levels ?? []) level.allocation ??= null;
+  for (const level of compare.analysis?.levels ?? []) {
+    level.allocation ??= null;
+    // Before comparisons by instructions, the gating metric was always CPU time, named `cpu`.
+    const older = level as typeof level & { cpu?: typeof level.gating };
+    if (older.cpu && !level.gating) {
+      level.gating = older.cpu;
+      delete older.cpu;
+    }
+  }
   return compare;
 }
 

@@ -5,6 +5,8 @@
  * record and the profiles, written by the publish pass. Every table and page is rendered from
  * the file. Bump RESULTS_SCHEMA_VERSION on any incompatible change.
  */
+import type { InstructionBatch, InstructionDesign, InstructionSide } from './instruction-types.js';
+
 export const RESULTS_SCHEMA_VERSION = 3;
 
 /**
@@ -568,8 +570,8 @@ export interface CompareLevel {
   label: string;
   /** null for a comparison of finished runs (one value per side: deltas only). */
   decision: LevelDecision | null;
-  /** The gating metric, summarised like the others. */
-  cpu: MetricComparison;
+  /** The gating metric (design.measure: CPU ms or instructions per successful request), summarised like the others. */
+  gating: MetricComparison;
   /** The gating metric's change block by block; [] for a comparison of finished runs. */
   blocks: BlockChange[];
   metrics: MetricComparison[];
@@ -637,6 +639,14 @@ export interface CompareEpoch {
   sides: { baseline: EpochSide; candidate: EpochSide };
 }
 
+/** An epoch of a comparison by instructions: a fresh pair of processes under callgrind. */
+export interface InstructionEpoch {
+  epoch: number;
+  startedAt: string;
+  finishedAt: string | null;
+  sides: { baseline: InstructionSide; candidate: InstructionSide };
+}
+
 /** How many looks the comparison's error spending is spread over, fixed before the first look. */
 export interface EpochPlan {
   maxEpochs: number;
@@ -699,6 +709,14 @@ export interface CompareDesign {
    */
   warmTogether?: boolean;
   budgetMinutes: number;
+  /**
+   * What the verdict is decided on: the gateway's CPU time per successful request in timed
+   * windows, or its instructions per successful request counted under callgrind. Absent in older
+   * results: time.
+   */
+  measure?: 'time' | 'instructions';
+  /** How instructions are counted; present when measure is instructions. */
+  instructions?: InstructionDesign;
   /** V8 flags on both sides' node command lines. */
   v8Flags: string[];
   /** A fresh --hash-seed and --random-seed every epoch, the same for both sides. */
@@ -714,6 +732,19 @@ export interface CompareAnalysis {
   exitCode: 0 | 1 | 2 | 3;
   /** Profile analysis of each window that has a profile. */
   windows: StepAnalysis[];
+  /** What the verdict measured, and what that measure cannot see; absent in files published before it was stated. */
+  measure?: MeasureStatement;
+}
+
+/** The gating measure in words, for the verdict, the comment and compare.json. */
+export interface MeasureStatement {
+  kind: 'time' | 'instructions';
+  /** One line: what was measured, per what, and how. */
+  measured: string;
+  /** What this measure cannot see, one item each. */
+  cannotSee: string[];
+  /** Remarks on this run's sides (a gateway counted without V8 flags, …). */
+  notes: string[];
 }
 
 export interface CompareResult {
@@ -734,6 +765,9 @@ export interface CompareResult {
   runs: { baseline: string; candidate: string } | null;
   epochs: CompareEpoch[];
   windows: CompareWindow[];
+  /** A comparison by instructions: its counted batches, and each epoch's sides; absent otherwise. */
+  batches?: InstructionBatch[];
+  instructionEpochs?: InstructionEpoch[];
   /** The looks' plan, fixed before the first look; null until then, and for a comparison of finished runs. */
   plan: EpochPlan | null;
   /** Why measuring stopped: every level decided, the budget, a failure, an interruption. */

@@ -8,6 +8,7 @@ import type { NodeBinary } from '../node-binaries.js';
 import type { GatewayAdapter } from '../gateways/types.js';
 import { launchGatewayUnderTest, type GatewayUnderTest } from '../gateway-under-test.js';
 import type { TestBed } from '../test-bed.js';
+import type { CallgrindLaunch } from '../gateway-process.js';
 
 export type Side = 'baseline' | 'candidate';
 export const SIDES: readonly Side[] = ['baseline', 'candidate'];
@@ -44,11 +45,12 @@ export class GatewayPair {
    * Starts one side. The caller warms it up at once: a side left idle after its start (while the
    * other warms up) ended up with different JIT decisions and 4-5% more CPU per request (docs/history.md, the side bias).
    */
-  async startSide(side: Side, epoch: number, v8Flags: readonly string[]): Promise<GatewayUnderTest> {
+  async startSide(side: Side, epoch: number, v8Flags: readonly string[], callgrind?: CallgrindLaunch): Promise<GatewayUnderTest> {
     const spec = this.specs[side];
     const started = await launchGatewayUnderTest(this.bed, spec.adapter, spec.env, `${side}-e${epoch}`, {
       port: spec.port,
       node: { binary: spec.node, v8Flags },
+      ...(callgrind ? { callgrind } : {}),
       ...(side === 'candidate' && this.candidateCap ? { memoryCap: this.candidateCap } : {}),
       // Its own subgraph addresses: with both sides loaded at once, each side's fan-out counts its own requests.
       ...(side === 'candidate' && this.bed.candidateSubgraphs ? { subgraphs: this.bed.candidateSubgraphs } : {}),

@@ -15,6 +15,8 @@ import { measureBlock, openLevels } from './blocks.js';
 import type { CompareOptions, ComparisonContext } from './context.js';
 import { budgetExceeded, finishEpoch, startEpoch } from './epochs.js';
 import { GatewayPair, SIDES } from './gateway-pair.js';
+import { ensureValgrind } from '../instructions/callgrind.js';
+import { countUntilDecided } from '../instructions/count-epochs.js';
 
 export type { CompareOptions } from './context.js';
 
@@ -27,17 +29,20 @@ export interface ComparisonOutcome {
 
 export async function runComparison(options: CompareOptions): Promise<ComparisonOutcome> {
   checkOptions(options);
+  const counting = options.design.measure === 'instructions';
+  if (counting) ensureValgrind(options.onProgress);
   const adapters = { baseline: gatewayFromSpec(options.baseline), candidate: gatewayFromSpec(options.candidate) };
   const nodes = { baseline: resolveNode(options.baselineNode), candidate: resolveNode(options.candidateNode) };
   const scenario = loadScenario(options.scenario);
   const session = openSession({
     ...options,
     label: 'compare',
-    maxConcurrency: options.load.kind === 'open' ? options.load.maxInFlight : Math.max(...options.levels),
+    maxConcurrency: counting ? 1 : options.load.kind === 'open' ? options.load.maxInFlight : Math.max(...options.levels),
     gatewayPackages: Object.fromEntries(
       SIDES.flatMap((side) => Object.entries(adapters[side].packageVersions()).map(([name, version]) => [`${side}:${name}`, version])),
     ),
-    profiler: options.profile ? 'inspector' : 'none',
+    // Counting needs the preload too: it forces the full GC before each batch.
+    profiler: options.profile || counting ? 'inspector' : 'none',
   });
   const compare = newCompare(options, session, { baseline: nodes.baseline.version, candidate: nodes.candidate.version });
   writeCompareResult(session.runDir, compare);
@@ -63,7 +68,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
       started: performance.now(),
       loadAt: (level) => compareLoadAt(options.load, level),
     };
-    compare.stopReason = await measureUntilDecided(ctx);
+    compare.stopReason = counting ? await countUntilDecided(ctx) : await measureUntilDecided(ctx);
     compare.state = options.signal.aborted ? 'interrupted' : 'complete';
   } catch (caught) {
     compare.state = options.signal.aborted ? 'interrupted' : 'failed';
@@ -84,6 +89,12 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
 function checkOptions(options: CompareOptions): void {
   const ports = [options.gatewayPort, options.candidatePort, ...Object.values(options.subgraphPorts), ...Object.values(options.candidateSubgraphPorts ?? {})];
   if (new Set(ports).size !== ports.length) throw new GwprofError(`the two gateway ports and both sides' subgraph ports must all differ (got ${ports.join(', ')})`);
+  if (options.design.measure === 'instructions') {
+    if (!options.design.instructions) throw new Error('a comparison by instructions needs design.instructions');
+    if (options.load.kind !== 'closed' || options.levels.length !== 1 || options.levels[0] !== 1) {
+      throw new GwprofError('--measure instructions sends requests one at a time: leave out --concurrency and --rate');
+    }
+  }
   if (options.design.minEpochs < 3) throw new GwprofError('--min-epochs must be at least 3: the test needs a variance with degrees of freedom');
 }
 

@@ -33,6 +33,12 @@ export class RequestStream {
     return { index, body: this.bodies[index]! };
   }
 
+  /** Request `index` of the stream (its variables entry, cycled), without moving the round-robin. */
+  request(index: number): PreparedRequest {
+    const wrapped = index % this.bodies.length;
+    return { index: wrapped, body: this.bodies[wrapped]! };
+  }
+
   /**
    * The verdict on a response to request `index`. A gateway answers the same request with the same
    * few texts, so verdicts are remembered by text: exact, and it keeps the load generator's CPU

@@ -261,7 +261,7 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
           decision: measured
             ? { outcome: 'regression', blocks: 6, epochs: 6, relativeChange: 0.1136, interval: { low: 0.09, high: 0.138 }, alpha: 0.05, maxEpochs: 12, reason: '6 epochs, interval [+9.0%, +13.8%] lies above 0 and reaches beyond ±5.0%: slower' }
             : null,
-          cpu: metric('cpuMsPerOkRequest', 'CPU ms/req', false, [4.4, 4.4, 4.4], [4.9, 4.9, 4.9], 0.1136, [0.1, 0.127]),
+          gating: metric('cpuMsPerOkRequest', 'CPU ms/req', false, [4.4, 4.4, 4.4], [4.9, 4.9, 4.9], 0.1136, [0.1, 0.127]),
           blocks: measured ? [1, 2, 3, 4, 5, 6].map((block) => ({ block, epoch: block, relativeChange: 0.1136 })) : [],
           metrics: [
             metric('rps', 'req/s', true, [200, 202, 198], [180, 181, 179], -0.1, [-0.115, -0.085]),

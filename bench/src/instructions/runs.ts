@@ -1,0 +1,119 @@
+/**
+ * Real comparisons by instructions at the CI recipe's settings: A/A, and candidates with a planted
+ * loop sized to a share of the baseline's instructions per request. Kinds are interleaved, each
+ * entry appended to compare-instruction-runs.json as soon as it ends, with its batches.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CompareResult, PublishedCompare } from '@gwprof/results';
+import { appendEntry } from '../compare/json-log.js';
+
+export interface PlannedRun {
+  /** 0 for A/A; otherwise the planted share of the baseline's instructions per request, in %. */
+  plantedPercent: number;
+}
+
+export interface InstructionRunEntry {
+  date: string;
+  gateway: string;
+  flags: string[];
+  plantedPercent: number;
+  /** Planted loop iterations per request, and what they cost by the loop's ground truth. */
+  iterations: number;
+  plantedInstructions: number;
+  /** The planted instructions over the baseline's instructions per request, as measured in this run. */
+  plantedShare: number | null;
+  exitCode: number | null;
+  verdict: string | null;
+  minutes: number;
+  change: number | null;
+  interval: { low: number; high: number } | null;
+  epochs: number | null;
+  baselinePerRequest: number | null;
+  batches: Array<{ epoch: number; side: string; batch: number; perRequest: number | null; ok: number; requests: number; seconds: number }>;
+  epochSeconds: number[];
+}
+
+/** Interleaved: an A/A, then each planted size, round after round. */
+export function runPlan(counts: Record<number, number>): PlannedRun[] {
+  const plan: PlannedRun[] = [];
+  const rounds = Math.max(...Object.values(counts));
+  for (let i = 0; i < rounds; i++) for (const [percent, count] of Object.entries(counts)) if (i < count) plan.push({ plantedPercent: Number(percent) });
+  return plan;
+}
+
+export function runOne(options: {
+  root: string;
+  gateway: string;
+  flags: string[];
+  run: PlannedRun;
+  instructionsPerIteration: number;
+  baselinePerRequest: number;
+  label: string;
+  out: string;
+}): InstructionRunEntry {
+  const { root, gateway, run } = options;
+  const iterations = Math.round((run.plantedPercent / 100) * options.baselinePerRequest / options.instructionsPerIteration);
+  const work = mkdtempSync(path.join(os.tmpdir(), 'gwprof-bench-instr-'));
+  const json = path.join(work, 'compare.json');
+  const preload = path.join(root, 'fixtures', 'work-per-request.cjs');
+  const candidateEnv = iterations > 0 ? ['--candidate-env', `NODE_OPTIONS=--require ${preload}`, '--candidate-env', `GWPROF_WORK_ITERATIONS=${iterations}`] : [];
+  const args = [path.join(root, 'packages/cli/dist/bin.js'), 'compare', '--measure', 'instructions', '--baseline', gateway, '--candidate', gateway, '--out', work, '--run-id', options.label, '--json', json, '--no-color', ...options.flags, ...candidateEnv];
+  const started = Date.now();
+  const child = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  let result: PublishedCompare | null = null;
+  try {
+    result = JSON.parse(readFileSync(json, 'utf8')) as PublishedCompare;
+  } catch {
+    process.stderr.write(`${options.label}: no compare.json (exit ${child.status}): ${child.stderr.slice(-500)}\n`);
+  }
+  const minutes = result?.finishedAt ? (Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 60_000 : (Date.now() - started) / 60_000;
+  const level = result?.analysis?.levels[0];
+  const baselinePerRequest = level?.gating.baseline.geometricMean ?? null;
+  const plantedInstructions = iterations * options.instructionsPerIteration;
+  const entry: InstructionRunEntry = {
+    date: new Date(started).toISOString(),
+    gateway,
+    flags: options.flags,
+    plantedPercent: run.plantedPercent,
+    iterations,
+    plantedInstructions,
+    plantedShare: baselinePerRequest ? plantedInstructions / baselinePerRequest : null,
+    exitCode: child.status,
+    verdict: result?.analysis?.verdict ?? null,
+    minutes,
+    change: level?.decision?.relativeChange ?? null,
+    interval: level?.decision?.interval ?? null,
+    epochs: level?.decision?.epochs ?? null,
+    baselinePerRequest,
+    batches: (result?.batches ?? []).map((b) => ({ epoch: b.epoch, side: b.side, batch: b.batch, perRequest: b.instructionsPerOkRequest, ok: b.ok, requests: b.requests, seconds: b.seconds })),
+    epochSeconds: epochSeconds(result),
+  };
+  appendEntry(options.out, 'compare-instruction-runs.json', entry);
+  return entry;
+}
+
+function epochSeconds(result: CompareResult | null): number[] {
+  return (result?.instructionEpochs ?? []).filter((e) => e.finishedAt).map((e) => Math.round((Date.parse(e.finishedAt!) - Date.parse(e.startedAt)) / 100) / 10);
+}
+
+/** One row per gateway and planted size: verdicts, minutes, and the planted size against what was read. */
+export function runsTable(entries: readonly InstructionRunEntry[]): string[] {
+  const groups = [...new Set(entries.map((e) => `${e.gateway}|${e.plantedPercent}`))];
+  const rows = groups.map((g) => {
+    const [gateway, percent] = g.split('|');
+    const rs = entries.filter((e) => `${e.gateway}|${e.plantedPercent}` === g);
+    const count = (verdict: string, within = Infinity) => rs.filter((r) => r.verdict === verdict && r.minutes <= within).length;
+    const read = rs.filter((r) => r.change !== null && r.plantedShare !== null && r.plantedShare > 0).map((r) => r.change! / r.plantedShare!);
+    const readText = read.length > 0 ? `${Math.min(...read).toFixed(3)}–${Math.max(...read).toFixed(3)}` : '–';
+    const minutes = rs.map((r) => r.minutes).sort((a, b) => a - b);
+    return `| ${gateway} | ${Number(percent) === 0 ? 'A/A' : `+${percent}%`} | ${rs.length} | ${count('no change')} | ${count('no change', 10)} | ${count('regression')} | ${count('regression', 10)} | ${count('inconclusive')} | ${count('improvement')} | ${count('invalid')} | ${readText} | ${minutes[Math.floor((minutes.length - 1) / 2)]!.toFixed(1)} | ${minutes.at(-1)!.toFixed(1)} |`;
+  });
+  return [
+    '| gateway | planted | runs | no change | within 10 min | regression | within 10 min | inconclusive | improvement | invalid | read ÷ planted | median min | max min |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |',
+    ...rows,
+  ];
+}

@@ -1,0 +1,106 @@
+/**
+ * The verdict of a comparison by instructions. Each epoch is a fresh pair of processes under
+ * callgrind; its x is the mean log of the candidate's batches (instructions per successful
+ * request) minus the mean log of the baseline's. The same group-sequential test as for time
+ * (epoch-test.ts) decides on the epochs' x, with its variance floored at the noise measured
+ * between processes, since counts can repeat exactly and a zero spread proves nothing.
+ */
+import type { InstructionBatch, LevelDecision, MetricComparison } from '@gwprof/results';
+import { decideEpochs, epochValues, type EpochBlock } from './epoch-test.js';
+import { blockLogRatio, type ComparisonVerdict } from './compare-windows.js';
+import { mean, median } from './descriptive.js';
+import { studentTQuantile } from './student-t.js';
+
+/** Instructions are counted at one level: requests one at a time. */
+export const INSTRUCTION_LEVEL = 1;
+
+export interface InstructionTestDesign {
+  threshold: number;
+  alpha: number;
+  minEpochs: number;
+  maxEpochs: number;
+  spendingPower: number;
+  /** Floor on the epochs' standard deviation, log units. */
+  minEpochSd: number;
+}
+
+function usable(batch: InstructionBatch): number | null {
+  const v = batch.instructionsPerOkRequest;
+  return v !== null && v > 0 && Number.isFinite(v) ? v : null;
+}
+
+/** Each epoch with batches on both sides, as one observation: its x. */
+export function instructionObservations(batches: readonly InstructionBatch[]): EpochBlock[] {
+  const epochs = [...new Set(batches.map((b) => b.epoch))].sort((a, b) => a - b);
+  return epochs.flatMap((epoch) => {
+    const values = (side: InstructionBatch['side']) =>
+      batches.filter((b) => b.epoch === epoch && b.side === side).map(usable).filter((v): v is number => v !== null);
+    const baseline = values('baseline');
+    const candidate = values('candidate');
+    return baseline.length > 0 && candidate.length > 0 ? [{ epoch, x: blockLogRatio(baseline, candidate) }] : [];
+  });
+}
+
+/** A batch with any request that failed validation: the comparison is invalid. */
+export function failedBatches(batches: readonly InstructionBatch[]): InstructionBatch[] {
+  return batches.filter((b) => b.ok < b.requests);
+}
+
+export function decideInstructions(batches: readonly InstructionBatch[], design: InstructionTestDesign): LevelDecision {
+  const observations = instructionObservations(batches);
+  const base = { alpha: design.alpha, maxEpochs: design.maxEpochs, blocks: observations.length };
+  if (observations.length === 0) return { ...base, outcome: 'continue', epochs: 0, relativeChange: 0, interval: null, reason: 'no epoch with batches on both sides yet' };
+  const decision = decideEpochs(epochValues(observations), design);
+  return { ...base, outcome: decision.outcome, epochs: decision.epochs, relativeChange: decision.relativeChange, interval: decision.interval, reason: decision.reason };
+}
+
+/** The comparison's verdict from its batches; also whether counting more could change it. */
+export function judgeInstructions(batches: readonly InstructionBatch[], design: InstructionTestDesign): ComparisonVerdict {
+  const decision = decideInstructions(batches, design);
+  const decisions = new Map([[INSTRUCTION_LEVEL, decision]]);
+  const failed = failedBatches(batches);
+  if (failed.length > 0) {
+    const reasons = failed.map((b) => `${b.side} batch ${b.epoch}.${b.batch}: ${b.requests - b.ok} of ${b.requests} responses failed validation${b.failureSamples[0] ? ` (${b.failureSamples[0].message})` : ''}`);
+    return { decisions, verdict: 'invalid', reasons, exitCode: 2, done: true };
+  }
+  const reason = `instructions per request: ${decision.reason}`;
+  switch (decision.outcome) {
+    case 'regression':
+      return { decisions, verdict: 'regression', reasons: [reason], exitCode: 1, done: true };
+    case 'continue':
+      return { decisions, verdict: 'inconclusive', reasons: [reason], exitCode: 3, done: decision.epochs >= design.maxEpochs };
+    default:
+      return { decisions, verdict: decision.outcome, reasons: [reason], exitCode: 0, done: true };
+  }
+}
+
+/** The gating metric summarised: each side's batches, and the change from the epochs with a plain 95% interval. */
+export function instructionMetric(batches: readonly InstructionBatch[]): MetricComparison {
+  const side = (s: InstructionBatch['side']) => summarize(batches.filter((b) => b.side === s).map(usable).filter((v): v is number => v !== null));
+  const xs = instructionObservations(batches).map((o) => o.x);
+  const base = { metric: 'instructionsPerOkRequest', unit: 'instructions/req', higherIsBetter: false, baseline: side('baseline'), candidate: side('candidate') };
+  if (xs.length === 0) return { ...base, relativeChange: null, interval: null, confidence: null, method: 'no epoch with batches on both sides' };
+  const m = mean(xs);
+  if (xs.length < 2) return { ...base, relativeChange: Math.expm1(m), interval: null, confidence: null, method: 'one epoch: no interval' };
+  const sd = Math.sqrt(xs.reduce((sum, x) => sum + (x - m) ** 2, 0) / (xs.length - 1));
+  const half = studentTQuantile(0.975, xs.length - 1) * (sd / Math.sqrt(xs.length));
+  return {
+    ...base,
+    relativeChange: Math.expm1(m),
+    interval: [Math.expm1(m - half), Math.expm1(m + half)],
+    confidence: 0.95,
+    method: `ratio of geometric means from ${xs.length} epochs; 95% t interval, not adjusted for the sequential stop (the verdict's interval is)`,
+  };
+}
+
+function summarize(values: readonly number[]) {
+  const positive = values.length > 0 && values.every((v) => v > 0);
+  return {
+    n: values.length,
+    median: values.length > 0 ? median(values) : NaN,
+    mean: values.length > 0 ? mean(values) : NaN,
+    geometricMean: positive ? Math.exp(mean(values.map(Math.log))) : NaN,
+    values: [...values],
+  };
+}
+

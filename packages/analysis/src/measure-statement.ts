@@ -1,0 +1,31 @@
+/**
+ * What a comparison's verdict measured, and what that measure cannot see: stated in the verdict,
+ * the PR comment and compare.json, so no reader takes a count for a time or the reverse.
+ */
+import type { CompareDesign, InstructionEpoch, MeasureStatement } from '@gwprof/results';
+
+export function timeMeasure(): MeasureStatement {
+  return {
+    kind: 'time',
+    measured: "the gateway process's CPU time (user + system) per successful request, in timed windows of both sides",
+    cannotSee: ["changes smaller than the machine's drift between the sides' windows, which the epochs' spread measures"],
+    notes: [],
+  };
+}
+
+export function instructionMeasure(design: CompareDesign, epochs: readonly InstructionEpoch[]): MeasureStatement {
+  const flags = design.instructions?.v8Flags.join(' ') ?? '';
+  const notNode = (['baseline', 'candidate'] as const).filter((side) => epochs.some((e) => !e.sides[side].node));
+  return {
+    kind: 'instructions',
+    measured: `user-space instructions executed by the gateway process per successful request (callgrind's Ir, all its threads), in batches of ${design.instructions?.batchRequests ?? '?'} requests sent one at a time; Node gateways at V8's baseline tiers (${flags})`,
+    cannotSee: [
+      'kernel and system-call time',
+      'cache misses, memory stalls and branch mispredictions (an instruction costs the same however long it waits)',
+      'contention between threads or requests (requests go one at a time)',
+      'waiting on I/O and on the subgraphs',
+      "effects of V8's optimising tier (TurboFan), such as deoptimisation loops: the count runs without it",
+    ],
+    notes: notNode.map((side) => `the ${side} is not a Node process that gwprof's preload reached: counted without V8 flags and without a full GC before each batch, so its count may vary with its JIT and GC`),
+  };
+}

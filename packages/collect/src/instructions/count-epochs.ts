@@ -1,0 +1,165 @@
+/**
+ * A comparison by instructions: every epoch starts a fresh pair of processes under callgrind at
+ * the same time (counts do not depend on the machine's speed, so the sides need no turns), warms
+ * each up with uncounted requests, then counts fixed batches on both: a full GC through the
+ * preload, counting on, the batch's requests one at a time, counting off, a dump. After every
+ * epoch, analysis's test on the epochs says whether the verdict is in.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { judgeInstructions, type ComparisonVerdict } from '@gwprof/analysis';
+import { writeCompareResult, type InstructionBatch, type InstructionDesign, type InstructionEpoch, type InstructionSide } from '@gwprof/results';
+import type { GatewayUnderTest } from '../gateway-under-test.js';
+import type { CallgrindLaunch } from '../gateway-process.js';
+import { RequestStream } from '../load/request-stream.js';
+import type { ComparisonContext } from '../compare/context.js';
+import { SIDES, type Side } from '../compare/gateway-pair.js';
+import { startCounting, stopCounting } from './callgrind.js';
+import { sendSequential } from './sequential-batch.js';
+
+/** A request under callgrind may take seconds: never sooner than this is it a timeout. */
+const MIN_TIMEOUT_MS = 120_000;
+
+export async function countUntilDecided(ctx: ComparisonContext): Promise<string> {
+  const design = ctx.options.design.instructions!;
+  ctx.compare.batches ??= [];
+  ctx.compare.instructionEpochs ??= [];
+  for (let epoch = 1; ; epoch++) {
+    if (budgetExceeded(ctx)) return `--budget ${ctx.options.design.budgetMinutes} min would be exceeded by another epoch (after ${epoch - 1} epochs, ${minutes(ctx)} min)`;
+    const sides = await startPair(ctx, epoch, design);
+    if (!sides) return 'interrupted';
+    for (let batch = 1; batch <= design.batchesPerEpoch; batch++) {
+      const counted = await Promise.all(SIDES.map((side) => countBatch(ctx, sides[side], side, epoch, batch, design)));
+      if (counted.some((b) => b === null)) return 'interrupted';
+      ctx.compare.batches.push(...(counted as InstructionBatch[]));
+      writeCompareResult(ctx.session.runDir, ctx.compare);
+    }
+    finishEpoch(ctx, epoch);
+    const verdict = judge(ctx);
+    progressAfterEpoch(ctx, epoch, verdict);
+    if (verdict.done) return verdict.verdict === 'inconclusive' ? `the last look (${epoch} epochs) came without a verdict` : `${verdict.verdict} after ${epoch} epochs`;
+  }
+}
+
+export function judge(ctx: ComparisonContext): ComparisonVerdict {
+  const { threshold, alpha, minEpochs, spendingPower } = ctx.options.design;
+  const maxEpochs = ctx.compare.plan?.maxEpochs ?? minEpochs;
+  return judgeInstructions(ctx.compare.batches ?? [], { threshold, alpha, minEpochs, maxEpochs, spendingPower, minEpochSd: ctx.options.design.instructions!.minEpochSd });
+}
+
+interface CountedSide {
+  gateway: GatewayUnderTest;
+  outBase: string;
+}
+
+function callgrindLaunch(ctx: ComparisonContext, side: Side, epoch: number, design: InstructionDesign): CallgrindLaunch {
+  const dir = path.join(ctx.session.runDir, 'callgrind');
+  mkdirSync(dir, { recursive: true });
+  return { valgrindArgs: design.valgrindArgs, outFile: path.join(dir, `${side}-e${epoch}.%p`) };
+}
+
+/** Both sides started at once under callgrind and warmed up; null when interrupted. */
+async function startPair(ctx: ComparisonContext, epoch: number, design: InstructionDesign): Promise<Record<Side, CountedSide> | null> {
+  const startedAt = new Date().toISOString();
+  ctx.options.onProgress(`epoch ${epoch}: starting both gateways under callgrind…`, false);
+  await ctx.pair.restart();
+  const launches = Object.fromEntries(SIDES.map((side) => [side, callgrindLaunch(ctx, side, epoch, design)])) as Record<Side, CallgrindLaunch>;
+  const started = await Promise.allSettled(SIDES.map((side) => ctx.pair.startSide(side, epoch, design.v8Flags, launches[side])));
+  for (const launch of started) if (launch.status === 'rejected') throw launch.reason;
+  const gateways = Object.fromEntries(SIDES.map((side, i) => [side, (started[i] as PromiseFulfilledResult<GatewayUnderTest>).value])) as Record<Side, GatewayUnderTest>;
+  ctx.options.onProgress(`epoch ${epoch}: warming both up with ${design.warmupRequests} uncounted requests…`, false);
+  const stream = new RequestStream(ctx.scenario);
+  const indices = Array.from({ length: design.warmupRequests }, (_, i) => i);
+  const warmups = await Promise.all(SIDES.map((side) => sendSequential(gateways[side].step.url, stream, indices, timeoutMs(ctx), ctx.options.signal)));
+  if (ctx.options.signal.aborted) return null;
+  const sideRecord = (side: Side, i: number): InstructionSide => ({
+    pid: gateways[side].process!.serverPid,
+    node: gateways[side].profiler?.collectGarbage !== undefined,
+    startup: gateways[side].process!.startup,
+    warmupSec: Math.round(warmups[i]!.seconds * 10) / 10,
+    warmupFailures: warmups[i]!.requests - warmups[i]!.ok,
+  });
+  const record: InstructionEpoch = { epoch, startedAt, finishedAt: null, sides: { baseline: sideRecord('baseline', 0), candidate: sideRecord('candidate', 1) } };
+  ctx.compare.instructionEpochs!.push(record);
+  writeCompareResult(ctx.session.runDir, ctx.compare);
+  const failedWarmup = SIDES.find((_, i) => warmups[i]!.ok < warmups[i]!.requests);
+  if (failedWarmup) {
+    const i = SIDES.indexOf(failedWarmup);
+    throw new Error(`the ${failedWarmup}'s warm-up had ${warmups[i]!.requests - warmups[i]!.ok} of ${warmups[i]!.requests} responses fail validation: ${warmups[i]!.failureSamples[0]?.message ?? ''}`);
+  }
+  return Object.fromEntries(SIDES.map((side) => [side, { gateway: gateways[side], outBase: launches[side].outFile.replace('%p', String(gateways[side].process!.serverPid)) }])) as Record<Side, CountedSide>;
+}
+
+function timeoutMs(ctx: ComparisonContext): number {
+  return Math.max(MIN_TIMEOUT_MS, ctx.options.timeoutSec * 1000);
+}
+
+/** One counted batch of one side; null when interrupted. */
+async function countBatch(ctx: ComparisonContext, side: CountedSide, name: Side, epoch: number, batch: number, design: InstructionDesign): Promise<InstructionBatch | null> {
+  const { gateway, outBase } = side;
+  const pid = gateway.process!.serverPid;
+  const startedAt = new Date().toISOString();
+  let forcedGcMs: number | null = null;
+  if (gateway.profiler?.collectGarbage) {
+    const t0 = performance.now();
+    await gateway.profiler.collectGarbage();
+    forcedGcMs = Math.round((performance.now() - t0) * 10) / 10;
+  }
+  const indices = Array.from({ length: design.batchRequests }, (_, i) => i);
+  await startCounting(pid);
+  const sent = await sendSequential(gateway.step.url, new RequestStream(ctx.scenario), indices, timeoutMs(ctx), ctx.options.signal);
+  const dump = await stopCounting(pid, outBase, `${name}-e${epoch}-b${batch}`);
+  if (ctx.options.signal.aborted) return null;
+  ctx.options.onProgress(`epoch ${epoch} batch ${batch} ${name}: ${(dump.total / Math.max(1, sent.ok) / 1e6).toFixed(3)} M instructions/req (${sent.ok}/${sent.requests} ok, ${sent.seconds.toFixed(1)} s)`, true);
+  return {
+    epoch,
+    side: name,
+    batch,
+    startedAt,
+    requests: sent.requests,
+    ok: sent.ok,
+    failureCounts: sent.failureCounts,
+    failureSamples: sent.failureSamples,
+    instructions: dump.total,
+    instructionsPerOkRequest: sent.ok > 0 ? dump.total / sent.ok : null,
+    seconds: Math.round(sent.seconds * 100) / 100,
+    forcedGcMs,
+    dumpFile: path.relative(ctx.session.runDir, dump.file),
+  };
+}
+
+function finishEpoch(ctx: ComparisonContext, epoch: number): void {
+  const record = ctx.compare.instructionEpochs!.find((e) => e.epoch === epoch);
+  if (record) record.finishedAt = new Date().toISOString();
+  const { minEpochs, budgetMinutes } = ctx.options.design;
+  if (ctx.compare.plan === null && epoch >= minEpochs - 1) {
+    const pace = paceSeconds(ctx);
+    const remaining = budgetMinutes * 60 - (performance.now() - ctx.started) / 1000;
+    ctx.compare.plan = { maxEpochs: Math.max(minEpochs, epoch + Math.floor(remaining / pace)), epochSeconds: Math.round(pace * 10) / 10, fixedAfterEpoch: epoch };
+  }
+  writeCompareResult(ctx.session.runDir, ctx.compare);
+}
+
+/** Seconds per epoch so far, the first left out when there are others (it holds the builds). */
+function paceSeconds(ctx: ComparisonContext): number {
+  const seconds = (ctx.compare.instructionEpochs ?? []).filter((e) => e.finishedAt !== null).map((e) => (Date.parse(e.finishedAt!) - Date.parse(e.startedAt)) / 1000);
+  const usable = seconds.length > 1 ? seconds.slice(1) : seconds;
+  return usable.length > 0 ? usable.reduce((a, b) => a + b, 0) / usable.length : Infinity;
+}
+
+function budgetExceeded(ctx: ComparisonContext): boolean {
+  const pace = paceSeconds(ctx);
+  return Number.isFinite(pace) && (performance.now() - ctx.started) / 1000 + pace > ctx.options.design.budgetMinutes * 60;
+}
+
+function minutes(ctx: ComparisonContext): string {
+  return ((performance.now() - ctx.started) / 60_000).toFixed(1);
+}
+
+function progressAfterEpoch(ctx: ComparisonContext, epoch: number, verdict: ComparisonVerdict): void {
+  const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(2)}%`;
+  const d = [...verdict.decisions.values()][0]!;
+  const interval = d.interval ? ` [${pct(d.interval.low)}, ${pct(d.interval.high)}]` : '';
+  const plan = ctx.compare.plan ? ` of at most ${ctx.compare.plan.maxEpochs}` : '';
+  ctx.options.onProgress(`after epoch ${epoch}${plan} · ${minutes(ctx)} min · instructions/req ${pct(d.relativeChange)}${interval}: ${d.outcome}`, true);
+}

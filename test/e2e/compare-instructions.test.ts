@@ -1,0 +1,84 @@
+/**
+ * End to end: `gwprof compare --measure instructions`, each side's gateway under callgrind, with
+ * effects so large that the verdict is certain: the same stub on both sides is no change, a stub
+ * that runs several times its own instructions in a planted loop is a regression, and a compiled
+ * (non-Node) stub is counted without V8 flags and says so. Error rates on small changes belong to
+ * the benchmark (docs/validation/compare-instructions.md).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { PublishedCompare } from '@gwprof/results';
+import { portArgs, portIsFree, repoRoot, runCli, stubGateway, stubScenario, tempDir } from './cli.js';
+
+const BASE_PORT = 4660;
+const ports = [...portArgs(BASE_PORT), '--candidate-port', String(BASE_PORT + 5)];
+const workPreload = path.join(repoRoot, 'fixtures', 'work-per-request.cjs');
+// The stub's work per request settles within a hundred requests; batches of 20 are enough for a 4× effect.
+const short = ['--measure', 'instructions', '--warmup-requests', '100', '--batch-requests', '20', '--batches-per-epoch', '1', '--min-epochs', '3', '--budget', '8'];
+
+async function compare(args: string[], runId: string): Promise<{ code: number | null; stdout: string; compare: PublishedCompare }> {
+  const out = tempDir(`instr-${runId}`);
+  const result = await runCli(['compare', ...args, ...short, '--no-color', '--out', out, '--run-id', runId, ...ports]);
+  if (result.code === 2) throw new Error(`compare failed: ${result.stderr}\n${result.stdout}`);
+  return { code: result.code, stdout: result.stdout, compare: JSON.parse(readFileSync(path.join(out, runId, 'compare.json'), 'utf8')) as PublishedCompare };
+}
+
+describe('gwprof compare --measure instructions', () => {
+  it('says no change for the same Node gateway on both sides, counted in batches after a GC, and names what it measured', async () => {
+    // ±20%: the stub's epochs scatter by about 1% (it runs only 0.4 M instructions a request, so one
+    // scavenge more or less shows); at the first look the interval's half-width is at most about
+    // 10·sd/√3, far inside ±20%.
+    const { code, stdout, compare: c } = await compare(['--baseline', stubGateway, '--candidate', stubGateway, ...stubScenario, '--threshold', '20'], 'aa');
+    expect(code).toBe(0);
+    expect(c.analysis.verdict).toBe('no change');
+    expect(c.analysis.measure!.kind).toBe('instructions');
+    expect(c.analysis.measure!.notes).toEqual([]);
+    expect(c.batches!.length).toBeGreaterThanOrEqual(6);
+    for (const batch of c.batches!) {
+      expect(batch.ok).toBe(20);
+      expect(batch.forcedGcMs).not.toBeNull();
+      expect(batch.instructionsPerOkRequest!).toBeGreaterThan(50_000);
+    }
+    for (const epoch of c.instructionEpochs!) expect(epoch.sides.baseline.node && epoch.sides.candidate.node).toBe(true);
+    expect(stdout).toMatch(/Verdict: NO CHANGE \(exit 0\)/);
+    expect(stdout).toMatch(/Measured: user-space instructions executed by the gateway process/);
+    expect(stdout).toMatch(/It cannot see: kernel and system-call time/);
+    for (const port of [0, 1, 2, 3, 4, 5].map((i) => BASE_PORT + i)) expect(await portIsFree(port)).toBe(true);
+  }, 300_000);
+
+  it('calls a planted loop of several times the request\'s own instructions a regression, exit 1', async () => {
+    // About 200 instructions an iteration at V8's baseline tiers: 10,000 iterations add some 2 M to the stub's 0.4 M.
+    const { code, compare: c } = await compare(
+      ['--baseline', stubGateway, '--candidate', stubGateway, ...stubScenario, '--candidate-env', `NODE_OPTIONS=--require ${workPreload}`, '--candidate-env', 'GWPROF_WORK_ITERATIONS=10000'],
+      'work',
+    );
+    expect(code).toBe(1);
+    expect(c.analysis.verdict).toBe('regression');
+    expect(c.analysis.levels[0]!.decision!.relativeChange).toBeGreaterThan(2);
+  }, 300_000);
+
+  it('counts a compiled gateway that is not Node, without V8 flags, and says so', async () => {
+    const dir = tempDir('native');
+    const binary = path.join(dir, 'stub-gateway');
+    execFileSync('cc', ['-O1', '-o', binary, path.join(repoRoot, 'fixtures', 'native-stub', 'stub-gateway.c')]);
+    const { code, compare: c } = await compare(
+      ['--baseline', `cmd:${binary}`, '--candidate', `cmd:${binary}`, '--candidate-env', 'STUB_WORK_ITERATIONS=200000', ...stubScenario],
+      'native',
+    );
+    expect(code).toBe(1);
+    expect(c.analysis.verdict).toBe('regression');
+    expect(c.analysis.levels[0]!.decision!.relativeChange).toBeGreaterThan(3);
+    for (const epoch of c.instructionEpochs!) expect(epoch.sides.baseline.node || epoch.sides.candidate.node).toBe(false);
+    expect(c.analysis.measure!.notes.join(' ')).toMatch(/the baseline is not a Node process/);
+    for (const batch of c.batches!) expect(batch.forcedGcMs).toBeNull();
+  }, 300_000);
+
+  it('refuses load levels with one line: counted requests go one at a time', async () => {
+    const result = await runCli(['compare', '--measure', 'instructions', '--baseline', 'mesh', '--candidate', 'mesh', '-c', '4', '--out', tempDir('instr-bad'), ...ports]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/--measure instructions sends requests one at a time: leave out --concurrency and --rate/);
+  });
+});
