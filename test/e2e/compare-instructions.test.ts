@@ -30,7 +30,7 @@ describe('gwprof compare --measure instructions', () => {
     // ±20%: the stub's epochs scatter by about 1% (it runs only 0.4 M instructions a request, so one
     // scavenge more or less shows); at the first look the interval's half-width is at most about
     // 10·sd/√3, far inside ±20%.
-    const { code, stdout, compare: c } = await compare(['--baseline', stubGateway, '--candidate', stubGateway, ...stubScenario, '--threshold', '20'], 'aa');
+    const { code, stdout, compare: c } = await compare(['--baseline', stubGateway, '--candidate', stubGateway, ...stubScenario, '--threshold', '20', '--no-profile'], 'aa');
     expect(code).toBe(0);
     expect(c.analysis.verdict).toBe('no change');
     expect(c.analysis.measure!.kind).toBe('instructions');
@@ -42,6 +42,9 @@ describe('gwprof compare --measure instructions', () => {
       expect(batch.instructionsPerOkRequest!).toBeGreaterThan(50_000);
     }
     for (const epoch of c.instructionEpochs!) expect(epoch.sides.baseline.node && epoch.sides.candidate.node).toBe(true);
+    // --no-profile: no pair to show where the instructions went, and no such section.
+    expect(c.instructionProfile ?? null).toBeNull();
+    expect(c.analysis.levels[0]!.instructionMoves).toBeNull();
     expect(stdout).toMatch(/Verdict: NO CHANGE \(exit 0\)/);
     expect(stdout).toMatch(/Measured: user-space instructions executed by the gateway process/);
     expect(stdout).toMatch(/It cannot see: kernel and system-call time/);
@@ -57,6 +60,17 @@ describe('gwprof compare --measure instructions', () => {
     expect(code).toBe(1);
     expect(c.analysis.verdict).toBe('regression');
     expect(c.analysis.levels[0]!.decision!.relativeChange).toBeGreaterThan(2);
+    // Where the instructions went, from the profile pair: the planted loop on top, by about what it
+    // costs (133 instructions an iteration, measured apart: docs/validation/compare-instructions.md),
+    // in the bucket the CPU profile gives it (it runs in the server's request event).
+    const moves = c.analysis.levels[0]!.instructionMoves!;
+    const top = moves.functions[0]!;
+    expect(top.functionName).toBe('plantedWork');
+    expect(top.deltaPerOkRequest).toBeGreaterThan(10_000 * 133 * 0.85);
+    expect(top.deltaPerOkRequest).toBeLessThan(10_000 * 133 * 1.15);
+    expect(top.bucket).toBe('httpParser');
+    expect(moves.buckets[0]!.bucket).toBe('httpParser');
+    expect(moves.truncatedShare.candidate).toBeLessThan(0.25);
   }, 300_000);
 
   it('counts a compiled gateway that is not Node, without V8 flags, and says so', async () => {
@@ -64,7 +78,7 @@ describe('gwprof compare --measure instructions', () => {
     const binary = path.join(dir, 'stub-gateway');
     execFileSync('cc', ['-O1', '-o', binary, path.join(repoRoot, 'fixtures', 'native-stub', 'stub-gateway.c')]);
     const { code, compare: c } = await compare(
-      ['--baseline', `cmd:${binary}`, '--candidate', `cmd:${binary}`, '--candidate-env', 'STUB_WORK_ITERATIONS=200000', ...stubScenario],
+      ['--baseline', `cmd:${binary}`, '--candidate', `cmd:${binary}`, '--candidate-env', 'STUB_WORK_ITERATIONS=200000', ...stubScenario, '--no-profile'],
       'native',
     );
     expect(code).toBe(1);

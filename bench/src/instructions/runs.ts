@@ -27,6 +27,9 @@ export interface InstructionRunEntry {
   plantedShare: number | null;
   exitCode: number | null;
   verdict: string | null;
+  /** From the comparison's start to its last verdict epoch: how long the verdict took. */
+  verdictMinutes?: number;
+  /** The whole comparison, the pair that shows where the instructions went included. */
   minutes: number;
   change: number | null;
   interval: { low: number; high: number } | null;
@@ -70,6 +73,8 @@ export function runOne(options: {
     process.stderr.write(`${options.label}: no compare.json (exit ${child.status}): ${child.stderr.slice(-500)}\n`);
   }
   const minutes = result?.finishedAt ? (Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 60_000 : (Date.now() - started) / 60_000;
+  const lastEpoch = Math.max(...(result?.instructionEpochs ?? []).map((e) => (e.finishedAt ? Date.parse(e.finishedAt) : 0)));
+  const verdictMinutes = result && lastEpoch > 0 ? (lastEpoch - Date.parse(result.startedAt)) / 60_000 : minutes;
   const level = result?.analysis?.levels[0];
   const baselinePerRequest = level?.gating.baseline.geometricMean ?? null;
   const plantedInstructions = iterations * options.instructionsPerIteration;
@@ -83,6 +88,7 @@ export function runOne(options: {
     plantedShare: baselinePerRequest ? plantedInstructions / baselinePerRequest : null,
     exitCode: child.status,
     verdict: result?.analysis?.verdict ?? null,
+    verdictMinutes,
     minutes,
     change: level?.decision?.relativeChange ?? null,
     interval: level?.decision?.interval ?? null,
@@ -105,15 +111,18 @@ export function runsTable(entries: readonly InstructionRunEntry[]): string[] {
   const rows = groups.map((g) => {
     const [gateway, percent] = g.split('|');
     const rs = entries.filter((e) => `${e.gateway}|${e.plantedPercent}` === g);
-    const count = (verdict: string, within = Infinity) => rs.filter((r) => r.verdict === verdict && r.minutes <= within).length;
+    const count = (verdict: string, within = Infinity) => rs.filter((r) => r.verdict === verdict && (r.verdictMinutes ?? r.minutes) <= within).length;
     const read = rs.filter((r) => r.change !== null && r.plantedShare !== null && r.plantedShare > 0).map((r) => r.change! / r.plantedShare!);
     const readText = read.length > 0 ? `${Math.min(...read).toFixed(3)}–${Math.max(...read).toFixed(3)}` : '–';
-    const minutes = rs.map((r) => r.minutes).sort((a, b) => a - b);
-    return `| ${gateway} | ${Number(percent) === 0 ? 'A/A' : `+${percent}%`} | ${rs.length} | ${count('no change')} | ${count('no change', 10)} | ${count('regression')} | ${count('regression', 10)} | ${count('inconclusive')} | ${count('improvement')} | ${count('invalid')} | ${readText} | ${minutes[Math.floor((minutes.length - 1) / 2)]!.toFixed(1)} | ${minutes.at(-1)!.toFixed(1)} |`;
+    const sorted = (values: number[]) => values.sort((a, b) => a - b);
+    const verdictMinutes = sorted(rs.map((r) => r.verdictMinutes ?? r.minutes));
+    const minutes = sorted(rs.map((r) => r.minutes));
+    const median = (values: number[]) => values[Math.floor((values.length - 1) / 2)]!.toFixed(1);
+    return `| ${gateway} | ${Number(percent) === 0 ? 'A/A' : `+${percent}%`} | ${rs.length} | ${count('no change')} | ${count('no change', 10)} | ${count('regression')} | ${count('regression', 10)} | ${count('inconclusive')} | ${count('improvement')} | ${count('invalid')} | ${readText} | ${median(verdictMinutes)} | ${verdictMinutes.at(-1)!.toFixed(1)} | ${median(minutes)} |`;
   });
   return [
-    '| gateway | planted | runs | no change | within 10 min | regression | within 10 min | inconclusive | improvement | invalid | read ÷ planted | median min | max min |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |',
+    '| gateway | planted | runs | no change | within 10 min | regression | within 10 min | inconclusive | improvement | invalid | read ÷ planted | median min to verdict | max min to verdict | median min in all |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |',
     ...rows,
   ];
 }

@@ -31,3 +31,6 @@ export { growingClasses, summarizeHeapSnapshot, summarizeHeapSnapshotFile, type 
 export { INSTRUCTION_LEVEL, decideInstructions, failedBatches, instructionMetric, instructionObservations, judgeInstructions, type InstructionTestDesign } from './instruction-test.js';
 export { callgrindTotal, parseCallgrindDump, type CallgrindDump } from './callgrind-dump.js';
 export { instructionMeasure, timeMeasure } from './measure-statement.js';
+export { PerfMap, type JitCode } from './perf-map.js';
+export { callgrindContexts, type CallgrindContext } from './callgrind-contexts.js';
+export { instructionBreakdown, instructionMoves, instructionProfile, instructionProfileOfFile, type InstructionBreakdown, type InstructionProfile } from './instruction-profile.js';

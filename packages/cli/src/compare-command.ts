@@ -178,6 +178,7 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
               v8Flags: [...COUNTING.v8Flags, ...(flags.v8Flag ?? [])],
               valgrindArgs: [...CALLGRIND_ARGS],
               minEpochSd: COUNTING.minEpochSd,
+              profileCallers: flags.profile ? COUNTING.profileCallers : 0,
             },
           }
         : {}),

@@ -4,7 +4,7 @@
  * function moves per successful request, a pprof pair) and its pages (index.html, comment.md,
  * one flame graph per side and level).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   GwprofError,
@@ -26,6 +26,11 @@ import {
   GATING_METRIC,
   INFORMATIONAL_METRICS,
   INSTRUCTION_LEVEL,
+  PerfMap,
+  classifyNodes,
+  instructionBreakdown,
+  instructionMoves,
+  instructionProfileOfFile,
   instructionMeasure,
   instructionMetric,
   instructionObservations,
@@ -48,7 +53,7 @@ export interface CompareCopies {
 export async function publishCompare(runDir: string, copies: CompareCopies = {}): Promise<PublishedCompare> {
   const compare = readCompareResult(runDir);
   const analysis =
-    compare.mode === 'runs' ? analyzeRuns(compare) : compare.config.design?.measure === 'instructions' ? analyzeInstructions(compare) : await analyzeWindows(runDir, compare);
+    compare.mode === 'runs' ? analyzeRuns(compare) : compare.config.design?.measure === 'instructions' ? await analyzeInstructions(runDir, compare) : await analyzeWindows(runDir, compare);
   const published: PublishedCompare = { ...compare, analysis };
   writeCompareResult(runDir, published);
   writeFileSync(path.join(runDir, 'index.html'), renderCompareReportHtml(published));
@@ -86,7 +91,7 @@ async function analyzeWindows(runDir: string, compare: CompareResult): Promise<C
 }
 
 /** A comparison by instructions: the test on the epochs' counts, one level (requests one at a time). */
-function analyzeInstructions(compare: CompareResult): CompareAnalysis {
+async function analyzeInstructions(runDir: string, compare: CompareResult): Promise<CompareAnalysis> {
   const design = compare.config.design!;
   if (!design.instructions) throw new GwprofError('compare.json measured by instructions has no design.instructions');
   const batches = compare.batches ?? [];
@@ -103,10 +108,24 @@ function analyzeInstructions(compare: CompareResult): CompareAnalysis {
     metrics: [],
     buckets: [],
     functions: [],
+    instructionMoves: await readInstructionMoves(runDir, compare),
     allocation: null,
     pprof: null,
   };
   return { levels: [level], ...verdictOf(compare, verdict), windows: [], measure: instructionMeasure(design, compare.instructionEpochs ?? []) };
+}
+
+/** Where the instructions went, from the profile pair's dumps and perf maps; null without a profile pair. */
+async function readInstructionMoves(runDir: string, compare: CompareResult): Promise<CompareLevel['instructionMoves']> {
+  const record = compare.instructionProfile;
+  if (!record) return null;
+  const side = async (s: 'baseline' | 'candidate') => {
+    const { batch, perfMapFile } = record.sides[s];
+    const perfMap = new PerfMap(perfMapFile ? readFileSync(path.join(runDir, perfMapFile), 'utf8') : '');
+    const profile = await instructionProfileOfFile(path.join(runDir, batch.dumpFile), perfMap, record.separateCallers);
+    return { breakdown: instructionBreakdown(profile, (p) => classifyNodes(p, BUILT_IN_RULES.rules)), ok: batch.ok };
+  };
+  return instructionMoves(await side('baseline'), await side('candidate'), record.separateCallers);
 }
 
 /** The verdict, unless the comparison did not run to its end (then it is invalid). */

@@ -1,6 +1,7 @@
 import { loadLevel, type CompareLevel, type MoveNoise, type PublishedCompare } from '@gwprof/results';
 import { escapeHtml } from './escape.js';
 import { NONE, fixed, integer, ms, signedPercent } from './format.js';
+import { INSTRUCTION_FUNCTION_HEADERS, instructionBucketLine, instructionFunctionCells, instructionFunctionMoves, instructionMovesNote } from './instruction-moves.js';
 import {
   ALLOCATION_HEADERS,
   allocationBucketLine,
@@ -94,6 +95,22 @@ function functionsBlock(level: CompareLevel): string {
     `class="function-moves" id="function-moves-${levelTag(level)}"`,
   );
   return `<h3>${escapeHtml(functionMovesHeading(level.functions))}</h3>${table}`;
+}
+
+/** Where the instructions went: buckets and functions from the profile pair, with what the figures may miss. */
+function instructionBlock(level: CompareLevel): string {
+  const m = level.instructionMoves;
+  if (!m) return '';
+  const moved = instructionFunctionMoves(m, 15);
+  const table =
+    moved.length === 0
+      ? ''
+      : htmlTable(
+          INSTRUCTION_FUNCTION_HEADERS.map((header, i) => ({ header, numeric: i < 3 })),
+          moved.map((f) => ({ cells: instructionFunctionCells(f).map((c, i) => (i >= 4 ? `<span class="mono">${escapeHtml(c)}</span>` : escapeHtml(c))) })),
+          `class="instruction-moves" id="instruction-moves-${levelTag(level)}"`,
+        );
+  return `<h3>Where the instructions went</h3><p>${escapeHtml(instructionBucketLine(m))}</p>${table}<p class="meta">${escapeHtml(instructionMovesNote(m))}</p>`;
 }
 
 /** Allocation per request of both sides, its change, and the functions whose allocation moved most. */
@@ -242,9 +259,9 @@ ${compare.stopReason ? `<p>Stopped: ${escapeHtml(compare.stopReason)}</p>` : ''}
 <p class="decision">${escapeHtml(decisionText(level, c.design?.threshold ?? null))}</p>
 ${metricsTable(level)}
 <p class="meta">Change: ratio of the geometric means, candidate over baseline, from paired blocks (${escapeHtml(signedPercent(level.gating.relativeChange))} for ${level.gating.metric === 'instructionsPerOkRequest' ? 'instructions' : 'CPU'}). Table intervals are plain 95% t intervals, not adjusted for the sequential stop: information, not verdicts.</p>
-<h3>CPU buckets, ms per successful request</h3>
-${bucketTable(level)}
+${level.buckets.length > 0 ? `<h3>CPU buckets, ms per successful request</h3>\n${bucketTable(level)}` : ''}
 ${functionsBlock(level)}
+${instructionBlock(level)}
 ${allocationBlock(level)}
 ${profileLinks(level)}
 ${windowCharts(compare, level)}

@@ -23,6 +23,7 @@ import {
   windowLabel,
 } from './compare-rows.js';
 import { fencedBlock } from './markdown-blocks.js';
+import { INSTRUCTION_FUNCTION_HEADERS, instructionBucketLine, instructionFunctionCells, instructionFunctionMoves, instructionMovesNote } from './instruction-moves.js';
 import { reproduceCommand } from './reproduce-command.js';
 import { type Column, formatMarkdownTable } from './text-table.js';
 import { failedWindows } from '@gwprof/analysis';
@@ -39,6 +40,7 @@ function levelSection(level: CompareLevel, threshold: number | null): string[] {
     const cells = functions.map((f) => functionCells(f).map((c, i) => (i >= 6 ? markdownCode(c, true) : escapeMarkdown(c))));
     out.push(`<details><summary>${escapeMarkdown(functionMovesHeading(level.functions))}</summary>`, '', formatMarkdownTable(functionColumns, cells), '', '</details>', '');
   }
+  out.push(...instructionBlock(level));
   out.push(...allocationBlock(level));
   if (level.pprof) {
     out.push(
@@ -46,6 +48,20 @@ function levelSection(level: CompareLevel, threshold: number | null): string[] {
       '',
     );
   }
+  return out;
+}
+
+function instructionBlock(level: CompareLevel): string[] {
+  const m = level.instructionMoves;
+  if (!m) return [];
+  const out = [escapeMarkdown(instructionBucketLine(m)), ''];
+  const moved = instructionFunctionMoves(m, 10);
+  if (moved.length > 0) {
+    const columns: Column[] = INSTRUCTION_FUNCTION_HEADERS.map((header, i) => ({ header, ...(i < 3 ? { align: 'right' as const } : {}) }));
+    const cells = moved.map((f) => instructionFunctionCells(f).map((c, i) => (i >= 4 ? markdownCode(c, true) : escapeMarkdown(c))));
+    out.push('<details><summary>Functions whose self instructions per request moved most</summary>', '', formatMarkdownTable(columns, cells), '', '</details>', '');
+  }
+  out.push(escapeMarkdown(instructionMovesNote(m)), '');
   return out;
 }
 

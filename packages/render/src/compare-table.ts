@@ -19,6 +19,7 @@ import {
   windowLabel,
 } from './compare-rows.js';
 import type { TerminalOptions } from './step-table.js';
+import { INSTRUCTION_FUNCTION_HEADERS, instructionBucketLine, instructionFunctionCells, instructionFunctionMoves, instructionMovesNote } from './instruction-moves.js';
 import { type Column, formatTextTable } from './text-table.js';
 import { failedWindows } from '@gwprof/analysis';
 
@@ -52,6 +53,13 @@ export function renderCompareTable(compare: PublishedCompare, opts: TerminalOpti
       lines.push(`  ${escapeTerminal(functionMovesHeading(level.functions))}:`, formatTextTable(columns(FUNCTION_HEADERS, 0).map((c, i) => (i < 5 ? c : { header: c.header })), functions.map((f) => functionCells(f).map(escapeTerminal)), '    '));
     }
     if (level.pprof) lines.push(`  Differential profile: ${escapeTerminal(level.pprof.command)}  (in the run folder)`);
+    if (level.instructionMoves) {
+      const m = level.instructionMoves;
+      lines.push(`  ${escapeTerminal(instructionBucketLine(m))}`);
+      const moved = instructionFunctionMoves(m);
+      if (moved.length > 0) lines.push('  Functions whose self instructions per request moved most:', formatTextTable(columns(INSTRUCTION_FUNCTION_HEADERS, 0).map((c, i) => (i < 3 ? c : { header: c.header })), moved.map((f) => instructionFunctionCells(f).map(escapeTerminal)), '    '));
+      lines.push(`  ${escapeTerminal(instructionMovesNote(m))}`);
+    }
   }
   const failed = failedWindows(compare.windows);
   if (failed.length > 0) {

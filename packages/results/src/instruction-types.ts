@@ -19,6 +19,8 @@ export interface InstructionDesign {
   valgrindArgs: string[];
   /** Floor on the epochs' standard deviation (log units) in the test: the measured noise between processes. */
   minEpochSd: number;
+  /** --separate-callers of the pair that shows where the instructions went; 0: no such pair. Absent in older results: 0. */
+  profileCallers?: number;
 }
 
 /** One counted batch of one side: what callgrind counted while it answered the batch, and how the answers fared. */
@@ -54,4 +56,58 @@ export interface InstructionSide {
   warmupSec: number;
   /** Warm-up requests that failed validation (a failed warm-up request fails the comparison too). */
   warmupFailures: number;
+}
+
+/**
+ * The pair of processes that shows where the instructions went, after the verdict's epochs: both
+ * sides under callgrind with --separate-callers (each count then knows its callers) and V8 writing
+ * its perf map (which JIT code is which JavaScript function), one batch each. Its counts do not
+ * enter the verdict: the deeper contexts and the map cost time, and the verdict's processes run
+ * without them.
+ */
+export interface InstructionProfileRecord {
+  startedAt: string;
+  finishedAt: string | null;
+  /** valgrind's --separate-callers: callers kept per count; a chain that fills them is truncated. */
+  separateCallers: number;
+  /** V8 flags added to the design's for this pair. */
+  v8Flags: string[];
+  sides: { baseline: InstructionProfileSide; candidate: InstructionProfileSide };
+}
+
+export interface InstructionProfileSide {
+  pid: number;
+  node: boolean;
+  batch: InstructionBatch;
+  /** V8's perf map of the process, copied into the run folder; null when it wrote none (not Node). */
+  perfMapFile: string | null;
+}
+
+/** Where the instructions went, per successful request, from the profile pair: by bucket and by function. */
+export interface InstructionMoves {
+  separateCallers: number;
+  /** Each side's instructions per successful request in the profile pair (not the verdict's batches). */
+  totalPerOkRequest: { baseline: number; candidate: number };
+  /** Share of each side's instructions whose caller chain filled every kept place: their outer frames, and so maybe their bucket, are unknown. */
+  truncatedShare: { baseline: number; candidate: number };
+  /** Share of each side's instructions in JIT code V8's perf map did not name. */
+  unnamedJitShare: { baseline: number; candidate: number };
+  /** Every bucket with instructions on either side, largest move first. */
+  buckets: InstructionBucketMove[];
+  /** The functions whose self instructions per request moved most, largest move first. */
+  functions: InstructionFunctionMove[];
+}
+
+export interface InstructionBucketMove {
+  bucket: string;
+  baselinePerOkRequest: number;
+  candidatePerOkRequest: number;
+  deltaPerOkRequest: number;
+}
+
+export interface InstructionFunctionMove extends InstructionBucketMove {
+  functionName: string;
+  url: string;
+  /** 1-based; 0 for pseudo-frames such as (garbage collector). */
+  line: number;
 }

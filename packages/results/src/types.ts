@@ -5,7 +5,7 @@
  * record and the profiles, written by the publish pass. Every table and page is rendered from
  * the file. Bump RESULTS_SCHEMA_VERSION on any incompatible change.
  */
-import type { InstructionBatch, InstructionDesign, InstructionSide } from './instruction-types.js';
+import type { InstructionBatch, InstructionDesign, InstructionMoves, InstructionProfileRecord, InstructionSide } from './instruction-types.js';
 
 export const RESULTS_SCHEMA_VERSION = 3;
 
@@ -579,6 +579,8 @@ export interface CompareLevel {
   buckets: BucketDelta[];
   /** The functions whose self time per request moved most; [] without profiles. */
   functions: FunctionMove[];
+  /** A comparison by instructions: where they went, from its profile pair; absent or null without one. */
+  instructionMoves?: InstructionMoves | null;
   /** Allocation per request of both sides; null without allocation profiles. */
   allocation: AllocationComparison | null;
   /**
@@ -768,6 +770,8 @@ export interface CompareResult {
   /** A comparison by instructions: its counted batches, and each epoch's sides; absent otherwise. */
   batches?: InstructionBatch[];
   instructionEpochs?: InstructionEpoch[];
+  /** A comparison by instructions: the pair that shows where they went; absent without one. */
+  instructionProfile?: InstructionProfileRecord | null;
   /** The looks' plan, fixed before the first look; null until then, and for a comparison of finished runs. */
   plan: EpochPlan | null;
   /** Why measuring stopped: every level decided, the budget, a failure, an interruption. */

@@ -45,7 +45,7 @@ export class GatewayPair {
    * Starts one side. The caller warms it up at once: a side left idle after its start (while the
    * other warms up) ended up with different JIT decisions and 4-5% more CPU per request (docs/history.md, the side bias).
    */
-  async startSide(side: Side, epoch: number, v8Flags: readonly string[], callgrind?: CallgrindLaunch): Promise<GatewayUnderTest> {
+  async startSide(side: Side, epoch: number | string, v8Flags: readonly string[], callgrind?: CallgrindLaunch): Promise<GatewayUnderTest> {
     const spec = this.specs[side];
     const started = await launchGatewayUnderTest(this.bed, spec.adapter, spec.env, `${side}-e${epoch}`, {
       port: spec.port,

@@ -5,7 +5,8 @@
  * preload, counting on, the batch's requests one at a time, counting off, a dump. After every
  * epoch, analysis's test on the epochs says whether the verdict is in.
  */
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { judgeInstructions, type ComparisonVerdict } from '@gwprof/analysis';
 import { writeCompareResult, type InstructionBatch, type InstructionDesign, type InstructionEpoch, type InstructionSide } from '@gwprof/results';
@@ -21,13 +22,22 @@ import { sendSequential } from './sequential-batch.js';
 const MIN_TIMEOUT_MS = 120_000;
 
 export async function countUntilDecided(ctx: ComparisonContext): Promise<string> {
+  const reason = await epochsUntilDecided(ctx);
+  const design = ctx.options.design.instructions!;
+  if ((design.profileCallers ?? 0) > 0 && !ctx.options.signal.aborted && judge(ctx).verdict !== 'invalid') await profilePair(ctx, design);
+  return reason;
+}
+
+async function epochsUntilDecided(ctx: ComparisonContext): Promise<string> {
   const design = ctx.options.design.instructions!;
   ctx.compare.batches ??= [];
   ctx.compare.instructionEpochs ??= [];
   for (let epoch = 1; ; epoch++) {
     if (budgetExceeded(ctx)) return `--budget ${ctx.options.design.budgetMinutes} min would be exceeded by another epoch (after ${epoch - 1} epochs, ${minutes(ctx)} min)`;
-    const sides = await startPair(ctx, epoch, design);
-    if (!sides) return 'interrupted';
+    const started = await startPair(ctx, `${epoch}`, design, NO_EXTRAS);
+    if (!started) return 'interrupted';
+    recordEpoch(ctx, epoch, started);
+    const { sides } = started;
     for (let batch = 1; batch <= design.batchesPerEpoch; batch++) {
       const counted = await Promise.all(SIDES.map((side) => countBatch(ctx, sides[side], side, epoch, batch, design)));
       if (counted.some((b) => b === null)) return 'interrupted';
@@ -52,22 +62,39 @@ interface CountedSide {
   outBase: string;
 }
 
-function callgrindLaunch(ctx: ComparisonContext, side: Side, epoch: number, design: InstructionDesign): CallgrindLaunch {
+/** What the pair that shows where the instructions went adds to valgrind's and V8's flags. */
+interface PairExtras {
+  valgrindArgs: string[];
+  v8Flags: string[];
+}
+
+const NO_EXTRAS: PairExtras = { valgrindArgs: [], v8Flags: [] };
+
+/** V8 names its JIT code in /tmp/perf-<pid>.map; interpreted functions get code of their own to be named by. */
+const PROFILE_V8_FLAGS = ['--perf-basic-prof', '--interpreted-frames-native-stack'];
+
+function callgrindLaunch(ctx: ComparisonContext, side: Side, label: string, design: InstructionDesign, extras: PairExtras): CallgrindLaunch {
   const dir = path.join(ctx.session.runDir, 'callgrind');
   mkdirSync(dir, { recursive: true });
-  return { valgrindArgs: design.valgrindArgs, outFile: path.join(dir, `${side}-e${epoch}.%p`) };
+  return { valgrindArgs: [...design.valgrindArgs, ...extras.valgrindArgs], outFile: path.join(dir, `${side}-e${label}.%p`) };
+}
+
+interface StartedPair {
+  startedAt: string;
+  sides: Record<Side, CountedSide>;
+  records: Record<Side, InstructionSide>;
 }
 
 /** Both sides started at once under callgrind and warmed up; null when interrupted. */
-async function startPair(ctx: ComparisonContext, epoch: number, design: InstructionDesign): Promise<Record<Side, CountedSide> | null> {
+async function startPair(ctx: ComparisonContext, label: string, design: InstructionDesign, extras: PairExtras): Promise<StartedPair | null> {
   const startedAt = new Date().toISOString();
-  ctx.options.onProgress(`epoch ${epoch}: starting both gateways under callgrind…`, false);
+  ctx.options.onProgress(`epoch ${label}: starting both gateways under callgrind…`, false);
   await ctx.pair.restart();
-  const launches = Object.fromEntries(SIDES.map((side) => [side, callgrindLaunch(ctx, side, epoch, design)])) as Record<Side, CallgrindLaunch>;
-  const started = await Promise.allSettled(SIDES.map((side) => ctx.pair.startSide(side, epoch, design.v8Flags, launches[side])));
+  const launches = Object.fromEntries(SIDES.map((side) => [side, callgrindLaunch(ctx, side, label, design, extras)])) as Record<Side, CallgrindLaunch>;
+  const started = await Promise.allSettled(SIDES.map((side) => ctx.pair.startSide(side, label, [...design.v8Flags, ...extras.v8Flags], launches[side])));
   for (const launch of started) if (launch.status === 'rejected') throw launch.reason;
   const gateways = Object.fromEntries(SIDES.map((side, i) => [side, (started[i] as PromiseFulfilledResult<GatewayUnderTest>).value])) as Record<Side, GatewayUnderTest>;
-  ctx.options.onProgress(`epoch ${epoch}: warming both up with ${design.warmupRequests} uncounted requests…`, false);
+  ctx.options.onProgress(`epoch ${label}: warming both up with ${design.warmupRequests} uncounted requests…`, false);
   const stream = new RequestStream(ctx.scenario);
   const indices = Array.from({ length: design.warmupRequests }, (_, i) => i);
   const warmups = await Promise.all(SIDES.map((side) => sendSequential(gateways[side].step.url, stream, indices, timeoutMs(ctx), ctx.options.signal)));
@@ -79,15 +106,56 @@ async function startPair(ctx: ComparisonContext, epoch: number, design: Instruct
     warmupSec: Math.round(warmups[i]!.seconds * 10) / 10,
     warmupFailures: warmups[i]!.requests - warmups[i]!.ok,
   });
-  const record: InstructionEpoch = { epoch, startedAt, finishedAt: null, sides: { baseline: sideRecord('baseline', 0), candidate: sideRecord('candidate', 1) } };
-  ctx.compare.instructionEpochs!.push(record);
-  writeCompareResult(ctx.session.runDir, ctx.compare);
+  const records = { baseline: sideRecord('baseline', 0), candidate: sideRecord('candidate', 1) };
   const failedWarmup = SIDES.find((_, i) => warmups[i]!.ok < warmups[i]!.requests);
   if (failedWarmup) {
     const i = SIDES.indexOf(failedWarmup);
     throw new Error(`the ${failedWarmup}'s warm-up had ${warmups[i]!.requests - warmups[i]!.ok} of ${warmups[i]!.requests} responses fail validation: ${warmups[i]!.failureSamples[0]?.message ?? ''}`);
   }
-  return Object.fromEntries(SIDES.map((side) => [side, { gateway: gateways[side], outBase: launches[side].outFile.replace('%p', String(gateways[side].process!.serverPid)) }])) as Record<Side, CountedSide>;
+  const sides = Object.fromEntries(SIDES.map((side) => [side, { gateway: gateways[side], outBase: launches[side].outFile.replace('%p', String(gateways[side].process!.serverPid)) }])) as Record<Side, CountedSide>;
+  return { startedAt, sides, records };
+}
+
+function recordEpoch(ctx: ComparisonContext, epoch: number, started: StartedPair): void {
+  const record: InstructionEpoch = { epoch, startedAt: started.startedAt, finishedAt: null, sides: started.records };
+  ctx.compare.instructionEpochs!.push(record);
+  writeCompareResult(ctx.session.runDir, ctx.compare);
+}
+
+/**
+ * One more pair, after the verdict: callgrind keeps each count's callers and V8 names its JIT code,
+ * so publish can place every instruction in a bucket and a function. One batch a side.
+ */
+async function profilePair(ctx: ComparisonContext, design: InstructionDesign): Promise<void> {
+  const callers = design.profileCallers!;
+  const extras: PairExtras = { valgrindArgs: [`--separate-callers=${callers}`], v8Flags: PROFILE_V8_FLAGS };
+  const started = await startPair(ctx, 'profile', design, extras);
+  if (!started) return;
+  const batches = await Promise.all(SIDES.map((side) => countBatch(ctx, started.sides[side], side, 0, 1, design)));
+  if (batches.some((b) => b === null)) return;
+  const side = (name: Side, i: number) => {
+    const pid = started.sides[name].gateway.process!.serverPid;
+    const perfMap = copyPerfMap(ctx, pid, name);
+    return { pid, node: started.records[name].node, batch: batches[i]!, perfMapFile: perfMap };
+  };
+  ctx.compare.instructionProfile = {
+    startedAt: started.startedAt,
+    finishedAt: new Date().toISOString(),
+    separateCallers: callers,
+    v8Flags: PROFILE_V8_FLAGS,
+    sides: { baseline: side('baseline', 0), candidate: side('candidate', 1) },
+  };
+  writeCompareResult(ctx.session.runDir, ctx.compare);
+}
+
+/** V8's perf map of a process, moved into the run folder; null when there is none. */
+function copyPerfMap(ctx: ComparisonContext, pid: number, side: Side): string | null {
+  const source = path.join(os.tmpdir(), `perf-${pid}.map`);
+  if (!existsSync(source)) return null;
+  const target = path.join(ctx.session.runDir, 'callgrind', `${side}-profile.perf.map`);
+  copyFileSync(source, target);
+  rmSync(source, { force: true });
+  return path.relative(ctx.session.runDir, target);
 }
 
 function timeoutMs(ctx: ComparisonContext): number {
@@ -108,9 +176,9 @@ async function countBatch(ctx: ComparisonContext, side: CountedSide, name: Side,
   const indices = Array.from({ length: design.batchRequests }, (_, i) => i);
   await startCounting(pid);
   const sent = await sendSequential(gateway.step.url, new RequestStream(ctx.scenario), indices, timeoutMs(ctx), ctx.options.signal);
-  const dump = await stopCounting(pid, outBase, `${name}-e${epoch}-b${batch}`);
+  const dump = await stopCounting(pid, outBase, `${name}-e${epoch || 'profile'}-b${batch}`);
   if (ctx.options.signal.aborted) return null;
-  ctx.options.onProgress(`epoch ${epoch} batch ${batch} ${name}: ${(dump.total / Math.max(1, sent.ok) / 1e6).toFixed(3)} M instructions/req (${sent.ok}/${sent.requests} ok, ${sent.seconds.toFixed(1)} s)`, true);
+  ctx.options.onProgress(`${epoch ? `epoch ${epoch} batch ${batch}` : 'where the instructions went:'} ${name}: ${(dump.total / Math.max(1, sent.ok) / 1e6).toFixed(3)} M instructions/req (${sent.ok}/${sent.requests} ok, ${sent.seconds.toFixed(1)} s)`, true);
   return {
     epoch,
     side: name,

@@ -1,0 +1,104 @@
+/**
+ * A callgrind dump made with --separate-callers=K, read as call stacks: each function context is
+ * named "fn'caller1'caller2…" (innermost first, up to K callers), and its self count is the sum of
+ * the cost lines in its body. Calls' inclusive costs (the line after `calls=`) are the callees'
+ * own, so they are skipped. Read line by line: a dump of a large gateway with deep contexts runs
+ * to hundreds of megabytes, and each context's name is resolved once, through its compressed id.
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+export interface CallgrindContext {
+  /** Innermost first: the function itself, then its callers. */
+  frames: string[];
+  self: number;
+}
+
+/** Reads contexts from dump lines: `leaf(frames)` is called once per context and its result gets the context's self counts. */
+export class ContextReader<L> {
+  private readonly leafById = new Map<string, L>();
+  private readonly leafByName = new Map<string, L>();
+  private positions = 1;
+  private current: L | null = null;
+  private afterCalls = false;
+  total: number | null = null;
+
+  constructor(
+    private readonly leaf: (frames: string[]) => L,
+    private readonly add: (leaf: L, self: number) => void,
+  ) {}
+
+  line(line: string): void {
+    if (line === '' || line.charCodeAt(0) === 35) return;
+    const c = line.charCodeAt(0);
+    if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
+      if (this.afterCalls) {
+        this.afterCalls = false;
+        return;
+      }
+      if (this.current === null) return;
+      const value = Number(line.trim().split(/\s+/)[this.positions] ?? 0);
+      if (value > 0) this.add(this.current, value);
+      return;
+    }
+    const eq = line.indexOf('=');
+    const colon = line.indexOf(':');
+    if (eq > 0 && (colon < 0 || eq < colon)) {
+      const key = line.slice(0, eq);
+      if (key === 'fn') this.current = this.resolve(line.slice(eq + 1));
+      else if (key === 'cfn') this.resolve(line.slice(eq + 1), false);
+      else if (key === 'calls') this.afterCalls = true;
+      return;
+    }
+    if (colon > 0) {
+      const key = line.slice(0, colon);
+      const value = line.slice(colon + 1).trim();
+      if (key === 'positions') this.positions = value.split(/\s+/).length;
+      else if (key === 'totals') this.total = Number(value.split(/\s+/)[0]);
+    }
+  }
+
+  /** A context by its compressed id ("(12) name" the first time, "(12)" after) or by its plain name. */
+  private resolve(raw: string, needed = true): L | null {
+    const match = /^\((\d+)\)(?:\s+(.*))?$/.exec(raw.trim());
+    if (!match) {
+      const name = raw.trim();
+      if (!needed) return null;
+      let leaf = this.leafByName.get(name);
+      if (leaf === undefined) this.leafByName.set(name, (leaf = this.leaf(name.split("'"))));
+      return leaf;
+    }
+    const [, id, name] = match;
+    if (name !== undefined) {
+      // A callee's first mention names it too: resolve it now, as later lines give only the id.
+      const leaf = this.leaf(name.split("'"));
+      this.leafById.set(id!, leaf);
+      return leaf;
+    }
+    return this.leafById.get(id!) ?? null;
+  }
+}
+
+/** Every context of a dump held in memory as text (small dumps, tests). */
+export function callgrindContexts(text: string): { total: number | null; contexts: CallgrindContext[] } {
+  const byFrames = new Map<string, CallgrindContext>();
+  const reader = new ContextReader<CallgrindContext>(
+    (frames) => {
+      const key = frames.join("'");
+      let context = byFrames.get(key);
+      if (!context) byFrames.set(key, (context = { frames, self: 0 }));
+      return context;
+    },
+    (context, self) => {
+      context.self += self;
+    },
+  );
+  for (const line of text.split('\n')) reader.line(line);
+  return { total: reader.total, contexts: [...byFrames.values()].filter((c) => c.self > 0) };
+}
+
+/** Feeds a dump file to a reader, line by line. */
+export async function readContextsFromFile<L>(file: string, reader: ContextReader<L>): Promise<void> {
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  for await (const line of lines) reader.line(line);
+}

@@ -1,0 +1,177 @@
+/**
+ * A batch's instructions as a CPU profile, so the same bucket rules place them: each callgrind
+ * context (a function with up to K callers) becomes one "sample" whose weight is its self count,
+ * on a stack of the JavaScript frames in its caller chain, named through V8's perf map. Native
+ * frames in between (builtins, the runtime, Node's C++) are left out, so their instructions fall to
+ * the JavaScript function that called them, as V8's sampler shows them; a chain that passes through
+ * the garbage collector is `(garbage collector)`; one with no JavaScript frame is `(program)`; JIT
+ * code the perf map does not name is `(unnamed JIT code)`, on its own.
+ * Weights are instructions where a profile holds µs: the analysis's "ms" are thousands of instructions.
+ */
+import { ContextReader, readContextsFromFile, type CallgrindContext } from './callgrind-contexts.js';
+import type { InstructionMoves } from '@gwprof/results';
+import type { CpuProfile, CpuProfileCallFrame, CpuProfileNode } from './cpuprofile.js';
+import type { PerfMap } from './perf-map.js';
+
+/** The collector's own code: a context whose chain passes through one of these is GC work. */
+const GC_FRAME = /^(?:v8::internal::(?:Heap::|Scavenger|ScavengerCollector|MarkCompactCollector|MinorMarkCompactCollector|MinorMarkSweepCollector|ConcurrentMarking|Sweeper|IncrementalMarking|MarkingVisitor|MainMarkingVisitor|GCTracer|ArrayBufferSweeper|Evacuat|FullEvacuator|YoungGenerationEvacuator)|heap::base::|cppgc::)/;
+const ADDRESS = /^0x([0-9a-f]+)$/i;
+
+export interface InstructionProfile {
+  profile: CpuProfile;
+  total: number;
+  /** Instructions in contexts whose caller chain filled all K places: their outer frames are unknown. */
+  truncated: number;
+  /** Instructions in JIT code the perf map did not name. */
+  unnamedJit: number;
+}
+
+const pseudo = (functionName: string): CpuProfileCallFrame => ({ functionName, scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 });
+
+/** Builds an instruction profile context by context: `leafOf` once per context, `add` for its counts. */
+export class InstructionProfileBuilder {
+  private readonly nodes: CpuProfileNode[] = [{ id: 1, callFrame: pseudo('(root)'), children: [] }];
+  private readonly childOf = new Map<string, number>();
+  private readonly selfByLeaf = new Map<number, number>();
+  private total = 0;
+  private truncated = 0;
+  private unnamedJit = 0;
+
+  constructor(
+    private readonly perfMap: PerfMap,
+    private readonly separateCallers: number,
+  ) {}
+
+  /** The profile node of a context, and how to count its instructions (truncated, unnamed JIT). */
+  leafOf(frames: readonly string[]): { node: number; truncated: boolean; unnamed: boolean } {
+    const js: CpuProfileCallFrame[] = [];
+    let gc = false;
+    let unnamed = false;
+    for (const [i, name] of frames.entries()) {
+      const address = ADDRESS.exec(name);
+      if (address) {
+        const code = this.perfMap.lookup(Number.parseInt(address[1]!, 16));
+        if (code?.js) js.push({ functionName: code.js.functionName, scriptId: '0', url: code.js.url, lineNumber: code.js.line - 1, columnNumber: code.js.column - 1 });
+        else if (i === 0) {
+          unnamed = true;
+          js.push(pseudo('(unnamed JIT code)'));
+        }
+        continue;
+      }
+      // GC below the innermost JavaScript frame is the collector's; above it, the JS called into native code that collected.
+      if (js.length === 0 && GC_FRAME.test(name)) gc = true;
+    }
+    let node: number;
+    if (gc) node = this.child(1, pseudo('(garbage collector)'));
+    else if (js.length === 0) node = this.child(1, pseudo('(program)'));
+    else {
+      node = 1;
+      for (let i = js.length - 1; i >= 0; i--) node = this.child(node, js[i]!);
+    }
+    return { node, truncated: frames.length - 1 >= this.separateCallers, unnamed };
+  }
+
+  add(leaf: { node: number; truncated: boolean; unnamed: boolean }, self: number): void {
+    this.total += self;
+    if (leaf.truncated) this.truncated += self;
+    if (leaf.unnamed) this.unnamedJit += self;
+    this.selfByLeaf.set(leaf.node, (this.selfByLeaf.get(leaf.node) ?? 0) + self);
+  }
+
+  finish(): InstructionProfile {
+    const leaves = [...this.selfByLeaf.entries()];
+    const profile: CpuProfile = { nodes: this.nodes, startTime: 0, endTime: this.total, samples: leaves.map(([id]) => id), timeDeltas: leaves.map(([, n]) => n) };
+    return { profile, total: this.total, truncated: this.truncated, unnamedJit: this.unnamedJit };
+  }
+
+  private child(parent: number, frame: CpuProfileCallFrame): number {
+    const key = `${parent}|${frame.functionName}|${frame.url}|${frame.lineNumber}|${frame.columnNumber}`;
+    const known = this.childOf.get(key);
+    if (known !== undefined) return known;
+    const id = this.nodes.length + 1;
+    this.nodes.push({ id, callFrame: frame, children: [] });
+    this.nodes[parent - 1]!.children!.push(id);
+    this.childOf.set(key, id);
+    return id;
+  }
+}
+
+export function instructionProfile(contexts: readonly CallgrindContext[], perfMap: PerfMap, separateCallers: number): InstructionProfile {
+  const builder = new InstructionProfileBuilder(perfMap, separateCallers);
+  for (const context of contexts) builder.add(builder.leafOf(context.frames), context.self);
+  return builder.finish();
+}
+
+/** The instruction profile of a dump file, read line by line. */
+export async function instructionProfileOfFile(file: string, perfMap: PerfMap, separateCallers: number): Promise<InstructionProfile> {
+  const builder = new InstructionProfileBuilder(perfMap, separateCallers);
+  await readContextsFromFile(file, new ContextReader((frames) => builder.leafOf(frames), (leaf, self) => builder.add(leaf, self)));
+  return builder.finish();
+}
+
+/** Where a batch's instructions went: by bucket, and by function (self), as counts over the batch. */
+export interface InstructionBreakdown {
+  total: number;
+  truncated: number;
+  unnamedJit: number;
+  byBucket: Record<string, number>;
+  /** Keyed by "functionName|url|line" (line 1-based; 0 for pseudo-frames). */
+  byFunction: Map<string, { functionName: string; url: string; line: number; bucket: string; self: number }>;
+}
+
+export function instructionBreakdown(profile: InstructionProfile, classify: (profile: CpuProfile) => Map<number, string>): InstructionBreakdown {
+  const bucketOf = classify(profile.profile);
+  const byId = new Map(profile.profile.nodes.map((node) => [node.id, node]));
+  const byBucket: Record<string, number> = {};
+  const byFunction: InstructionBreakdown['byFunction'] = new Map();
+  const samples = profile.profile.samples ?? [];
+  const weights = profile.profile.timeDeltas ?? [];
+  for (const [i, id] of samples.entries()) {
+    const weight = weights[i] ?? 0;
+    const bucket = bucketOf.get(id) ?? 'other';
+    byBucket[bucket] = (byBucket[bucket] ?? 0) + weight;
+    const frame = byId.get(id)!.callFrame;
+    const line = frame.lineNumber + 1;
+    const key = `${frame.functionName}|${frame.url}|${line}`;
+    const entry = byFunction.get(key) ?? { functionName: frame.functionName, url: frame.url, line, bucket, self: 0 };
+    entry.self += weight;
+    byFunction.set(key, entry);
+  }
+  return { total: profile.total, truncated: profile.truncated, unnamedJit: profile.unnamedJit, byBucket, byFunction };
+}
+
+/** How many function moves a comparison keeps. */
+const FUNCTION_MOVES = 30;
+
+/** The two sides' breakdowns per successful request, and what moved, largest first. */
+export function instructionMoves(
+  baseline: { breakdown: InstructionBreakdown; ok: number },
+  candidate: { breakdown: InstructionBreakdown; ok: number },
+  separateCallers: number,
+): InstructionMoves {
+  const per = (side: { breakdown: InstructionBreakdown; ok: number }, n: number) => n / Math.max(1, side.ok);
+  const buckets = [...new Set([...Object.keys(baseline.breakdown.byBucket), ...Object.keys(candidate.breakdown.byBucket)])].map((bucket) => {
+    const b = per(baseline, baseline.breakdown.byBucket[bucket] ?? 0);
+    const c = per(candidate, candidate.breakdown.byBucket[bucket] ?? 0);
+    return { bucket, baselinePerOkRequest: b, candidatePerOkRequest: c, deltaPerOkRequest: c - b };
+  });
+  const keys = new Set([...baseline.breakdown.byFunction.keys(), ...candidate.breakdown.byFunction.keys()]);
+  const functions = [...keys].map((key) => {
+    const bf = baseline.breakdown.byFunction.get(key);
+    const cf = candidate.breakdown.byFunction.get(key);
+    const f = (cf ?? bf)!;
+    const b = per(baseline, bf?.self ?? 0);
+    const c = per(candidate, cf?.self ?? 0);
+    return { functionName: f.functionName, url: f.url, line: f.line, bucket: f.bucket, baselinePerOkRequest: b, candidatePerOkRequest: c, deltaPerOkRequest: c - b };
+  });
+  const largest = <T extends { deltaPerOkRequest: number }>(list: T[]) => list.sort((x, y) => Math.abs(y.deltaPerOkRequest) - Math.abs(x.deltaPerOkRequest));
+  const share = (side: { breakdown: InstructionBreakdown }, n: number) => (side.breakdown.total > 0 ? n / side.breakdown.total : 0);
+  return {
+    separateCallers,
+    totalPerOkRequest: { baseline: per(baseline, baseline.breakdown.total), candidate: per(candidate, candidate.breakdown.total) },
+    truncatedShare: { baseline: share(baseline, baseline.breakdown.truncated), candidate: share(candidate, candidate.breakdown.truncated) },
+    unnamedJitShare: { baseline: share(baseline, baseline.breakdown.unnamedJit), candidate: share(candidate, candidate.breakdown.unnamedJit) },
+    buckets: largest(buckets),
+    functions: largest(functions).slice(0, FUNCTION_MOVES),
+  };
+}

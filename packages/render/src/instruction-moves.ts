@@ -1,0 +1,44 @@
+/** The plain-text pieces of "where the instructions went" in a comparison by instructions, shared by every renderer. */
+import type { InstructionFunctionMove, InstructionMoves } from '@gwprof/results';
+import { functionDisplayName, functionLocation } from './top-functions.js';
+
+/** An instruction count as people read it: 57.42 M, 812.3 k, 950. */
+export function instructionCount(n: number): string {
+  const abs = Math.abs(n);
+  if (abs >= 1e6) return `${(n / 1e6).toFixed(2)} M`;
+  if (abs >= 1e3) return `${(n / 1e3).toFixed(1)} k`;
+  return `${Math.round(n)}`;
+}
+
+export function signedInstructionCount(n: number): string {
+  return `${n > 0 ? '+' : n < 0 ? '−' : '±'}${instructionCount(Math.abs(n))}`;
+}
+
+/** Moves of at least 0.1% of the baseline's instructions per request: smaller ones are below the count's noise. */
+function counted<T extends { deltaPerOkRequest: number }>(moves: InstructionMoves, list: readonly T[]): T[] {
+  const floor = 0.001 * moves.totalPerOkRequest.baseline;
+  return list.filter((m) => Math.abs(m.deltaPerOkRequest) >= floor);
+}
+
+/** One line: the buckets whose instructions per request moved, largest first. */
+export function instructionBucketLine(moves: InstructionMoves): string {
+  const moved = counted(moves, moves.buckets).slice(0, 6);
+  const list = moved.length > 0 ? moved.map((b) => `${b.bucket} ${signedInstructionCount(b.deltaPerOkRequest)} (${instructionCount(b.baselinePerOkRequest)} → ${instructionCount(b.candidatePerOkRequest)})`).join(', ') : 'no bucket moved by 0.1% of the baseline or more';
+  return `Instructions per ok request by bucket: ${list}.`;
+}
+
+export const INSTRUCTION_FUNCTION_HEADERS = ['change/req', 'baseline', 'candidate', 'bucket', 'function', 'location'];
+
+export function instructionFunctionMoves(moves: InstructionMoves, n = 8): InstructionFunctionMove[] {
+  return counted(moves, moves.functions).slice(0, n);
+}
+
+export function instructionFunctionCells(f: InstructionFunctionMove): string[] {
+  return [signedInstructionCount(f.deltaPerOkRequest), instructionCount(f.baselinePerOkRequest), instructionCount(f.candidatePerOkRequest), f.bucket, functionDisplayName(f), f.url ? functionLocation(f) : ''];
+}
+
+/** Where the figures come from and what they may miss. */
+export function instructionMovesNote(moves: InstructionMoves): string {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  return `From one more pair of processes after the verdict, one batch a side, ${moves.separateCallers} callers kept per count (${instructionCount(moves.totalPerOkRequest.baseline)} → ${instructionCount(moves.totalPerOkRequest.candidate)} per request there); a builtin's or the runtime's instructions count for the JavaScript function that called them. Outer frames cut off: ${pct(moves.truncatedShare.baseline)} / ${pct(moves.truncatedShare.candidate)} of the instructions (their bucket may be wrong); JIT code without a name: ${pct(moves.unnamedJitShare.baseline)} / ${pct(moves.unnamedJitShare.candidate)}.`;
+}
