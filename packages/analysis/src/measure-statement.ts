@@ -13,7 +13,7 @@ export function timeMeasure(): MeasureStatement {
   };
 }
 
-export function instructionMeasure(design: CompareDesign, epochs: readonly InstructionEpoch[]): MeasureStatement {
+export function instructionMeasure(design: CompareDesign, epochs: readonly InstructionEpoch[], profileError?: string): MeasureStatement {
   const flags = design.instructions?.v8Flags.join(' ') ?? '';
   const notNode = (['baseline', 'candidate'] as const).filter((side) => epochs.some((e) => !e.sides[side].node));
   return {
@@ -26,6 +26,9 @@ export function instructionMeasure(design: CompareDesign, epochs: readonly Instr
       'waiting on I/O and on the subgraphs',
       "effects of V8's optimising tier (TurboFan), such as deoptimisation loops: the count runs without it",
     ],
-    notes: notNode.map((side) => `the ${side} is not a Node process that gwprof's preload reached: counted without V8 flags and without a full GC before each batch, so its count may vary with its JIT and GC`),
+    notes: [
+      ...notNode.map((side) => `the ${side} is not a Node process that gwprof's preload reached: counted without V8 flags and without a full GC before each batch, so its count may vary with its JIT and GC`),
+      ...(profileError ? [`no breakdown of where the instructions went: the pair that shows it failed (${profileError}); the verdict does not depend on it`] : []),
+    ],
   };
 }

@@ -179,6 +179,7 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
               valgrindArgs: [...CALLGRIND_ARGS],
               minEpochSd: COUNTING.minEpochSd,
               profileCallers: flags.profile ? COUNTING.profileCallers : 0,
+              profileRequests: COUNTING.profileRequests,
             },
           }
         : {}),

@@ -26,11 +26,10 @@ import {
   GATING_METRIC,
   INFORMATIONAL_METRICS,
   INSTRUCTION_LEVEL,
-  PerfMap,
   classifyNodes,
   instructionBreakdown,
   instructionMoves,
-  instructionProfileOfFile,
+  type InstructionProfile,
   instructionMeasure,
   instructionMetric,
   instructionObservations,
@@ -53,7 +52,7 @@ export interface CompareCopies {
 export async function publishCompare(runDir: string, copies: CompareCopies = {}): Promise<PublishedCompare> {
   const compare = readCompareResult(runDir);
   const analysis =
-    compare.mode === 'runs' ? analyzeRuns(compare) : compare.config.design?.measure === 'instructions' ? await analyzeInstructions(runDir, compare) : await analyzeWindows(runDir, compare);
+    compare.mode === 'runs' ? analyzeRuns(compare) : compare.config.design?.measure === 'instructions' ? analyzeInstructions(runDir, compare) : await analyzeWindows(runDir, compare);
   const published: PublishedCompare = { ...compare, analysis };
   writeCompareResult(runDir, published);
   writeFileSync(path.join(runDir, 'index.html'), renderCompareReportHtml(published));
@@ -91,7 +90,7 @@ async function analyzeWindows(runDir: string, compare: CompareResult): Promise<C
 }
 
 /** A comparison by instructions: the test on the epochs' counts, one level (requests one at a time). */
-async function analyzeInstructions(runDir: string, compare: CompareResult): Promise<CompareAnalysis> {
+function analyzeInstructions(runDir: string, compare: CompareResult): CompareAnalysis {
   const design = compare.config.design!;
   if (!design.instructions) throw new GwprofError('compare.json measured by instructions has no design.instructions');
   const batches = compare.batches ?? [];
@@ -108,24 +107,23 @@ async function analyzeInstructions(runDir: string, compare: CompareResult): Prom
     metrics: [],
     buckets: [],
     functions: [],
-    instructionMoves: await readInstructionMoves(runDir, compare),
+    instructionMoves: readInstructionMoves(runDir, compare),
     allocation: null,
     pprof: null,
   };
-  return { levels: [level], ...verdictOf(compare, verdict), windows: [], measure: instructionMeasure(design, compare.instructionEpochs ?? []) };
+  return { levels: [level], ...verdictOf(compare, verdict), windows: [], measure: instructionMeasure(design, compare.instructionEpochs ?? [], compare.instructionProfile?.error) };
 }
 
-/** Where the instructions went, from the profile pair's dumps and perf maps; null without a profile pair. */
-async function readInstructionMoves(runDir: string, compare: CompareResult): Promise<CompareLevel['instructionMoves']> {
+/** Where the instructions went, from the profile pair's reduced profiles; null without a profile pair. */
+function readInstructionMoves(runDir: string, compare: CompareResult): CompareLevel['instructionMoves'] {
   const record = compare.instructionProfile;
-  if (!record) return null;
-  const side = async (s: 'baseline' | 'candidate') => {
-    const { batch, perfMapFile } = record.sides[s];
-    const perfMap = new PerfMap(perfMapFile ? readFileSync(path.join(runDir, perfMapFile), 'utf8') : '');
-    const profile = await instructionProfileOfFile(path.join(runDir, batch.dumpFile), perfMap, record.separateCallers);
+  if (!record?.sides) return null;
+  const side = (s: 'baseline' | 'candidate') => {
+    const { batch, profileFile } = record.sides![s];
+    const profile = JSON.parse(readFileSync(path.join(runDir, profileFile), 'utf8')) as InstructionProfile;
     return { breakdown: instructionBreakdown(profile, (p) => classifyNodes(p, BUILT_IN_RULES.rules)), ok: batch.ok };
   };
-  return instructionMoves(await side('baseline'), await side('candidate'), record.separateCallers);
+  return instructionMoves(side('baseline'), side('candidate'), record.separateCallers);
 }
 
 /** The verdict, unless the comparison did not run to its end (then it is invalid). */

@@ -21,6 +21,8 @@ export interface InstructionDesign {
   minEpochSd: number;
   /** --separate-callers of the pair that shows where the instructions went; 0: no such pair. Absent in older results: 0. */
   profileCallers?: number;
+  /** Requests in that pair's one batch a side (its counts are deterministic enough; deep contexts are slow to count). */
+  profileRequests?: number;
 }
 
 /** One counted batch of one side: what callgrind counted while it answered the batch, and how the answers fared. */
@@ -66,21 +68,30 @@ export interface InstructionSide {
  * without them.
  */
 export interface InstructionProfileRecord {
+  /** Why the pair gave no profile (it never changes the verdict); absent when it did. */
+  error?: string;
   startedAt: string;
   finishedAt: string | null;
   /** valgrind's --separate-callers: callers kept per count; a chain that fills them is truncated. */
   separateCallers: number;
   /** V8 flags added to the design's for this pair. */
   v8Flags: string[];
-  sides: { baseline: InstructionProfileSide; candidate: InstructionProfileSide };
+  /** null when the pair failed (see error). */
+  sides: { baseline: InstructionProfileSide; candidate: InstructionProfileSide } | null;
 }
 
 export interface InstructionProfileSide {
   pid: number;
   node: boolean;
+  /** Its batch; the dump it names is removed once reduced (on Mesh it ran to a gigabyte). */
   batch: InstructionBatch;
   /** V8's perf map of the process, copied into the run folder; null when it wrote none (not Node). */
   perfMapFile: string | null;
+  /**
+   * The dump reduced to a profile of instructions (analysis's InstructionProfile: a CPU profile's
+   * shape, instructions where it holds µs, frames named through the perf map), relative to the run folder.
+   */
+  profileFile: string;
 }
 
 /** Where the instructions went, per successful request, from the profile pair: by bucket and by function. */

@@ -4,7 +4,7 @@
  * is zeroed before and dumped after, so one dump file holds one batch's counts.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { GwprofError } from '@gwprof/results';
@@ -78,11 +78,28 @@ export async function stopCounting(pid: number, outBase: string, label: string):
   for (;;) {
     const fresh = dumpsOf(outBase).filter((f) => !before.has(f));
     for (const file of fresh) {
-      const total = callgrindTotal(readFileSync(file, 'utf8'));
+      const total = totalOfDump(file);
       if (total !== null) return { file, total };
     }
     if (Date.now() > deadline) throw new Error(`callgrind wrote no dump for ${label} (pid ${pid}) within 60 s`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * A dump's total, from its last lines: callgrind writes `totals:` at the end, and a dump with deep
+ * caller contexts runs to a gigabyte, more than one string can hold.
+ */
+export function totalOfDump(file: string): number | null {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, 64 * 1024);
+    const buffer = Buffer.alloc(length);
+    readSync(fd, buffer, 0, length, size - length);
+    return callgrindTotal(buffer.toString('utf8'));
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -5,11 +5,11 @@
  * preload, counting on, the batch's requests one at a time, counting off, a dump. After every
  * epoch, analysis's test on the epochs says whether the verdict is in.
  */
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { judgeInstructions, type ComparisonVerdict } from '@gwprof/analysis';
-import { writeCompareResult, type InstructionBatch, type InstructionDesign, type InstructionEpoch, type InstructionSide } from '@gwprof/results';
+import { PerfMap, instructionProfileOfFile, judgeInstructions, type ComparisonVerdict } from '@gwprof/analysis';
+import { writeCompareResult, type InstructionBatch, type InstructionDesign, type InstructionEpoch, type InstructionProfileSide, type InstructionSide } from '@gwprof/results';
 import type { GatewayUnderTest } from '../gateway-under-test.js';
 import type { CallgrindLaunch } from '../gateway-process.js';
 import { RequestStream } from '../load/request-stream.js';
@@ -124,28 +124,49 @@ function recordEpoch(ctx: ComparisonContext, epoch: number, started: StartedPair
 
 /**
  * One more pair, after the verdict: callgrind keeps each count's callers and V8 names its JIT code,
- * so publish can place every instruction in a bucket and a function. One batch a side.
+ * so publish can place every instruction in a bucket and a function. One batch a side, reduced at
+ * once to a profile of instructions (the raw dump of a large gateway runs to a gigabyte). A failure
+ * here is recorded and logged: it never changes the verdict.
  */
 async function profilePair(ctx: ComparisonContext, design: InstructionDesign): Promise<void> {
   const callers = design.profileCallers!;
-  const extras: PairExtras = { valgrindArgs: [`--separate-callers=${callers}`], v8Flags: PROFILE_V8_FLAGS };
-  const started = await startPair(ctx, 'profile', design, extras);
-  if (!started) return;
-  const batches = await Promise.all(SIDES.map((side) => countBatch(ctx, started.sides[side], side, 0, 1, design)));
-  if (batches.some((b) => b === null)) return;
-  const side = (name: Side, i: number) => {
-    const pid = started.sides[name].gateway.process!.serverPid;
-    const perfMap = copyPerfMap(ctx, pid, name);
-    return { pid, node: started.records[name].node, batch: batches[i]!, perfMapFile: perfMap };
-  };
-  ctx.compare.instructionProfile = {
-    startedAt: started.startedAt,
-    finishedAt: new Date().toISOString(),
-    separateCallers: callers,
-    v8Flags: PROFILE_V8_FLAGS,
-    sides: { baseline: side('baseline', 0), candidate: side('candidate', 1) },
-  };
+  const startedAt = new Date().toISOString();
+  try {
+    const extras: PairExtras = { valgrindArgs: [`--separate-callers=${callers}`], v8Flags: PROFILE_V8_FLAGS };
+    const started = await startPair(ctx, 'profile', design, extras);
+    if (!started) return;
+    const requests = design.profileRequests ?? design.batchRequests;
+    const batches = await Promise.all(SIDES.map((side) => countBatch(ctx, started.sides[side], side, 0, 1, design, requests)));
+    if (batches.some((b) => b === null)) return;
+    ctx.options.onProgress('reducing the profile pair\'s dumps…', false);
+    const sides = {} as Record<Side, InstructionProfileSide>;
+    for (const [i, name] of SIDES.entries()) {
+      const pid = started.sides[name].gateway.process!.serverPid;
+      const perfMapFile = copyPerfMap(ctx, pid, name);
+      const batch = batches[i]!;
+      const profileFile = await reduceDump(ctx, batch.dumpFile, perfMapFile, callers, name);
+      sides[name] = { pid, node: started.records[name].node, batch, perfMapFile, profileFile };
+    }
+    ctx.compare.instructionProfile = { startedAt, finishedAt: new Date().toISOString(), separateCallers: callers, v8Flags: PROFILE_V8_FLAGS, sides };
+  } catch (error) {
+    if (ctx.options.signal.aborted) return;
+    const message = (error as Error).message;
+    ctx.session.logs.harness.warn({ err: error }, 'the profile pair failed: no breakdown of the instructions');
+    ctx.options.onProgress(`warning: no breakdown of the instructions: ${message}`, true);
+    ctx.compare.instructionProfile = { error: message, startedAt, finishedAt: new Date().toISOString(), separateCallers: callers, v8Flags: PROFILE_V8_FLAGS, sides: null };
+  }
   writeCompareResult(ctx.session.runDir, ctx.compare);
+}
+
+/** The dump as a profile of instructions (frames named through the perf map), written beside it; the dump is removed. */
+async function reduceDump(ctx: ComparisonContext, dumpFile: string, perfMapFile: string | null, callers: number, side: Side): Promise<string> {
+  const runDir = ctx.session.runDir;
+  const perfMap = new PerfMap(perfMapFile ? readFileSync(path.join(runDir, perfMapFile), 'utf8') : '');
+  const profile = await instructionProfileOfFile(path.join(runDir, dumpFile), perfMap, callers);
+  const target = path.join(runDir, 'callgrind', `${side}-profile.instructions.json`);
+  writeFileSync(target, JSON.stringify(profile));
+  rmSync(path.join(runDir, dumpFile), { force: true });
+  return path.relative(runDir, target);
 }
 
 /** V8's perf map of a process, moved into the run folder; null when there is none. */
@@ -163,7 +184,7 @@ function timeoutMs(ctx: ComparisonContext): number {
 }
 
 /** One counted batch of one side; null when interrupted. */
-async function countBatch(ctx: ComparisonContext, side: CountedSide, name: Side, epoch: number, batch: number, design: InstructionDesign): Promise<InstructionBatch | null> {
+async function countBatch(ctx: ComparisonContext, side: CountedSide, name: Side, epoch: number, batch: number, design: InstructionDesign, requests = design.batchRequests): Promise<InstructionBatch | null> {
   const { gateway, outBase } = side;
   const pid = gateway.process!.serverPid;
   const startedAt = new Date().toISOString();
@@ -173,7 +194,7 @@ async function countBatch(ctx: ComparisonContext, side: CountedSide, name: Side,
     await gateway.profiler.collectGarbage();
     forcedGcMs = Math.round((performance.now() - t0) * 10) / 10;
   }
-  const indices = Array.from({ length: design.batchRequests }, (_, i) => i);
+  const indices = Array.from({ length: requests }, (_, i) => i);
   await startCounting(pid);
   const sent = await sendSequential(gateway.step.url, new RequestStream(ctx.scenario), indices, timeoutMs(ctx), ctx.options.signal);
   const dump = await stopCounting(pid, outBase, `${name}-e${epoch || 'profile'}-b${batch}`);
