@@ -2,12 +2,13 @@
  * The commands that read files only: `buckets` on any .cpuprofile and `report` on a run folder.
  * No services are started.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RESULTS_SCHEMA_VERSION, type PublishedCompare, type RunResult, type StepRecord } from '@gwprof/results';
 import { makeCompareFixture } from '../../packages/render/src/test-fixtures/run-fixture.js';
-import { runCli, tempDir } from './cli.js';
+import { cliBin, repoRoot, runCli, tempDir } from './cli.js';
 
 /** A tiny V8 profile: root → parserOnHeadersComplete → graphql execute (3 samples), plus 1 GC sample. */
 function profile(samples: number[] = [3, 3, 3, 4]): object {
@@ -141,5 +142,22 @@ describe('gwprof report', () => {
     const result = await runCli(['report', tempDir('not-a-run')]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/holds neither results\.json nor compare\.json: is this a gwprof run folder\?/);
+  });
+});
+
+describe('another platform than Linux', () => {
+  // process.platform faked before gwprof loads, as on a Mac.
+  const onMac = ['--import', 'data:text/javascript,Object.defineProperty(process,"platform",{value:"darwin"})', cliBin];
+
+  it('refuses a measuring command in one line before anything runs, and still reads profiles', async () => {
+    const out = tempDir('mac');
+    const sweep = spawnSync(process.execPath, [...onMac, 'sweep', '--quick', '--out', out], { encoding: 'utf8' });
+    expect(sweep.status).toBe(2);
+    expect(sweep.stderr.trim().split('\n')).toHaveLength(1);
+    expect(sweep.stderr).toMatch(/^gwprof: sweep runs on Linux only .* this is darwin/);
+    expect(readdirSync(out)).toEqual([]);
+    const buckets = spawnSync(process.execPath, [...onMac, 'buckets', path.join(repoRoot, 'packages/analysis/fixtures/profiles/mesh-c10.cpuprofile')], { encoding: 'utf8' });
+    expect(buckets.status).toBe(0);
+    expect(buckets.stdout).toMatch(/gc\s+\d/);
   });
 });

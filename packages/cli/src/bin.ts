@@ -12,6 +12,7 @@ import { upCommand } from './up-command.js';
 import { soakCommand } from './soak-command.js';
 import { exportCommand } from './export-command.js';
 import { importCommand } from './import-command.js';
+import { assertLinux } from './platform.js';
 
 // A closed pipe (`gwprof … | head`, a parent that died) must not crash the harness before it
 // has stopped its processes and written results.json.
@@ -25,7 +26,8 @@ const program = new Command('gwprof')
   .description('load-test and CPU-profile GraphQL federation gateways: sweeps, CPU buckets, flame graphs, pre-merge comparisons')
   .version(TOOL_VERSION)
   .showHelpAfterError('(run with --help for usage)')
-  .exitOverride();
+  .exitOverride()
+  .hook('preAction', (_program, action) => assertLinux(action.name()));
 
 for (const command of [sweepCommand(), compareCommand(), soakCommand(), upCommand(), exportCommand(), importCommand(), bucketsCommand(), reportCommand(), openCommand()]) {
   program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
