@@ -56,6 +56,10 @@ describe('instructionProfile', () => {
 
   it('names the newest code at an address, and counts a chain that filled every caller place as truncated', () => {
     expect(new PerfMap(MAP).lookup(0x3020)!.label).toBe('JS:^handler /app/server.js:5:1');
+    // Top-level code freed after start-up, and a function compiled later inside its old range: the newer names it.
+    const reused = new PerfMap('5000 1000 JS:~ /app/node_modules/ws/index.js:1:1\n5400 80 JS:^leave /app/node_modules/graphql/printer.js:140:3\n');
+    expect(reused.lookup(0x5420)!.js!.functionName).toBe('leave');
+    expect(reused.lookup(0x5100)).toBeNull();
     expect(profile.truncated).toBe(0);
     const short = instructionProfile(contexts, new PerfMap(MAP), 2);
     expect(short.truncated).toBe(700);

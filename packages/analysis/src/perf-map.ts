@@ -1,8 +1,10 @@
 /**
  * V8's perf map (`--perf-basic-prof`: /tmp/perf-<pid>.map, one line per code object, "start size
  * name"): where each piece of JIT code lives, and for JavaScript which function it is
- * ("JS:~name url:line:column", ~ interpreted, ^ baseline, + Maglev, * TurboFan). A later entry at
- * the same address is newer code, so it wins.
+ * ("JS:~name url:line:column", ~ interpreted, ^ baseline, + Maglev, * TurboFan). V8 reuses the
+ * memory of code it has freed: a later entry that overlaps earlier ones is newer code, and the
+ * earlier ones are dead, so they are dropped (a module's top-level code, freed after start-up, would
+ * otherwise name the functions compiled into its place).
  */
 export interface JitCode {
   start: number;
@@ -17,15 +19,29 @@ export class PerfMap {
   private readonly codes: JitCode[];
 
   constructor(text: string) {
-    const byStart = new Map<number, JitCode>();
+    // Non-overlapping and sorted by start, in the file's order: each entry evicts what it overlaps.
+    this.codes = [];
     for (const line of text.split('\n')) {
       const match = /^([0-9a-f]+) ([0-9a-f]+) (.*)$/i.exec(line.trim());
       if (!match) continue;
       const start = Number.parseInt(match[1]!, 16);
-      const size = Number.parseInt(match[2]!, 16);
-      byStart.set(start, { start, end: start + size, label: match[3]!, js: jsFunction(match[3]!) });
+      const size = Math.max(1, Number.parseInt(match[2]!, 16));
+      this.insert({ start, end: start + size, label: match[3]!, js: jsFunction(match[3]!) });
     }
-    this.codes = [...byStart.values()].sort((a, b) => a.start - b.start);
+  }
+
+  private insert(code: JitCode): void {
+    // First entry that ends after the new one starts: the first that may overlap it.
+    let low = 0;
+    let high = this.codes.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.codes[mid]!.end <= code.start) low = mid + 1;
+      else high = mid;
+    }
+    let last = low;
+    while (last < this.codes.length && this.codes[last]!.start < code.end) last++;
+    this.codes.splice(low, last - low, code);
   }
 
   get size(): number {
