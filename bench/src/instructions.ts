@@ -65,7 +65,7 @@ if (command === 'loop-cost') {
     const entry = runOne({ root: repoRoot, gateway: values.gateway, flags, run, instructionsPerIteration: cost.instructionsPerIteration, baselinePerRequest: Number(values['baseline-instructions']), label: `run-${Date.now()}`, out });
     entries.push(entry);
     const change = entry.change === null ? '–' : `${(entry.change * 100).toFixed(2)}%`;
-    log(`${i + 1}/${plan.length} ${values.gateway} ${run.plantedPercent === 0 ? 'A/A' : `+${run.plantedPercent}%`}: ${entry.verdict} (exit ${entry.exitCode}) in ${entry.minutes.toFixed(1)} min, change ${change}, planted ${entry.plantedShare === null ? '–' : `${(entry.plantedShare * 100).toFixed(2)}%`}`);
+    log(`${i + 1}/${plan.length} ${values.gateway} ${run.plantedPercent === 0 ? 'A/A' : `+${run.plantedPercent}%`}: ${entry.verdict} (exit ${entry.exitCode}) in ${(entry.verdictMinutes ?? entry.minutes).toFixed(1)} min to the verdict (${entry.minutes.toFixed(1)} in all), change ${change}, planted ${entry.plantedShare === null ? '–' : `${(entry.plantedShare * 100).toFixed(2)}%`}`);
   }
   process.stdout.write(`${runsTable(entries).join('\n')}\n`);
 } else if (command === 'table') {
