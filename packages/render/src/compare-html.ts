@@ -10,7 +10,7 @@ import {
   allocationMovesHeading,
   largestAllocationMoves,
   FUNCTION_HEADERS,
-  METRIC_HEADERS,
+  metricHeaders,
   changeIsWorse,
   decisionText,
   designText,
@@ -51,7 +51,7 @@ function metricsTable(level: CompareLevel): string {
     return { cells, attrs: `data-metric="${escapeHtml(m.metric)}"` };
   });
   return htmlTable(
-    METRIC_HEADERS.map((header, i) => ({ header, numeric: i >= 2 })),
+    metricHeaders(level).map((header, i) => ({ header, numeric: i >= 2 })),
     rows,
     `class="compare-table" id="compare-table-${levelTag(level)}"`,
   );

@@ -8,7 +8,7 @@ import {
   allocationMovesHeading,
   largestAllocationMoves,
   FUNCTION_HEADERS,
-  METRIC_HEADERS,
+  metricHeaders,
   bucketMovesLine,
   decisionText,
   designText,
@@ -29,7 +29,7 @@ import { type Column, formatMarkdownTable } from './text-table.js';
 import { failedWindows } from '@gwprof/analysis';
 
 function levelSection(level: CompareLevel, threshold: number | null): string[] {
-  const metricColumns: Column[] = METRIC_HEADERS.map((header, i) => ({ header, ...(i >= 2 ? { align: 'right' as const } : {}) }));
+  const metricColumns: Column[] = metricHeaders(level).map((header, i) => ({ header, ...(i >= 2 ? { align: 'right' as const } : {}) }));
   // Metric cells and the decision are our own words and numbers (digits, signs, %, brackets): nothing to escape.
   const rows = [level.gating, ...level.metrics].map((m) => metricCells(m));
   const out = [`### ${level.label}`, '', decisionText(level, threshold), '', formatMarkdownTable(metricColumns, rows), ''];

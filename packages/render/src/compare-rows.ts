@@ -41,6 +41,11 @@ export function isDeltasOnly(compare: PublishedCompare): boolean {
 
 export const METRIC_HEADERS = ['metric', 'unit', 'baseline', 'candidate', 'change', 'interval', 'windows b/c'];
 
+/** The metric table's headers for a level: a comparison by instructions counts batches, not windows. */
+export function metricHeaders(level: Pick<CompareLevel, 'gating'>): string[] {
+  return level.gating.metric === 'instructionsPerOkRequest' ? [...METRIC_HEADERS.slice(0, -1), 'batches b/c'] : METRIC_HEADERS;
+}
+
 /** A metric row: medians per side, the change (ratio of geometric means), its interval and level. */
 export function metricCells(m: MetricComparison): string[] {
   const interval = m.interval ? `${ciRange(m.interval)} ${Math.round((m.confidence ?? 0) * 100)}%` : NONE;

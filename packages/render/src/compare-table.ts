@@ -3,7 +3,7 @@ import { painter } from './ansi.js';
 import { escapeTerminal } from './escape.js';
 import {
   FUNCTION_HEADERS,
-  METRIC_HEADERS,
+  metricHeaders,
   bucketMovesLine,
   changeIsWorse,
   decisionText,
@@ -46,7 +46,7 @@ export function renderCompareTable(compare: PublishedCompare, opts: TerminalOpti
       if (worse !== null) cells[4] = worse ? p.red(cells[4]!) : p.green(cells[4]!);
       return cells;
     });
-    lines.push('', p.bold(level.label), `  ${escapeTerminal(decisionText(level, threshold))}`, formatTextTable(columns(METRIC_HEADERS, 2), rows, '  '));
+    lines.push('', p.bold(level.label), `  ${escapeTerminal(decisionText(level, threshold))}`, formatTextTable(columns(metricHeaders(level), 2), rows, '  '));
     if (level.buckets.length > 0) lines.push(`  ${escapeTerminal(bucketMovesLine(level.buckets))}`);
     const functions = largestMoves(level.functions, 8);
     if (functions.length > 0) {
