@@ -63,7 +63,8 @@ export function decisionText(level: CompareLevel, threshold: number | null): str
   if (!d) return 'one run per side: no decision';
   const counted = level.gating.metric === 'instructionsPerOkRequest';
   const what = counted ? 'instructions' : 'CPU';
-  const where = `${what} per ok request ${signedPercent(d.relativeChange)} over ${d.epochs} epoch${d.epochs === 1 ? '' : 's'} (${d.blocks} block${d.blocks === 1 ? '' : 's'})`;
+  const blocks = counted ? '' : ` (${d.blocks} block${d.blocks === 1 ? '' : 's'})`;
+  const where = `${what} per ok request ${signedPercent(d.relativeChange)} over ${d.epochs} epoch${d.epochs === 1 ? '' : 's'}${blocks}`;
   if (!d.interval) return `${where}: no verdict yet (${d.reason})`;
   const interval = `${Math.round((1 - 2 * d.alpha) * 100)}% interval [${signedPercent(d.interval.low)}, ${signedPercent(d.interval.high)}], adjusted for a look after every epoch up to ${d.maxEpochs}`;
   const limit = threshold === null ? 'the threshold' : `±${Number((threshold * 100).toFixed(2))}%`;
