@@ -34,3 +34,5 @@ export { instructionMeasure, timeMeasure } from './measure-statement.js';
 export { PerfMap, type JitCode } from './perf-map.js';
 export { callgrindContexts, type CallgrindContext } from './callgrind-contexts.js';
 export { instructionBreakdown, instructionMoves, instructionProfile, instructionProfileOfFile, type InstructionBreakdown, type InstructionProfile } from './instruction-profile.js';
+export { analyzeInstructionComparison } from './instruction-comparison.js';
+export { comparisonOutcome } from './comparison-outcome.js';

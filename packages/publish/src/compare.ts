@@ -25,15 +25,9 @@ import {
 import {
   GATING_METRIC,
   INFORMATIONAL_METRICS,
-  INSTRUCTION_LEVEL,
-  classifyNodes,
-  instructionBreakdown,
-  instructionMoves,
+  analyzeInstructionComparison,
+  comparisonOutcome,
   type InstructionProfile,
-  instructionMeasure,
-  instructionMetric,
-  instructionObservations,
-  judgeInstructions,
   timeMeasure,
   analyzeProfile, blockChanges, compareMetric, deltaMetric, judgeComparison, type CpuProfile, type HeapProfile } from '@gwprof/analysis';
 import { renderCompareMarkdown, renderCompareReportHtml } from '@gwprof/render';
@@ -86,53 +80,15 @@ async function analyzeWindows(runDir: string, compare: CompareResult): Promise<C
       allocation: await publishLevelAllocations(runDir, compare, level, heaps),
     });
   }
-  return { levels, ...verdictOf(compare, verdict), windows: analyses, measure: timeMeasure() };
+  return { levels, ...comparisonOutcome(compare, verdict), windows: analyses, measure: timeMeasure() };
 }
 
-/** A comparison by instructions: the test on the epochs' counts, one level (requests one at a time). */
+/** A comparison by instructions: analysis derives it from the record and the profile pair's reduced profiles. */
 function analyzeInstructions(runDir: string, compare: CompareResult): CompareAnalysis {
-  const design = compare.config.design!;
-  if (!design.instructions) throw new GwprofError('compare.json measured by instructions has no design.instructions');
-  const batches = compare.batches ?? [];
-  const { threshold, alpha, minEpochs, spendingPower } = design;
-  const maxEpochs = compare.plan?.maxEpochs ?? minEpochs;
-  const verdict = judgeInstructions(batches, { threshold, alpha, minEpochs, maxEpochs, spendingPower, minEpochSd: design.instructions.minEpochSd });
-  const blocks = instructionObservations(batches).map((o) => ({ block: o.epoch, epoch: o.epoch, relativeChange: Math.expm1(o.x) }));
-  const level: CompareLevel = {
-    level: INSTRUCTION_LEVEL,
-    label: 'one request at a time',
-    decision: verdict.decisions.get(INSTRUCTION_LEVEL) ?? null,
-    gating: instructionMetric(batches),
-    blocks,
-    metrics: [],
-    buckets: [],
-    functions: [],
-    instructionMoves: readInstructionMoves(runDir, compare),
-    allocation: null,
-    pprof: null,
-  };
-  return { levels: [level], ...verdictOf(compare, verdict), windows: [], measure: instructionMeasure(design, compare.instructionEpochs ?? [], compare.instructionProfile?.error) };
-}
-
-/** Where the instructions went, from the profile pair's reduced profiles; null without a profile pair. */
-function readInstructionMoves(runDir: string, compare: CompareResult): CompareLevel['instructionMoves'] {
-  const record = compare.instructionProfile;
-  if (!record?.sides) return null;
-  const side = (s: 'baseline' | 'candidate') => {
-    const { batch, profileFile } = record.sides![s];
-    const profile = JSON.parse(readFileSync(path.join(runDir, profileFile), 'utf8')) as InstructionProfile;
-    return { breakdown: instructionBreakdown(profile, (p) => classifyNodes(p, BUILT_IN_RULES.rules)), ok: batch.ok };
-  };
-  return instructionMoves(side('baseline'), side('candidate'), record.separateCallers);
-}
-
-/** The verdict, unless the comparison did not run to its end (then it is invalid). */
-function verdictOf(compare: CompareResult, verdict: ReturnType<typeof judgeComparison>): Pick<CompareAnalysis, 'verdict' | 'verdictReasons' | 'exitCode'> {
-  if (compare.state !== 'complete') {
-    return { verdict: 'invalid', verdictReasons: [compare.error ?? `comparison ${compare.state}: ${compare.stopReason}`], exitCode: 2 };
-  }
-  if (verdict.verdict === 'inconclusive') return { verdict: 'inconclusive', verdictReasons: [compare.stopReason, ...verdict.reasons], exitCode: 3 };
-  return { verdict: verdict.verdict, verdictReasons: verdict.reasons, exitCode: verdict.exitCode };
+  const sides = compare.instructionProfile?.sides;
+  const read = (file: string) => JSON.parse(readFileSync(path.join(runDir, file), 'utf8')) as InstructionProfile;
+  const profiles = sides ? { baseline: read(sides.baseline.profileFile), candidate: read(sides.candidate.profileFile) } : null;
+  return analyzeInstructionComparison(compare, profiles, BUILT_IN_RULES.rules);
 }
 
 /** Every window's profiles, parsed once: their analysis for the record, the profiles for the level's merges. */

@@ -1,0 +1,48 @@
+/**
+ * The `analysis` part of a comparison by instructions, from its record alone: the verdict on the
+ * epochs' batches, the gating metric, each epoch's change, where the instructions went (from the
+ * profile pair's reduced profiles, which the caller reads), and what the measure saw.
+ */
+import type { CompareAnalysis, CompareLevel, CompareResult } from '@gwprof/results';
+import type { BucketRule } from './rules.js';
+import { classifyNodes } from './buckets.js';
+import { comparisonOutcome } from './comparison-outcome.js';
+import { instructionBreakdown, instructionMoves, type InstructionProfile } from './instruction-profile.js';
+import { INSTRUCTION_LEVEL, instructionMetric, instructionObservations, judgeInstructions } from './instruction-test.js';
+import { instructionMeasure } from './measure-statement.js';
+
+export function analyzeInstructionComparison(
+  compare: CompareResult,
+  profiles: { baseline: InstructionProfile; candidate: InstructionProfile } | null,
+  rules: readonly BucketRule[],
+): CompareAnalysis {
+  const design = compare.config.design;
+  if (!design?.instructions) throw new RangeError('a comparison by instructions needs design.instructions');
+  const batches = compare.batches ?? [];
+  const { threshold, alpha, minEpochs, spendingPower } = design;
+  const maxEpochs = compare.plan?.maxEpochs ?? minEpochs;
+  const verdict = judgeInstructions(batches, { threshold, alpha, minEpochs, maxEpochs, spendingPower, minEpochSd: design.instructions.minEpochSd });
+  const record = compare.instructionProfile;
+  const moves =
+    profiles && record?.sides
+      ? instructionMoves(
+          { breakdown: instructionBreakdown(profiles.baseline, (p) => classifyNodes(p, rules)), ok: record.sides.baseline.batch.ok },
+          { breakdown: instructionBreakdown(profiles.candidate, (p) => classifyNodes(p, rules)), ok: record.sides.candidate.batch.ok },
+          record.separateCallers,
+        )
+      : null;
+  const level: CompareLevel = {
+    level: INSTRUCTION_LEVEL,
+    label: 'one request at a time',
+    decision: verdict.decisions.get(INSTRUCTION_LEVEL) ?? null,
+    gating: instructionMetric(batches),
+    blocks: instructionObservations(batches).map((o) => ({ block: o.epoch, epoch: o.epoch, relativeChange: Math.expm1(o.x) })),
+    metrics: [],
+    buckets: [],
+    functions: [],
+    instructionMoves: moves,
+    allocation: null,
+    pprof: null,
+  };
+  return { levels: [level], ...comparisonOutcome(compare, verdict), windows: [], measure: instructionMeasure(design, compare.instructionEpochs ?? [], record?.error) };
+}
