@@ -46,6 +46,7 @@ interface CompareFlags extends ServiceFlags {
   baselineNode?: string;
   candidateNode?: string;
   v8Flag?: string[];
+  countingV8Flags?: string;
   seedPerEpoch: boolean;
   query?: string;
   variables?: string;
@@ -89,6 +90,9 @@ export function compareCommand(): Command {
     .option('--threshold <percent>', `no change means within ± this of the measure per request (default ${DESIGN.threshold * 100}%; ${COUNTING.threshold * 100}% with --measure instructions)`, parsePercent('--threshold'))
     .option('--warmup-requests <n>', 'instructions: uncounted requests after each start, one at a time', parseWholeNumber('--warmup-requests'), COUNTING.warmupRequests)
     .option('--batch-requests <n>', 'instructions: requests in a counted batch, one at a time', parseWholeNumber('--batch-requests'), COUNTING.batchRequests)
+    .addOption(
+      new Option('--counting-v8-flags <flags>', 'instructions: replace the V8 flags that make counts repeat (space-separated; for the flag study in docs/validation/compare-instructions.md)').hideHelp(),
+    )
     .option('--batches-per-epoch <n>', 'instructions: counted batches of each side per pair of processes', parseWholeNumber('--batches-per-epoch'), COUNTING.batchesPerEpoch)
     .option('--min-epochs <n>', 'epochs (pairs of processes) before the first look', parseWholeNumber('--min-epochs', 3, ': the test needs a variance with degrees of freedom'), DESIGN.minEpochs)
     .option('--baseline-node <version>', 'Node.js of the baseline: a version (22, 24.9.0, fetched once from the npm registry), a path to node, or current', 'current')
@@ -175,7 +179,7 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
               warmupRequests: flags.warmupRequests,
               batchRequests: flags.batchRequests,
               batchesPerEpoch: flags.batchesPerEpoch,
-              v8Flags: [...COUNTING.v8Flags, ...(flags.v8Flag ?? [])],
+              v8Flags: [...(flags.countingV8Flags !== undefined ? flags.countingV8Flags.split(/\s+/).filter(Boolean) : COUNTING.v8Flags), ...(flags.v8Flag ?? [])],
               valgrindArgs: [...CALLGRIND_ARGS],
               minEpochSd: COUNTING.minEpochSd,
               profileCallers: flags.profile ? COUNTING.profileCallers : 0,
