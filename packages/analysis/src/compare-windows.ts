@@ -174,7 +174,8 @@ export function deltaMetric(baseline: StepRecord, candidate: StepRecord, spec: M
   };
 }
 
-function summarize(values: readonly number[]) {
+/** A side's values: count, median, mean and geometric mean (what a change compares). */
+export function summarize(values: readonly number[]) {
   const positive = values.length > 0 && values.every((v) => v > 0);
   return {
     n: values.length,

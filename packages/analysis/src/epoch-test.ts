@@ -173,17 +173,7 @@ export function spendingBoundaries(design: EpochTestDesign): number[] {
     const crossings = Math.round((target - spent) * CALIBRATION_PATHS);
     const ts: Array<{ t: number; j: number }> = [];
     for (let j = 0; j < CALIBRATION_PATHS; j++) if (alive[j]) ts.push({ t: tStatistic(sums[j]!, squares[j]!, n), j });
-    ts.sort((a, b) => b.t - a.t);
-    if (crossings <= 0 || ts.length === 0) {
-      boundaries.push(Infinity);
-      continue;
-    }
-    const k = Math.min(crossings, ts.length);
-    // Halfway between the last path that crosses and the first that does not.
-    const boundary = k < ts.length ? (ts[k - 1]!.t + ts[k]!.t) / 2 : ts[k - 1]!.t;
-    for (let i = 0; i < k; i++) alive[ts[i]!.j] = 0;
-    spent += k / CALIBRATION_PATHS;
-    boundaries.push(boundary);
+    spent += spendLook(ts, crossings, alive, boundaries);
   }
   boundaryCache.set(key, boundaries);
   return boundaries;
@@ -214,19 +204,27 @@ function trimmedBoundaries(design: EpochTestDesign): number[] {
       const t = trimmedLocation(Array.from(paths[j]!.subarray(0, n)));
       ts.push({ t: t.standardError > 0 ? t.center / t.standardError : t.center > 0 ? Infinity : -Infinity, j });
     }
-    ts.sort((a, b) => b.t - a.t);
-    if (crossings <= 0 || ts.length === 0) {
-      boundaries.push(Infinity);
-      continue;
-    }
-    const k = Math.min(crossings, ts.length);
-    const boundary = k < ts.length ? (ts[k - 1]!.t + ts[k]!.t) / 2 : ts[k - 1]!.t;
-    for (let i = 0; i < k; i++) alive[ts[i]!.j] = 0;
-    spent += k / CALIBRATION_PATHS;
-    boundaries.push(boundary);
+    spent += spendLook(ts, crossings, alive, boundaries);
   }
   boundaryCache.set(key, boundaries);
   return boundaries;
+}
+
+/**
+ * One look of a calibration: the `crossings` live paths with the largest statistic cross, the
+ * boundary goes halfway between the last that crosses and the first that does not, and those paths
+ * stop. Pushes the boundary (Infinity when nothing is to be spent); returns the share spent.
+ */
+function spendLook(ts: Array<{ t: number; j: number }>, crossings: number, alive: Uint8Array, boundaries: number[]): number {
+  ts.sort((a, b) => b.t - a.t);
+  if (crossings <= 0 || ts.length === 0) {
+    boundaries.push(Infinity);
+    return 0;
+  }
+  const k = Math.min(crossings, ts.length);
+  boundaries.push(k < ts.length ? (ts[k - 1]!.t + ts[k]!.t) / 2 : ts[k - 1]!.t);
+  for (let i = 0; i < k; i++) alive[ts[i]!.j] = 0;
+  return k / CALIBRATION_PATHS;
 }
 
 function tStatistic(sum: number, squares: number, n: number): number {

@@ -6,23 +6,16 @@
  * between processes, since counts can repeat exactly and a zero spread proves nothing.
  */
 import type { InstructionBatch, LevelDecision, MetricComparison } from '@gwprof/results';
-import { decideEpochs, epochValues, type EpochBlock } from './epoch-test.js';
-import { blockLogRatio, type ComparisonVerdict } from './compare-windows.js';
-import { mean, median } from './descriptive.js';
+import { decideEpochs, epochValues, type EpochBlock, type EpochTestDesign } from './epoch-test.js';
+import { blockLogRatio, summarize, type ComparisonVerdict } from './compare-windows.js';
+import { mean } from './descriptive.js';
 import { studentTQuantile } from './student-t.js';
 
 /** Instructions are counted at one level: requests one at a time. */
 export const INSTRUCTION_LEVEL = 1;
 
-export interface InstructionTestDesign {
-  threshold: number;
-  alpha: number;
-  minEpochs: number;
-  maxEpochs: number;
-  spendingPower: number;
-  /** Floor on the epochs' standard deviation, log units. */
-  minEpochSd: number;
-}
+/** The epoch test's design, the statistic being the mean; minEpochSd is the measured noise between processes. */
+export type InstructionTestDesign = Omit<EpochTestDesign, 'statistic'>;
 
 function usable(batch: InstructionBatch): number | null {
   const v = batch.instructionsPerOkRequest;
@@ -92,15 +85,3 @@ export function instructionMetric(batches: readonly InstructionBatch[]): MetricC
     method: `ratio of geometric means from ${xs.length} epochs; 95% t interval, not adjusted for the sequential stop (the verdict's interval is)`,
   };
 }
-
-function summarize(values: readonly number[]) {
-  const positive = values.length > 0 && values.every((v) => v > 0);
-  return {
-    n: values.length,
-    median: values.length > 0 ? median(values) : NaN,
-    mean: values.length > 0 ? mean(values) : NaN,
-    geometricMean: positive ? Math.exp(mean(values.map(Math.log))) : NaN,
-    values: [...values],
-  };
-}
-
