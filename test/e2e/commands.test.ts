@@ -145,6 +145,35 @@ describe('gwprof report', () => {
   });
 });
 
+describe('conventions a user already knows', () => {
+  it('prints the version with -v, and each bad value in one line that says what to fix, exit 2', async () => {
+    const version = await runCli(['-v']);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const port = await runCli(['sweep', '--subgraph-ports', '70000,4002,4003,4004']);
+    expect(port.code).toBe(2);
+    expect(port.stderr).toMatch(/--subgraph-ports must be a comma-separated list of port numbers 1-65535/);
+    const soak = await runCli(['soak', '-d', '20s']);
+    expect(soak.code).toBe(2);
+    expect(soak.stderr).toMatch(/^gwprof: --duration \(20 s\) is shorter than one interval/);
+    expect(soak.stderr).not.toMatch(/--interval \(/);
+    const open = await runCli(['open', '/nonexistent']);
+    expect(open.code).toBe(2);
+    expect(open.stderr).toMatch(/^gwprof: \/nonexistent does not exist/);
+    expect(open.stderr).not.toMatch(/gwprof report/);
+    const memory = await runCli(['sweep', '--gateway-memory', 'lots']);
+    expect(memory.code).toBe(2);
+    expect(memory.stderr).toMatch(/--gateway-memory must be a size like 512MB, 1GB or 768MiB/);
+  });
+
+  it('lists what each exit code of compare means in its help', async () => {
+    const help = await runCli(['compare', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Exit codes: 0 no change or improvement, 1 regression, 2 bad input or no verdict[\s\S]*4 invalid \(a response failed validation\)/);
+    expect(help.stdout).toMatch(/--timeout <time>/);
+  });
+});
+
 describe('another platform than Linux', () => {
   // process.platform faked before gwprof loads, as on a Mac.
   const onMac = ['--import', 'data:text/javascript,Object.defineProperty(process,"platform",{value:"darwin"})', cliBin];

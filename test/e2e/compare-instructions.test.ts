@@ -6,7 +6,7 @@
  * the benchmark (docs/validation/compare-instructions.md).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PublishedCompare } from '@gwprof/results';
@@ -23,6 +23,10 @@ async function compare(args: string[], runId: string): Promise<{ code: number | 
   const result = await runCli(['compare', ...args, ...short, '--no-color', '--out', out, '--run-id', runId, ...ports]);
   if (result.code === 2) throw new Error(`compare failed: ${result.stderr}\n${result.stdout}`);
   return { code: result.code, stdout: result.stdout, compare: JSON.parse(readFileSync(path.join(out, runId, 'compare.json'), 'utf8')) as PublishedCompare };
+}
+
+function v8EventLogs(dir: string): string[] {
+  return readdirSync(dir).filter((name) => /^isolate-.*-v8\.log$/.test(name));
 }
 
 describe('gwprof compare --measure instructions', () => {
@@ -52,6 +56,7 @@ describe('gwprof compare --measure instructions', () => {
   }, 300_000);
 
   it('calls a planted loop of several times the request\'s own instructions a regression, exit 1', async () => {
+    const v8LogsBefore = v8EventLogs(repoRoot);
     // About 200 instructions an iteration at V8's baseline tiers: 10,000 iterations add some 2 M to the stub's 0.4 M.
     const { code, compare: c } = await compare(
       ['--baseline', stubGateway, '--candidate', stubGateway, ...stubScenario, '--candidate-env', `NODE_OPTIONS=--require ${workPreload}`, '--candidate-env', 'GWPROF_WORK_ITERATIONS=10000'],
@@ -71,6 +76,8 @@ describe('gwprof compare --measure instructions', () => {
     expect(top.bucket).toBe('httpParser');
     expect(moves.buckets[0]!.bucket).toBe('httpParser');
     expect(moves.truncatedShare.candidate).toBeLessThan(0.25);
+    // The perf map's flag also opens V8's event log: it must not land in the user's working folder.
+    expect(v8EventLogs(repoRoot)).toEqual(v8LogsBefore);
   }, 300_000);
 
   it('counts a compiled gateway that is not Node, without V8 flags, and says so', async () => {
@@ -87,6 +94,14 @@ describe('gwprof compare --measure instructions', () => {
     for (const epoch of c.instructionEpochs!) expect(epoch.sides.baseline.node || epoch.sides.candidate.node).toBe(false);
     expect(c.analysis.measure!.notes.join(' ')).toMatch(/the baseline is not a Node process/);
     for (const batch of c.batches!) expect(batch.forcedGcMs).toBeNull();
+  }, 300_000);
+
+  it('calls a comparison whose candidate answers wrongly invalid, exit 4, apart from bad input (exit 2)', async () => {
+    // The stub answers its 100 warm-up requests right and every later one wrongly.
+    const { code, compare: c } = await compare(['--baseline', stubGateway, '--candidate', stubGateway, ...stubScenario, '--candidate-env', 'STUB_WRONG_AFTER=100', '--no-profile'], 'wrong');
+    expect(code).toBe(4);
+    expect(c.analysis.verdict).toBe('invalid');
+    expect(c.analysis.verdictReasons[0]).toMatch(/candidate batch 1\.1: 20 of 20 responses failed validation/);
   }, 300_000);
 
   it('refuses load levels with one line: counted requests go one at a time', async () => {

@@ -4,7 +4,7 @@
  * finished steps and leaves no process or port behind.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -112,9 +112,13 @@ describe('failing and interrupted sweeps', () => {
     const blocker = net.createServer().listen(BASE_PORT + 2, '127.0.0.1');
     await new Promise((r) => blocker.once('listening', r));
     try {
-      const result = await runCli(['sweep', '--no-profile', '-c', '2', '-d', '1', '--out', tempDir('busy'), ...portArgs(BASE_PORT)]);
+      const out = tempDir('busy');
+      const result = await runCli(['sweep', '--no-profile', '-c', '2', '-d', '1', '--out', out, ...portArgs(BASE_PORT)]);
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(new RegExp(`port ${BASE_PORT + 2} \\(subgraph reviews\\) is already in use`));
+      // One line, before anything: no tables, no run folder.
+      expect(result.stderr.trim()).toMatch(new RegExp(`^gwprof: port ${BASE_PORT + 2} \\(subgraph reviews\\) is already in use[^\\n]*$`));
+      expect(result.stdout).toBe('');
+      expect(readdirSync(out)).toEqual([]);
       expect(await portIsFree(BASE_PORT + 1)).toBe(true);
     } finally {
       blocker.close();

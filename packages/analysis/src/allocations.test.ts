@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GwprofError } from '@gwprof/results';
-import { allocationsByFunction, analyzeAllocations, diffAllocations, mergeHeapProfiles, parseHeapProfile } from './allocations.js';
+import { allocationsByFunction, analyzeAllocations, diffAllocations, mergeHeapProfiles, parseHeapProfile, placeByAttribution } from './allocations.js';
 import { frame, heapProfileOf } from './testing/profiles.js';
 
 const pnpm = (pkg: string, file: string) => `file:///gw/node_modules/.pnpm/${pkg.replace('/', '+')}@1.0.0/node_modules/${pkg}/${file}`;
@@ -18,6 +18,33 @@ const profile = heapProfileOf([
   { stack: [fetchBody], bytes: 1500 },
   { stack: [mine], bytes: 500 },
 ]);
+
+describe('placeByAttribution', () => {
+  // In the window, V8 inlined buildCacheKey into executeFields: its bytes were charged there. With
+  // inlining off it has its own frame, and the profile allocated a little more (no escape analysis
+  // across the call).
+  const inlined = heapProfileOf([
+    { stack: [parse], bytes: 2000 },
+    { stack: [ticks, execute], bytes: 8000 },
+  ]);
+  const notInlined = heapProfileOf([
+    { stack: [parse], bytes: 2200 },
+    { stack: [ticks, execute], bytes: 1100 },
+    { stack: [ticks, execute, mine], bytes: 7700 },
+  ]);
+
+  it('keeps the window\'s total and places it by the inlining-off frames', () => {
+    const placed = placeByAttribution(analyzeAllocations(inlined), analyzeAllocations(notInlined));
+    expect(placed.bytes).toBe(10_000);
+    const byName = new Map(placed.topAllocators.map((f) => [f.functionName, f.bytes]));
+    expect(byName.get('buildCacheKey')).toBeCloseTo(7000, 6);
+    expect(byName.get('executeFields')).toBeCloseTo(1000, 6);
+    expect(byName.get('parse')).toBeCloseTo(2000, 6);
+    expect(Object.values(placed.bytesByBucket).reduce((a, b) => a + b, 0)).toBeCloseTo(10_000, 6);
+    // The window's own profile named only the caller.
+    expect(analyzeAllocations(inlined).topAllocators.map((f) => f.functionName)).not.toContain('buildCacheKey');
+  });
+});
 
 describe('analyzeAllocations', () => {
   it('sums the bytes by bucket with the CPU rules applied to allocation stacks', () => {

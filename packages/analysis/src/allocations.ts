@@ -122,6 +122,23 @@ export function analyzeAllocations(profile: HeapProfile, options: { rules?: read
 }
 
 /**
+ * The window's bytes placed by the frames of a profile taken with inlining off: each bucket and
+ * function gets its share of that profile times the window's own total. The total stays the
+ * window's (the gateway as it runs, inlining and its escape analysis included); only whose frames
+ * the bytes belong to comes from the other profile, where an inlined function has a frame again.
+ */
+export function placeByAttribution(window: AllocationAnalysis, attribution: AllocationAnalysis): AllocationAnalysis {
+  const scale = attribution.bytes > 0 ? window.bytes / attribution.bytes : 0;
+  return {
+    samples: window.samples,
+    bytes: window.bytes,
+    bytesByBucket: Object.fromEntries(Object.entries(attribution.bytesByBucket).map(([bucket, bytes]) => [bucket, bytes * scale])),
+    topAllocators: attribution.topAllocators.map((f) => ({ ...f, bytes: f.bytes * scale })),
+    functionCount: attribution.functionCount,
+  };
+}
+
+/**
  * One allocation profile of several windows (of one side of a comparison): their trees merged by
  * call path, bytes summed. Node ids are renumbered; samples are not kept (they name old ids).
  */

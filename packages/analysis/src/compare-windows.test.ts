@@ -63,7 +63,7 @@ describe('judgeComparison', () => {
     const all = windows(6, 3, 0.05, 5);
     all[5] = { ...all[5]!, step: step(20, 10, 'failed') };
     const verdict = judgeComparison(all, design);
-    expect(verdict).toMatchObject({ verdict: 'invalid', exitCode: 2, done: true });
+    expect(verdict).toMatchObject({ verdict: 'invalid', exitCode: 4, done: true });
     expect(verdict.reasons[0]).toMatch(/window 2\.1 at c=20 failed: success rate/);
   });
 

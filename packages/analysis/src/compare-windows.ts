@@ -4,7 +4,7 @@
  * false-alarm rate α is split across the levels. Other metrics are summarised as paired changes
  * with plain 95% intervals, labelled as such: information, not verdicts.
  */
-import { loadLabel, loadLevel, type BlockChange, type CompareWindow, type LevelDecision, type MetricComparison, type StepRecord } from '@gwprof/results';
+import { EXIT, loadLabel, loadLevel, type BlockChange, type CompareWindow, type LevelDecision, type MetricComparison, type StepRecord } from '@gwprof/results';
 import { mean, median } from './descriptive.js';
 import { decideEpochs, epochValues, type EpochBlock } from './epoch-test.js';
 import { studentTQuantile } from './student-t.js';
@@ -39,7 +39,7 @@ export interface ComparisonVerdict {
   decisions: Map<number, LevelDecision>;
   verdict: 'regression' | 'no change' | 'improvement' | 'inconclusive' | 'invalid';
   reasons: string[];
-  exitCode: 0 | 1 | 2 | 3;
+  exitCode: 0 | 1 | 3 | 4;
   /** Measuring more cannot change the verdict: a level regressed, every level decided, or a window failed. */
   done: boolean;
 }
@@ -121,18 +121,18 @@ export function judgeComparison(windows: readonly CompareWindow[], design: Compa
   const failed = failedWindows(windows);
   if (failed.length > 0) {
     const reasons = failed.map((w) => `${w.side} window ${w.block}.${w.position} at ${loadLabel(w.step.load)} failed: ${w.step.failures[0] ?? 'failed'}`);
-    return { decisions, verdict: 'invalid', reasons, exitCode: 2, done: true };
+    return { decisions, verdict: 'invalid', reasons, exitCode: EXIT.invalid, done: true };
   }
   const describe = (level: number, d: LevelDecision) => `${design.label?.(level) ?? `c=${level}`}: ${d.reason}`;
   const all = [...decisions.entries()];
   const regressed = all.filter(([, d]) => d.outcome === 'regression');
-  if (regressed.length > 0) return { decisions, verdict: 'regression', reasons: regressed.map(([l, d]) => describe(l, d)), exitCode: 1, done: true };
+  if (regressed.length > 0) return { decisions, verdict: 'regression', reasons: regressed.map(([l, d]) => describe(l, d)), exitCode: EXIT.failed, done: true };
   const open = all.filter(([, d]) => d.outcome === 'continue');
   // A level still open at its last look stays so: the comparison can stop.
   const exhausted = open.every(([, d]) => d.epochs >= design.maxEpochs);
-  if (open.length > 0) return { decisions, verdict: 'inconclusive', reasons: open.map(([l, d]) => describe(l, d)), exitCode: 3, done: exhausted };
+  if (open.length > 0) return { decisions, verdict: 'inconclusive', reasons: open.map(([l, d]) => describe(l, d)), exitCode: EXIT.inconclusive, done: exhausted };
   const improved = all.some(([, d]) => d.outcome === 'improvement');
-  return { decisions, verdict: improved ? 'improvement' : 'no change', reasons: all.map(([l, d]) => describe(l, d)), exitCode: 0, done: true };
+  return { decisions, verdict: improved ? 'improvement' : 'no change', reasons: all.map(([l, d]) => describe(l, d)), exitCode: EXIT.ok, done: true };
 }
 
 /** A metric of one level: each side's windows, and the paired change with a plain 95% interval. */

@@ -6,7 +6,7 @@ export { analyzeProfile, attributeNodes, classifyNodes, orderBucketNames, type P
 export { bucketCosts, compareGcWithNode, type BucketFunctionCost } from './bucket-costs.js';
 export { explainFrames, formatExplanations, parseExplainQuery } from './explain.js';
 export { diffFunctions, selfMsByFunction, type SideProfiles } from './function-diff.js';
-export { allocationsByFunction, analyzeAllocations, diffAllocations, mergeHeapProfiles, parseHeapProfile, type AllocationAnalysis, type AllocationDiff, type HeapProfile, type SideHeapProfiles } from './allocations.js';
+export { allocationsByFunction, analyzeAllocations, placeByAttribution, diffAllocations, mergeHeapProfiles, parseHeapProfile, type AllocationAnalysis, type AllocationDiff, type HeapProfile, type SideHeapProfiles } from './allocations.js';
 export { mergeStacks, type MergedStack, type MergedStacks } from './side-stacks.js';
 export { TOP_FUNCTIONS } from './top-functions.js';
 // Capacity

@@ -50,7 +50,7 @@ describe('judgeInstructions', () => {
     batches[3] = batch(2, 'candidate', 57e6, 29);
     const verdict = judgeInstructions(batches, design);
     expect(verdict.verdict).toBe('invalid');
-    expect(verdict.exitCode).toBe(2);
+    expect(verdict.exitCode).toBe(4);
     expect(verdict.reasons[0]).toMatch(/candidate batch 2\.1: 1 of 30 responses failed validation \(data differs\)/);
   });
 

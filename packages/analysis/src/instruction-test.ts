@@ -5,7 +5,7 @@
  * (epoch-test.ts) decides on the epochs' x, with its variance floored at the noise measured
  * between processes, since counts can repeat exactly and a zero spread proves nothing.
  */
-import type { InstructionBatch, LevelDecision, MetricComparison } from '@gwprof/results';
+import { EXIT, type InstructionBatch, type LevelDecision, type MetricComparison } from '@gwprof/results';
 import { decideEpochs, epochValues, type EpochBlock, type EpochTestDesign } from './epoch-test.js';
 import { blockLogRatio, summarize, type ComparisonVerdict } from './compare-windows.js';
 import { mean } from './descriptive.js';
@@ -54,16 +54,16 @@ export function judgeInstructions(batches: readonly InstructionBatch[], design: 
   const failed = failedBatches(batches);
   if (failed.length > 0) {
     const reasons = failed.map((b) => `${b.side} batch ${b.epoch}.${b.batch}: ${b.requests - b.ok} of ${b.requests} responses failed validation${b.failureSamples[0] ? ` (${b.failureSamples[0].message})` : ''}`);
-    return { decisions, verdict: 'invalid', reasons, exitCode: 2, done: true };
+    return { decisions, verdict: 'invalid', reasons, exitCode: EXIT.invalid, done: true };
   }
   const reason = `instructions per request: ${decision.reason}`;
   switch (decision.outcome) {
     case 'regression':
-      return { decisions, verdict: 'regression', reasons: [reason], exitCode: 1, done: true };
+      return { decisions, verdict: 'regression', reasons: [reason], exitCode: EXIT.failed, done: true };
     case 'continue':
-      return { decisions, verdict: 'inconclusive', reasons: [reason], exitCode: 3, done: decision.epochs >= design.maxEpochs };
+      return { decisions, verdict: 'inconclusive', reasons: [reason], exitCode: EXIT.inconclusive, done: decision.epochs >= design.maxEpochs };
     default:
-      return { decisions, verdict: decision.outcome, reasons: [reason], exitCode: 0, done: true };
+      return { decisions, verdict: decision.outcome, reasons: [reason], exitCode: EXIT.ok, done: true };
   }
 }
 

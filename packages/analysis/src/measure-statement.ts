@@ -25,6 +25,7 @@ export function instructionMeasure(design: CompareDesign, epochs: readonly Instr
       'contention between threads or requests (requests go one at a time)',
       'waiting on I/O and on the subgraphs',
       "effects of V8's optimising tier (TurboFan), such as deoptimisation loops: the count runs without it",
+      "time itself: under callgrind the gateway runs 30 to 60 times slower on valgrind's clock, so no CPU time per request is shown beside the count (--measure time measures it)",
     ],
     notes: [
       ...notNode.map((side) => `the ${side} is not a Node process that gwprof's preload reached: counted without V8 flags and without a full GC before each batch, so its count may vary with its JIT and GC`),

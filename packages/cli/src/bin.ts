@@ -2,7 +2,7 @@
 /** gwprof: profiling harness for GraphQL federation gateways. */
 import { Command, CommanderError } from 'commander';
 import { TOOL_VERSION } from '@gwprof/collect';
-import { GwprofError } from '@gwprof/results';
+import { EXIT, GwprofError } from '@gwprof/results';
 import { sweepCommand } from './sweep-command.js';
 import { bucketsCommand } from './buckets-command.js';
 import { reportCommand } from './report-command.js';
@@ -24,7 +24,7 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const program = new Command('gwprof')
   .description('load-test and CPU-profile GraphQL federation gateways: sweeps, CPU buckets, flame graphs, pre-merge comparisons')
-  .version(TOOL_VERSION)
+  .version(TOOL_VERSION, '-v, --version', 'print the version')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride()
   .hook('preAction', (_program, action) => assertLinux(action.name()));
@@ -38,14 +38,14 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     // commander already printed its message (or help / version)
-    process.exitCode = error.exitCode === 0 ? 0 : 2;
+    process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.error;
   } else if (error instanceof GwprofError) {
     // Expected failures (bad input, busy port, gateway that won't start) are one line, no stack.
     process.stderr.write(`gwprof: ${error.message}\n`);
-    process.exitCode = 2;
+    process.exitCode = EXIT.error;
   } else {
     // Anything else is a bug in gwprof: keep the stack so it can be reported.
     process.stderr.write(`gwprof: unexpected error (a bug in gwprof): ${(error as Error)?.stack ?? String(error)}\n`);
-    process.exitCode = 2;
+    process.exitCode = EXIT.error;
   }
 }

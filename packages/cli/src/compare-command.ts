@@ -1,12 +1,13 @@
 import path from 'node:path';
+import { colorWanted } from './color.js';
 import { Command, Option } from 'commander';
 import { CALLGRIND_ARGS, DEFAULTS, makeRunId, recordFinishedRunsComparison, runComparison, type CompareOptions } from '@gwprof/collect';
-import { GwprofError, type PublishedCompare } from '@gwprof/results';
+import { EXIT, GwprofError, type PublishedCompare } from '@gwprof/results';
 import { publishCompare, type CompareCopies } from '@gwprof/publish';
 import { renderCompareTable } from '@gwprof/render';
 import { ProgressLine } from './progress.js';
 import { throwIfBug } from './failures.js';
-import { collectKeyValue, parseDuration, collectList, parseIntegerList, parsePercent, parsePort, parseRates, parseWholeNumber } from './options.js';
+import { collectKeyValue, parseDuration, collectList, parseIntegerList, parsePercent, parsePort, parsePortList, parseRates, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
 import { scenarioFrom, subgraphPortsFrom } from './defaults.js';
@@ -68,7 +69,7 @@ export function compareCommand(): Command {
     .option('--baseline-run <dir>', 'instead of measuring: a finished sweep run folder (deltas only, no verdict)')
     .option('--candidate-run <dir>', 'the other finished sweep run folder')
     .option('--candidate-port <port>', 'port of the candidate (the baseline takes --gateway-port)', parsePort('--candidate-port'), COMPARE.candidatePort)
-    .option('--candidate-subgraph-ports <list>', `the candidate's own addresses of accounts,reviews,products,inventory: the same subgraphs, counted apart so each side's fan-out is its own (default: --subgraph-ports + ${COMPARE.candidateSubgraphPortOffset})`, parseIntegerList('--candidate-subgraph-ports'))
+    .option('--candidate-subgraph-ports <list>', `the candidate's own addresses of accounts,reviews,products,inventory: the same subgraphs, counted apart so each side's fan-out is its own (default: --subgraph-ports + ${COMPARE.candidateSubgraphPortOffset})`, parsePortList('--candidate-subgraph-ports'))
     .option('-c, --concurrency <list>', `closed loop: connections per level; every epoch measures a block at each level still open (default ${COMPARE.concurrency.join(',')})`, parseIntegerList('--concurrency'))
     .option('-r, --rate <list>', 'open loop instead: requests per second per level, the same for both sides, e.g. to measure what a plugin costs at equal load', parseRates)
     .addOption(new Option('--arrivals <kind>', 'open loop: poisson or uniform arrivals').choices(['poisson', 'uniform']).default(DEFAULTS.sweep.arrivals))
@@ -105,6 +106,7 @@ export function compareCommand(): Command {
     .option('--no-profile', 'do not CPU-profile the windows (no bucket or function moves)')
     .option('--markdown <file>', 'write a PR comment in markdown')
     .option('--json <file>', 'write the comparison as JSON');
+  command.addHelpText('after', '\nExit codes: 0 no change or improvement, 1 regression, 2 bad input or no verdict (the comparison could not run to its end),\n3 inconclusive (the budget ran out), 4 invalid (a response failed validation), 130 interrupted.');
   return addServiceOptions(command).action(async (flags: CompareFlags) => {
     process.exitCode = await compareAction(flags);
   });
@@ -118,7 +120,7 @@ async function compareAction(flags: CompareFlags): Promise<number> {
   const { runDir, failure } = await withInterruptSignal((signal) => runComparison(compareOptions(flags, signal, progress)));
   progress.update('analysing profiles and writing the report…', true);
   const compare = await publishCompare(runDir, copies);
-  printCompare(compare, runDir, flags.color);
+  printCompare(compare, runDir, colorWanted(flags.color));
   throwIfBug(failure);
   return compareExitCode(compare);
 }
@@ -136,7 +138,7 @@ async function compareRunsAction(flags: CompareFlags, copies: CompareCopies): Pr
     commandLine: process.argv.slice(2),
   });
   const compare = await publishCompare(runDir, copies);
-  printCompare(compare, runDir, flags.color);
+  printCompare(compare, runDir, colorWanted(flags.color));
   return compareExitCode(compare);
 }
 
@@ -205,10 +207,10 @@ function loadOf(flags: CompareFlags): Pick<CompareOptions, 'load' | 'levels'> {
 }
 
 export function printCompare(compare: PublishedCompare, runDir: string, color: boolean): void {
-  process.stdout.write(`\n${renderCompareTable(compare, { color: color && process.stdout.isTTY === true })}\n\nrun folder: ${runDir}\n`);
+  process.stdout.write(`\n${renderCompareTable(compare, { color })}\n\nrun folder: ${runDir}\n`);
 }
 
-/** 0 no change or improvement (or deltas only), 1 regression, 2 invalid, 3 inconclusive, 130 interrupted. */
+/** EXIT: 0 no change or improvement (or deltas only), 1 regression, 2 error, 3 inconclusive, 4 invalid, 130 interrupted. */
 export function compareExitCode(compare: PublishedCompare): number {
-  return compare.state === 'interrupted' ? 130 : compare.analysis.exitCode;
+  return compare.state === 'interrupted' ? EXIT.interrupted : compare.analysis.exitCode;
 }

@@ -1,4 +1,5 @@
 /** `gwprof import k6`: k6 sample files (one per load generator) merged into a run folder. */
+import { colorWanted } from './color.js';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULTS, importK6Run } from '@gwprof/collect';
@@ -35,7 +36,7 @@ export function importCommand(): Command {
         skipSec: flags.skip, minSuccess: flags.minSuccess / 100, gateway: flags.gateway, commandLine: process.argv.slice(2),
       });
       const { run, summary, report } = await publishRun(runDir);
-      printRun(run, runDir, [summary, report], flags.color && process.stdout.isTTY === true);
+      printRun(run, runDir, [summary, report], colorWanted(flags.color));
       process.exitCode = exitCode(run);
     });
 }

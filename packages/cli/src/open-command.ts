@@ -76,6 +76,9 @@ export function openCommand(): Command {
       let run: string;
       if (runDirArg) {
         const runDir = path.resolve(runDirArg);
+        if (!existsSync(runDir)) throw new GwprofError(`${runDir} does not exist: give a run folder (gwprof open with no argument opens the newest run)`);
+        const hasRecord = ['results.json', 'compare.json'].some((file) => existsSync(path.join(runDir, file)));
+        if (!hasRecord) throw new GwprofError(`${runDir} holds neither results.json nor compare.json: is this a gwprof run folder?`);
         if (!existsSync(path.join(runDir, 'index.html'))) throw new GwprofError(`${runDir} has no index.html: run 'gwprof report ${runDirArg}' first`);
         root = path.dirname(runDir);
         run = path.basename(runDir);

@@ -13,6 +13,31 @@ export function parseIntegerList(name: string) {
   };
 }
 
+/** A comma-separated list of ports, each 1-65535. */
+export function parsePortList(name: string) {
+  return (value: string): number[] => {
+    const parts = value.split(',').map((p) => p.trim()).filter(Boolean);
+    const ports = parts.map(Number);
+    if (parts.length === 0 || ports.some((n) => !Number.isInteger(n) || n < 1 || n > 65535)) {
+      throw new InvalidArgumentError(`${name} must be a comma-separated list of port numbers 1-65535, e.g. 4001,4002,4003,4004 (got "${value}")`);
+    }
+    return ports;
+  };
+}
+
+const SIZE_BYTES: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** A size such as 512MB, 1GB or 768MiB, or a bare number in the flag's unit (`unitBytes`); returned in that unit. */
+export function parseSize(name: string, unitBytes: number, unitName: string) {
+  return (value: string): number => {
+    const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim());
+    const scale = match ? (match[2] ? SIZE_BYTES[match[2].toLowerCase()] : unitBytes) : undefined;
+    const bytes = match && scale !== undefined ? Number(match[1]) * scale : NaN;
+    if (!(bytes > 0)) throw new InvalidArgumentError(`${name} must be a size like 512MB, 1GB or 768MiB, or a number of ${unitName} (got "${value}")`);
+    return bytes / unitBytes;
+  };
+}
+
 export function parsePositiveNumber(name: string, { allowZero = false } = {}) {
   return (value: string): number => {
     const n = Number(value);
@@ -102,7 +127,7 @@ const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, 
  * flag's own unit (`unitSeconds`: 1 for seconds, 60 for minutes). Returns it in that unit.
  */
 export function parseDuration(name: string, unitSeconds = 1, { allowZero = false } = {}) {
-  const unitName = unitSeconds === 60 ? 'minutes' : 'seconds';
+  const unitName = unitSeconds === 60 ? 'minutes' : unitSeconds === 0.001 ? 'milliseconds' : 'seconds';
   return (value: string): number => {
     const text = value.trim();
     let seconds: number;
@@ -113,6 +138,7 @@ export function parseDuration(name: string, unitSeconds = 1, { allowZero = false
       throw new InvalidArgumentError(`${name} must be a duration like 90s, 30m, 24h or 7d, or a number of ${unitName} (got "${value}")`);
     }
     if (!Number.isFinite(seconds) || (!allowZero && seconds === 0)) throw new InvalidArgumentError(`${name} must be ${allowZero ? '≥ 0' : '> 0'} (got "${value}")`);
-    return seconds / unitSeconds;
+    // Rounded to a nanosecond: 0.003 s / 0.001 must read 3, not 3.0000000000000004.
+    return Math.round((seconds / unitSeconds) * 1e9) / 1e9;
   };
 }

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { colorWanted } from './color.js';
 import path from 'node:path';
 import { Command } from 'commander';
 import { loadBucketRules } from '@gwprof/analysis';
@@ -24,7 +25,7 @@ async function reportAction(runDir: string, flags: { rules?: string; color: bool
   if (existsSync(path.join(runDir, COMPARE_FILE))) {
     if (flags.rules) throw new GwprofError('--rules applies to sweeps; a comparison is published with the built-in rules');
     const compare = await publishCompare(runDir);
-    printCompare(compare, runDir, flags.color);
+    printCompare(compare, runDir, colorWanted(flags.color));
     return compareExitCode(compare);
   }
   if (!existsSync(path.join(runDir, RESULTS_FILE))) {
@@ -38,6 +39,6 @@ async function reportAction(runDir: string, flags: { rules?: string; color: bool
   }
   const rules = flags.rules ? { rules: loadBucketRules(path.resolve(flags.rules)), label: `${path.resolve(flags.rules)} + built-in` } : BUILT_IN_RULES;
   const { run, summary, report } = await publishRun(runDir, rules);
-  printRun(run, runDir, [summary, report], flags.color && process.stdout.isTTY === true);
+  printRun(run, runDir, [summary, report], colorWanted(flags.color));
   return exitCode(run);
 }

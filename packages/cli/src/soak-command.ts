@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { DEFAULTS, SCENARIOS, runSoak, type SoakOptions } from '@gwprof/collect';
 import { publishSoak } from '@gwprof/publish';
 import { renderSoakTerminal } from '@gwprof/render';
-import { GwprofError, type SoakResult } from '@gwprof/results';
+import { EXIT, GwprofError, type SoakResult } from '@gwprof/results';
 import { ProgressLine } from './progress.js';
 import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseDuration, parsePositiveNumber, parseWholeNumber } from './options.js';
@@ -55,9 +55,13 @@ export function soakCommand(): Command {
 
 /** The interval, snapshots and warm-up the flags leave to the duration. */
 export function soakSchedule(flags: Pick<SoakFlags, 'duration' | 'interval' | 'calm' | 'snapshotEvery' | 'warmup'>): { intervalSec: number; snapshotEvery: number; warmupSec: number } {
+  if (flags.interval === undefined && flags.duration < SOAK.minIntervalSec) {
+    throw new GwprofError(`--duration (${flags.duration} s) is shorter than one interval (at least ${SOAK.minIntervalSec} s): give a longer --duration, or a shorter --interval`);
+  }
   const intervalSec = flags.interval ?? Math.min(SOAK.maxIntervalSec, Math.max(SOAK.minIntervalSec, Math.round(flags.duration / SOAK.intervalsPerSoak)));
   if (intervalSec > flags.duration) throw new GwprofError(`--interval (${intervalSec} s) is longer than --duration (${flags.duration} s)`);
-  if (flags.calm >= intervalSec) throw new GwprofError(`--calm (${flags.calm} s) must be shorter than --interval (${intervalSec} s)`);
+  const calmOf = flags.interval === undefined ? `the interval (${intervalSec} s, from --duration)` : `--interval (${intervalSec} s)`;
+  if (flags.calm >= intervalSec) throw new GwprofError(`--calm (${flags.calm} s) must be shorter than ${calmOf}`);
   const intervals = Math.max(1, Math.round(flags.duration / intervalSec));
   const snapshotEvery = flags.snapshotEvery ?? Math.max(1, Math.round(intervals / (SOAK.snapshotsPerSoak - 1)));
   const warmupSec = flags.warmup ?? Math.min(SOAK.maxWarmupSec, Math.max(2 * intervalSec, flags.duration / 10));
@@ -95,16 +99,16 @@ async function soakAction(flags: SoakFlags): Promise<number> {
   return soakExitCode(soak);
 }
 
-/** 0 no leak, 1 leak or crash, 3 inconclusive, 2 harness error, 130 interrupted. */
+/** EXIT: 0 no leak, 1 leak or crash, 2 harness error, 3 inconclusive, 130 interrupted. */
 export function soakExitCode(soak: SoakResult): number {
   if (soak.state === 'interrupted') {
     process.stderr.write(`interrupted: results.json keeps the ${soak.intervals.length} finished interval(s)\n`);
-    return 130;
+    return EXIT.interrupted;
   }
   if (soak.state === 'failed' && !soak.crash) {
     process.stderr.write(`gwprof: ${soak.error ?? 'soak failed'}\n`);
-    return 2;
+    return EXIT.error;
   }
   const verdict = soak.analysis?.verdict;
-  return verdict === 'no leak' ? 0 : verdict === 'leak' || verdict === 'crash' ? 1 : 3;
+  return verdict === 'no leak' ? EXIT.ok : verdict === 'leak' || verdict === 'crash' ? EXIT.failed : EXIT.inconclusive;
 }

@@ -1,9 +1,10 @@
 import path from 'node:path';
+import { colorWanted } from './color.js';
 import { Command, Option } from 'commander';
 import { DEFAULTS, SCENARIOS, findK6, runSweep, type SweepOptions } from '@gwprof/collect';
 import { publishRun } from '@gwprof/publish';
-import { renderAllocationTable, renderBucketTable, renderCapacityLines, renderStepTable, runUnattributedLines } from '@gwprof/render';
-import { GwprofError, loadLabel, type LoadShape, type RunResult, type Slo } from '@gwprof/results';
+import { allocationFramesNote, renderAllocationTable, renderBucketTable, renderCapacityLines, renderStepTable, runUnattributedLines } from '@gwprof/render';
+import { EXIT, GwprofError, loadLabel, type LoadShape, type RunResult, type Slo } from '@gwprof/results';
 import { ProgressLine } from './progress.js';
 import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseDuration, parseIntegerList, parsePercent, parseRates, parseSlo, parseWholeNumber } from './options.js';
@@ -33,6 +34,7 @@ interface SweepFlags extends ServiceFlags {
   expectNone?: boolean;
   minSuccess: number;
   profile: boolean;
+  allocationAttribution: boolean;
   profiler: 'inspector' | 'clinic' | '0x';
   engine: 'gwprof' | 'k6';
   k6?: string;
@@ -60,6 +62,10 @@ export function sweepCommand(): Command {
     .option('--expect-none', 'do not compare data with a golden response (status and errors are still checked)', false)
     .option('--min-success <percent>', 'a step with a lower success rate fails the run', parsePercent('--min-success'), SWEEP.minSuccess * 100)
     .option('--no-profile', 'do not CPU-profile the gateway')
+    .option(
+      '--no-allocation-attribution',
+      `do not sample allocations again after each step with inlining off (${DEFAULTS.allocationAttribution.rewarmSec} s re-warm, ${DEFAULTS.allocationAttribution.seconds} s sampled): a function V8 inlined then has its bytes charged to its caller (docs/allocations.md)`,
+    )
     .addOption(new Option('--engine <name>', 'who sends the load: gwprof, or k6 running the exported script (gwprof export k6) with the same validation').choices(['gwprof', 'k6']).default('gwprof'))
     .option('--k6 <path>', 'the k6 binary for --engine k6 (default: k6 on PATH)')
     .addOption(new Option('--profiler <kind>', 'inspector: V8 sampler per step (flame graph and buckets per step); clinic or 0x: wrap the gateway for the whole run').choices(['inspector', 'clinic', '0x']).default(SWEEP.profiler));
@@ -92,6 +98,7 @@ function sweepOptions(flags: SweepFlags, signal: AbortSignal, progress: Progress
     scenario: scenarioFrom(flags, scenario.files),
     minSuccess: flags.minSuccess / 100,
     profiler: flags.profile ? flags.profiler : 'none',
+    allocationAttribution: flags.allocationAttribution ? { ...DEFAULTS.allocationAttribution } : null,
     quick: flags.quick === true,
     ...(flags.engine === 'k6' ? { engine: { kind: 'k6' as const, k6: findK6(flags.k6) } } : {}),
     signal,
@@ -112,7 +119,7 @@ async function sweepAction(flags: SweepFlags): Promise<number> {
   const { runDir, failure } = await withInterruptSignal((signal) => runSweep(sweepOptions(flags, signal, progress)));
   progress.update('analysing profiles and writing the report…', true);
   const { run, summary, report } = await publishRun(runDir);
-  printRun(run, runDir, [summary, report], flags.color && process.stdout.isTTY === true);
+  printRun(run, runDir, [summary, report], colorWanted(flags.color));
   throwIfBug(failure);
   return exitCode(run);
 }
@@ -127,26 +134,31 @@ export function printRun(run: RunResult, runDir: string, files: string[], color:
     if (unattributed.length > 0) process.stdout.write(`\n${unattributed.join('\n')}\n`);
   }
   const allocations = renderAllocationTable(run);
-  if (allocations) process.stdout.write(`\nWhat each request allocated (kB per successful request; GC is Node's account of the same window):\n${allocations}\n`);
+  if (allocations) process.stdout.write(`\nWhat each request allocated (kB per successful request; GC is Node's account of the same window):\n${allocations}\n${framesLine(run)}`);
   const capacity = renderCapacityLines(run);
   if (capacity) process.stdout.write(`\n${capacity}\n`);
   process.stdout.write(`\nrun folder: ${runDir}\n  results.json, ${files.map((f) => path.basename(f)).join(', ')}, logs/\n`);
 }
 
-/** 0 every step ok, 1 a step failed, 2 harness error, 130 interrupted. */
+function framesLine(run: RunResult): string {
+  const note = allocationFramesNote(run);
+  return note ? `${note}\n` : '';
+}
+
+/** EXIT: 0 every step ok, 1 a step failed, 2 harness error, 130 interrupted. */
 export function exitCode(run: RunResult): number {
   if (run.state === 'interrupted') {
     process.stderr.write(`interrupted: results.json keeps the ${run.steps.length} finished step(s)\n`);
-    return 130;
+    return EXIT.interrupted;
   }
   if (run.state === 'failed') {
     process.stderr.write(`gwprof: ${run.error ?? 'sweep failed'}\n`);
-    return 2;
+    return EXIT.error;
   }
   const failed = run.steps.filter((s) => s.status === 'failed');
   if (failed.length > 0) {
     process.stderr.write(`gwprof: ${failed.length} of ${run.steps.length} steps FAILED (${failed.map((s) => `${loadLabel(s.load)}: ${s.failures.join('; ')}`).join('; ')})\n`);
-    return 1;
+    return EXIT.failed;
   }
-  return 0;
+  return EXIT.ok;
 }

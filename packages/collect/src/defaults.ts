@@ -68,6 +68,12 @@ export const DEFAULTS = {
   /** Mean bytes between allocation samples: about 1.5% CPU per request on Mesh, 64 KiB about 4.6% (docs/allocations.md). */
   heapSamplingBytes: 131072,
   /**
+   * After each profiled step, allocations sampled again with TurboFan's inlining off, so an inlined
+   * function keeps its own bytes: a re-warm long enough for the hot functions to be optimised
+   * again without inlining, then the sampled part (docs/allocations.md has what it costs).
+   */
+  allocationAttribution: { rewarmSec: 3, seconds: 5 },
+  /**
    * Every measured window must hold this many mean round trips and responses (or reach its cap). A
    * saturated gateway answers in bursts about one round trip apart, and a burst more or less at the
    * window's edges moves its throughput by about 1/round trips: 5 let Mesh at c=1000 read 13% low

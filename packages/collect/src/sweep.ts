@@ -6,6 +6,7 @@
  */
 import { GwprofError, RESULTS_SCHEMA_VERSION, asError, loadLabel, writeRunResult, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
 import { loadScenario, type Scenario } from './fixtures.js';
+import { assertPortFree } from './ports.js';
 import { gatewayFromSpec } from './gateways/index.js';
 import { measureStep, type StepSettings } from './step/measure-step.js';
 import { openSession, type Session } from './session.js';
@@ -53,7 +54,7 @@ export interface SweepOutcome {
 export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   const attached = isUrlSpec(options.gateway);
   if (attached) gatewayUrlOf(options.gateway);
-  else checkPorts(options);
+  else await checkPorts(options);
   const scenario = loadScenario(options.scenario);
   const adapter = attached ? null : gatewayFromSpec(options.gateway);
   const session = openSession({
@@ -139,10 +140,15 @@ async function collectExternalReport(options: SweepOptions, target: GatewayUnder
   if (artifact) run.artifacts[options.profiler] = artifact;
 }
 
-/** Checks only what a flag parser cannot: options that must differ from each other. */
-function checkPorts(options: SweepOptions): void {
+/**
+ * What a flag parser cannot check: ports that must differ, and are free. Before the run folder
+ * exists, so a busy port is one line and nothing else (the services check again as they start).
+ */
+async function checkPorts(options: SweepOptions): Promise<void> {
   const ports = [options.gatewayPort, ...Object.values(options.subgraphPorts)];
   if (new Set(ports).size !== ports.length) throw new GwprofError(`gateway and subgraph ports must all differ (got ${ports.join(', ')})`);
+  await assertPortFree(options.gatewayPort, `gateway ${options.gateway}`);
+  for (const [name, port] of Object.entries(options.subgraphPorts)) await assertPortFree(port, `subgraph ${name}`);
 }
 
 function assertRunning(target: GatewayUnderTest, when: string): void {
@@ -220,6 +226,7 @@ function runConfig(options: SweepOptions): RunConfig {
     profiler: options.profiler,
     samplingIntervalUs: options.samplingIntervalUs,
     heapSamplingBytes: options.profiler === 'inspector' ? options.heapSamplingBytes : null,
+    allocationAttribution: options.profiler === 'inspector' && options.heapSamplingBytes ? (options.allocationAttribution ?? null) : null,
     quick: options.quick,
     engine: options.engine?.kind ?? 'gwprof',
   };

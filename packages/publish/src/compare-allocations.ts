@@ -47,6 +47,7 @@ export async function publishLevelAllocations(runDir: string, compare: CompareRe
       noise: moveNoise(epochPairs(byFunction, f.key), diff.functionCount),
     })),
     flamegraphs: await writeSideFlameGraphs(runDir, compare, level, { baseline, candidate }),
+    frames: 'physical',
   };
 }
 

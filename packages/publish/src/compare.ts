@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  EXIT,
   GwprofError,
   compareLoadAt,
   readCompareResult,
@@ -148,7 +149,7 @@ function analyzeRuns(compare: CompareResult): CompareAnalysis {
       failedSteps.length > 0
         ? failedSteps.map((s) => `a step at ${loadLabel(s.load)} failed: ${s.failures[0] ?? ''}`)
         : ['one run per side: deltas without intervals; measure with --baseline/--candidate for a verdict'],
-    exitCode: failedSteps.length > 0 ? 2 : 0,
+    exitCode: failedSteps.length > 0 ? EXIT.invalid : EXIT.ok,
     windows: [],
     measure: timeMeasure(),
   };

@@ -6,8 +6,8 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AllocationSummary, BucketFunctionCost, GcCheck, StepAnalysis, StepRecord } from '@gwprof/results';
-import { analyzeAllocations, analyzeProfile, bucketCosts, compareGcWithNode, parseCpuProfile, parseHeapProfile, type BucketRule, type CpuProfile, type HeapProfile, type ProfileAnalysis } from '@gwprof/analysis';
+import type { AllocationAttribution, AllocationSummary, BucketFunctionCost, GcCheck, StepAnalysis, StepRecord } from '@gwprof/results';
+import { analyzeAllocations, analyzeProfile, placeByAttribution, bucketCosts, compareGcWithNode, parseCpuProfile, parseHeapProfile, type BucketRule, type CpuProfile, type HeapProfile, type ProfileAnalysis } from '@gwprof/analysis';
 import { renderFlameGraphHtml } from '@gwprof/render';
 
 /** A step's profile, read and parsed once; or why it could not be. */
@@ -37,13 +37,16 @@ export async function publishStepProfile(runDir: string, step: StepRecord, title
   const analysis = deriveStepAnalysis(step, analyzeProfile(read.profile, { rules }), flamegraph);
   const heap = await readHeapProfile(runDir, step);
   if (heap && 'error' in heap) analysis.warnings.push(`no allocation analysis: ${heap.error}`);
-  if (heap && 'profile' in heap) analysis.allocation = await publishAllocations(runDir, step, heap.profile, `${title} · allocations`, rules);
+  if (heap && 'profile' in heap) analysis.allocation = await publishAllocations(runDir, step, heap.profile, `${title} · allocations`, rules, analysis.warnings);
   return analysis;
 }
 
-/** A step's allocation profile, read and parsed; or why it could not be; null when it has none. */
-export async function readHeapProfile(runDir: string, step: StepRecord): Promise<{ profile: HeapProfile } | { error: string } | null> {
-  const file = step.profile?.heap?.heapprofile;
+/** A step's allocation profile (or its inlining-off one), read and parsed; or why it could not be; null when it has none. */
+export async function readHeapProfile(runDir: string, step: StepRecord, which: 'window' | 'attribution' = 'window'): Promise<{ profile: HeapProfile } | { error: string } | null> {
+  const heap = step.profile?.heap;
+  const attribution = heap?.attribution;
+  if (which === 'attribution' && attribution && 'error' in attribution) return { error: attribution.error };
+  const file = which === 'window' ? heap?.heapprofile : attribution && 'heapprofile' in attribution ? attribution.heapprofile : undefined;
   if (!file) return null;
   try {
     return { profile: parseHeapProfile(await readFile(path.join(runDir, file), 'utf8'), file) };
@@ -53,29 +56,46 @@ export async function readHeapProfile(runDir: string, step: StepRecord): Promise
   }
 }
 
-/** The allocation summary of a step and its flame graph page (bytes, drawn by speedscope from the .heapprofile). */
-async function publishAllocations(runDir: string, step: StepRecord, profile: HeapProfile, title: string, rules: readonly BucketRule[]): Promise<AllocationSummary> {
-  const file = step.profile!.heap!.heapprofile;
-  const flamegraph = file.replace(/\.heapprofile$/, '') + '.alloc.html';
-  await writeFile(path.join(runDir, flamegraph), renderFlameGraphHtml(profile, { title, fileName: path.basename(file) }), 'utf8');
-  return deriveAllocationSummary(step, profile, rules, flamegraph);
+/**
+ * The allocation summary of a step and its flame graph page (bytes, drawn by speedscope from the
+ * .heapprofile): of the inlining-off profile when there is one, since its frames are the ones that allocated.
+ */
+async function publishAllocations(runDir: string, step: StepRecord, profile: HeapProfile, title: string, rules: readonly BucketRule[], warnings: string[]): Promise<AllocationSummary> {
+  const read = await readHeapProfile(runDir, step, 'attribution');
+  if (read && 'error' in read) warnings.push(`allocations by function in physical frames only (inlined functions charged to their callers): ${read.error}`);
+  const attribution = read && 'profile' in read ? read.profile : null;
+  const taken = takenAttribution(step);
+  const drawn = attribution && taken ? taken.heapprofile : step.profile!.heap!.heapprofile;
+  const flamegraph = drawn.replace(/\.heapprofile$/, '') + '.alloc.html';
+  const pageTitle = attribution && taken ? `${title} (inlining off, ${taken.seconds} s after the window)` : title;
+  await writeFile(path.join(runDir, flamegraph), renderFlameGraphHtml(attribution ?? profile, { title: pageTitle, fileName: path.basename(drawn) }), 'utf8');
+  return deriveAllocationSummary(step, profile, rules, flamegraph, attribution);
 }
 
-/** What the publish pass records of an allocation profile. */
-export function deriveAllocationSummary(step: StepRecord, profile: HeapProfile, rules: readonly BucketRule[], flamegraph: string | null): AllocationSummary {
-  const analysis = analyzeAllocations(profile, { rules });
+/** What the publish pass records of an allocation profile; with an inlining-off profile, its frames place the window's bytes. */
+export function deriveAllocationSummary(step: StepRecord, profile: HeapProfile, rules: readonly BucketRule[], flamegraph: string | null, attribution: HeapProfile | null = null): AllocationSummary {
+  const window = analyzeAllocations(profile, { rules });
+  const placed = attribution ? placeByAttribution(window, analyzeAllocations(attribution, { rules })) : window;
   const ok = step.requests.ok;
   const perOk = (bytes: number) => bytes / ok;
+  const attributionOk = takenAttribution(step)?.okResponses ?? 0;
   return {
     flamegraph,
-    samples: analysis.samples,
+    samples: window.samples,
     samplingIntervalBytes: step.profile!.heap!.samplingIntervalBytes,
-    bytes: analysis.bytes,
-    bytesPerOkRequest: ok > 0 ? perOk(analysis.bytes) : null,
-    bucketBytesPerOkRequest: ok > 0 ? Object.fromEntries(Object.entries(analysis.bytesByBucket).map(([bucket, bytes]) => [bucket, perOk(bytes)])) : null,
-    topAllocators: analysis.topAllocators.map(({ bytes, ...f }) => ({ ...f, bytesPerOkRequest: ok > 0 ? perOk(bytes) : 0 })),
+    bytes: window.bytes,
+    bytesPerOkRequest: ok > 0 ? perOk(window.bytes) : null,
+    bucketBytesPerOkRequest: ok > 0 ? Object.fromEntries(Object.entries(placed.bytesByBucket).map(([bucket, bytes]) => [bucket, perOk(bytes)])) : null,
+    topAllocators: placed.topAllocators.map(({ bytes, ...f }) => ({ ...f, bytesPerOkRequest: ok > 0 ? perOk(bytes) : 0 })),
     gcMsPerOkRequest: step.profile!.nodeGc && ok > 0 ? step.profile!.nodeGc.ms / ok : null,
+    frames: attribution ? 'allocating' : 'physical',
+    ...(attribution ? { attributionBytesPerOkRequest: attributionOk > 0 ? analyzeAllocations(attribution, { rules, top: 0 }).bytes / attributionOk : null } : {}),
   };
+}
+
+function takenAttribution(step: StepRecord): AllocationAttribution | null {
+  const attribution = step.profile?.heap?.attribution;
+  return attribution && 'heapprofile' in attribution ? attribution : null;
 }
 
 /** What the publish pass records of an analysed profile. */

@@ -43,7 +43,7 @@ export function allocationTableData(run: RunResult): { columns: Column[]; rows: 
   const rows = run.steps.map((step, i) => {
     const a = allocations[i];
     if (!a) return [levelCell(step), 'not sampled', NONE, NONE, ...buckets.map(() => NONE)];
-    return [levelCell(step), kB(a.bytesPerOkRequest), fixed(a.gcMsPerOkRequest, 2), fixed(gcMsPerMb(a), 2), ...buckets.map((b) => kB(a.bucketBytesPerOkRequest?.[b] ?? 0))];
+    return [`${levelCell(step)}${physicalFrames(a) ? ` ${PHYSICAL_MARK}` : ''}`, kB(a.bytesPerOkRequest), fixed(a.gcMsPerOkRequest, 2), fixed(gcMsPerMb(a), 2), ...buckets.map((b) => kB(a.bucketBytesPerOkRequest?.[b] ?? 0))];
   });
   return { columns, rows };
 }
@@ -68,5 +68,16 @@ export function topAllocatorLines(allocation: AllocationSummary, n = 5): string[
   });
 }
 
+const PHYSICAL_MARK = '†';
+
+/** Older files say nothing: their frames were physical. */
+const physicalFrames = (a: AllocationSummary): boolean => a.frames !== 'allocating';
+
+/** Why a step is marked: its buckets and functions may hold what inlined callees allocated; null when no step is. */
+export function allocationFramesNote(run: RunResult): string | null {
+  if (!allocationsOf(run).some((a) => a && physicalFrames(a))) return null;
+  return `${PHYSICAL_MARK} by physical frames only: a function V8 inlined has its bytes charged to its caller (no inlining-off profile: --no-allocation-attribution, or the profiler could not take one). The kB/req total is right.`;
+}
+
 export const ALLOCATION_NOTE =
-  "Bytes allocated on the JavaScript heap per successful request, collected or not (V8's sampling heap profiler, each sample scaled by its chance of being taken; kB = 1,000 bytes), by the bucket the CPU rules give the allocating stack. GC ms are Node's own account of GC pauses in the same window.";
+  "Bytes allocated on the JavaScript heap per successful request, collected or not (V8's sampling heap profiler, each sample scaled by its chance of being taken; kB = 1,000 bytes), by the bucket the CPU rules give the allocating stack. Buckets and functions are placed by a second profile taken after the window with inlining off, so an inlined function keeps its own bytes. GC ms are Node's own account of GC pauses in the same window.";

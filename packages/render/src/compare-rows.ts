@@ -165,9 +165,10 @@ export function allocationBucketLine(allocation: Pick<AllocationComparison, 'buc
 export function allocationMovesHeading(functions: readonly AllocationMove[]): string {
   const noise = functions.find((f) => f.noise)?.noise;
   const moved = functions.filter((f) => f.noise?.moved).length;
+  const frames = '; by physical frames: a function V8 inlined is charged to its caller';
   return noise
-    ? `Functions whose allocation per successful request moved most: ${moved === 0 ? 'none' : moved} beyond its noise (intervals holding for all ${noise.familySize.toLocaleString('en-US')} allocating functions, together, at ${Math.round(noise.familyConfidence * 100)}%)`
-    : 'Functions whose allocation per successful request moved most (noise unknown)';
+    ? `Functions whose allocation per successful request moved most: ${moved === 0 ? 'none' : moved} beyond its noise (intervals holding for all ${noise.familySize.toLocaleString('en-US')} allocating functions, together, at ${Math.round(noise.familyConfidence * 100)}%${frames})`
+    : `Functions whose allocation per successful request moved most (noise unknown${frames})`;
 }
 
 export const ALLOCATION_HEADERS = ['change kB/req', 'interval', 'beyond noise', 'baseline', 'candidate', 'bucket', 'function', 'location'];
@@ -197,6 +198,7 @@ export function overallVerdictText(compare: PublishedCompare): string {
     improvement: 'IMPROVEMENT',
     inconclusive: 'INCONCLUSIVE',
     invalid: 'INVALID COMPARISON',
+    error: 'NO VERDICT (THE COMPARISON FAILED)',
     'deltas only': 'DELTAS ONLY',
   };
   return words[compare.analysis.verdict] ?? String(compare.analysis.verdict).toUpperCase();
@@ -206,7 +208,7 @@ export function overallVerdictText(compare: PublishedCompare): string {
 export function verdictTone(compare: PublishedCompare): 'ok' | 'bad' | 'warn' {
   const v = compare.analysis.verdict;
   if (v === 'no change' || v === 'improvement') return 'ok';
-  if (v === 'regression' || v === 'invalid') return 'bad';
+  if (v === 'regression' || v === 'invalid' || v === 'error') return 'bad';
   return 'warn';
 }
 

@@ -2,7 +2,7 @@
 export { renderStepTable } from './step-table.js';
 export { renderBucketTable, renderProfileBuckets } from './bucket-table.js';
 export { runUnattributedLines } from './unattributed.js';
-export { renderAllocationTable } from './allocation-table.js';
+export { allocationFramesNote, renderAllocationTable } from './allocation-table.js';
 export { renderCapacityLines } from './capacity-facts.js';
 export { renderCompareTable } from './compare-table.js';
 // Markdown

@@ -9,7 +9,7 @@ import { relativeHref } from './links.js';
 import { configFacts, environmentFacts } from './run-facts.js';
 import { bucketsChart, cpuChart, latencyChart, memoryChart, stepSeriesCharts, throughputChart } from './run-charts.js';
 import { runUnattributedLines } from './unattributed.js';
-import { ALLOCATION_NOTE, allocationTableData, hasAllocations, kB } from './allocation-table.js';
+import { ALLOCATION_NOTE, allocationFramesNote, allocationTableData, hasAllocations, kB } from './allocation-table.js';
 import { stepMethod, steadyStateHeaders, failedStepReasons, failedSteps, failureBreakdown, failureLabel, fanoutNotes, levelCell, overallVerdict, stepLabel, stepTable, stepWarningLines, steadyStateCells } from './step-rows.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { functionDisplayName, functionLocation, topFunctionsOf } from './top-functions.js';
@@ -206,7 +206,7 @@ function allocationSection(run: RunResult): string {
   return `<section id="allocations"><h2>What each request allocated</h2>
 <h3>kB per successful request, beside GC</h3>
 ${table}
-<p class="meta">${escapeHtml(ALLOCATION_NOTE)}</p>
+<p class="meta">${escapeHtml(ALLOCATION_NOTE)}</p>${allocationFramesNote(run) ? `<p class="meta">${escapeHtml(allocationFramesNote(run)!)}</p>` : ''}
 ${blocks.join('\n')}
 </section>`;
 }

@@ -1,6 +1,6 @@
 import type { RateCapacity, RunResult } from '@gwprof/results';
 import { renderBucketTableMarkdown } from './bucket-table.js';
-import { ALLOCATION_NOTE, renderAllocationTableMarkdown, topAllocatorLines } from './allocation-table.js';
+import { ALLOCATION_NOTE, allocationFramesNote, renderAllocationTableMarkdown, topAllocatorLines } from './allocation-table.js';
 import { runUnattributedLines } from './unattributed.js';
 import { LITTLES_LAW_HEADERS, capacityFacts, littlesLawCells, rateCapacityFacts } from './capacity-facts.js';
 import { escapeMarkdown, markdownCode } from './escape.js';
@@ -103,7 +103,8 @@ function bucketsSection(run: RunResult): string[] {
 function allocationSection(run: RunResult): string[] {
   const table = renderAllocationTableMarkdown(run);
   if (!table) return [];
-  const lines = ['## What each request allocated (kB per successful request, beside GC)', '', table, '', ALLOCATION_NOTE];
+  const frames = allocationFramesNote(run);
+  const lines = ['## What each request allocated (kB per successful request, beside GC)', '', table, '', ALLOCATION_NOTE, ...(frames ? ['', frames] : [])];
   for (const step of run.steps) {
     const allocation = stepAnalysisOf(run, step)?.allocation;
     if (!allocation || allocation.topAllocators.length === 0) continue;

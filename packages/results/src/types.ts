@@ -90,6 +90,26 @@ export interface StepHeapProfile {
   /** Mean bytes allocated between two samples, as asked of V8. */
   samplingIntervalBytes: number;
   samples: number;
+  /**
+   * A short allocation profile taken after the window, under the same load, with TurboFan's
+   * inlining off and every optimised function dropped first: each allocation then has the frame
+   * of the function that made it, which the window's own profile (physical frames only) hides
+   * when that function was inlined. An error says why there is none; absent: not asked for.
+   */
+  attribution?: AllocationAttribution | { error: string };
+}
+
+/** The inlining-off allocation profile of a step (StepHeapProfile.attribution). */
+export interface AllocationAttribution {
+  heapprofile: string;
+  samples: number;
+  /** Load with inlining off before sampling, so the hot functions are optimised again without it, s. */
+  rewarmSec: number;
+  /** The sampled part, s, and the successful responses in it. */
+  seconds: number;
+  okResponses: number;
+  /** Dropping the optimised code and switching the flag, ms of the gateway's time (both switches). */
+  switchMs: number;
 }
 
 /**
@@ -135,7 +155,8 @@ export interface StepTiming {
 export interface SeriesPoint {
   /** Seconds since the step's load started. */
   t: number;
-  phase: 'warmup' | 'window';
+  /** `attribution`: after the window, the allocation profile with inlining off (StepHeapProfile.attribution). */
+  phase: 'warmup' | 'window' | 'attribution';
   ok: number;
   failed: number;
   p50Ms: number | null;
@@ -230,6 +251,14 @@ export interface AllocationSummary {
   topAllocators: AllocatorCost[];
   /** Node's own account of GC pauses in the same window, ms per successful request; null without it. */
   gcMsPerOkRequest: number | null;
+  /**
+   * Whose frames the buckets and functions name. `allocating`: from the inlining-off profile, its
+   * shares scaled to the window's bytes per request, so an inlined function keeps its own bytes.
+   * `physical`: the window's own profile, where a function V8 inlined is charged to its caller.
+   */
+  frames: 'allocating' | 'physical';
+  /** With `allocating`: what the inlining-off profile itself read per successful request (escape analysis without inlining keeps more objects). */
+  attributionBytesPerOkRequest?: number | null;
 }
 
 /** The gc bucket beside Node's own GC account of the same window. */
@@ -326,6 +355,8 @@ export interface RunConfig {
   samplingIntervalUs: number;
   /** Mean bytes between allocation samples; null when allocations are not sampled (or in files from before allocation profiles). */
   heapSamplingBytes: number | null;
+  /** After each step, allocations sampled again with inlining off (StepHeapProfile.attribution); absent in older runs. */
+  allocationAttribution?: { rewarmSec: number; seconds: number } | null;
   quick: boolean;
   /** Who sent the load: gwprof's own engines, or a local k6 running the exported script. */
   engine: 'gwprof' | 'k6';
@@ -561,6 +592,11 @@ export interface AllocationComparison {
   functions: AllocationMove[];
   /** Allocation flame graph pages of each side (all its windows), relative to the run folder. */
   flamegraphs: { baseline: string; candidate: string } | null;
+  /**
+   * Whose frames the buckets and functions name: a comparison's windows take no inlining-off
+   * profile, so a function V8 inlined is charged to its caller (AllocationSummary.frames). Absent in older files: physical.
+   */
+  frames?: 'physical';
 }
 
 export interface CompareLevel {
@@ -728,10 +764,11 @@ export interface CompareDesign {
 /** Everything derived from the windows (or the two finished runs) by the publish pass. */
 export interface CompareAnalysis {
   levels: CompareLevel[];
-  verdict: 'regression' | 'no change' | 'improvement' | 'inconclusive' | 'invalid' | 'deltas only';
+  /** `error`: the comparison did not run to its end; `invalid`: a response failed validation. */
+  verdict: 'regression' | 'no change' | 'improvement' | 'inconclusive' | 'invalid' | 'error' | 'deltas only';
   verdictReasons: string[];
-  /** 0 no change or improvement, 1 regression, 2 invalid, 3 inconclusive (budget ran out). */
-  exitCode: 0 | 1 | 2 | 3;
+  /** EXIT (exit-codes.ts): 0 no change or improvement, 1 regression, 2 error, 3 inconclusive, 4 invalid. */
+  exitCode: 0 | 1 | 2 | 3 | 4;
   /** Profile analysis of each window that has a profile. */
   windows: StepAnalysis[];
   /** What the verdict measured, and what that measure cannot see; absent in files published before it was stated. */

@@ -5,7 +5,7 @@
  * preload, counting on, the batch's requests one at a time, counting off, a dump. After every
  * epoch, analysis's test on the epochs says whether the verdict is in.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PerfMap, instructionProfileOfFile, judgeInstructions, type ComparisonVerdict } from '@gwprof/analysis';
@@ -72,6 +72,7 @@ const NO_EXTRAS: PairExtras = { valgrindArgs: [], v8Flags: [] };
 
 /** V8 names its JIT code in /tmp/perf-<pid>.map; interpreted functions get code of their own to be named by. */
 const PROFILE_V8_FLAGS = ['--perf-basic-prof', '--interpreted-frames-native-stack'];
+const V8_LOG_PREFIX = 'v8-events-';
 
 function callgrindLaunch(ctx: ComparisonContext, side: Side, label: string, design: InstructionDesign, extras: PairExtras): CallgrindLaunch {
   const dir = path.join(ctx.session.runDir, 'callgrind');
@@ -132,7 +133,7 @@ async function profilePair(ctx: ComparisonContext, design: InstructionDesign): P
   const callers = design.profileCallers!;
   const startedAt = new Date().toISOString();
   try {
-    const extras: PairExtras = { valgrindArgs: [`--separate-callers=${callers}`], v8Flags: PROFILE_V8_FLAGS };
+    const extras: PairExtras = { valgrindArgs: [`--separate-callers=${callers}`], v8Flags: [...PROFILE_V8_FLAGS, ...v8LogFlags(ctx)] };
     const started = await startPair(ctx, 'profile', design, extras);
     if (!started) return;
     const requests = design.profileRequests ?? design.batchRequests;
@@ -148,6 +149,7 @@ async function profilePair(ctx: ComparisonContext, design: InstructionDesign): P
       sides[name] = { pid, node: started.records[name].node, batch, perfMapFile, profileFile };
     }
     ctx.compare.instructionProfile = { startedAt, finishedAt: new Date().toISOString(), separateCallers: callers, v8Flags: PROFILE_V8_FLAGS, sides };
+    removeV8Logs(ctx);
   } catch (error) {
     if (ctx.options.signal.aborted) return;
     const message = (error as Error).message;
@@ -156,6 +158,19 @@ async function profilePair(ctx: ComparisonContext, design: InstructionDesign): P
     ctx.compare.instructionProfile = { error: message, startedAt, finishedAt: new Date().toISOString(), separateCallers: callers, v8Flags: PROFILE_V8_FLAGS, sides: null };
   }
   writeCompareResult(ctx.session.runDir, ctx.compare);
+}
+
+/**
+ * --perf-basic-prof also opens V8's event log, by default isolate-*.log in the working folder: the
+ * user's repository. It goes to the run folder instead, and is removed once the profile is reduced.
+ */
+function v8LogFlags(ctx: ComparisonContext): string[] {
+  return ['--no-logfile-per-isolate', `--logfile=${path.join(ctx.session.runDir, 'callgrind', V8_LOG_PREFIX)}%p.log`];
+}
+
+function removeV8Logs(ctx: ComparisonContext): void {
+  const dir = path.join(ctx.session.runDir, 'callgrind');
+  for (const name of readdirSync(dir)) if (name.startsWith(V8_LOG_PREFIX)) rmSync(path.join(dir, name), { force: true });
 }
 
 /** The dump as a profile of instructions (frames named through the perf map), written beside it; the dump is removed. */

@@ -98,6 +98,20 @@ export class ProfilerClient implements GatewayProfiler {
     };
   }
 
+  async setInlining(enabled: boolean): Promise<{ ms: number }> {
+    const reply = await this.request({ op: 'inlining', enabled }, 60_000);
+    return { ms: Number(reply.ms) };
+  }
+
+  async startHeapSampling(heapSamplingBytes: number): Promise<void> {
+    await this.request({ op: 'heapStart', heapSamplingBytes }, 10_000);
+  }
+
+  async stopHeapSampling(heapprofile: string): Promise<{ heapSamples: number }> {
+    const reply = await this.request({ op: 'heapStop', heapFile: heapprofile }, 60_000);
+    return { heapSamples: Number(reply.heapSamples) };
+  }
+
   /** The process's state now (memory, descriptors, resources, event-loop delay and GC ms since the last call). */
   async stats(): Promise<ProcessStats> {
     return (await this.request({ op: 'stats' }, 10_000)) as unknown as ProcessStats;

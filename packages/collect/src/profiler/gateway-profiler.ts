@@ -21,6 +21,14 @@ export interface GatewayProfiler {
   start(plan: SamplingPlan): Promise<void>;
   /** Stops sampling and writes the CPU profile to `cpuprofile` and, when allocations were sampled, the allocation profile to `heapprofile`. */
   stop(files: { cpuprofile: string; heapprofile: string | null }): Promise<WrittenProfile>;
+  /**
+   * TurboFan's inlining on or off, every optimised function dropped so that it holds at once; the
+   * gateway's ms for it. Only the preload's profiler can (StepHeapProfile.attribution).
+   */
+  setInlining?(enabled: boolean): Promise<{ ms: number }>;
+  /** Allocations alone, without the CPU sampler: started, then stopped into `heapprofile` (its samples). */
+  startHeapSampling?(heapSamplingBytes: number): Promise<void>;
+  stopHeapSampling?(heapprofile: string): Promise<{ heapSamples: number }>;
   /** A full GC (two, as `global.gc()` makes them), then the heap used after it; only the preload's profiler can. */
   collectGarbage?(): Promise<{ heapUsedBytes: number }>;
   close(): void;

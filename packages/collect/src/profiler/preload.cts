@@ -17,7 +17,9 @@ import v8 = require('node:v8');
 import fullGc = require('./full-gc.cjs');
 
 interface Command {
-  op: 'ping' | 'start' | 'stop' | 'stats' | 'gc' | 'snapshot';
+  op: 'ping' | 'start' | 'stop' | 'stats' | 'gc' | 'snapshot' | 'inlining' | 'heapStart' | 'heapStop';
+  /** inlining: on (true) or off. */
+  enabled?: boolean;
   intervalUs?: number;
   /** Mean bytes between allocation samples; absent: allocations are not sampled. */
   heapSamplingBytes?: number;
@@ -210,15 +212,31 @@ if (directory && workerThreads.isMainThread) {
           memoryAround: { before: { rssBytes: before.rss, heapTotalBytes: before.heapTotal }, after: { rssBytes: after.rss, heapTotalBytes: after.heapTotal } },
         };
       }
+      case 'inlining': {
+        // V8's allocation sampler names only the outermost function of an optimised frame, so a
+        // function TurboFan inlined has its bytes charged to its caller. Without inlining each
+        // function keeps its frame. The flag holds for code optimised from now on; switching the
+        // inspector's coverage to precise mode drops every optimised function at once (V8 does so
+        // because inlined functions would not count their calls), and back to best effort at once.
+        connect();
+        const t0 = perfHooks.performance.now();
+        v8.setFlagsFromString(command.enabled ? '--turbo-inlining' : '--no-turbo-inlining');
+        await post('Profiler.enable');
+        await post('Profiler.startPreciseCoverage', { callCount: false, detailed: false });
+        await post('Profiler.stopPreciseCoverage');
+        await post('Profiler.disable');
+        return { ms: perfHooks.performance.now() - t0 };
+      }
+      case 'heapStart':
+        connect();
+        await startHeapSampling(command.heapSamplingBytes ?? 131072);
+        return { started: true };
+      case 'heapStop':
+        if (!session || !samplingHeap) throw new Error('allocations were not being sampled');
+        return { heapSamples: await stopHeapSampling(command.heapFile) };
       case 'start':
         connect();
-        if (command.heapSamplingBytes) {
-          // Every sampled object stays in the profile, collected or not: the profile is what was
-          // allocated in the window, not what survived it.
-          await post('HeapProfiler.enable');
-          await post('HeapProfiler.startSampling', { samplingInterval: command.heapSamplingBytes, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-          samplingHeap = true;
-        }
+        if (command.heapSamplingBytes) await startHeapSampling(command.heapSamplingBytes);
         await post('Profiler.enable');
         await post('Profiler.setSamplingInterval', { interval: command.intervalUs ?? 1000 });
         await post('Profiler.start');
@@ -237,6 +255,14 @@ if (directory && workerThreads.isMainThread) {
       default:
         throw new Error(`unknown command ${String((command as Command).op)}`);
     }
+  };
+
+  const startHeapSampling = async (samplingInterval: number): Promise<void> => {
+    // Every sampled object stays in the profile, collected or not: the profile is what was
+    // allocated in the window, not what survived it.
+    await post('HeapProfiler.enable');
+    await post('HeapProfiler.startSampling', { samplingInterval, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    samplingHeap = true;
   };
 
   const stopHeapSampling = async (file: string | undefined): Promise<number> => {

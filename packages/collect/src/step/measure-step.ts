@@ -22,6 +22,7 @@ import { settleGateway, type Settled } from './settle.js';
 import { StepTimeline } from './timeline.js';
 import { openWindowProbes, type WindowMeasurements } from './window-probes.js';
 import { buildStepRecord } from './step-record.js';
+import { attributeAllocations } from './allocation-attribution.js';
 
 /** What a step needs to know: the load and validation settings shared by sweep and compare. */
 export interface StepSettings {
@@ -42,6 +43,8 @@ export interface StepSettings {
   samplingIntervalUs: number;
   /** Mean bytes between allocation samples; null: allocations are not sampled. */
   heapSamplingBytes: number | null;
+  /** After the window, allocations sampled with inlining off (allocation-attribution.ts); absent or null: not taken. */
+  allocationAttribution?: { rewarmSec: number; seconds: number } | null;
   /** Longest wait for the gateway to go quiet before the step, s. */
   settleSec: number;
   /** Who sends the load: gwprof's own engines (default), or a local k6 running the exported script. */
@@ -113,6 +116,8 @@ export async function measureStep(ctx: StepContext): Promise<StepRecord | null> 
     if (settings.signal.aborted) return null;
     window = await measureWindow(ctx, timeline, recorder, engine);
     if (settings.signal.aborted) return null;
+    const attribution = window.measurements.profile?.heap ? await attributeAllocations(ctx, timeline, recorder) : undefined;
+    if (attribution) window.measurements.profile!.heap!.attribution = attribution;
   } finally {
     await engine.stop();
   }

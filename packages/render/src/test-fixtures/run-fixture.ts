@@ -38,6 +38,8 @@ const ALLOCATION = {
   bytesPerOkRequest: 250_000,
   bucketBytesPerOkRequest: { parse: 40_000, execute: 160_000, fetch: 50_000 },
   topAllocators: [{ functionName: 'buildCacheKey', url: 'file:///app/src/cache.js', line: 12, bucket: 'execute', bytesPerOkRequest: 100_000, share: 0.4 }],
+  frames: 'allocating' as const,
+  attributionBytesPerOkRequest: 262_000,
   gcMsPerOkRequest: 0.8,
 };
 
