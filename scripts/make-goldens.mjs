@@ -95,7 +95,8 @@ async function run(args, fixture) {
   }
 
   const name = path.basename(fixture.query);
-  const stat = (xs) => (xs.length === 1 ? `${xs[0]}` : `min ${Math.min(...xs)}, mean ${Math.round(xs.reduce((a, b) => a + b, 0) / xs.length)}, max ${Math.max(...xs)}`);
+  const stat = (xs) =>
+    xs.length === 1 ? `${xs[0]}` : `min ${Math.min(...xs)}, mean ${Math.round(xs.reduce((a, b) => a + b, 0) / xs.length)}, max ${Math.max(...xs)}`;
   console.log(`${name}: ${list.length} request(s), response bytes ${stat(sizes)}${fanouts.length ? `, fan-out alone ${stat(fanouts)}` : ''}`);
   if (orderWarnings) console.log(`  ${orderWarnings} response(s) had keys in another order than the query`);
 
@@ -108,10 +109,7 @@ async function run(args, fixture) {
     console.log(bad.length ? `  MISMATCH with ${outFile} at entries ${bad.join(', ')}` : `  same data as ${outFile} (key order ignored)`);
     return bad.length === 0;
   }
-  const text =
-    variableSets === null
-      ? JSON.stringify(goldens[0], null, 2) + '\n'
-      : '[\n' + goldens.map((g) => JSON.stringify(g)).join(',\n') + '\n]\n'; // one compact response per line
+  const text = variableSets === null ? `${JSON.stringify(goldens[0], null, 2)}\n` : `[\n${goldens.map((g) => JSON.stringify(g)).join(',\n')}\n]\n`; // one compact response per line
   writeFileSync(outFile, text);
   console.log(`  wrote ${outFile}`);
   return true;

@@ -80,7 +80,7 @@ function collapseJs(profile) {
   const frame = (functionName) => ({ functionName, scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 });
   const names = ['(js)', ...pseudo];
   const nodes = [{ id: 1, callFrame: frame('(root)'), hitCount: 0, children: names.map((_, i) => i + 2) }];
-  names.forEach((name, i) => nodes.push({ id: i + 2, callFrame: frame(name), hitCount: 0 }));
+  for (const [i, name] of names.entries()) nodes.push({ id: i + 2, callFrame: frame(name), hitCount: 0 });
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const samples = profile.samples.map((id) => {
     const name = byId.get(id).callFrame.functionName;

@@ -74,13 +74,16 @@ function headingAnchors(source: string): Set<string> {
     seen.set(slug, count + 1);
     anchors.add(count === 0 ? slug : `${slug}-${count}`);
   };
-  lines.forEach((line, index) => {
+  for (const [index, line] of lines.entries()) {
     const atx = /^\s{0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(line);
-    if (atx) return add(atx[1]!);
+    if (atx) {
+      add(atx[1]!);
+      continue;
+    }
     const previous = index > 0 ? lines[index - 1]! : '';
     const previousIsText = previous.trim() !== '' && !/^\s{0,3}(#|[-*+>|]|\d+\.)/.test(previous);
     if (previousIsText && /^\s{0,3}(=+|-+)\s*$/.test(line)) add(previous);
-  });
+  }
   return anchors;
 }
 
@@ -100,8 +103,7 @@ function brokenLinks(file: string, root: string): string[] {
       problems.push(`${where(link)}: malformed path`);
       continue;
     }
-    const resolved =
-      relativePath === '' ? file : relativePath.startsWith('/') ? path.join(root, relativePath) : path.resolve(path.dirname(file), relativePath);
+    const resolved = relativePath === '' ? file : relativePath.startsWith('/') ? path.join(root, relativePath) : path.resolve(path.dirname(file), relativePath);
     const inside = path.relative(root, resolved);
     if (inside.startsWith('..') || path.isAbsolute(inside)) {
       problems.push(`${where(link)}: points outside the repository`);

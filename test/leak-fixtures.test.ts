@@ -22,11 +22,14 @@ function bytesPerRequest(fixture: string, leakBytes: number): { heap: number; ex
     const after = measure();
     process.stdout.write(JSON.stringify({ heap: (after.heap - before.heap) / n, external: (after.external - before.external) / n }));
   `;
-  const out = execFileSync(process.execPath, ['--expose-gc', '-e', script], { env: { ...process.env, LEAK_BYTES: String(leakBytes), NODE_OPTIONS: '' }, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--expose-gc', '-e', script], {
+    env: { ...process.env, LEAK_BYTES: String(leakBytes), NODE_OPTIONS: '' },
+    encoding: 'utf8',
+  });
   return JSON.parse(out) as { heap: number; external: number };
 }
 
-describe('planted leaks leak what they say, by V8\'s own count', () => {
+describe("planted leaks leak what they say, by V8's own count", () => {
   it('js-class: LEAK_BYTES of heap per request, also below the size of one record', () => {
     for (const leakBytes of [100, 1024, 20_000]) {
       const { heap } = bytesPerRequest('js-class.cjs', leakBytes);

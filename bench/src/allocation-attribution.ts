@@ -71,11 +71,27 @@ function sweep(gateway: string, mode: Mode, truth: number): SweepEntry {
   const out = mkdtempSync(path.join(os.tmpdir(), 'gwprof-alloc-attr-'));
   const preloads = [...(mode === 'no-inlining' ? [fixture('no-inlining.cjs')] : []), fixture('audit-trail.cjs')];
   const args = [
-    path.join(repoRoot, 'packages/cli/dist/bin.js'), 'sweep', '--gateway', gateway, '-c', values.concurrency, '-d', values.duration,
-    '--gateway-env', `NODE_OPTIONS=${preloads.map((p) => `--require ${p}`).join(' ')}`,
+    path.join(repoRoot, 'packages/cli/dist/bin.js'),
+    'sweep',
+    '--gateway',
+    gateway,
+    '-c',
+    values.concurrency,
+    '-d',
+    values.duration,
+    '--gateway-env',
+    `NODE_OPTIONS=${preloads.map((p) => `--require ${p}`).join(' ')}`,
     ...(mode === 'default' ? [] : ['--no-allocation-attribution']),
     ...(values['force-inline'] ? ['--gateway-env', 'GWPROF_AUDIT_FORCE_INLINE=1'] : []),
-    '--out', out, '--run-id', 'a', '--no-color', '--gateway-port', '4790', '--subgraph-ports', '4791,4792,4793,4794',
+    '--out',
+    out,
+    '--run-id',
+    'a',
+    '--no-color',
+    '--gateway-port',
+    '4820',
+    '--subgraph-ports',
+    '4821,4822,4823,4824',
   ];
   const started = Date.now();
   const run = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
@@ -107,7 +123,9 @@ function table(entries: SweepEntry[]): string[] {
   for (const e of entries) {
     for (const s of e.steps) {
       const top = s.callerBytes.map((f) => `${f.name} ${(f.bytes / 1000).toFixed(1)}`).join(', ');
-      lines.push(`| ${e.date.slice(0, 16)} | ${e.gateway} | ${e.forcedInlining ? 'forced' : 'natural'} | ${e.mode} | ${s.concurrency} | ${s.frames ?? '–'} | ${(s.plantedBytes / e.truth).toFixed(3)} | ${top} | ${s.totalBytes === null ? '–' : (s.totalBytes / 1000).toFixed(1)} | ${s.cpuMsPerOkRequest?.toFixed(2) ?? '–'} | ${s.warmupSec} | ${e.minutes.toFixed(1)} |`);
+      lines.push(
+        `| ${e.date.slice(0, 16)} | ${e.gateway} | ${e.forcedInlining ? 'forced' : 'natural'} | ${e.mode} | ${s.concurrency} | ${s.frames ?? '–'} | ${(s.plantedBytes / e.truth).toFixed(3)} | ${top} | ${s.totalBytes === null ? '–' : (s.totalBytes / 1000).toFixed(1)} | ${s.cpuMsPerOkRequest?.toFixed(2) ?? '–'} | ${s.warmupSec} | ${e.minutes.toFixed(1)} |`,
+      );
     }
   }
   return lines;

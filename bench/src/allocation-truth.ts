@@ -35,16 +35,47 @@ function truthOf(bytes: number, inlinable: boolean): number {
   return (JSON.parse(out) as { bytesPerCall: number }).bytesPerCall;
 }
 
-interface Measured { total: number; topName: string; topBytes: number }
+interface Measured {
+  total: number;
+  topName: string;
+  topBytes: number;
+}
 
 function profiledSweep(bytes: number, inlinable: boolean): Measured {
   const out = mkdtempSync(path.join(os.tmpdir(), 'gwprof-alloc-truth-'));
   const env = ['STUB_SERVICE_MS=0', `STUB_ALLOC_BYTES=${bytes}`, `STUB_ALLOC_INLINABLE=${inlinable ? 1 : 0}`];
-  const run = spawnSync(process.execPath, [
-    cli, 'sweep', '--gateway', `cmd:node ${fixture('stub-gateway.mjs')}`, '--query', fixture('stub.graphql'), '--expect', fixture('stub.expected.json'),
-    ...env.flatMap((e) => ['--gateway-env', e]), '--heap-sampling', values['heap-sampling'], '-c', '4', '-d', '6', '-w', '2',
-    '--out', out, '--run-id', 'a', '--no-color', '--gateway-port', '4890', '--subgraph-ports', '4891,4892,4893,4894',
-  ], { encoding: 'utf8' });
+  const run = spawnSync(
+    process.execPath,
+    [
+      cli,
+      'sweep',
+      '--gateway',
+      `cmd:node ${fixture('stub-gateway.mjs')}`,
+      '--query',
+      fixture('stub.graphql'),
+      '--expect',
+      fixture('stub.expected.json'),
+      ...env.flatMap((e) => ['--gateway-env', e]),
+      '--heap-sampling',
+      values['heap-sampling'],
+      '-c',
+      '4',
+      '-d',
+      '6',
+      '-w',
+      '2',
+      '--out',
+      out,
+      '--run-id',
+      'a',
+      '--no-color',
+      '--gateway-port',
+      '4890',
+      '--subgraph-ports',
+      '4891,4892,4893,4894',
+    ],
+    { encoding: 'utf8' },
+  );
   if (run.status !== 0) throw new Error(`sweep exited ${run.status}: ${run.stderr}`);
   const result = JSON.parse(readFileSync(path.join(out, 'a', 'results.json'), 'utf8')) as RunResult;
   const allocation = result.analysis?.steps[0]?.allocation;
@@ -63,7 +94,9 @@ for (const bytes of values.bytes.split(',').map(Number)) {
     process.stderr.write(`${JSON.stringify(record)}\n`);
     const names = [...new Set(measured.map((m) => m.topName))].join(', ');
     const fmt = (r: number) => r.toFixed(3);
-    rows.push(`| ${bytes.toLocaleString('en-US')} | ${inlinable ? 'inlinable' : 'generator'} | ${Math.round(truth).toLocaleString('en-US')} | ${names} | ${fmt(median(ratios))} | ${ratios.map(fmt).join(', ')} | ${Math.round(median(measured.map((m) => m.total))).toLocaleString('en-US')} |`);
+    rows.push(
+      `| ${bytes.toLocaleString('en-US')} | ${inlinable ? 'inlinable' : 'generator'} | ${Math.round(truth).toLocaleString('en-US')} | ${names} | ${fmt(median(ratios))} | ${ratios.map(fmt).join(', ')} | ${Math.round(median(measured.map((m) => m.total))).toLocaleString('en-US')} |`,
+    );
   }
 }
 console.log('| requested B/req | function | truth B/call (heapUsed) | top allocator | median top/truth | runs | total B/req |');

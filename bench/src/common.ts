@@ -14,9 +14,16 @@ export type WindowStats = ReturnType<LoadRecorder['window']>;
 /** A session as a sweep opens one (default ports, the profiler preload), its folder in /tmp, progress on stderr. */
 export function benchSession(label: string, maxConcurrency: number): Session {
   return openSession({
-    outDir: mkdtempSync(path.join(os.tmpdir(), `gwprof-${label}-`)), label, maxConcurrency, gatewayPackages: {},
-    profiler: 'inspector', commandLine: process.argv.slice(2), subgraphPorts: DEFAULTS.subgraphPorts, subgraphDelayMs: 0,
-    gatewayPort: DEFAULTS.gatewayPort, onProgress: (line) => process.stderr.write(`${line}\n`),
+    outDir: mkdtempSync(path.join(os.tmpdir(), `gwprof-${label}-`)),
+    label,
+    maxConcurrency,
+    gatewayPackages: {},
+    profiler: 'inspector',
+    commandLine: process.argv.slice(2),
+    subgraphPorts: DEFAULTS.subgraphPorts,
+    subgraphDelayMs: 0,
+    gatewayPort: DEFAULTS.gatewayPort,
+    onProgress: (line) => process.stderr.write(`${line}\n`),
   });
 }
 
@@ -31,14 +38,21 @@ export async function closedLoopFor(options: {
   scenario: ReturnType<typeof loadScenario>;
 }): Promise<WindowStats> {
   const recorder = new LoadRecorder(performance.now());
-  const engine = startClosedLoop({ url: options.url, connections: options.connections, timeoutMs: options.timeoutMs, stream: new RequestStream(options.scenario), recorder });
+  const engine = startClosedLoop({
+    url: options.url,
+    connections: options.connections,
+    timeoutMs: options.timeoutMs,
+    stream: new RequestStream(options.scenario),
+    recorder,
+  });
   await sleep(options.seconds * 1000 + 20);
   await engine.stop();
   return recorder.window(0, options.seconds);
 }
 
 /** `value` with `digits` decimals, or '–' when there is none. */
-export const fixed = (value: number | null | undefined, digits: number): string => (value === null || value === undefined ? '–' : Number(value).toFixed(digits));
+export const fixed = (value: number | null | undefined, digits: number): string =>
+  value === null || value === undefined ? '–' : Number(value).toFixed(digits);
 
 /** One load generator's run: validated responses and their latency. */
 export interface ToolRun {
@@ -62,7 +76,11 @@ export interface ToolRun {
  * A load generator run to its end under GNU time, pinned to `cpus` when given: its exit code, its
  * stdout and stderr, and the CPU seconds its process tree used (what the tool costs).
  */
-export function runTimed(command: string, args: string[], options: { cpus?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string; cpuSeconds: number }> {
+export function runTimed(
+  command: string,
+  args: string[],
+  options: { cpus?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; cpuSeconds: number }> {
   const pinned = options.cpus ? ['taskset', '-c', options.cpus, command, ...args] : [command, ...args];
   return new Promise((resolve) => {
     const child = spawn('/usr/bin/time', ['-f', 'gwprof-cpu %U %S', ...pinned], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
@@ -88,9 +106,27 @@ interface WrkSummary {
 }
 
 /** Debian's wrk with bench/wrk/graphql.lua, which counts only validated responses. */
-export async function wrkRun(options: { url: string; connections: number; seconds: number; cpus: string; timeoutSec: number; bodiesFile: string }): Promise<ToolRun> {
+export async function wrkRun(options: {
+  url: string;
+  connections: number;
+  seconds: number;
+  cpus: string;
+  timeoutSec: number;
+  bodiesFile: string;
+}): Promise<ToolRun> {
   const lua = path.join(repoRoot, 'bench', 'wrk', 'graphql.lua');
-  const args = ['-t1', `-c${options.connections}`, `-d${options.seconds}s`, '--timeout', `${options.timeoutSec}s`, '-s', lua, options.url, '--', options.bodiesFile];
+  const args = [
+    '-t1',
+    `-c${options.connections}`,
+    `-d${options.seconds}s`,
+    '--timeout',
+    `${options.timeoutSec}s`,
+    '-s',
+    lua,
+    options.url,
+    '--',
+    options.bodiesFile,
+  ];
   const run = await runTimed('wrk', args, { cpus: options.cpus });
   const line = run.stdout.split('\n').find((l) => l.startsWith('{"ok"'));
   if (run.code !== 0 || !line) throw new Error(`wrk failed (${run.code}): ${run.stdout}${run.stderr}`);
@@ -100,5 +136,14 @@ export async function wrkRun(options: { url: string; connections: number; second
   // in r.ok, while wrk's C code counts the same answer as a timeout. gwprof counts it as a failure
   // only, so the comparable figure is ok − timeouts (exact when late answers are valid, as Mesh's are).
   const okOnTime = Math.max(0, r.ok - r.timeouts);
-  return { ok: okOnTime, okIncludingLate: r.ok, failed: r.bad, rps: okOnTime / secs, p50: r.p50_us / 1000, p99: r.p99_us / 1000, timeouts: r.timeouts, cpuSeconds: run.cpuSeconds };
+  return {
+    ok: okOnTime,
+    okIncludingLate: r.ok,
+    failed: r.bad,
+    rps: okOnTime / secs,
+    p50: r.p50_us / 1000,
+    p99: r.p99_us / 1000,
+    timeouts: r.timeouts,
+    cpuSeconds: run.cpuSeconds,
+  };
 }

@@ -54,7 +54,9 @@ function epochMeans(windows: readonly SlimWindow[]): Array<{ baseline: number; c
     epoch[w.side].push(Math.log(w.value));
     epochs.set(w.epoch, epoch);
   }
-  return [...epochs.values()].filter((e) => e.baseline.length > 0 && e.candidate.length > 0).map((e) => ({ baseline: Math.exp(mean(e.baseline)), candidate: Math.exp(mean(e.candidate)) }));
+  return [...epochs.values()]
+    .filter((e) => e.baseline.length > 0 && e.candidate.length > 0)
+    .map((e) => ({ baseline: Math.exp(mean(e.baseline)), candidate: Math.exp(mean(e.candidate)) }));
 }
 
 /** Fisher–Yates: every order equally likely. */
@@ -90,7 +92,11 @@ for (let round = 1; round <= Number(values.rounds); round++) {
     const windows = slimWindows(run.result);
     const means = epochMeans(windows);
     const entry: ModeRun = {
-      mode, round, date: new Date().toISOString(), burnUs, epochs: means.length,
+      mode,
+      round,
+      date: new Date().toISOString(),
+      burnUs,
+      epochs: means.length,
       baselineCpuMs: mean(means.map((m) => m.baseline)),
       extraCpuMs: mean(means.map((m) => m.candidate - m.baseline)),
       relativeChange: Math.expm1(mean(means.map((m) => Math.log(m.candidate / m.baseline)))),
@@ -98,11 +104,16 @@ for (let round = 1; round <= Number(values.rounds); round++) {
     };
     runs.push(entry);
     appendEntry(out, 'compare-modes.json', entry);
-    log(`  ${entry.epochs} epochs: baseline ${entry.baselineCpuMs.toFixed(2)} ms, extra ${entry.extraCpuMs.toFixed(2)} ms (${(entry.extraCpuMs / (burnUs / 1000)).toFixed(2)} × the burn), change ${(entry.relativeChange * 100).toFixed(1)}%`);
+    log(
+      `  ${entry.epochs} epochs: baseline ${entry.baselineCpuMs.toFixed(2)} ms, extra ${entry.extraCpuMs.toFixed(2)} ms (${(entry.extraCpuMs / (burnUs / 1000)).toFixed(2)} × the burn), change ${(entry.relativeChange * 100).toFixed(1)}%`,
+    );
   }
 }
 
-const rows = runs.map((r) => `| ${r.round} | ${r.mode} | ${r.epochs} | ${r.baselineCpuMs.toFixed(2)} | ${r.extraCpuMs.toFixed(2)} | ${(r.extraCpuMs / (r.burnUs / 1000)).toFixed(2)} | ${(r.relativeChange * 100).toFixed(1)}% |`);
+const rows = runs.map(
+  (r) =>
+    `| ${r.round} | ${r.mode} | ${r.epochs} | ${r.baselineCpuMs.toFixed(2)} | ${r.extraCpuMs.toFixed(2)} | ${(r.extraCpuMs / (r.burnUs / 1000)).toFixed(2)} | ${(r.relativeChange * 100).toFixed(1)}% |`,
+);
 process.stdout.write(
   [
     `burn ${burnUs} µs of CPU per request in the candidate; \`node bench/dist/compare-modes.js ${process.argv.slice(2).join(' ')}\``,

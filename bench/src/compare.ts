@@ -31,7 +31,12 @@ import { recordCommand } from './compare/record.js';
 import { runsCommand } from './compare/runs.js';
 import { runsTableCommand } from './compare/runs-table.js';
 
-const COMMANDS: Record<string, (context: CommandContext) => string> = { record: recordCommand, evaluate: evaluateCommand, runs: runsCommand, 'runs-table': runsTableCommand };
+const COMMANDS: Record<string, (context: CommandContext) => string> = {
+  record: recordCommand,
+  evaluate: evaluateCommand,
+  runs: runsCommand,
+  'runs-table': runsTableCommand,
+};
 
 const { values, positionals } = benchArgs({
   allowPositionals: true,

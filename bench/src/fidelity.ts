@@ -59,7 +59,6 @@ const durationFor = (c: number): number => (c >= 300 ? Math.max(baseDuration, 30
 
 type Tool = 'gwprof' | 'wrk';
 
-
 /** A run with what the gateway did for its successful responses. */
 interface MeasuredRun extends ToolRun {
   fanout: number | null;
@@ -85,7 +84,14 @@ interface PairRow {
 
 async function gwprofRun(url: string, connections: number, seconds: number): Promise<ToolRun> {
   const w = await closedLoopFor({ url, connections, seconds, timeoutMs: timeoutSec * 1000, scenario });
-  return { ok: w.requests.ok, failed: w.requests.failed, rps: w.requests.ok / seconds, p50: w.latencyMs?.p50 ?? null, p99: w.latencyMs?.p99 ?? null, timeouts: w.failureCounts.timeouts };
+  return {
+    ok: w.requests.ok,
+    failed: w.requests.failed,
+    rps: w.requests.ok / seconds,
+    p50: w.latencyMs?.p50 ?? null,
+    p99: w.latencyMs?.p99 ?? null,
+    timeouts: w.failureCounts.timeouts,
+  };
 }
 
 try {
@@ -97,11 +103,20 @@ try {
   }
 }
 const bed = await bringUp({
-  gateway: values.gateway, gatewayEnv: {}, subgraphDelayMs: 0, subgraphPorts: DEFAULTS.subgraphPorts, gatewayPort: DEFAULTS.gatewayPort,
+  gateway: values.gateway,
+  gatewayEnv: {},
+  subgraphDelayMs: 0,
+  subgraphPorts: DEFAULTS.subgraphPorts,
+  gatewayPort: DEFAULTS.gatewayPort,
   ...(preset.gatewayCpus ? { gatewayCpus: preset.gatewayCpus } : {}),
-  outDir: work, commandLine: process.argv.slice(2), onProgress: log,
+  outDir: work,
+  commandLine: process.argv.slice(2),
+  onProgress: log,
 });
-const others = execFileSync('taskset', ['-p', '-c', String(process.pid)], { encoding: 'utf8' }).split(':').pop()!.trim();
+const others = execFileSync('taskset', ['-p', '-c', String(process.pid)], { encoding: 'utf8' })
+  .split(':')
+  .pop()!
+  .trim();
 // What the gateway did for a run's successful responses: subgraph requests (fan-out; Mesh merges
 // concurrent subgraph calls, so fan-out falls when requests arrive together) and its CPU time.
 const subgraphs = await attachSubgraphs(DEFAULTS.subgraphPorts);
@@ -135,11 +150,17 @@ try {
       for (const tool of order) {
         const settled = await settleGateway(bed.gateway.pid, 60, new AbortController().signal, [port]);
         row[`${tool}Settle`] = settled.seconds;
-        row[tool] = await withGatewayWork(() => (tool === 'gwprof' ? gwprofRun(bed.gateway.url, c, seconds) : wrkRun({ url: bed.gateway.url, connections: c, seconds, cpus: others, timeoutSec, bodiesFile })));
+        row[tool] = await withGatewayWork(() =>
+          tool === 'gwprof'
+            ? gwprofRun(bed.gateway.url, c, seconds)
+            : wrkRun({ url: bed.gateway.url, connections: c, seconds, cpus: others, timeoutSec, bodiesFile }),
+        );
       }
       row.ratio = row.gwprof.rps / row.wrk.rps;
       results.push(row);
-      log(`c=${c} pair ${pair} (${row.order}): gwprof ${row.gwprof.rps.toFixed(1)} req/s p99 ${row.gwprof.p99} ms timeouts ${row.gwprof.timeouts} · wrk ${row.wrk.rps.toFixed(1)} req/s p99 ${row.wrk.p99} ms timeouts ${row.wrk.timeouts} · fan-out ${row.gwprof.fanout?.toFixed(2)} / ${row.wrk.fanout?.toFixed(2)} · ratio ${row.ratio.toFixed(3)}`);
+      log(
+        `c=${c} pair ${pair} (${row.order}): gwprof ${row.gwprof.rps.toFixed(1)} req/s p99 ${row.gwprof.p99} ms timeouts ${row.gwprof.timeouts} · wrk ${row.wrk.rps.toFixed(1)} req/s p99 ${row.wrk.p99} ms timeouts ${row.wrk.timeouts} · fan-out ${row.gwprof.fanout?.toFixed(2)} / ${row.wrk.fanout?.toFixed(2)} · ratio ${row.ratio.toFixed(3)}`,
+      );
     }
   }
 } finally {
@@ -152,12 +173,23 @@ const summary = levels.map((c) => {
     median(rows.map((r) => r[tool][key]).filter((v): v is number => v !== null));
   const warmup = results.find((r): r is WarmupRow => r.level === c && !isPair(r));
   return {
-    level: c, pairs: rows.length,
-    gwprofRps: pick('gwprof', 'rps'), wrkRps: pick('wrk', 'rps'),
-    medianRatio: median(rows.map((r) => r.ratio)), minRatio: Math.min(...rows.map((r) => r.ratio)), maxRatio: Math.max(...rows.map((r) => r.ratio)),
-    gwprofP50: pick('gwprof', 'p50'), wrkP50: pick('wrk', 'p50'), gwprofP99: pick('gwprof', 'p99'), wrkP99: pick('wrk', 'p99'),
-    gwprofTimeouts: rows.reduce((a, r) => a + r.gwprof.timeouts, 0), wrkTimeouts: rows.reduce((a, r) => a + r.wrk.timeouts, 0),
-    gwprofFanout: pick('gwprof', 'fanout'), wrkFanout: pick('wrk', 'fanout'), gwprofCpuMsPerOk: pick('gwprof', 'cpuMsPerOk'), wrkCpuMsPerOk: pick('wrk', 'cpuMsPerOk'),
+    level: c,
+    pairs: rows.length,
+    gwprofRps: pick('gwprof', 'rps'),
+    wrkRps: pick('wrk', 'rps'),
+    medianRatio: median(rows.map((r) => r.ratio)),
+    minRatio: Math.min(...rows.map((r) => r.ratio)),
+    maxRatio: Math.max(...rows.map((r) => r.ratio)),
+    gwprofP50: pick('gwprof', 'p50'),
+    wrkP50: pick('wrk', 'p50'),
+    gwprofP99: pick('gwprof', 'p99'),
+    wrkP99: pick('wrk', 'p99'),
+    gwprofTimeouts: rows.reduce((a, r) => a + r.gwprof.timeouts, 0),
+    wrkTimeouts: rows.reduce((a, r) => a + r.wrk.timeouts, 0),
+    gwprofFanout: pick('gwprof', 'fanout'),
+    wrkFanout: pick('wrk', 'fanout'),
+    gwprofCpuMsPerOk: pick('gwprof', 'cpuMsPerOk'),
+    wrkCpuMsPerOk: pick('wrk', 'cpuMsPerOk'),
     warmupTimeouts: warmup?.warmup.timeouts ?? null,
   };
 });
@@ -165,8 +197,20 @@ const f = (x: number | null, d = 1): string => fixed(x, d);
 const table = [
   '| conc | pairs | gwprof ok req/s | wrk ok req/s | median ratio (range) | p50 ms gwprof / wrk | p99 ms gwprof / wrk | timeouts gwprof / wrk | subgraph calls per ok response gwprof / wrk | gateway CPU ms per ok response gwprof / wrk | timeouts in the discarded level warm-up |',
   '| ---: | ---: | ---: | ---: | --- | --- | --- | --- | --- | --- | ---: |',
-  ...summary.map((s) => `| ${s.level} | ${s.pairs} | ${f(s.gwprofRps)} | ${f(s.wrkRps)} | ${f(s.medianRatio, 3)} (${f(s.minRatio, 3)}–${f(s.maxRatio, 3)}) | ${f(s.gwprofP50, 0)} / ${f(s.wrkP50, 0)} | ${f(s.gwprofP99, 0)} / ${f(s.wrkP99, 0)} | ${s.gwprofTimeouts} / ${s.wrkTimeouts} | ${f(s.gwprofFanout, 2)} / ${f(s.wrkFanout, 2)} | ${f(s.gwprofCpuMsPerOk, 2)} / ${f(s.wrkCpuMsPerOk, 2)} | ${s.warmupTimeouts ?? '–'} |`),
+  ...summary.map(
+    (s) =>
+      `| ${s.level} | ${s.pairs} | ${f(s.gwprofRps)} | ${f(s.wrkRps)} | ${f(s.medianRatio, 3)} (${f(s.minRatio, 3)}–${f(s.maxRatio, 3)}) | ${f(s.gwprofP50, 0)} / ${f(s.wrkP50, 0)} | ${f(s.gwprofP99, 0)} / ${f(s.wrkP99, 0)} | ${s.gwprofTimeouts} / ${s.wrkTimeouts} | ${f(s.gwprofFanout, 2)} / ${f(s.wrkFanout, 2)} | ${f(s.gwprofCpuMsPerOk, 2)} / ${f(s.wrkCpuMsPerOk, 2)} | ${s.warmupTimeouts ?? '–'} |`,
+  ),
 ].join('\n');
-const report = { command: `node bench/dist/fidelity.js ${process.argv.slice(2).join(' ')}`.trim(), date: new Date().toISOString(), gateway: values.gateway, scenario: values.scenario, node: process.version, cpus: { gateway: bed.gateway.cpus, load: others }, summary, pairs: results };
+const report = {
+  command: `node bench/dist/fidelity.js ${process.argv.slice(2).join(' ')}`.trim(),
+  date: new Date().toISOString(),
+  gateway: values.gateway,
+  scenario: values.scenario,
+  node: process.version,
+  cpus: { gateway: bed.gateway.cpus, load: others },
+  summary,
+  pairs: results,
+};
 if (values.out) writeFileSync(path.resolve(values.out), `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(`${table}\n`);

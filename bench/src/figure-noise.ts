@@ -30,7 +30,10 @@ const { values: args, positionals } = benchArgs(
   { usage: 'FILE|LABEL=FILE …', min: 1 },
 );
 const probe: ProbeReading[] = args.probe
-  ? readFileSync(args.probe, 'utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as ProbeReading)
+  ? readFileSync(args.probe, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line) as ProbeReading)
   : [];
 
 /** The compare.json's windows, each with the probe's reading while its load was measured. */
@@ -54,17 +57,31 @@ function readRuns(argument: string): { runs: LabelledWindows[]; fromCompareJson:
     return { runs: [{ label: `${label}${mode}`, windows: probedWindows(result) }], fromCompareJson: true };
   }
   const entries = defaultDesignEntries(data as Array<LoggedComparison<FigureWindow>>, args.since);
-  return { runs: entries.map((e) => ({ label: [e.label ?? e.kind ?? file, e.date?.slice(0, 16)].filter(Boolean).join(' '), windows: e.windows })), fromCompareJson: false };
+  return {
+    runs: entries.map((e) => ({ label: [e.label ?? e.kind ?? file, e.date?.slice(0, 16)].filter(Boolean).join(' '), windows: e.windows })),
+    fromCompareJson: false,
+  };
 }
 
 const read = positionals.map(readRuns);
 const runs = read.flatMap((r) => r.runs);
-if (args.extract) writeFileSync(args.extract, `${JSON.stringify(read.filter((r) => r.fromCompareJson).flatMap((r) => r.runs), null, 1)}\n`);
+if (args.extract)
+  writeFileSync(
+    args.extract,
+    `${JSON.stringify(
+      read.filter((r) => r.fromCompareJson).flatMap((r) => r.runs),
+      null,
+      1,
+    )}\n`,
+  );
 
-const pct = (x: number | null | undefined, sign = false): string => (x === null || x === undefined ? '–' : `${sign && x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
+const pct = (x: number | null | undefined, sign = false): string =>
+  x === null || x === undefined ? '–' : `${sign && x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 const r2 = (x: number | null): string => (x === null ? '–' : x.toFixed(2));
 const names = Object.keys(FIGURES);
-console.log(`| comparison | epochs | ${names.map((n) => `${n}: change, epoch sd`).join(' | ')} | r over all windows (gateway, GC per req) | r over all windows (gateway, subgraph per req) | r over all windows (gateway, probe) |`);
+console.log(
+  `| comparison | epochs | ${names.map((n) => `${n}: change, epoch sd`).join(' | ')} | r over all windows (gateway, GC per req) | r over all windows (gateway, subgraph per req) | r over all windows (gateway, probe) |`,
+);
 console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} | ---: | ---: | ---: |`);
 for (const run of runs) {
   const rows = figureScatter(run.windows);
@@ -73,5 +90,7 @@ for (const run of runs) {
     return row ? `${pct(row.meanChange, true)}, ${pct(row.epochSd)}` : '–';
   };
   const r = (reading: (w: FigureWindow) => number | null): string => r2(windowCorrelation(run.windows, (w) => w.value, reading));
-  console.log(`| ${run.label} | ${rows[0]?.epochs ?? 0} | ${names.map(cell).join(' | ')} | ${r(READINGS.gcPerRequest)} | ${r(READINGS.subgraphCpuPerRequest)} | ${r(READINGS.probeCpuUs)} |`);
+  console.log(
+    `| ${run.label} | ${rows[0]?.epochs ?? 0} | ${names.map(cell).join(' | ')} | ${r(READINGS.gcPerRequest)} | ${r(READINGS.subgraphCpuPerRequest)} | ${r(READINGS.probeCpuUs)} |`,
+  );
 }

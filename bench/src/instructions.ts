@@ -56,16 +56,28 @@ if (command === 'loop-cost') {
   appendEntry(out, 'loop-cost.json', cost);
   process.stdout.write(`${JSON.stringify(cost, null, 1)}\n`);
 } else if (command === 'runs') {
-  if (!values['baseline-instructions']) throw new Error('runs needs --baseline-instructions: the baseline gateway\'s instructions per request, to size the planted loops');
+  if (!values['baseline-instructions'])
+    throw new Error("runs needs --baseline-instructions: the baseline gateway's instructions per request, to size the planted loops");
   const cost = latestLoopCost();
   const plan = runPlan({ 0: Number(values.aa), 1: Number(values.p1), 2: Number(values.p2), 5: Number(values.p5), 10: Number(values.p10) });
   const flags = values.flags.split(/\s+/).filter(Boolean);
   const entries: InstructionRunEntry[] = [];
   for (const [i, run] of plan.entries()) {
-    const entry = runOne({ root: repoRoot, gateway: values.gateway, flags, run, instructionsPerIteration: cost.instructionsPerIteration, baselinePerRequest: Number(values['baseline-instructions']), label: `run-${Date.now()}`, out });
+    const entry = runOne({
+      root: repoRoot,
+      gateway: values.gateway,
+      flags,
+      run,
+      instructionsPerIteration: cost.instructionsPerIteration,
+      baselinePerRequest: Number(values['baseline-instructions']),
+      label: `run-${Date.now()}`,
+      out,
+    });
     entries.push(entry);
     const change = entry.change === null ? '–' : `${(entry.change * 100).toFixed(2)}%`;
-    log(`${i + 1}/${plan.length} ${values.gateway} ${run.plantedPercent === 0 ? 'A/A' : `+${run.plantedPercent}%`}: ${entry.verdict} (exit ${entry.exitCode}) in ${(entry.verdictMinutes ?? entry.minutes).toFixed(1)} min to the verdict (${entry.minutes.toFixed(1)} in all), change ${change}, planted ${entry.plantedShare === null ? '–' : `${(entry.plantedShare * 100).toFixed(2)}%`}`);
+    log(
+      `${i + 1}/${plan.length} ${values.gateway} ${run.plantedPercent === 0 ? 'A/A' : `+${run.plantedPercent}%`}: ${entry.verdict} (exit ${entry.exitCode}) in ${(entry.verdictMinutes ?? entry.minutes).toFixed(1)} min to the verdict (${entry.minutes.toFixed(1)} in all), change ${change}, planted ${entry.plantedShare === null ? '–' : `${(entry.plantedShare * 100).toFixed(2)}%`}`,
+    );
   }
   process.stdout.write(`${runsTable(entries).join('\n')}\n`);
 } else if (command === 'table') {

@@ -56,15 +56,23 @@ async function measure(start: (recorder: LoadRecorder) => Engine): Promise<Measu
   await engine.stop();
   const cpu = process.cpuUsage(cpuBefore);
   const completed = window.requests.total;
-  return { rps: window.requests.ok / seconds, failed: window.requests.failed, cpuUsPerRequest: (cpu.user + cpu.system) / completed, cpuPercent: (cpu.user + cpu.system) / 1e4 / seconds, lagP99Ms: window.lagMs?.p99 ?? null };
+  return {
+    rps: window.requests.ok / seconds,
+    failed: window.requests.failed,
+    cpuUsPerRequest: (cpu.user + cpu.system) / completed,
+    cpuPercent: (cpu.user + cpu.system) / 1e4 / seconds,
+    lagP99Ms: window.lagMs?.p99 ?? null,
+  };
 }
 
-const closed = (recorder: LoadRecorder): Engine => startClosedLoop({ url, connections: Number(values.connections), timeoutMs: 10_000, stream: new RequestStream(scenario), recorder });
+const closed = (recorder: LoadRecorder): Engine =>
+  startClosedLoop({ url, connections: Number(values.connections), timeoutMs: 10_000, stream: new RequestStream(scenario), recorder });
 try {
   await measure(closed); // warm both sides' JIT
   const probe = await measure(closed);
   const rate = Math.round(probe.rps * 0.8);
-  const open = (recorder: LoadRecorder): Engine => startOpenLoop({ url, rate, arrivals: 'poisson', maxInFlight: 1000, timeoutMs: 10_000, stream: new RequestStream(scenario), recorder, seed: 1 });
+  const open = (recorder: LoadRecorder): Engine =>
+    startOpenLoop({ url, rate, arrivals: 'poisson', maxInFlight: 1000, timeoutMs: 10_000, stream: new RequestStream(scenario), recorder, seed: 1 });
   const rows: { pair: number; closed: Measured; open: Measured }[] = [];
   for (let pair = 1; pair <= Number(values.pairs); pair++) {
     const order = pair % 2 ? (['closed', 'open'] as const) : (['open', 'closed'] as const);
@@ -72,21 +80,32 @@ try {
     const row = { pair } as { pair: number; closed: Measured; open: Measured };
     for (const kind of order) row[kind] = await measure(kind === 'closed' ? closed : open);
     rows.push(row);
-    process.stderr.write(`pair ${pair}: closed ${row.closed.cpuUsPerRequest.toFixed(1)} µs/req at ${row.closed.rps.toFixed(0)} req/s · open ${row.open.cpuUsPerRequest.toFixed(1)} µs/req at ${row.open.rps.toFixed(0)} req/s (lag p99 ${row.open.lagP99Ms} ms)\n`);
+    process.stderr.write(
+      `pair ${pair}: closed ${row.closed.cpuUsPerRequest.toFixed(1)} µs/req at ${row.closed.rps.toFixed(0)} req/s · open ${row.open.cpuUsPerRequest.toFixed(1)} µs/req at ${row.open.rps.toFixed(0)} req/s (lag p99 ${row.open.lagP99Ms} ms)\n`,
+    );
   }
   const summary = {
     closed: { rps: median(rows.map((r) => r.closed.rps)), cpuUsPerRequest: median(rows.map((r) => r.closed.cpuUsPerRequest)) },
     // A lag is null only for closed-loop load; JSON writes a NaN median as null, as before.
-    open: { rate, rps: median(rows.map((r) => r.open.rps)), cpuUsPerRequest: median(rows.map((r) => r.open.cpuUsPerRequest)), lagP99Ms: median(rows.map((r) => r.open.lagP99Ms ?? Number.NaN)) },
+    open: {
+      rate,
+      rps: median(rows.map((r) => r.open.rps)),
+      cpuUsPerRequest: median(rows.map((r) => r.open.cpuUsPerRequest)),
+      lagP99Ms: median(rows.map((r) => r.open.lagP99Ms ?? Number.NaN)),
+    },
   };
-  if (values.out) writeFileSync(path.resolve(values.out), `${JSON.stringify({ command: `node bench/dist/loadgen-cost.js ${process.argv.slice(2).join(' ')}`.trim(), date: new Date().toISOString(), node: process.version, summary, rows }, null, 2)}\n`);
+  if (values.out)
+    writeFileSync(
+      path.resolve(values.out),
+      `${JSON.stringify({ command: `node bench/dist/loadgen-cost.js ${process.argv.slice(2).join(' ')}`.trim(), date: new Date().toISOString(), node: process.version, summary, rows }, null, 2)}\n`,
+    );
   process.stdout.write(
-    [
+    `${[
       '| engine | median ok req/s | median CPU µs per request (load generator) | open-loop lag p99 |',
       '| --- | ---: | ---: | ---: |',
       `| closed loop, ${values.connections} connections | ${summary.closed.rps.toFixed(0)} | ${summary.closed.cpuUsPerRequest.toFixed(1)} | – |`,
       `| open loop, Poisson at ${rate} req/s | ${summary.open.rps.toFixed(0)} | ${summary.open.cpuUsPerRequest.toFixed(1)} | ${fixed(summary.open.lagP99Ms, 2)} ms |`,
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   );
 } finally {
   stub.kill('SIGKILL');

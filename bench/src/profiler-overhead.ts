@@ -31,7 +31,10 @@ const rounds = Number(values.rounds);
 const durationSec = Number(values.duration);
 const concurrency = Number(values.concurrency);
 const intervalUs = Number(values.interval);
-const heapSettings = values.heap.split(',').map(Number).filter((bytes) => bytes > 0);
+const heapSettings = values.heap
+  .split(',')
+  .map(Number)
+  .filter((bytes) => bytes > 0);
 
 const scenario = loadScenario(SEED_QUERY);
 const session = benchSession('overhead', concurrency);
@@ -54,7 +57,11 @@ try {
     meter.start();
     const outcome = await load(gateway.url, durationSec);
     const usage = meter.stop();
-    if (setting !== null) await profiler.stop({ cpuprofile: path.join(runDir, `${label}.cpuprofile`), heapprofile: heapSamplingBytes ? path.join(runDir, `${label}.heapprofile`) : null });
+    if (setting !== null)
+      await profiler.stop({
+        cpuprofile: path.join(runDir, `${label}.cpuprofile`),
+        heapprofile: heapSamplingBytes ? path.join(runDir, `${label}.heapprofile`) : null,
+      });
     if (outcome.requests.failed > 0) throw new Error(`${label}: ${outcome.requests.failed} failed responses`);
     const cpuMsPerRequest = (usage.cpuSeconds * 1000) / outcome.requests.ok;
     process.stderr.write(`${label} ${name(setting)}: ${cpuMsPerRequest.toFixed(3)} CPU ms/req, ${(outcome.requests.ok / durationSec).toFixed(1)} req/s\n`);
@@ -64,23 +71,38 @@ try {
   const random = mulberry32(20261125);
   const measured = new Map<Setting, number[]>(settings.map((setting) => [setting, []]));
   for (let round = 1; round <= rounds; round++) {
-    const order = settings.map((setting) => ({ setting, key: random() })).sort((a, b) => a.key - b.key).map((x) => x.setting);
+    const order = settings
+      .map((setting) => ({ setting, key: random() }))
+      .sort((a, b) => a.key - b.key)
+      .map((x) => x.setting);
     for (const setting of order) measured.get(setting)!.push(await window(setting, `round${round}-${name(setting).replace(/\W+/g, '-')}`));
   }
   const against = measured.get(reference)!;
-  const compared = settings.filter((setting) => setting !== reference).map((setting) => {
-    const ratios = measured.get(setting)!.map((ms, i) => ms / against[i]!);
-    const sorted = [...ratios].sort((a, b) => a - b);
-    return {
-      setting: name(setting), heapSamplingBytes: setting || null, medianCpuMsPerRequest: median(measured.get(setting)!),
-      roundRatios: ratios.map((r) => Number(r.toFixed(4))),
-      medianOverheadPercent: Number(((median(ratios) - 1) * 100).toFixed(2)),
-      quartilesPercent: [sorted[Math.floor((sorted.length - 1) / 4)]!, sorted[Math.ceil(((sorted.length - 1) * 3) / 4)]!].map((r) => Number(((r - 1) * 100).toFixed(2))),
-    };
-  });
+  const compared = settings
+    .filter((setting) => setting !== reference)
+    .map((setting) => {
+      const ratios = measured.get(setting)!.map((ms, i) => ms / against[i]!);
+      const sorted = [...ratios].sort((a, b) => a - b);
+      return {
+        setting: name(setting),
+        heapSamplingBytes: setting || null,
+        medianCpuMsPerRequest: median(measured.get(setting)!),
+        roundRatios: ratios.map((r) => Number(r.toFixed(4))),
+        medianOverheadPercent: Number(((median(ratios) - 1) * 100).toFixed(2)),
+        quartilesPercent: [sorted[Math.floor((sorted.length - 1) / 4)]!, sorted[Math.ceil(((sorted.length - 1) * 3) / 4)]!].map((r) =>
+          Number(((r - 1) * 100).toFixed(2)),
+        ),
+      };
+    });
   const result = {
-    gateway: values.gateway, rounds, durationSec, concurrency, samplingIntervalUs: intervalUs,
-    reference: name(reference), referenceMedianCpuMsPerRequest: median(against), settings: compared,
+    gateway: values.gateway,
+    rounds,
+    durationSec,
+    concurrency,
+    samplingIntervalUs: intervalUs,
+    reference: name(reference),
+    referenceMedianCpuMsPerRequest: median(against),
+    settings: compared,
   };
   console.log(JSON.stringify(result, null, 2));
 } finally {

@@ -59,7 +59,9 @@ try {
     await gateway.stop();
     const restart = { startup: gateway.startup, okPerSecond, cpuMsPerRequest, stopMs: performance.now() - t0 };
     results.push(restart);
-    log(`restart ${i}: prepare ${Math.round(restart.startup.prepareMs)} ms, listen ${Math.round(restart.startup.listenMs)} ms, ready ${Math.round(restart.startup.readyMs)} ms, stop ${Math.round(restart.stopMs)} ms; CPU ms/req by second: ${cpuMsPerRequest.map((v) => (v === null ? '–' : v.toFixed(2))).join(' ')}`);
+    log(
+      `restart ${i}: prepare ${Math.round(restart.startup.prepareMs)} ms, listen ${Math.round(restart.startup.listenMs)} ms, ready ${Math.round(restart.startup.readyMs)} ms, stop ${Math.round(restart.stopMs)} ms; CPU ms/req by second: ${cpuMsPerRequest.map((v) => (v === null ? '–' : v.toFixed(2))).join(' ')}`,
+    );
   }
 } finally {
   await session.close();
@@ -87,4 +89,8 @@ const summary = {
   }),
 };
 console.log(JSON.stringify(summary, null, 2));
-if (values.out) writeFileSync(path.resolve(values.out), `${JSON.stringify({ command: `node bench/dist/restart-cost.js ${process.argv.slice(2).join(' ')}`.trim(), date: new Date().toISOString(), summary, restarts: results }, null, 2)}\n`);
+if (values.out)
+  writeFileSync(
+    path.resolve(values.out),
+    `${JSON.stringify({ command: `node bench/dist/restart-cost.js ${process.argv.slice(2).join(' ')}`.trim(), date: new Date().toISOString(), summary, restarts: results }, null, 2)}\n`,
+  );

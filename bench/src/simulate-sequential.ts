@@ -85,7 +85,22 @@ function simulateRow(row: Row, seed: number) {
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const signed = (x: number): string => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(x * 100)}%`;
-const header = ['budget min', 'rounds/epoch', 's/epoch', 'last look', 'sd/round', 'sd/pair', 'true change', 'regression', '≤10 min', 'no change', '≤10 min', 'improvement', 'inconclusive', 'mean min to verdict'];
+const header = [
+  'budget min',
+  'rounds/epoch',
+  's/epoch',
+  'last look',
+  'sd/round',
+  'sd/pair',
+  'true change',
+  'regression',
+  '≤10 min',
+  'no change',
+  '≤10 min',
+  'improvement',
+  'inconclusive',
+  'mean min to verdict',
+];
 const print = (cells: (string | number)[]): void => console.log(args.markdown ? `| ${cells.join(' | ')} |` : cells.map((c) => String(c).padStart(12)).join(''));
 console.log(`design ${JSON.stringify(design)}`);
 console.log(`${runs} runs per row; ${pairSeconds} s to restart and warm a pair, ${roundSeconds} s per round; seed ${args.seed}`);
@@ -100,7 +115,22 @@ for (const budget of list(args.budget)) {
       for (const epochSd of list(args['epoch-sd'])) {
         for (const change of list(args.change)) {
           const r = simulateRow({ budget, rounds, withinSd, epochSd, change }, seed++);
-          print([budget, rounds, r.epochSeconds, r.maxEpochs, pct(withinSd), pct(epochSd), signed(change), pct(r.regression), pct(r.regression10), pct(r.noChange), pct(r.noChange10), pct(r.improvement), pct(r.inconclusive), r.meanMinutes.toFixed(1)]);
+          print([
+            budget,
+            rounds,
+            r.epochSeconds,
+            r.maxEpochs,
+            pct(withinSd),
+            pct(epochSd),
+            signed(change),
+            pct(r.regression),
+            pct(r.regression10),
+            pct(r.noChange),
+            pct(r.noChange10),
+            pct(r.improvement),
+            pct(r.inconclusive),
+            r.meanMinutes.toFixed(1),
+          ]);
         }
       }
     }

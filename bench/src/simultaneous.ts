@@ -106,7 +106,9 @@ try {
         const m = await measureRound(mode, a, b, random);
         const logRatio = Math.log(m.b.cpuMsPerRequest / m.a.cpuMsPerRequest);
         records.push({ pair, round, mode, a: m.a, b: m.b, logRatio });
-        log(`pair ${pair} round ${round} ${mode}: A ${m.a.cpuMsPerRequest.toFixed(3)} ms/req (${m.a.ok} ok), B ${m.b.cpuMsPerRequest.toFixed(3)} ms/req (${m.b.ok} ok), log ratio ${(logRatio * 100).toFixed(2)}%`);
+        log(
+          `pair ${pair} round ${round} ${mode}: A ${m.a.cpuMsPerRequest.toFixed(3)} ms/req (${m.a.ok} ok), B ${m.b.cpuMsPerRequest.toFixed(3)} ms/req (${m.b.ok} ok), log ratio ${(logRatio * 100).toFixed(2)}%`,
+        );
       }
     }
     for (const launched of [launchedA, launchedB]) {

@@ -44,8 +44,18 @@ mkdirSync(values.out, { recursive: true });
 function judgedAt(soak: SoakResult, minutes: number) {
   const intervals = soak.intervals.filter((i) => i.endSec <= minutes * 60);
   if (intervals.length === 0) return null;
-  const judged = judgeSoak(intervals, soak.snapshots.filter((s) => s.atSec <= minutes * 60), leakDesignOf(soak), false);
-  return { verdict: judged.verdict, bytesPerRequest: Object.fromEntries(judged.trends.map((t) => [t.series, t.bytesPerRequest])), harnessRssMbPerHour: judged.harnessRssMbPerHour, harnessHeapMbPerHour: judged.harnessHeapMbPerHour ?? null };
+  const judged = judgeSoak(
+    intervals,
+    soak.snapshots.filter((s) => s.atSec <= minutes * 60),
+    leakDesignOf(soak),
+    false,
+  );
+  return {
+    verdict: judged.verdict,
+    bytesPerRequest: Object.fromEntries(judged.trends.map((t) => [t.series, t.bytesPerRequest])),
+    harnessRssMbPerHour: judged.harnessRssMbPerHour,
+    harnessHeapMbPerHour: judged.harnessHeapMbPerHour ?? null,
+  };
 }
 
 /** Minutes from which every prefix's verdict is `target`; null when the last one is not. */
@@ -67,37 +77,99 @@ const minutesToJudge = () => (values['verdict-at-minutes'] ?? '').split(',').fil
 /** What the benchmark records of one soak, judged by today's analysis. */
 function recordOf(soak: SoakResult, leak: string, exit: number | null) {
   const trend = (series: string) => soak.analysis?.trends.find((t) => t.series === series)?.bytesPerRequest?.slope ?? null;
-  const bytes = leak === 'none' ? 0 : Number(soak.config.gatewayEnv['LEAK_BYTES'] ?? values.bytes);
+  const bytes = leak === 'none' ? 0 : Number(soak.config.gatewayEnv.LEAK_BYTES ?? values.bytes);
   const judged = Object.fromEntries(minutesToJudge().map((m) => [m, judgedAt(soak, m)]));
   return {
-    date: new Date().toISOString(), gateway: soak.config.gateway, leak, bytesPerRequest: bytes, exit,
-    rate: soak.config.load.kind === 'open' ? soak.config.load.rate : null, minutes: (soak.intervals.at(-1)?.endSec ?? 0) / 60,
-    verdict: soak.analysis?.verdict ?? null, leakFromMinutes: settledAt(soak, 'leak'), noLeakFromMinutes: settledAt(soak, 'no leak'),
-    heapBytesPerRequest: trend('heapAfterGc'), externalBytesPerRequest: trend('external'), rssNetBytesPerRequest: trend('rssNetOfHeap'),
+    date: new Date().toISOString(),
+    gateway: soak.config.gateway,
+    leak,
+    bytesPerRequest: bytes,
+    exit,
+    rate: soak.config.load.kind === 'open' ? soak.config.load.rate : null,
+    minutes: (soak.intervals.at(-1)?.endSec ?? 0) / 60,
+    verdict: soak.analysis?.verdict ?? null,
+    leakFromMinutes: settledAt(soak, 'leak'),
+    noLeakFromMinutes: settledAt(soak, 'no leak'),
+    heapBytesPerRequest: trend('heapAfterGc'),
+    externalBytesPerRequest: trend('external'),
+    rssNetBytesPerRequest: trend('rssNetOfHeap'),
     verdictsAt: Object.fromEntries(Object.entries(judged).map(([m, j]) => [m, j?.verdict ?? null])),
     judgedAt: judged,
-    classes: soak.analysis?.growingClasses.map((c) => c.name) ?? [], runDir: `profiles/${soak.runId}`, results: `${soak.runId}-results.json`, harnessRssMbPerHour: soak.analysis?.harnessRssMbPerHour ?? null, harnessHeapMbPerHour: soak.analysis?.harnessHeapMbPerHour ?? null,
+    classes: soak.analysis?.growingClasses.map((c) => c.name) ?? [],
+    runDir: `profiles/${soak.runId}`,
+    results: `${soak.runId}-results.json`,
+    harnessRssMbPerHour: soak.analysis?.harnessRssMbPerHour ?? null,
+    harnessHeapMbPerHour: soak.analysis?.harnessHeapMbPerHour ?? null,
   };
 }
 
 function report(record: ReturnType<typeof recordOf>): void {
   appendFileSync(path.join(values.out, 'soak-leaks.jsonl'), `${JSON.stringify(record)}\n`);
   const f = (x: number | null, d = 0) => (x === null ? '–' : x.toFixed(d));
-  console.log(row([record.gateway, record.leak, record.bytesPerRequest, f(record.rate), f(record.minutes, 1), record.verdict ?? '–', f(record.leakFromMinutes, 1), f(record.noLeakFromMinutes, 1), f(record.heapBytesPerRequest), f(record.externalBytesPerRequest), record.classes[0] ?? '–']));
+  console.log(
+    row([
+      record.gateway,
+      record.leak,
+      record.bytesPerRequest,
+      f(record.rate),
+      f(record.minutes, 1),
+      record.verdict ?? '–',
+      f(record.leakFromMinutes, 1),
+      f(record.noLeakFromMinutes, 1),
+      f(record.heapBytesPerRequest),
+      f(record.externalBytesPerRequest),
+      record.classes[0] ?? '–',
+    ]),
+  );
 }
 
-console.log(row(['gateway', 'leak', 'bytes/req', 'req/s', 'minutes', 'verdict', 'leak from (min)', 'no leak from (min)', 'heap after GC B/req', 'external B/req', 'first class named']));
+console.log(
+  row([
+    'gateway',
+    'leak',
+    'bytes/req',
+    'req/s',
+    'minutes',
+    'verdict',
+    'leak from (min)',
+    'no leak from (min)',
+    'heap after GC B/req',
+    'external B/req',
+    'first class named',
+  ]),
+);
 console.log(row(Array(11).fill('---')));
 if (values.replay) {
   const recorded = JSON.parse(readFileSync(values.replay, 'utf8')) as SoakResult;
   const soak = { ...recorded, analysis: analyzeSoak(recorded) };
-  const leak = /leaks\/([\w-]+)\.cjs/.exec(soak.config.gatewayEnv['NODE_OPTIONS'] ?? '')?.[1] ?? 'none';
+  const leak = /leaks\/([\w-]+)\.cjs/.exec(soak.config.gatewayEnv.NODE_OPTIONS ?? '')?.[1] ?? 'none';
   report({ ...recordOf(soak, leak, null), replayOf: values.replay } as ReturnType<typeof recordOf>);
 } else {
   for (const leak of values.leaks.split(',')) {
     const runId = `soak-${values.gateway}-${leak}-${Date.now()}`;
-    const preload = leak === 'none' ? [] : ['--gateway-env', `NODE_OPTIONS=--require ${path.join(repoRoot, 'fixtures', 'leaks', `${leak}.cjs`)}`, '--gateway-env', `LEAK_BYTES=${values.bytes}`];
-    const args = [cli, 'soak', '--gateway', values.gateway, ...preload, '-d', values.duration, '--interval', values.interval, '--no-color', '--out', path.join(repoRoot, 'profiles'), '--run-id', runId, ...(values.rate ? ['--rate', values.rate] : []), ...(values.warmup ? ['--warmup', values.warmup] : []), ...(values['snapshot-every'] ? ['--snapshot-every', values['snapshot-every']] : [])];
+    const preload =
+      leak === 'none'
+        ? []
+        : ['--gateway-env', `NODE_OPTIONS=--require ${path.join(repoRoot, 'fixtures', 'leaks', `${leak}.cjs`)}`, '--gateway-env', `LEAK_BYTES=${values.bytes}`];
+    const args = [
+      cli,
+      'soak',
+      '--gateway',
+      values.gateway,
+      ...preload,
+      '-d',
+      values.duration,
+      '--interval',
+      values.interval,
+      '--no-color',
+      '--out',
+      path.join(repoRoot, 'profiles'),
+      '--run-id',
+      runId,
+      ...(values.rate ? ['--rate', values.rate] : []),
+      ...(values.warmup ? ['--warmup', values.warmup] : []),
+      ...(values['snapshot-every'] ? ['--snapshot-every', values['snapshot-every']] : []),
+    ];
     process.stderr.write(`=== ${leak}: node ${args.slice(1).join(' ')}\n`);
     const run = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     const resultsFile = path.join(repoRoot, 'profiles', runId, 'results.json');

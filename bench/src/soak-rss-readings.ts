@@ -46,6 +46,15 @@ for (const file of positionals) {
     const fit = theilSen(points, 0.9);
     const residual = median(points.map((p) => Math.abs(p.y - (fit.intercept + fit.slope * p.x))));
     const ys = points.map((p) => p.y);
-    console.log(row([soak.runId, points.length, name, `${Math.min(...ys).toFixed(0)}–${Math.max(...ys).toFixed(0)}`, `${perRequest(fit.slope)} [${perRequest(fit.lower)}, ${perRequest(fit.upper)}]`, residual.toFixed(1)]));
+    console.log(
+      row([
+        soak.runId,
+        points.length,
+        name,
+        `${Math.min(...ys).toFixed(0)}–${Math.max(...ys).toFixed(0)}`,
+        `${perRequest(fit.slope)} [${perRequest(fit.lower)}, ${perRequest(fit.upper)}]`,
+        residual.toFixed(1),
+      ]),
+    );
   }
 }

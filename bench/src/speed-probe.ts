@@ -33,11 +33,11 @@ function work(): number {
 
 // Warm: the readings should time optimised code from the first line on.
 for (let i = 0; i < 50; i++) work();
-let sink = 0; // keeps the work observable, so that it is not optimised away
+let _sink = 0; // keeps the work observable, so that it is not optimised away
 setInterval(() => {
   const cpu0 = process.cpuUsage();
   const wall0 = performance.now();
-  sink += work();
+  _sink += work();
   const cpu = process.cpuUsage(cpu0);
   const wallUs = Math.round((performance.now() - wall0) * 1000);
   appendFileSync(args.out!, `${JSON.stringify({ t: Date.now(), cpuUs: cpu.user + cpu.system, wallUs })}\n`);

@@ -35,5 +35,7 @@ for (const step of run.steps) {
   const main = threads && ok ? threads.main / ok : null;
   const others = threads && ok ? threads.others / ok : null;
   const share = threads ? threads.others / (threads.main + threads.others) : null;
-  console.log(`| ${loadLevel(step.load)} | ${f(step.gateway.cpuMsPerOkRequest)} | ${f(analysis?.busyMsPerOkRequest)} | ${f(main)} | ${f(others)} | ${share === null ? '–' : `${(share * 100).toFixed(0)}%`} |`);
+  console.log(
+    `| ${loadLevel(step.load)} | ${f(step.gateway.cpuMsPerOkRequest)} | ${f(analysis?.busyMsPerOkRequest)} | ${f(main)} | ${f(others)} | ${share === null ? '–' : `${(share * 100).toFixed(0)}%`} |`,
+  );
 }

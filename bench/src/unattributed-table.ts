@@ -12,7 +12,13 @@ import { loadLevel, readRunResult } from '@gwprof/results';
 
 const pct = (x: number): string => (x * 100).toFixed(1);
 
-interface Split { ticksMachinery: number; ticksInherited: number; byBucket: Map<string, number>; byFunction: Map<string, number>; total: number }
+interface Split {
+  ticksMachinery: number;
+  ticksInherited: number;
+  byBucket: Map<string, number>;
+  byFunction: Map<string, number>;
+  total: number;
+}
 
 /** Self time per bucket, with ticks split by whether the frame itself is the event loop's. */
 function splitProfile(profile: CpuProfile): Split {
@@ -35,7 +41,9 @@ function splitProfile(profile: CpuProfile): Split {
   return split;
 }
 
-console.log('| gateway | level | samples | ticks: event loop % | ticks: other code % | unplaced % | other % | **unattributed %** | largest unattributed functions (% of all samples) |');
+console.log(
+  '| gateway | level | samples | ticks: event loop % | ticks: other code % | unplaced % | other % | **unattributed %** | largest unattributed functions (% of all samples) |',
+);
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
 for (const runDir of process.argv.slice(2)) {
   const run = readRunResult(runDir);
@@ -45,9 +53,22 @@ for (const runDir of process.argv.slice(2)) {
     const s = splitProfile(profile);
     const share = (us: number) => us / s.total;
     const unattributed = UNATTRIBUTED_BUCKETS.reduce((sum, b) => sum + (s.byBucket.get(b) ?? 0), 0) + s.ticksInherited;
-    const largest = [...s.byFunction].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([key, us]) => `${key} ${pct(share(us))}`).join('; ');
-    const cells = [run.config.gateway, loadLevel(step.load), profile.samples?.length ?? 0, pct(share(s.ticksMachinery)), pct(share(s.ticksInherited)),
-      pct(share(s.byBucket.get('unplaced') ?? 0)), pct(share(s.byBucket.get('other') ?? 0)), `**${pct(share(unattributed))}**`, largest];
+    const largest = [...s.byFunction]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([key, us]) => `${key} ${pct(share(us))}`)
+      .join('; ');
+    const cells = [
+      run.config.gateway,
+      loadLevel(step.load),
+      profile.samples?.length ?? 0,
+      pct(share(s.ticksMachinery)),
+      pct(share(s.ticksInherited)),
+      pct(share(s.byBucket.get('unplaced') ?? 0)),
+      pct(share(s.byBucket.get('other') ?? 0)),
+      `**${pct(share(unattributed))}**`,
+      largest,
+    ];
     console.log(`| ${cells.join(' | ')} |`);
   }
 }

@@ -17,15 +17,24 @@ const { values: args, positionals } = benchArgs(
   { usage: 'compare-recordings.json compare-runs.json …', min: 1 },
 );
 
-const entries = positionals.flatMap((file) => defaultDesignEntries(JSON.parse(readFileSync(file, 'utf8')) as Array<LoggedComparison<OrderWindow>>, args.since, args.until));
+const entries = positionals.flatMap((file) =>
+  defaultDesignEntries(JSON.parse(readFileSync(file, 'utf8')) as Array<LoggedComparison<OrderWindow>>, args.since, args.until),
+);
 const percent = (x: number, digits = 1) => `${(x * 100).toFixed(digits)}%`;
-const rows = entries.map((e) => ({ aa: e.kind === 'A/A' || e.burnPercent === 0, label: `${e.date!.slice(0, 16).replace('T', ' ')} ${e.gateway ?? ''} ${e.label ?? e.kind ?? ''}`, blocks: blockContrasts(e.windows) }));
+const rows = entries.map((e) => ({
+  aa: e.kind === 'A/A' || e.burnPercent === 0,
+  label: `${e.date!.slice(0, 16).replace('T', ' ')} ${e.gateway ?? ''} ${e.label ?? e.kind ?? ''}`,
+  blocks: blockContrasts(e.windows),
+}));
 const sdOf = (blocks: BlockContrast[], balanced: boolean) => {
   const x = blocks.filter((b) => b.balanced === balanced).map((b) => b.logRatio);
   return x.length < 2 ? '–' : percent(pooledSd([x]));
 };
 const lines = ['| comparison | blocks | balanced | sd balanced | sd other orders |', '| --- | ---: | ---: | ---: | ---: |'];
-for (const row of rows) lines.push(`| ${row.label} | ${row.blocks.length} | ${row.blocks.filter((b) => b.balanced).length} | ${sdOf(row.blocks, true)} | ${sdOf(row.blocks, false)} |`);
+for (const row of rows)
+  lines.push(
+    `| ${row.label} | ${row.blocks.length} | ${row.blocks.filter((b) => b.balanced).length} | ${sdOf(row.blocks, true)} | ${sdOf(row.blocks, false)} |`,
+  );
 const summary = orderSummary(rows.map((r) => r.blocks));
 const bias = sideBias(rows.filter((r) => r.aa).map((r) => r.blocks));
 lines.push(

@@ -68,8 +68,19 @@ export const stubScenario = ['--query', path.join(repoRoot, 'fixtures', 'stub.gr
 export async function sweepStub(basePort: number, env: string[], extra: string[]): Promise<{ code: number | null; stdout: string; run: RunResult }> {
   const out = tempDir('stub');
   const result = await runCli([
-    'sweep', '--gateway', stubGateway, ...stubScenario, '--no-profile', ...env.flatMap((e) => ['--gateway-env', e]),
-    ...extra, '--out', out, '--run-id', 's', '--no-color', ...portArgs(basePort),
+    'sweep',
+    '--gateway',
+    stubGateway,
+    ...stubScenario,
+    '--no-profile',
+    ...env.flatMap((e) => ['--gateway-env', e]),
+    ...extra,
+    '--out',
+    out,
+    '--run-id',
+    's',
+    '--no-color',
+    ...portArgs(basePort),
   ]);
   return { code: result.code, stdout: result.stdout, run: JSON.parse(readFileSync(path.join(out, 's', 'results.json'), 'utf8')) as RunResult };
 }

@@ -15,8 +15,21 @@ function profile(samples: number[] = [3, 3, 3, 4]): object {
   return {
     nodes: [
       { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1, columnNumber: -1, scriptId: '0' }, children: [2, 4] },
-      { id: 2, callFrame: { functionName: 'parserOnHeadersComplete', url: 'node:_http_common', lineNumber: 71, columnNumber: 0, scriptId: '1' }, children: [3] },
-      { id: 3, callFrame: { functionName: 'executeField', url: 'file:///app/node_modules/graphql/execution/execute.js', lineNumber: 480, columnNumber: 0, scriptId: '2' } },
+      {
+        id: 2,
+        callFrame: { functionName: 'parserOnHeadersComplete', url: 'node:_http_common', lineNumber: 71, columnNumber: 0, scriptId: '1' },
+        children: [3],
+      },
+      {
+        id: 3,
+        callFrame: {
+          functionName: 'executeField',
+          url: 'file:///app/node_modules/graphql/execution/execute.js',
+          lineNumber: 480,
+          columnNumber: 0,
+          scriptId: '2',
+        },
+      },
       { id: 4, callFrame: { functionName: '(garbage collector)', url: '', lineNumber: -1, columnNumber: -1, scriptId: '0' } },
     ],
     startTime: 0,
@@ -69,24 +82,97 @@ describe('gwprof report', () => {
     mkdirSync(runDir, { recursive: true });
     writeFileSync(path.join(runDir, 'step-10.cpuprofile'), JSON.stringify(profile()));
     const step: StepRecord = {
-      id: '10', load: { kind: 'closed', concurrency: 10 }, rate: null, status: 'ok', failures: [], warnings: [], startedAt: '2026-01-01T00:00:00Z', durationSec: 5,
-      timing: { settleSec: 1, settled: true, warmupSec: 1, warmupSteady: true, warmupNote: 'no trend', windowStartSec: 1, windowSec: 5, windowLimitedBy: 'duration' },
+      id: '10',
+      load: { kind: 'closed', concurrency: 10 },
+      rate: null,
+      status: 'ok',
+      failures: [],
+      warnings: [],
+      startedAt: '2026-01-01T00:00:00Z',
+      durationSec: 5,
+      timing: {
+        settleSec: 1,
+        settled: true,
+        warmupSec: 1,
+        warmupSteady: true,
+        warmupNote: 'no trend',
+        windowStartSec: 1,
+        windowSec: 5,
+        windowLimitedBy: 'duration',
+      },
       requests: { total: 100, ok: 100, failed: 0, inFlightAtEnd: 10 },
       failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 },
-      failureSamples: [], orderWarnings: 0, successRate: 1, rps: 20,
-      latencyMs: { mean: 500, p50: 480, p75: 520, p80: 540, p90: 600, p95: 650, p99: 700, max: 710 }, bytesPerResponse: 8602,
+      failureSamples: [],
+      orderWarnings: 0,
+      successRate: 1,
+      rps: 20,
+      latencyMs: { mean: 500, p50: 480, p75: 520, p80: 540, p90: 600, p95: 650, p99: 700, max: 710 },
+      bytesPerResponse: 8602,
       gateway: { cpuPercent: 95, cpuMsPerOkRequest: 47, rssMaxMB: 300, pids: [] },
-      subgraphs: { cpuPercent: 5, perSubgraph: {} }, fanout: 9, loadgen: { cpuPercent: 3 },
+      subgraphs: { cpuPercent: 5, perSubgraph: {} },
+      fanout: 9,
+      loadgen: { cpuPercent: 3 },
       profile: { cpuprofile: 'step-10.cpuprofile', samples: 4, requestedIntervalUs: 1000, nodeGc: null, threadCpuMs: null, heap: null },
       series: [{ t: 0, phase: 'warmup', ok: 20, failed: 0, p50Ms: 480, p99Ms: 700, gatewayCpuPercent: 95 }],
       steadiness: { steady: true, reasons: [], trendPercent: 0, cvPercent: 3 },
     };
     const run: RunResult = {
-      schemaVersion: RESULTS_SCHEMA_VERSION, tool: { name: 'gwprof', version: '0' }, kind: 'sweep', runId: 'run',
-      startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:01:00Z', state: 'complete', error: null,
-      config: { gateway: 'mesh', gatewayEnv: {}, scenario: 'varied', concurrency: [10], rates: [], arrivals: null, autoRate: false, slo: null, durationSec: 5, maxDurationSec: 15, warmupSec: 1, windowMinimums: { minRoundTrips: 10, minResponses: 200 }, query: 'q.graphql', variables: null, expect: null, minSuccess: 1, timeoutSec: 10, subgraphDelayMs: 0, subgraphPorts: {}, gatewayPort: 4000, profile: true, profiler: 'inspector', samplingIntervalUs: 1000, heapSamplingBytes: null, quick: false, engine: 'gwprof' },
-      environment: { node: 'v20', platform: 'linux', cpuModel: 'x', cpuCount: 2, totalMemMB: 1, cpuSets: { gateway: '1', others: '0' }, gatewayMemoryLimitMB: null, memoryLimitMethod: null, fdLimit: { soft: 1, hard: 1 }, gatewayPackages: {}, gitCommit: null, commandLine: [], hostname: 'h' },
-      fanoutAlone: null, probe: null, steps: [step], artifacts: {}, analysis: null,
+      schemaVersion: RESULTS_SCHEMA_VERSION,
+      tool: { name: 'gwprof', version: '0' },
+      kind: 'sweep',
+      runId: 'run',
+      startedAt: '2026-01-01T00:00:00Z',
+      finishedAt: '2026-01-01T00:01:00Z',
+      state: 'complete',
+      error: null,
+      config: {
+        gateway: 'mesh',
+        gatewayEnv: {},
+        scenario: 'varied',
+        concurrency: [10],
+        rates: [],
+        arrivals: null,
+        autoRate: false,
+        slo: null,
+        durationSec: 5,
+        maxDurationSec: 15,
+        warmupSec: 1,
+        windowMinimums: { minRoundTrips: 10, minResponses: 200 },
+        query: 'q.graphql',
+        variables: null,
+        expect: null,
+        minSuccess: 1,
+        timeoutSec: 10,
+        subgraphDelayMs: 0,
+        subgraphPorts: {},
+        gatewayPort: 4000,
+        profile: true,
+        profiler: 'inspector',
+        samplingIntervalUs: 1000,
+        heapSamplingBytes: null,
+        quick: false,
+        engine: 'gwprof',
+      },
+      environment: {
+        node: 'v20',
+        platform: 'linux',
+        cpuModel: 'x',
+        cpuCount: 2,
+        totalMemMB: 1,
+        cpuSets: { gateway: '1', others: '0' },
+        gatewayMemoryLimitMB: null,
+        memoryLimitMethod: null,
+        fdLimit: { soft: 1, hard: 1 },
+        gatewayPackages: {},
+        gitCommit: null,
+        commandLine: [],
+        hostname: 'h',
+      },
+      fanoutAlone: null,
+      probe: null,
+      steps: [step],
+      artifacts: {},
+      analysis: null,
     };
     writeFileSync(path.join(runDir, 'results.json'), JSON.stringify(run));
     const result = await runCli(['report', runDir, '--no-color']);
@@ -109,10 +195,16 @@ describe('gwprof report', () => {
     expect(header, result.stdout).toBeGreaterThanOrEqual(0);
     const columns = lines[header]!.trim().split(/\s{2,}/);
     const row = lines[header + 2]!.trim().split(/\s+/);
-    expect(Object.fromEntries(columns.map((name, i) => [name, row[i]]))).toMatchObject({ conc: '10', samples: '4', 'execute %': '75.0', 'gc %': '25.0', 'other %': '0.0' });
+    expect(Object.fromEntries(columns.map((name, i) => [name, row[i]]))).toMatchObject({
+      conc: '10',
+      samples: '4',
+      'execute %': '75.0',
+      'gc %': '25.0',
+      'other %': '0.0',
+    });
   });
 
-  it('re-publishes a comparison\'s folder and exits with its verdict', async () => {
+  it("re-publishes a comparison's folder and exits with its verdict", async () => {
     const runDir = path.join(tempDir('report-compare'), 'cmp');
     mkdirSync(runDir, { recursive: true });
     // The fixture's candidate uses 4.9 ms of CPU per request against the baseline's 4.4, in every window.
@@ -169,7 +261,9 @@ describe('conventions a user already knows', () => {
   it('lists what each exit code of compare means in its help', async () => {
     const help = await runCli(['compare', '--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/Exit codes: 0 no change or improvement, 1 regression, 2 bad input or no verdict[\s\S]*4 invalid \(a response failed validation\)/);
+    expect(help.stdout).toMatch(
+      /Exit codes: 0 no change or improvement, 1 regression, 2 bad input or no verdict[\s\S]*4 invalid \(a response failed validation\)/,
+    );
     expect(help.stdout).toMatch(/--timeout <time>/);
   });
 });
@@ -185,7 +279,9 @@ describe('another platform than Linux', () => {
     expect(sweep.stderr.trim().split('\n')).toHaveLength(1);
     expect(sweep.stderr).toMatch(/^gwprof: sweep runs on Linux only .* this is darwin/);
     expect(readdirSync(out)).toEqual([]);
-    const buckets = spawnSync(process.execPath, [...onMac, 'buckets', path.join(repoRoot, 'packages/analysis/fixtures/profiles/mesh-c10.cpuprofile')], { encoding: 'utf8' });
+    const buckets = spawnSync(process.execPath, [...onMac, 'buckets', path.join(repoRoot, 'packages/analysis/fixtures/profiles/mesh-c10.cpuprofile')], {
+      encoding: 'utf8',
+    });
     expect(buckets.status).toBe(0);
     expect(buckets.stdout).toMatch(/gc\s+\d/);
   });

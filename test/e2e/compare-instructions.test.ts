@@ -16,7 +16,20 @@ const BASE_PORT = 4660;
 const ports = [...portArgs(BASE_PORT), '--candidate-port', String(BASE_PORT + 5)];
 const workPreload = path.join(repoRoot, 'fixtures', 'work-per-request.cjs');
 // The stub's work per request settles within a hundred requests; batches of 20 are enough for a 4× effect.
-const short = ['--measure', 'instructions', '--warmup-requests', '100', '--batch-requests', '20', '--batches-per-epoch', '1', '--min-epochs', '3', '--budget', '8'];
+const short = [
+  '--measure',
+  'instructions',
+  '--warmup-requests',
+  '100',
+  '--batch-requests',
+  '20',
+  '--batches-per-epoch',
+  '1',
+  '--min-epochs',
+  '3',
+  '--budget',
+  '8',
+];
 
 async function compare(args: string[], runId: string): Promise<{ code: number | null; stdout: string; compare: PublishedCompare }> {
   const out = tempDir(`instr-${runId}`);
@@ -34,7 +47,11 @@ describe('gwprof compare --measure instructions', () => {
     // ±20%: the stub's epochs scatter by about 1% (it runs only 0.4 M instructions a request, so one
     // scavenge more or less shows); at the first look the interval's half-width is at most about
     // 10·sd/√3, far inside ±20%.
-    const { code, stdout, compare: c } = await compare(['--baseline', stubGateway, '--candidate', stubGateway, ...stubScenario, '--threshold', '20', '--no-profile'], 'aa');
+    const {
+      code,
+      stdout,
+      compare: c,
+    } = await compare(['--baseline', stubGateway, '--candidate', stubGateway, ...stubScenario, '--threshold', '20', '--no-profile'], 'aa');
     expect(code).toBe(0);
     expect(c.analysis.verdict).toBe('no change');
     expect(c.analysis.measure!.kind).toBe('instructions');
@@ -55,11 +72,21 @@ describe('gwprof compare --measure instructions', () => {
     for (const port of [0, 1, 2, 3, 4, 5].map((i) => BASE_PORT + i)) expect(await portIsFree(port)).toBe(true);
   }, 300_000);
 
-  it('calls a planted loop of several times the request\'s own instructions a regression, exit 1', async () => {
+  it("calls a planted loop of several times the request's own instructions a regression, exit 1", async () => {
     const v8LogsBefore = v8EventLogs(repoRoot);
     // About 200 instructions an iteration at V8's baseline tiers: 10,000 iterations add some 2 M to the stub's 0.4 M.
     const { code, compare: c } = await compare(
-      ['--baseline', stubGateway, '--candidate', stubGateway, ...stubScenario, '--candidate-env', `NODE_OPTIONS=--require ${workPreload}`, '--candidate-env', 'GWPROF_WORK_ITERATIONS=10000'],
+      [
+        '--baseline',
+        stubGateway,
+        '--candidate',
+        stubGateway,
+        ...stubScenario,
+        '--candidate-env',
+        `NODE_OPTIONS=--require ${workPreload}`,
+        '--candidate-env',
+        'GWPROF_WORK_ITERATIONS=10000',
+      ],
       'work',
     );
     expect(code).toBe(1);
@@ -98,14 +125,30 @@ describe('gwprof compare --measure instructions', () => {
 
   it('calls a comparison whose candidate answers wrongly invalid, exit 4, apart from bad input (exit 2)', async () => {
     // The stub answers its 100 warm-up requests right and every later one wrongly.
-    const { code, compare: c } = await compare(['--baseline', stubGateway, '--candidate', stubGateway, ...stubScenario, '--candidate-env', 'STUB_WRONG_AFTER=100', '--no-profile'], 'wrong');
+    const { code, compare: c } = await compare(
+      ['--baseline', stubGateway, '--candidate', stubGateway, ...stubScenario, '--candidate-env', 'STUB_WRONG_AFTER=100', '--no-profile'],
+      'wrong',
+    );
     expect(code).toBe(4);
     expect(c.analysis.verdict).toBe('invalid');
     expect(c.analysis.verdictReasons[0]).toMatch(/candidate batch 1\.1: 20 of 20 responses failed validation/);
   }, 300_000);
 
   it('refuses load levels with one line: counted requests go one at a time', async () => {
-    const result = await runCli(['compare', '--measure', 'instructions', '--baseline', 'mesh', '--candidate', 'mesh', '-c', '4', '--out', tempDir('instr-bad'), ...ports]);
+    const result = await runCli([
+      'compare',
+      '--measure',
+      'instructions',
+      '--baseline',
+      'mesh',
+      '--candidate',
+      'mesh',
+      '-c',
+      '4',
+      '--out',
+      tempDir('instr-bad'),
+      ...ports,
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/--measure instructions sends requests one at a time: leave out --concurrency and --rate/);

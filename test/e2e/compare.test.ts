@@ -24,9 +24,28 @@ describe('gwprof compare', () => {
     const markdown = path.join(out, 'comment.md');
     const json = path.join(out, 'compare.json');
     const result = await runCli([
-      'compare', '--baseline', 'mesh', '--candidate', 'mesh',
-      '--candidate-env', `NODE_OPTIONS=--require ${burnPreload}`, '--candidate-env', 'GWPROF_BURN_US=25000',
-      '-c', '4', ...fast, '--simultaneous', '--markdown', markdown, '--json', json, '--out', out, '--run-id', 'cmp', ...ports,
+      'compare',
+      '--baseline',
+      'mesh',
+      '--candidate',
+      'mesh',
+      '--candidate-env',
+      `NODE_OPTIONS=--require ${burnPreload}`,
+      '--candidate-env',
+      'GWPROF_BURN_US=25000',
+      '-c',
+      '4',
+      ...fast,
+      '--simultaneous',
+      '--markdown',
+      markdown,
+      '--json',
+      json,
+      '--out',
+      out,
+      '--run-id',
+      'cmp',
+      ...ports,
     ]);
     const compare = JSON.parse(readFileSync(json, 'utf8')) as PublishedCompare;
     expect(result.code).toBe(1);
@@ -74,9 +93,27 @@ describe('gwprof compare', () => {
     // far beyond what this machine's noise reaches. The rates of false verdicts at ±5% are the benchmark's.
     const out = tempDir('compare-aa');
     const result = await runCli([
-      'compare', '--baseline', stubGateway, '--candidate', stubGateway, '--baseline-env', 'STUB_SERVICE_MS=5', '--candidate-env', 'STUB_SERVICE_MS=5',
+      'compare',
+      '--baseline',
+      stubGateway,
+      '--candidate',
+      stubGateway,
+      '--baseline-env',
+      'STUB_SERVICE_MS=5',
+      '--candidate-env',
+      'STUB_SERVICE_MS=5',
       ...stubScenario,
-      '-c', '4', ...fastStub, '--threshold', '50', '--no-profile', '--out', out, '--run-id', 'aa', ...ports,
+      '-c',
+      '4',
+      ...fastStub,
+      '--threshold',
+      '50',
+      '--no-profile',
+      '--out',
+      out,
+      '--run-id',
+      'aa',
+      ...ports,
     ]);
     const compare = JSON.parse(readFileSync(path.join(out, 'aa', 'compare.json'), 'utf8')) as PublishedCompare;
     expect(compare.analysis.verdict).toBe('no change');
@@ -91,9 +128,27 @@ describe('gwprof compare', () => {
   it('by default measures the sides in turn, and calls four times the CPU per request a regression', async () => {
     const out = tempDir('compare-in-turn');
     const result = await runCli([
-      'compare', '--baseline', stubGateway, '--candidate', stubGateway, '--baseline-env', 'STUB_SERVICE_MS=4', '--candidate-env', 'STUB_SERVICE_MS=16',
+      'compare',
+      '--baseline',
+      stubGateway,
+      '--candidate',
+      stubGateway,
+      '--baseline-env',
+      'STUB_SERVICE_MS=4',
+      '--candidate-env',
+      'STUB_SERVICE_MS=16',
       ...stubScenario,
-      '-c', '4', ...fastStub, '--windows-per-side', '2', '--gc-before-window', '--out', out, '--run-id', 'in-turn', ...ports,
+      '-c',
+      '4',
+      ...fastStub,
+      '--windows-per-side',
+      '2',
+      '--gc-before-window',
+      '--out',
+      out,
+      '--run-id',
+      'in-turn',
+      ...ports,
     ]);
     const compare = JSON.parse(readFileSync(path.join(out, 'in-turn', 'compare.json'), 'utf8')) as PublishedCompare;
     expect(result.code, result.stderr).toBe(1);
@@ -107,11 +162,14 @@ describe('gwprof compare', () => {
     for (const epoch of compare.epochs) {
       expect(epoch.warmedTogether).toBe(false);
       const [first, second] = (['baseline', 'candidate'] as const).map((side) => epoch.sides[side]).sort((a, b) => a.order - b.order);
-      expect(Date.parse(second!.warmup!.startedAt)).toBeGreaterThanOrEqual(Date.parse(first!.warmup!.startedAt) + (first!.warmup!.settleSec + first!.warmup!.seconds) * 1000 - 100);
+      expect(Date.parse(second!.warmup!.startedAt)).toBeGreaterThanOrEqual(
+        Date.parse(first!.warmup!.startedAt) + (first!.warmup!.settleSec + first!.warmup!.seconds) * 1000 - 100,
+      );
     }
     // One window at a time, each starting once the load of the one before it ended (less 100 ms: settleSec is
     // rounded to 0.1 s); a block holds two of each side.
-    const loadEnd = ({ step }: PublishedCompare['windows'][number]) => Date.parse(step.startedAt) + (step.timing.settleSec + step.timing.windowStartSec + step.timing.windowSec) * 1000;
+    const loadEnd = ({ step }: PublishedCompare['windows'][number]) =>
+      Date.parse(step.startedAt) + (step.timing.settleSec + step.timing.windowStartSec + step.timing.windowSec) * 1000;
     const windows = [...compare.windows].sort((a, b) => Date.parse(a.step.startedAt) - Date.parse(b.step.startedAt));
     for (const [i, window] of windows.entries()) {
       if (i > 0) expect(Date.parse(window.step.startedAt)).toBeGreaterThanOrEqual(loadEnd(windows[i - 1]!) - 100);
@@ -128,9 +186,29 @@ describe('gwprof compare', () => {
     // change, is a few percent of that: at ±50% the verdict is no change on any machine.
     const out = tempDir('compare-node');
     const result = await runCli([
-      'compare', '--baseline', stubGateway, '--candidate', stubGateway, '--baseline-env', 'STUB_SERVICE_MS=5', '--candidate-env', 'STUB_SERVICE_MS=5',
-      '--candidate-node', '22', ...stubScenario,
-      '-c', '4', ...fastStub, '--threshold', '50', '--no-profile', '--out', out, '--run-id', 'node', ...ports,
+      'compare',
+      '--baseline',
+      stubGateway,
+      '--candidate',
+      stubGateway,
+      '--baseline-env',
+      'STUB_SERVICE_MS=5',
+      '--candidate-env',
+      'STUB_SERVICE_MS=5',
+      '--candidate-node',
+      '22',
+      ...stubScenario,
+      '-c',
+      '4',
+      ...fastStub,
+      '--threshold',
+      '50',
+      '--no-profile',
+      '--out',
+      out,
+      '--run-id',
+      'node',
+      ...ports,
     ]);
     const compare = JSON.parse(readFileSync(path.join(out, 'node', 'compare.json'), 'utf8')) as PublishedCompare;
     expect(result.code).toBe(0);
@@ -139,7 +217,9 @@ describe('gwprof compare', () => {
     // The candidate's process really ran on it (the stub says which Node it runs on when it listens).
     expect(readFileSync(path.join(out, 'node', 'logs', 'candidate-e1.log'), 'utf8')).toMatch(/stub gateway on Node v22\./);
     expect(readFileSync(path.join(out, 'node', 'logs', 'baseline-e1.log'), 'utf8')).toContain(`stub gateway on Node ${process.version}`);
-    expect(readFileSync(path.join(out, 'node', 'comment.md'), 'utf8')).toMatch(new RegExp(`Node\\.js: baseline ${process.version.replace(/\./g, '\\.')}, candidate v22\\.`));
+    expect(readFileSync(path.join(out, 'node', 'comment.md'), 'utf8')).toMatch(
+      new RegExp(`Node\\.js: baseline ${process.version.replace(/\./g, '\\.')}, candidate v22\\.`),
+    );
   }, 300_000);
 
   it('rejects incomplete or contradictory arguments with exit code 2', async () => {
@@ -171,9 +251,27 @@ describe('gwprof compare --rate (overhead at equal load)', () => {
   it('holds both sides at the same arrival rate and calls four times the CPU per request a regression', async () => {
     const out = tempDir('compare-rate');
     const result = await runCli([
-      'compare', '--baseline', stubGateway, '--candidate', stubGateway, '--baseline-env', 'STUB_SERVICE_MS=4', '--candidate-env', 'STUB_SERVICE_MS=16',
+      'compare',
+      '--baseline',
+      stubGateway,
+      '--candidate',
+      stubGateway,
+      '--baseline-env',
+      'STUB_SERVICE_MS=4',
+      '--candidate-env',
+      'STUB_SERVICE_MS=16',
       ...stubScenario,
-      '--rate', '25', '--arrivals', 'uniform', ...fastStub, '--no-profile', '--out', out, '--run-id', 'rate', ...ports,
+      '--rate',
+      '25',
+      '--arrivals',
+      'uniform',
+      ...fastStub,
+      '--no-profile',
+      '--out',
+      out,
+      '--run-id',
+      'rate',
+      ...ports,
     ]);
     const compare = JSON.parse(readFileSync(path.join(out, 'rate', 'compare.json'), 'utf8')) as PublishedCompare;
     expect(result.code).toBe(1);

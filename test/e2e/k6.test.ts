@@ -19,7 +19,10 @@ let k6 = '';
 let stub: ChildProcess | null = null;
 
 function k6Run(script: string, out: string, extra: string[] = []): Promise<number | null> {
-  const child = spawn(k6, ['run', '--quiet', '--no-usage-report', '--out', `json=${out}`, ...extra, script], { env: { ...process.env, GWPROF_URL: stubUrl }, stdio: 'ignore' });
+  const child = spawn(k6, ['run', '--quiet', '--no-usage-report', '--out', `json=${out}`, ...extra, script], {
+    env: { ...process.env, GWPROF_URL: stubUrl },
+    stdio: 'ignore',
+  });
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
@@ -39,7 +42,10 @@ async function importRun(files: string[], extra: string[] = []): Promise<{ code:
 
 beforeAll(async () => {
   k6 = execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'ensure-k6.mjs')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
-  stub = spawn(process.execPath, [path.join(repoRoot, 'fixtures', 'stub-gateway.mjs')], { env: { ...process.env, PORT: String(STUB_PORT), STUB_SERVICE_MS: '1' }, stdio: 'ignore' });
+  stub = spawn(process.execPath, [path.join(repoRoot, 'fixtures', 'stub-gateway.mjs')], {
+    env: { ...process.env, PORT: String(STUB_PORT), STUB_SERVICE_MS: '1' },
+    stdio: 'ignore',
+  });
   while (await portIsFree(STUB_PORT)) await new Promise((r) => setTimeout(r, 100));
 }, 900_000);
 
@@ -81,7 +87,9 @@ describe('k6 as gwprof load engine and peer', () => {
   it('splits one rate over two execution segments, and the import merges them into that rate', async () => {
     const script = await exportScript(['-r', '80', '-d', '8s']);
     const dir = path.dirname(script);
-    const halves = ['0:1/2', '1/2:1'].map((segment, i) => k6Run(script, path.join(dir, `half-${i}.json`), ['--execution-segment', segment, '--execution-segment-sequence', '0,1/2,1']));
+    const halves = ['0:1/2', '1/2:1'].map((segment, i) =>
+      k6Run(script, path.join(dir, `half-${i}.json`), ['--execution-segment', segment, '--execution-segment-sequence', '0,1/2,1']),
+    );
     expect(await Promise.all(halves)).toEqual([0, 0]);
     const single = await importRun([path.join(dir, 'half-0.json')], ['--skip', '2']);
     const merged = await importRun([path.join(dir, 'half-0.json'), path.join(dir, 'half-1.json')], ['--skip', '2']);

@@ -11,7 +11,12 @@ import type { SoakResult } from '@gwprof/results';
 import { portArgs, portIsFree, repoRoot, runCli, startCli, stubGateway, stubScenario, tempDir } from './cli.js';
 
 const BASE_PORT = 4600;
-const leak = (name: string, bytes: number) => ['--gateway-env', `NODE_OPTIONS=--require ${path.join(repoRoot, 'fixtures', 'leaks', `${name}.cjs`)}`, '--gateway-env', `LEAK_BYTES=${bytes}`];
+const leak = (name: string, bytes: number) => [
+  '--gateway-env',
+  `NODE_OPTIONS=--require ${path.join(repoRoot, 'fixtures', 'leaks', `${name}.cjs`)}`,
+  '--gateway-env',
+  `LEAK_BYTES=${bytes}`,
+];
 const stub = ['--gateway', stubGateway, ...stubScenario, '--gateway-env', 'STUB_SERVICE_MS=1', '--rate', '200', '--no-color', ...portArgs(BASE_PORT)];
 const readSoak = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as SoakResult;
 
@@ -19,7 +24,23 @@ describe('gwprof soak', () => {
   it('calls a planted leak a leak, at the bytes per request it leaks, and names its class (exit 1)', async () => {
     const out = tempDir('soak');
     // Six intervals of 8 s, the first calm (at about 7 s) after the 5 s warm-up: the six calms the verdict needs at the least.
-    const result = await runCli(['soak', ...stub, ...leak('js-class', 20_000), '-d', '48s', '--interval', '8s', '--warmup', '5s', '--snapshot-every', '2', '--out', out, '--run-id', 's']);
+    const result = await runCli([
+      'soak',
+      ...stub,
+      ...leak('js-class', 20_000),
+      '-d',
+      '48s',
+      '--interval',
+      '8s',
+      '--warmup',
+      '5s',
+      '--snapshot-every',
+      '2',
+      '--out',
+      out,
+      '--run-id',
+      's',
+    ]);
     const dir = path.join(out, 's');
     const soak = readSoak(dir);
     expect(result.code, result.stderr).toBe(1);
@@ -54,7 +75,22 @@ describe('gwprof soak', () => {
   it('records a gateway that dies mid-soak: when, its exit code, its last log lines, and the intervals before (exit 1)', async () => {
     const out = tempDir('soak-crash');
     // About 10 s of load at 200 req/s, then the stub exits with code 3.
-    const result = await runCli(['soak', ...stub, '--gateway-env', 'STUB_EXIT_AFTER=2000', '-d', '2m', '--interval', '5s', '--calm', '1s', '--out', out, '--run-id', 's']);
+    const result = await runCli([
+      'soak',
+      ...stub,
+      '--gateway-env',
+      'STUB_EXIT_AFTER=2000',
+      '-d',
+      '2m',
+      '--interval',
+      '5s',
+      '--calm',
+      '1s',
+      '--out',
+      out,
+      '--run-id',
+      's',
+    ]);
     const soak = readSoak(path.join(out, 's'));
     expect(result.code).toBe(1);
     expect(soak.crash!.exitCode).toBe(3);

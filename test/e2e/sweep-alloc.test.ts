@@ -25,8 +25,24 @@ async function profiledSweep(inlinable: boolean, extra: string[] = []): Promise<
   const out = tempDir('alloc');
   const env = ['STUB_SERVICE_MS=0', `STUB_ALLOC_BYTES=${extra.length > 0 ? 0 : REQUESTED}`, `STUB_ALLOC_INLINABLE=${inlinable ? 1 : 0}`];
   const result = await runCli([
-    'sweep', '--gateway', stubGateway, ...stubScenario, ...env.flatMap((e) => ['--gateway-env', e]),
-    '-c', '4', '-d', '4', '-w', '2', '--out', out, '--run-id', 'a', '--no-color', ...portArgs(BASE_PORT), ...extra,
+    'sweep',
+    '--gateway',
+    stubGateway,
+    ...stubScenario,
+    ...env.flatMap((e) => ['--gateway-env', e]),
+    '-c',
+    '4',
+    '-d',
+    '4',
+    '-w',
+    '2',
+    '--out',
+    out,
+    '--run-id',
+    'a',
+    '--no-color',
+    ...portArgs(BASE_PORT),
+    ...extra,
   ]);
   expect(result.code, result.stderr).toBe(0);
   const dir = path.join(out, 'a');
@@ -46,7 +62,8 @@ describe('allocation profiles against a known allocation', () => {
     // The preload makes the inlining certain: buildAuditTrail inlined into auditRequest, 100 kB a request.
     const truth = auditTrailTruth();
     const preload = ['--gateway-env', `NODE_OPTIONS=--require ${auditTrail}`, '--gateway-env', 'GWPROF_AUDIT_FORCE_INLINE=1'];
-    const named = (run: RunResult, name: string) => run.analysis!.steps[0]!.allocation!.topAllocators.find((f) => f.functionName === name)?.bytesPerOkRequest ?? 0;
+    const named = (run: RunResult, name: string) =>
+      run.analysis!.steps[0]!.allocation!.topAllocators.find((f) => f.functionName === name)?.bytesPerOkRequest ?? 0;
 
     const { dir, run } = await profiledSweep(false, preload);
     const allocation = run.analysis!.steps[0]!.allocation!;
@@ -87,7 +104,7 @@ describe('allocation profiles against a known allocation', () => {
     expect(allocation.samplingIntervalBytes).toBeGreaterThan(0);
     expect(existsSync(path.join(dir, 'step-4.heapprofile'))).toBe(true);
     expect(existsSync(path.join(dir, allocation.flamegraph!))).toBe(true);
-    expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toMatch(/`[\d.]+ kB\/req \(\d+%\)  fill /);
+    expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toMatch(/`[\d.]+ kB\/req \(\d+%\) {2}fill /);
   }, 120_000);
 
   it('counts the bytes of a function V8 inlines, under a frame that was not inlined', async () => {

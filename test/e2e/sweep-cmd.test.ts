@@ -13,8 +13,20 @@ describe('sweep of a cmd: gateway', () => {
   it('measures it with PORT and SUBGRAPH_<NAME>_URL, and records why it could not be profiled', async () => {
     const out = tempDir('cmd');
     const result = await runCli([
-      'sweep', '--gateway', 'cmd:env -u NODE_OPTIONS node gateways/apollo/server.js',
-      '-c', '4', '-d', '2', '-w', '1', '--out', out, '--run-id', 'c', ...portArgs(4540),
+      'sweep',
+      '--gateway',
+      'cmd:env -u NODE_OPTIONS node gateways/apollo/server.js',
+      '-c',
+      '4',
+      '-d',
+      '2',
+      '-w',
+      '1',
+      '--out',
+      out,
+      '--run-id',
+      'c',
+      ...portArgs(4540),
     ]);
     expect(result.code).toBe(0);
     const run = JSON.parse(readFileSync(path.join(out, 'c', 'results.json'), 'utf8')) as RunResult;

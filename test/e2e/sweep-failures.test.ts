@@ -26,7 +26,23 @@ describe('failing and interrupted sweeps', () => {
     const out = tempDir('rejected');
     const query = path.join(out, 'rejected.graphql');
     writeFileSync(query, 'query Rejected { users { id doesNotExist } }\n');
-    const result = await runCli(['sweep', '--no-profile', '-c', '4', '-d', '2', '-w', '0', '--query', query, '--out', out, '--run-id', 'r', ...portArgs(BASE_PORT)]);
+    const result = await runCli([
+      'sweep',
+      '--no-profile',
+      '-c',
+      '4',
+      '-d',
+      '2',
+      '-w',
+      '0',
+      '--query',
+      query,
+      '--out',
+      out,
+      '--run-id',
+      'r',
+      ...portArgs(BASE_PORT),
+    ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/FAILED/);
     expect(result.stderr).toMatch(/1 of 1 steps FAILED/);
@@ -92,8 +108,22 @@ describe('failing and interrupted sweeps', () => {
     const out = tempDir('died');
     const preload = path.join(repoRoot, 'test/e2e/fixtures/exit-at-in-flight.cjs');
     const result = await runCli([
-      'sweep', '-c', '2,3', '-d', '2', '-w', '0', '--out', out, '--run-id', 'd', ...portArgs(BASE_PORT),
-      '--gateway-env', `NODE_OPTIONS=--require ${preload}`, '--gateway-env', 'GWPROF_EXIT_AT_IN_FLIGHT=3',
+      'sweep',
+      '-c',
+      '2,3',
+      '-d',
+      '2',
+      '-w',
+      '0',
+      '--out',
+      out,
+      '--run-id',
+      'd',
+      ...portArgs(BASE_PORT),
+      '--gateway-env',
+      `NODE_OPTIONS=--require ${preload}`,
+      '--gateway-env',
+      'GWPROF_EXIT_AT_IN_FLIGHT=3',
     ]);
     expect(result.code).toBe(2);
     const run = JSON.parse(readFileSync(path.join(out, 'd', 'results.json'), 'utf8')) as RunResult;
@@ -127,8 +157,17 @@ describe('failing and interrupted sweeps', () => {
 
   it('shows the log tail of a gateway that fails to start', async () => {
     const result = await runCli([
-      'sweep', '--no-profile', '-c', '2', '-d', '1', '--out', tempDir('crash'), ...portArgs(BASE_PORT),
-      '--gateway', `cmd:node -e "console.error('boom: missing config'); process.exit(3)"`,
+      'sweep',
+      '--no-profile',
+      '-c',
+      '2',
+      '-d',
+      '1',
+      '--out',
+      tempDir('crash'),
+      ...portArgs(BASE_PORT),
+      '--gateway',
+      `cmd:node -e "console.error('boom: missing config'); process.exit(3)"`,
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/gateway cmd:.* failed to start/);
@@ -136,11 +175,23 @@ describe('failing and interrupted sweeps', () => {
     for (let port = BASE_PORT; port <= BASE_PORT + 4; port++) expect(await portIsFree(port)).toBe(true);
   }, 60_000);
 
-  it('says at once what a gateway answered its readiness probe with, when that answer is not GraphQL\'s', async () => {
+  it("says at once what a gateway answered its readiness probe with, when that answer is not GraphQL's", async () => {
     // A stand-in that answers every POST with well-formed JSON data, but not { __typename }'s.
     const standIn = `require('http').createServer((q, s) => { s.setHeader('content-type', 'application/json'); s.end('{"data":{"ok":true}}'); }).listen(process.env.PORT, '127.0.0.1')`;
     const started = Date.now();
-    const result = await runCli(['sweep', '--no-profile', '-c', '2', '-d', '1', '--out', tempDir('wrong-answer'), ...portArgs(BASE_PORT), '--gateway', `cmd:node -e "${standIn.replace(/"/g, '\\"')}"`]);
+    const result = await runCli([
+      'sweep',
+      '--no-profile',
+      '-c',
+      '2',
+      '-d',
+      '1',
+      '--out',
+      tempDir('wrong-answer'),
+      ...portArgs(BASE_PORT),
+      '--gateway',
+      `cmd:node -e "${standIn.replace(/"/g, '\\"')}"`,
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('answered { __typename } with HTTP 200 "{\\"data\\":{\\"ok\\":true}}"');
     expect(result.stderr).not.toMatch(/process exited|within 120 s/);

@@ -114,7 +114,7 @@ describe('sweep of the Mesh gateway', () => {
     const live = files.map((file) => readFileSync(path.join(runDir, file)));
     const again = await runCli(['report', runDir, '--no-color']);
     expect(again.code).toBe(0);
-    files.forEach((file, i) => expect(readFileSync(path.join(runDir, file)).equals(live[i]!), file).toBe(true));
+    for (const [i, file] of files.entries()) expect(readFileSync(path.join(runDir, file)).equals(live[i]!), file).toBe(true);
   });
 
   it('writes summary.md and index.html, prints the table, and frees every port', async () => {

@@ -33,7 +33,11 @@ function servedMatchesSent(step: StepRecord, rate: number): void {
 describe('fixed-rate steps against a stub with a known service time', () => {
   it('sends at the target rate and serves what it sent', async () => {
     const rate = 60;
-    const { code, run } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=10', 'STUB_SERVICE_HOLD=sleep'], ['--rate', String(rate), '--arrivals', 'uniform', '-d', '10', '-w', '2']);
+    const { code, run } = await sweepStub(
+      BASE_PORT,
+      ['STUB_SERVICE_MS=10', 'STUB_SERVICE_HOLD=sleep'],
+      ['--rate', String(rate), '--arrivals', 'uniform', '-d', '10', '-w', '2'],
+    );
     const step = run.steps[0]!;
     expect(code).toBe(0);
     expect(step.load).toEqual({ kind: 'open', targetRps: rate, arrivals: 'uniform', maxInFlight: 1000 });
@@ -53,7 +57,11 @@ describe('fixed-rate steps against a stub with a known service time', () => {
     // Sleeping, its CPU per request is its HTTP work, which adds to D.
     const D = 20;
     const rate = 20;
-    const { run } = await sweepStub(BASE_PORT, [`STUB_SERVICE_MS=${D}`, 'STUB_SERVICE_HOLD=sleep'], ['--rate', String(rate), '--arrivals', 'poisson', '-d', '30', '-w', '3']);
+    const { run } = await sweepStub(
+      BASE_PORT,
+      [`STUB_SERVICE_MS=${D}`, 'STUB_SERVICE_HOLD=sleep'],
+      ['--rate', String(rate), '--arrivals', 'poisson', '-d', '30', '-w', '3'],
+    );
     const step = run.steps[0]!;
     const T = step.timing.windowSec;
     expect(T).toBeGreaterThanOrEqual(30);
@@ -77,7 +85,11 @@ describe('fixed-rate steps against a stub with a known service time', () => {
   }, 120_000);
 
   it('shows a gateway that freezes 1 s in every 5 at its p99, measured from intended send times', async () => {
-    const { run } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=1', 'STUB_FREEZE_EVERY_MS=5000', 'STUB_FREEZE_MS=1000'], ['--rate', '100', '--arrivals', 'uniform', '-d', '10', '-w', '3']);
+    const { run } = await sweepStub(
+      BASE_PORT,
+      ['STUB_SERVICE_MS=1', 'STUB_FREEZE_EVERY_MS=5000', 'STUB_FREEZE_MS=1000'],
+      ['--rate', '100', '--arrivals', 'uniform', '-d', '10', '-w', '3'],
+    );
     const latency = run.steps[0]!.latencyMs!;
     // A freeze starts every 5–6 s (the interval may count from the freeze's end), so the window
     // (10 s or more) holds at least one whole freeze whose backlog (100 requests, 1 ms each) drains
@@ -109,7 +121,11 @@ describe('--rate auto', () => {
     // send each step's target exactly: the knee rule compares successes with the target, and a
     // Poisson window sends short by chance (at 9/s over 24 s, 5% short one time in four). Windows are
     // capped at 4 s: the lightest rates would otherwise grow theirs to hold 200 responses.
-    const { run, stdout } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=10', 'STUB_SERVICE_HOLD=sleep'], ['--rate', 'auto', '--arrivals', 'uniform', '-d', '2', '--max-duration', '4', '-w', '1', '--slo', 'p99=200ms']);
+    const { run, stdout } = await sweepStub(
+      BASE_PORT,
+      ['STUB_SERVICE_MS=10', 'STUB_SERVICE_HOLD=sleep'],
+      ['--rate', 'auto', '--arrivals', 'uniform', '-d', '2', '--max-duration', '4', '-w', '1', '--slo', 'p99=200ms'],
+    );
     const peak = run.probe!.peakRps;
     expect(run.probe!.steps.map((s) => loadLevel(s.load))).toEqual([8, 32, 128]);
     // One thread holding each request 10 ms answers at most 100/s (105 with a short window's edge);

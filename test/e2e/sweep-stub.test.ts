@@ -9,7 +9,11 @@ import { sweepStub } from './cli.js';
 const BASE_PORT = 4560;
 describe('steady state against a stub gateway', () => {
   it('flags a gateway that stalls for 2 s out of every 4 as unsteady, in the table and the record', async () => {
-    const { code, stdout, run } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=2', 'STUB_FREEZE_EVERY_MS=4000', 'STUB_FREEZE_MS=2000'], ['-c', '4', '-d', '8', '-w', '2']);
+    const { code, stdout, run } = await sweepStub(
+      BASE_PORT,
+      ['STUB_SERVICE_MS=2', 'STUB_FREEZE_EVERY_MS=4000', 'STUB_FREEZE_MS=2000'],
+      ['-c', '4', '-d', '8', '-w', '2'],
+    );
     const step = run.steps[0]!;
     expect(step.status).toBe('unsteady');
     expect(step.steadiness.steady).toBe(false);

@@ -13,8 +13,14 @@ const BASE_PORT = 4580;
 describe('gwprof up, then a sweep of the running gateway by URL', () => {
   it('serves the bed until SIGTERM, is measured and profiled by URL and pid, and leaves nothing behind', async () => {
     const up = startCli([
-      'up', '--gateway', `cmd:node ${path.join(repoRoot, 'fixtures', 'stub-gateway.mjs')}`, '--gateway-env', 'STUB_SERVICE_MS=2',
-      '--out', tempDir('up'), ...portArgs(BASE_PORT),
+      'up',
+      '--gateway',
+      `cmd:node ${path.join(repoRoot, 'fixtures', 'stub-gateway.mjs')}`,
+      '--gateway-env',
+      'STUB_SERVICE_MS=2',
+      '--out',
+      tempDir('up'),
+      ...portArgs(BASE_PORT),
     ]);
     let stdout = '';
     up.child.stdout!.on('data', (chunk) => (stdout += chunk));
@@ -28,9 +34,28 @@ describe('gwprof up, then a sweep of the running gateway by URL', () => {
 
     const out = tempDir('url');
     const sweep = await runCli([
-      'sweep', '--gateway', `url:${gatewayUrl}`, '--gateway-pid', pid!, '--subgraph-ports', [1, 2, 3, 4].map((i) => BASE_PORT + i).join(','),
-      '--query', path.join(repoRoot, 'fixtures', 'stub.graphql'), '--expect', path.join(repoRoot, 'fixtures', 'stub.expected.json'),
-      '-c', '4', '-d', '3', '-w', '2', '--out', out, '--run-id', 'u', '--no-color',
+      'sweep',
+      '--gateway',
+      `url:${gatewayUrl}`,
+      '--gateway-pid',
+      pid!,
+      '--subgraph-ports',
+      [1, 2, 3, 4].map((i) => BASE_PORT + i).join(','),
+      '--query',
+      path.join(repoRoot, 'fixtures', 'stub.graphql'),
+      '--expect',
+      path.join(repoRoot, 'fixtures', 'stub.expected.json'),
+      '-c',
+      '4',
+      '-d',
+      '3',
+      '-w',
+      '2',
+      '--out',
+      out,
+      '--run-id',
+      'u',
+      '--no-color',
     ]);
     const run = JSON.parse(readFileSync(path.join(out, 'u', 'results.json'), 'utf8')) as RunResult;
     const step = run.steps[0]!;

@@ -11,7 +11,16 @@ function windowsOnADriftingMachine(epochs: number, withSubgraphs = true): SlimWi
     (['baseline', 'baseline', 'candidate', 'candidate'] as const).forEach((side, position) => {
       const slowness = 0.6 + random() * 0.8;
       windows.push({
-        epoch, block: 1, position, side, level: 20, value: 5 * slowness, ok: 1000, rps: 200, gcMs: 500 * slowness, majorGcMs: 20 * slowness,
+        epoch,
+        block: 1,
+        position,
+        side,
+        level: 20,
+        value: 5 * slowness,
+        ok: 1000,
+        rps: 200,
+        gcMs: 500 * slowness,
+        majorGcMs: 20 * slowness,
         ...(withSubgraphs ? { subgraphCpuMs: 8000 * 0.5 * slowness, subgraphRequests: 8000 } : {}),
       });
     });
@@ -48,7 +57,13 @@ describe('windowCorrelation', () => {
   it('is 1 for figures moved by the same slowness, and null with too few windows', () => {
     const windows = windowsOnADriftingMachine(5);
     expect(windowCorrelation(windows, FIGURES['gateway CPU per request (the verdict)']!, (w) => w.subgraphCpuMs ?? null)).toBeCloseTo(1, 9);
-    expect(windowCorrelation(windows.slice(0, 2), (w) => w.value, (w) => w.gcMs)).toBeNull();
+    expect(
+      windowCorrelation(
+        windows.slice(0, 2),
+        (w) => w.value,
+        (w) => w.gcMs,
+      ),
+    ).toBeNull();
   });
 });
 

@@ -34,14 +34,18 @@ export const READINGS = {
   probeCpuUs: (w: FigureWindow) => w.probeCpuUs ?? null,
 } satisfies Record<string, WindowFigure>;
 
-const minus = (reading: WindowFigure): WindowFigure => (w) => {
-  const r = reading(w);
-  return w.value === null || r === null ? null : w.value - r;
-};
-const dividedBy = (reading: WindowFigure): WindowFigure => (w) => {
-  const r = reading(w);
-  return w.value === null || !r ? null : w.value / r;
-};
+const minus =
+  (reading: WindowFigure): WindowFigure =>
+  (w) => {
+    const r = reading(w);
+    return w.value === null || r === null ? null : w.value - r;
+  };
+const dividedBy =
+  (reading: WindowFigure): WindowFigure =>
+  (w) => {
+    const r = reading(w);
+    return w.value === null || !r ? null : w.value / r;
+  };
 
 export const FIGURES: Record<string, WindowFigure> = {
   'gateway CPU per request (the verdict)': (w) => w.value,

@@ -73,8 +73,21 @@ export function createDriver({ root, gateway, flags, log }: { root: string; gate
   function compare(label: string, runFlags: string[], candidateEnv: Record<string, string> = {}): CompareRun {
     const json = path.join(work(), `${label}.json`);
     const args = [
-      path.join(root, 'packages/cli/dist/bin.js'), 'compare', '--baseline', gateway, '--candidate', gateway,
-      '--out', work(), '--run-id', label, '--json', json, '--no-color', ...flags, ...runFlags,
+      path.join(root, 'packages/cli/dist/bin.js'),
+      'compare',
+      '--baseline',
+      gateway,
+      '--candidate',
+      gateway,
+      '--out',
+      work(),
+      '--run-id',
+      label,
+      '--json',
+      json,
+      '--no-color',
+      ...flags,
+      ...runFlags,
       ...Object.entries(candidateEnv).flatMap(([k, v]) => ['--candidate-env', `${k}=${v}`]),
     ];
     const started = Date.now();
@@ -100,7 +113,7 @@ export function createDriver({ root, gateway, flags, log }: { root: string; gate
     const probe = compare(`calibrate-${Date.now()}`, recordFlags(3));
     if (!probe.result) throw new Error('the calibration probe wrote no compare.json');
     const cpu = median(probe.result.windows.map((w) => w.step.gateway.cpuMsPerOkRequest).filter((v): v is number => v !== null && v > 0));
-    return { cpuMsPerRequest: cpu, burnUs: Math.round(cpu * 1000 * percent / 100) };
+    return { cpuMsPerRequest: cpu, burnUs: Math.round((cpu * 1000 * percent) / 100) };
   }
 
   /** The candidate's environment for a burn of `burnUs` µs per request; none for 0. */
@@ -149,14 +162,23 @@ export interface SlimEpoch {
   seconds: number | null;
   stopMs: number;
   /** Per side: start order, ms to prepare, listen and answer, and the warm-up's seconds (settling before it included) and end. */
-  sides: Record<'baseline' | 'candidate', { order: number; prepareMs: number; listenMs: number; readyMs: number; warmupSec: number | null; warmupSteady: boolean | null }>;
+  sides: Record<
+    'baseline' | 'candidate',
+    { order: number; prepareMs: number; listenMs: number; readyMs: number; warmupSec: number | null; warmupSteady: boolean | null }
+  >;
 }
 
 /** The windows a recording keeps: enough to replay the procedure and to study noise. */
 export function slimWindows(result: CompareResult): SlimWindow[] {
   return result.windows.map((w) => ({
-    epoch: w.epoch, block: w.block, position: w.position, side: w.side, level: loadLevel(w.step.load),
-    value: w.step.gateway.cpuMsPerOkRequest, ok: w.step.requests.ok, rps: w.step.rps,
+    epoch: w.epoch,
+    block: w.block,
+    position: w.position,
+    side: w.side,
+    level: loadLevel(w.step.load),
+    value: w.step.gateway.cpuMsPerOkRequest,
+    ok: w.step.requests.ok,
+    rps: w.step.rps,
     gcMs: w.step.profile?.nodeGc?.ms ?? null,
     // A window with GC readings and no major collection had 0 ms of it.
     majorGcMs: w.step.profile?.nodeGc ? (w.step.profile.nodeGc.msByKind['4'] ?? 0) : null,
@@ -174,11 +196,16 @@ function subgraphWork(step: CompareResult['windows'][number]['step']): Pick<Slim
 export function slimEpochs(result: CompareResult): SlimEpoch[] {
   return result.epochs.map((e) => {
     const side = (s: 'baseline' | 'candidate') => ({
-      order: e.sides[s].order, ...e.sides[s].startup,
-      warmupSec: e.sides[s].warmup ? e.sides[s].warmup!.settleSec + e.sides[s].warmup!.seconds : null, warmupSteady: e.sides[s].warmup?.steady ?? null,
+      order: e.sides[s].order,
+      ...e.sides[s].startup,
+      warmupSec: e.sides[s].warmup ? e.sides[s].warmup!.settleSec + e.sides[s].warmup!.seconds : null,
+      warmupSteady: e.sides[s].warmup?.steady ?? null,
     });
     return {
-      epoch: e.epoch, seed: e.seed, warmedTogether: e.warmedTogether ?? false, stopMs: e.stopMs,
+      epoch: e.epoch,
+      seed: e.seed,
+      warmedTogether: e.warmedTogether ?? false,
+      stopMs: e.stopMs,
       seconds: e.finishedAt ? (Date.parse(e.finishedAt) - Date.parse(e.startedAt)) / 1000 : null,
       sides: { baseline: side('baseline'), candidate: side('candidate') },
     };

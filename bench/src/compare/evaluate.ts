@@ -31,8 +31,23 @@ function replayRows(rec: Recording, replays: number, design: ReplayDesign): Eval
   for (const shift of shifts) {
     for (const budget of [10, 20]) {
       for (const epochDraw of ['replacement', 'deck'] as const) {
-        const rates = evaluateProcedure(recorded, design, { replays, seed: 7, ...(shift ? { shift } : {}), center: shift !== null, epochDraw, secondsPerEpoch, budgetMinutes: budget });
-        rows.push({ recording: rec.label, effect: shift === null ? `real +${rec.burnPercent}%` : `synthetic ${shift === 0 ? '0' : `+${shift * 100}%`}`, budget, epochDraw, secondsPerEpoch, ...rates });
+        const rates = evaluateProcedure(recorded, design, {
+          replays,
+          seed: 7,
+          ...(shift ? { shift } : {}),
+          center: shift !== null,
+          epochDraw,
+          secondsPerEpoch,
+          budgetMinutes: budget,
+        });
+        rows.push({
+          recording: rec.label,
+          effect: shift === null ? `real +${rec.burnPercent}%` : `synthetic ${shift === 0 ? '0' : `+${shift * 100}%`}`,
+          budget,
+          epochDraw,
+          secondsPerEpoch,
+          ...rates,
+        });
       }
     }
   }

@@ -30,6 +30,13 @@ export interface LoggedComparison<W> {
 }
 
 /** The entries of the default design that kept their windows, dated from `since` up to (not including) `until`. */
-export function defaultDesignEntries<W>(entries: ReadonlyArray<LoggedComparison<W>>, since = '', until = '9999'): Array<LoggedComparison<W> & { windows: W[] }> {
-  return entries.filter((e): e is LoggedComparison<W> & { windows: W[] } => Boolean(e.windows?.length) && (e.flags ?? []).length === 0 && (e.date ?? '') >= since && (e.date ?? '') < until);
+export function defaultDesignEntries<W>(
+  entries: ReadonlyArray<LoggedComparison<W>>,
+  since = '',
+  until = '9999',
+): Array<LoggedComparison<W> & { windows: W[] }> {
+  return entries.filter(
+    (e): e is LoggedComparison<W> & { windows: W[] } =>
+      Boolean(e.windows?.length) && (e.flags ?? []).length === 0 && (e.date ?? '') >= since && (e.date ?? '') < until,
+  );
 }

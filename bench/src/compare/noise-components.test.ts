@@ -20,7 +20,7 @@ function windows(gcWeight: number, seed: number): SlimWindow[] {
 }
 
 describe('gcCorrelation', () => {
-  it('sees window CPU that follows GC, and none when it does not, whatever each epoch\'s level', () => {
+  it("sees window CPU that follows GC, and none when it does not, whatever each epoch's level", () => {
     expect(gcCorrelation(windows(1, 1))!).toBeGreaterThan(0.9);
     expect(Math.abs(gcCorrelation(windows(0, 2))!)).toBeLessThan(0.5);
   });
@@ -34,7 +34,14 @@ describe('epochPace', () => {
   // Stop 0.5 s; each side listens in 1.5 s, answers in 0.1 s and warms for 10 s (baseline) or 12 s (candidate);
   // the epoch takes 60 s with 2 rounds.
   const side = (warmupSec: number) => ({ order: 1, prepareMs: 0, listenMs: 1500, readyMs: 100, warmupSec, warmupSteady: true });
-  const epoch = (warmedTogether: boolean): SlimEpoch => ({ epoch: 1, seed: null, warmedTogether, seconds: 60, stopMs: 500, sides: { baseline: side(10), candidate: side(12) } });
+  const epoch = (warmedTogether: boolean): SlimEpoch => ({
+    epoch: 1,
+    seed: null,
+    warmedTogether,
+    seconds: 60,
+    stopMs: 500,
+    sides: { baseline: side(10), candidate: side(12) },
+  });
   const rounds = windows(0, 4).filter((w) => w.epoch === 1 && w.position < 2);
 
   it('adds up the sides started one after the other', () => {

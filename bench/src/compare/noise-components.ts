@@ -21,7 +21,9 @@ export function epochPace(epochs: readonly SlimEpoch[], windows: readonly SlimWi
   const prepare = (e: SlimEpoch) => (e.sides.baseline.prepareMs + e.sides.candidate.prepareMs) / 1000;
   const start = (s: SlimEpoch['sides']['baseline']) => (s.listenMs + s.readyMs) / 1000 + s.warmupSec!;
   // Sides started together overlap: the pair is ready when the slower one is.
-  const pair = usable.map((e) => e.stopMs / 1000 + (e.warmedTogether ? Math.max : (a: number, b: number) => a + b)(start(e.sides.baseline), start(e.sides.candidate)));
+  const pair = usable.map(
+    (e) => e.stopMs / 1000 + (e.warmedTogether ? Math.max : (a: number, b: number) => a + b)(start(e.sides.baseline), start(e.sides.candidate)),
+  );
   const rounds = usable.map((e) => windows.filter((w) => w.epoch === e.epoch && w.side === 'baseline').length);
   const seconds = usable.map((e) => e.seconds! - prepare(e));
   const roundSeconds = mean(usable.map((_, i) => (seconds[i]! - pair[i]!) / Math.max(1, rounds[i]!)));
@@ -43,7 +45,7 @@ export function gcCorrelation(windows: readonly SlimWindow[]): number | null {
     const cpu = group.map((w) => Math.log(w.value!));
     const gc = group.map((w) => w.gcMs! / w.ok);
     const [mc, mg] = [mean(cpu), mean(gc)];
-    group.forEach((_, i) => pairs.push([cpu[i]! - mc, gc[i]! - mg]));
+    for (let i = 0; i < group.length; i++) pairs.push([cpu[i]! - mc, gc[i]! - mg]);
   }
   if (pairs.length < 4) return null;
   const sxy = pairs.reduce((sum, [x, y]) => sum + x * y, 0);

@@ -28,7 +28,8 @@ function recording(seed: number, epochs: number, rounds: number, sd: number, pro
   for (let epoch = 0; epoch < epochs; epoch++) {
     const offset = { baseline: processSd * gaussian(random), candidate: processSd * gaussian(random) };
     const order = Array.from({ length: 2 * rounds }, (_, i): 'baseline' | 'candidate' => (i % 2 === 0 ? 'baseline' : 'candidate')).sort(() => random() - 0.5);
-    order.forEach((side, position) => windows.push({ epoch, block: epoch, position, side, value: 10 * Math.exp(offset[side] + sd * gaussian(random)) }));
+    for (const [position, side] of order.entries())
+      windows.push({ epoch, block: epoch, position, side, value: 10 * Math.exp(offset[side] + sd * gaussian(random)) });
   }
   return windows;
 }

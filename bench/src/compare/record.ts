@@ -24,12 +24,21 @@ export function recordCommand({ values, out, driver, log }: CommandContext): str
   if (!values.label) throw new Error('record needs --label');
   const percent = Number(values.burn);
   const calibration = percent > 0 ? driver.calibrateBurn(percent) : null;
-  log(`recording ${values.label}: ${values.minutes} min${calibration ? `, burn ${calibration.burnUs} µs per request (${percent}% of ${calibration.cpuMsPerRequest.toFixed(2)} ms)` : ''}`);
+  log(
+    `recording ${values.label}: ${values.minutes} min${calibration ? `, burn ${calibration.burnUs} µs per request (${percent}% of ${calibration.cpuMsPerRequest.toFixed(2)} ms)` : ''}`,
+  );
   const run = driver.compare(`record-${values.label}`, recordFlags(values.minutes), driver.burnEnv(calibration?.burnUs ?? 0));
   if (!run.result) throw new Error(`the recording wrote no compare.json (exit ${run.exitCode})`);
   const recording: Recording = {
-    label: values.label, date: new Date().toISOString(), gateway: values.gateway, flags: extraFlags(values),
-    burnPercent: percent, calibration, minutes: run.minutes, windows: slimWindows(run.result), epochs: slimEpochs(run.result),
+    label: values.label,
+    date: new Date().toISOString(),
+    gateway: values.gateway,
+    flags: extraFlags(values),
+    burnPercent: percent,
+    calibration,
+    minutes: run.minutes,
+    windows: slimWindows(run.result),
+    epochs: slimEpochs(run.result),
     ...(run.result.config.design ? { design: run.result.config.design } : {}),
   };
   appendEntry(out, 'compare-recordings.json', recording);

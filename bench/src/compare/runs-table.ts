@@ -12,14 +12,16 @@ function burnShare(r: RunEntry, pct: (x: number | null) => string): string {
 
 /** The noise components and pace of every run, as a table. */
 function runNoise(runs: readonly RunEntry[]): string[] {
-  const kept = runs.map((r, i) => ({ name: `#${i + 1} ${r.gateway} ${r.kind}`, windows: r.windows, epochs: r.epochRecords })).filter((r) => r.windows.length > 0);
+  const kept = runs
+    .map((r, i) => ({ name: `#${i + 1} ${r.gateway} ${r.kind}`, windows: r.windows, epochs: r.epochRecords }))
+    .filter((r) => r.windows.length > 0);
   return kept.length > 0 ? ['', noiseTable(kept)] : [];
 }
 
 export function runsTableCommand({ values, out }: CommandContext): string {
   const all = readEntries<RunEntry>(out, 'compare-runs.json').filter((r) => !values.since || r.date >= values.since);
   const pct = (x: number | null): string => (x === null ? '–' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`);
-  return [
+  return `${[
     '| # | date (UTC) | gateway | candidate | burn ÷ baseline CPU per request | verdict | exit | epochs | change [interval] | minutes |',
     '| ---: | --- | --- | --- | --- | --- | ---: | ---: | --- | ---: |',
     ...all.map(
@@ -29,5 +31,5 @@ export function runsTableCommand({ values, out }: CommandContext): string {
     '',
     ...verdictSummary(all),
     ...runNoise(all),
-  ].join('\n') + '\n';
+  ].join('\n')}\n`;
 }

@@ -1,7 +1,18 @@
 // `runs`: real comparisons with the stopping rule, kinds interleaved (`runs-table` shows them all).
 import { median } from '@gwprof/analysis';
 import type { CompareDesign } from '@gwprof/results';
-import { burnOfKind, extraFlags, slimEpochs, slimWindows, type BenchValues, type Calibration, type CommandContext, type CompareRun, type SlimEpoch, type SlimWindow } from './driver.js';
+import {
+  burnOfKind,
+  extraFlags,
+  slimEpochs,
+  slimWindows,
+  type BenchValues,
+  type Calibration,
+  type CommandContext,
+  type CompareRun,
+  type SlimEpoch,
+  type SlimWindow,
+} from './driver.js';
 import { appendEntry } from './json-log.js';
 
 interface PlannedRun {
@@ -62,9 +73,16 @@ function runEntry(run: PlannedRun, r: CompareRun, burnUs: number) {
   // The burn is a fixed CPU time, calibrated before the run; the machine's speed during the run decides what
   // share of the baseline's CPU per request it really is, so each run keeps that baseline.
   return {
-    kind: run.kind, budget: Number(run.budget), exitCode: r.exitCode, verdict: r.result?.analysis?.verdict ?? null, minutes: r.minutes,
-    change: level?.decision?.relativeChange ?? null, interval: level?.decision?.interval ?? null, epochs: level?.decision?.epochs ?? null,
-    burnUs, baselineCpuMs: level?.gating?.baseline?.median ?? null,
+    kind: run.kind,
+    budget: Number(run.budget),
+    exitCode: r.exitCode,
+    verdict: r.result?.analysis?.verdict ?? null,
+    minutes: r.minutes,
+    change: level?.decision?.relativeChange ?? null,
+    interval: level?.decision?.interval ?? null,
+    epochs: level?.decision?.epochs ?? null,
+    burnUs,
+    baselineCpuMs: level?.gating?.baseline?.median ?? null,
     // The design the run had (defaults included), so that the entry says what it measured.
     design: r.result?.config.design ?? null,
     // Kept so that a run's noise (within and between process pairs) and pace can be studied afterwards.
@@ -87,7 +105,9 @@ export function runsCommand({ values, out, driver, log }: CommandContext): strin
     const entry = runEntry(run, r, burnUs);
     results.push(entry);
     appendEntry(out, 'compare-runs.json', { date: new Date().toISOString(), gateway: values.gateway, flags: extraFlags(values), calibration, ...entry });
-    log(`${i + 1}/${plan.length} ${run.kind}: ${entry.verdict} (exit ${entry.exitCode}) in ${entry.minutes.toFixed(1)} min, change ${entry.change === null ? '–' : (entry.change * 100).toFixed(1)}%`);
+    log(
+      `${i + 1}/${plan.length} ${run.kind}: ${entry.verdict} (exit ${entry.exitCode}) in ${entry.minutes.toFixed(1)} min, change ${entry.change === null ? '–' : (entry.change * 100).toFixed(1)}%`,
+    );
   }
   return `${verdictSummary(results.map((r) => ({ ...r, gateway: values.gateway }))).join('\n')}\n`;
 }

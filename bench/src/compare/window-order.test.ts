@@ -3,7 +3,13 @@ import { blockContrasts, orderSummary, pooledSd, sideBias, type OrderWindow } fr
 
 /** One block whose windows slow by 4% per place, the sides alike: only a drift, no change. */
 function driftingBlock(block: number, order: string): OrderWindow[] {
-  return [...order].map((letter, position) => ({ block, level: 20, position, side: letter === 'C' ? 'candidate' : 'baseline', value: 7 * Math.exp(0.04 * position) }));
+  return [...order].map((letter, position) => ({
+    block,
+    level: 20,
+    position,
+    side: letter === 'C' ? 'candidate' : 'baseline',
+    value: 7 * Math.exp(0.04 * position),
+  }));
 }
 
 describe('blockContrasts', () => {

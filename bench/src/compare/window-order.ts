@@ -37,7 +37,11 @@ export function blockContrasts(windows: readonly OrderWindow[]): BlockContrast[]
     const candidatePositions = sorted.reduce((sum, w, i) => sum + (w.side === 'candidate' ? i : 0), 0);
     const balanced = candidatePositions === 3;
     const y = sorted.map((w) => Math.log(w.value));
-    return { logRatio: mean(logOf('candidate')) - mean(logOf('baseline')), balanced, trendPerPosition: balanced ? (-3 * y[0]! - y[1]! + y[2]! + 3 * y[3]!) / 10 : null };
+    return {
+      logRatio: mean(logOf('candidate')) - mean(logOf('baseline')),
+      balanced,
+      trendPerPosition: balanced ? (-3 * y[0]! - y[1]! + y[2]! + 3 * y[3]!) / 10 : null,
+    };
   });
 }
 
@@ -89,5 +93,10 @@ export interface SideBias {
 /** Whether the candidate side reads apart from the baseline when both run the same build. */
 export function sideBias(aaComparisons: ReadonlyArray<readonly BlockContrast[]>): SideBias {
   const means = aaComparisons.filter((blocks) => blocks.length > 0).map((blocks) => mean(blocks.map((b) => b.logRatio)));
-  return { comparisons: means.length, mean: mean(means), standardError: Math.sqrt(variance(means) / means.length), positive: means.filter((m) => m > 0).length };
+  return {
+    comparisons: means.length,
+    mean: mean(means),
+    standardError: Math.sqrt(variance(means) / means.length),
+    positive: means.filter((m) => m > 0).length,
+  };
 }

@@ -25,8 +25,22 @@ export interface LoopCost {
 function totalOf(root: string, calls: number, iterations: number): number {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-loop-cost-'));
   const script = path.join(dir, 'loop.cjs');
-  writeFileSync(script, `const { plantedWork } = require(${JSON.stringify(path.join(root, 'fixtures', 'work-per-request.cjs'))});\nfor (let r = 0; r < ${calls}; r++) plantedWork(${iterations});\n`);
-  execFileSync('valgrind', ['--tool=callgrind', '--smc-check=all-non-file', `--callgrind-out-file=${path.join(dir, 'out')}`, process.execPath, ...DEFAULTS.compare.instructions.v8Flags, script], { stdio: 'ignore' });
+  writeFileSync(
+    script,
+    `const { plantedWork } = require(${JSON.stringify(path.join(root, 'fixtures', 'work-per-request.cjs'))});\nfor (let r = 0; r < ${calls}; r++) plantedWork(${iterations});\n`,
+  );
+  execFileSync(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--smc-check=all-non-file',
+      `--callgrind-out-file=${path.join(dir, 'out')}`,
+      process.execPath,
+      ...DEFAULTS.compare.instructions.v8Flags,
+      script,
+    ],
+    { stdio: 'ignore' },
+  );
   const file = readdirSync(dir).find((f) => f.startsWith('out'))!;
   const total = callgrindTotal(readFileSync(path.join(dir, file), 'utf8'));
   if (total === null) throw new Error(`no total in ${file}`);

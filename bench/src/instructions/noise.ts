@@ -33,7 +33,9 @@ export interface NoiseSummary {
 
 export function noiseOf(batches: readonly NoiseBatch[]): NoiseSummary {
   const logs = (epoch: number, side: string, batch?: number) =>
-    batches.filter((b) => b.epoch === epoch && b.side === side && (batch === undefined || b.batch === batch) && b.instructionsPerOkRequest).map((b) => Math.log(b.instructionsPerOkRequest!));
+    batches
+      .filter((b) => b.epoch === epoch && b.side === side && (batch === undefined || b.batch === batch) && b.instructionsPerOkRequest)
+      .map((b) => Math.log(b.instructionsPerOkRequest!));
   const epochs = [...new Set(batches.map((b) => b.epoch))].sort((a, b) => a - b);
   const first = epochs.map((e) => mean(logs(e, 'candidate', 1)) - mean(logs(e, 'baseline', 1)));
   const all = epochs.map((e) => mean(logs(e, 'candidate')) - mean(logs(e, 'baseline')));

@@ -58,12 +58,31 @@ export function runOne(options: {
   out: string;
 }): InstructionRunEntry {
   const { root, gateway, run } = options;
-  const iterations = Math.round((run.plantedPercent / 100) * options.baselinePerRequest / options.instructionsPerIteration);
+  const iterations = Math.round(((run.plantedPercent / 100) * options.baselinePerRequest) / options.instructionsPerIteration);
   const work = mkdtempSync(path.join(os.tmpdir(), 'gwprof-bench-instr-'));
   const json = path.join(work, 'compare.json');
   const preload = path.join(root, 'fixtures', 'work-per-request.cjs');
-  const candidateEnv = iterations > 0 ? ['--candidate-env', `NODE_OPTIONS=--require ${preload}`, '--candidate-env', `GWPROF_WORK_ITERATIONS=${iterations}`] : [];
-  const args = [path.join(root, 'packages/cli/dist/bin.js'), 'compare', '--measure', 'instructions', '--baseline', gateway, '--candidate', gateway, '--out', work, '--run-id', options.label, '--json', json, '--no-color', ...options.flags, ...candidateEnv];
+  const candidateEnv =
+    iterations > 0 ? ['--candidate-env', `NODE_OPTIONS=--require ${preload}`, '--candidate-env', `GWPROF_WORK_ITERATIONS=${iterations}`] : [];
+  const args = [
+    path.join(root, 'packages/cli/dist/bin.js'),
+    'compare',
+    '--measure',
+    'instructions',
+    '--baseline',
+    gateway,
+    '--candidate',
+    gateway,
+    '--out',
+    work,
+    '--run-id',
+    options.label,
+    '--json',
+    json,
+    '--no-color',
+    ...options.flags,
+    ...candidateEnv,
+  ];
   const started = Date.now();
   const child = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
   let result: PublishedCompare | null = null;
@@ -94,7 +113,15 @@ export function runOne(options: {
     interval: level?.decision?.interval ?? null,
     epochs: level?.decision?.epochs ?? null,
     baselinePerRequest,
-    batches: (result?.batches ?? []).map((b) => ({ epoch: b.epoch, side: b.side, batch: b.batch, perRequest: b.instructionsPerOkRequest, ok: b.ok, requests: b.requests, seconds: b.seconds })),
+    batches: (result?.batches ?? []).map((b) => ({
+      epoch: b.epoch,
+      side: b.side,
+      batch: b.batch,
+      perRequest: b.instructionsPerOkRequest,
+      ok: b.ok,
+      requests: b.requests,
+      seconds: b.seconds,
+    })),
     epochSeconds: epochSeconds(result),
   };
   appendEntry(options.out, 'compare-instruction-runs.json', entry);

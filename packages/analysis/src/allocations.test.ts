@@ -33,7 +33,7 @@ describe('placeByAttribution', () => {
     { stack: [ticks, execute, mine], bytes: 7700 },
   ]);
 
-  it('keeps the window\'s total and places it by the inlining-off frames', () => {
+  it("keeps the window's total and places it by the inlining-off frames", () => {
     const placed = placeByAttribution(analyzeAllocations(inlined), analyzeAllocations(notInlined));
     expect(placed.bytes).toBe(10_000);
     const byName = new Map(placed.topAllocators.map((f) => [f.functionName, f.bytes]));
@@ -76,7 +76,10 @@ describe('analyzeAllocations', () => {
 
 describe('comparing allocations', () => {
   it('merges windows by call path, keeping every byte', () => {
-    const other = heapProfileOf([{ stack: [parse, lexer], bytes: 7000 }, { stack: [frame('fresh', '/srv/gw/new.js')], bytes: 10 }]);
+    const other = heapProfileOf([
+      { stack: [parse, lexer], bytes: 7000 },
+      { stack: [frame('fresh', '/srv/gw/new.js')], bytes: 10 },
+    ]);
     const merged = mergeHeapProfiles([profile, other]);
     const a = analyzeAllocations(merged);
     expect(a.bytes).toBe(17_010);

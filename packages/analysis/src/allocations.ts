@@ -198,14 +198,30 @@ export interface AllocationDiff {
 }
 
 /** "Where did it allocate more?": bytes per successful request of every function, baseline against candidate. */
-export function diffAllocations(baseline: SideHeapProfiles, candidate: SideHeapProfiles, options: { rules?: readonly BucketRule[]; top?: number } = {}): AllocationDiff {
-  const sides = { baseline: analyzeAllocations(mergeHeapProfiles(baseline.profiles), { ...options, top: Infinity }), candidate: analyzeAllocations(mergeHeapProfiles(candidate.profiles), { ...options, top: Infinity }) };
+export function diffAllocations(
+  baseline: SideHeapProfiles,
+  candidate: SideHeapProfiles,
+  options: { rules?: readonly BucketRule[]; top?: number } = {},
+): AllocationDiff {
+  const sides = {
+    baseline: analyzeAllocations(mergeHeapProfiles(baseline.profiles), { ...options, top: Infinity }),
+    candidate: analyzeAllocations(mergeHeapProfiles(candidate.profiles), { ...options, top: Infinity }),
+  };
   const perOk = { baseline: Math.max(1, baseline.okRequests), candidate: Math.max(1, candidate.okRequests) };
   const functions = new Map<string, AllocationDelta>();
   for (const side of ['baseline', 'candidate'] as const) {
     for (const f of sides[side].topAllocators) {
       const key = `${f.functionName}\0${f.url}\0${f.line}`;
-      const entry = functions.get(key) ?? { key, functionName: f.functionName, url: f.url, line: f.line, bucket: f.bucket, baseline: 0, candidate: 0, delta: 0 };
+      const entry = functions.get(key) ?? {
+        key,
+        functionName: f.functionName,
+        url: f.url,
+        line: f.line,
+        bucket: f.bucket,
+        baseline: 0,
+        candidate: 0,
+        delta: 0,
+      };
       entry[side] += f.bytes / perOk[side];
       entry.delta = entry.candidate - entry.baseline;
       functions.set(key, entry);

@@ -39,12 +39,14 @@ export const BUCKETS: readonly BucketInfo[] = Object.freeze([
   {
     name: 'ticks',
     color: '#7f7f7f',
-    holds: "the event loop's own functions: running the microtask and nextTick queues, timers and immediates, async and promise hooks (what they run is bucketed by its own frames)",
+    holds:
+      "the event loop's own functions: running the microtask and nextTick queues, timers and immediates, async and promise hooks (what they run is bucketed by its own frames)",
   },
   {
     name: 'unplaced',
     color: '#aec7e8',
-    holds: "unattributed: work run from the event loop's queues (a promise continuation, nextTick, timer or stream callback) with no recognised frame of its own; the profile does not record who queued it",
+    holds:
+      "unattributed: work run from the event loop's queues (a promise continuation, nextTick, timer or stream callback) with no recognised frame of its own; the profile does not record who queued it",
     unattributed: true,
   },
   { name: 'other', color: '#393b79', holds: 'unattributed: stacks with no frame any rule recognises', unattributed: true },

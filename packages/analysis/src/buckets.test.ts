@@ -3,8 +3,7 @@ import { BUCKET_ORDER, analyzeProfile, bucketShares, orderBucketNames } from './
 import type { CpuProfile, CpuProfileNode } from './cpuprofile.js';
 import { frame, profileOf, profileOfTimeline } from './testing/profiles.js';
 
-const pnpm = (pkg: string, file: string) =>
-  `file:///srv/gw/node_modules/.pnpm/${pkg.replace('/', '+')}@1.0.0/node_modules/${pkg}/${file}`;
+const pnpm = (pkg: string, file: string) => `file:///srv/gw/node_modules/.pnpm/${pkg.replace('/', '+')}@1.0.0/node_modules/${pkg}/${file}`;
 const graphqlFile = (file: string) => pnpm('graphql', file);
 
 const root = frame('', 'node:internal/main/run_main_module');
@@ -232,10 +231,15 @@ describe('analyzeProfile walk (issue 10)', () => {
     expect(result.counts).toMatchObject({ other: 4, execute: 2, ticks: 1, unplaced: 6, httpParser: 0 });
   });
 
-  it('keeps queueing work in its caller\'s bucket: nextTick called from a fetch frame is fetch', () => {
+  it("keeps queueing work in its caller's bucket: nextTick called from a fetch frame is fetch", () => {
     const clientRequest = frame('ClientRequest', 'node:_http_client');
     const nextTick = frame('nextTick', 'node:internal/process/task_queues');
-    expect(analyze([{ stack: [root, clientRequest, nextTick], count: 3 }, { stack: [root, nextTick], count: 1 }]).counts).toMatchObject({ fetch: 3, ticks: 1 });
+    expect(
+      analyze([
+        { stack: [root, clientRequest, nextTick], count: 3 },
+        { stack: [root, nextTick], count: 1 },
+      ]).counts,
+    ).toMatchObject({ fetch: 3, ticks: 1 });
   });
 });
 

@@ -118,7 +118,9 @@ export function attributeNodes(profile: Pick<CpuProfile, 'nodes'>, rules: readon
   const result = new Map<number, NodeAttribution>();
   // Breadth-first from the roots, so a parent is always done before its children (iterative:
   // real stacks can be deeper than the JS call stack allows for recursion).
-  const queue: Array<{ id: number; inherited: Inherited }> = profile.nodes.filter((node) => !hasParent.has(node.id)).map((node) => ({ id: node.id, inherited: { queued: false } }));
+  const queue: Array<{ id: number; inherited: Inherited }> = profile.nodes
+    .filter((node) => !hasParent.has(node.id))
+    .map((node) => ({ id: node.id, inherited: { queued: false } }));
   for (let head = 0; head < queue.length; head++) {
     const { id, inherited } = queue[head]!;
     if (result.has(id)) continue;
@@ -185,9 +187,7 @@ export function frameMatcher(rules: readonly BucketRule[]): (frame: Pick<CpuProf
     const key = `${frame.functionName}\0${frame.url}`;
     if (cache.has(key)) return cache.get(key);
     const index = compiled.findIndex(
-      (rule) =>
-        (rule.functionName === undefined || rule.functionName.test(frame.functionName)) &&
-        (rule.url === undefined || rule.url.test(frame.url)),
+      (rule) => (rule.functionName === undefined || rule.functionName.test(frame.functionName)) && (rule.url === undefined || rule.url.test(frame.url)),
     );
     const found = index < 0 ? undefined : index;
     cache.set(key, found);

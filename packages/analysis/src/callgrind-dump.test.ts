@@ -34,7 +34,7 @@ totals: 5127
 `;
 
 describe('parseCallgrindDump', () => {
-  it('reads the total and each function\'s self count, names resolved, calls\' inclusive costs left to the callee', () => {
+  it("reads the total and each function's self count, names resolved, calls' inclusive costs left to the callee", () => {
     const dump = parseCallgrindDump(DUMP);
     expect(dump.events).toEqual(['Ir']);
     expect(dump.total).toBe(5127);

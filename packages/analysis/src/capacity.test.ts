@@ -70,7 +70,12 @@ describe('findKnee', () => {
   });
 
   it('says so when the data cannot show a knee', () => {
-    expect(findKnee([{ concurrency: 1, rps: 10 }, { concurrency: 2, rps: 20 }]).note).toMatch(/at least 3 ok steps \(have 2\)/);
+    expect(
+      findKnee([
+        { concurrency: 1, rps: 10 },
+        { concurrency: 2, rps: 20 },
+      ]).note,
+    ).toMatch(/at least 3 ok steps \(have 2\)/);
     // Seed 000's shape: saturated from the lowest step.
     const flat = [10, 100, 300, 500, 1000].map((n, i) => ({ concurrency: n, rps: [190, 220, 215, 218, 212][i]! }));
     expect(findKnee(flat)).toMatchObject({ knee: null, note: expect.stringMatching(/saturated at or below the lowest step/) });
@@ -119,7 +124,7 @@ describe('analyzeCapacity', () => {
     expect(result.littlesLaw.every((check) => check.flag === 'ok')).toBe(true);
   });
 
-  it('reads the connections from each step\'s load and leaves open-loop steps out', () => {
+  it("reads the connections from each step's load and leaves open-loop steps out", () => {
     const open: CapacityStep = { ...step(1000, 50), load: { kind: 'open', targetRps: 50, arrivals: 'poisson', maxInFlight: 1000 } };
     const closed = curve.map(({ concurrency: _, ...rest }): CapacityStep => rest);
     const result = analyzeCapacity([...closed, open]);

@@ -116,7 +116,9 @@ function maxConcurrency(sorted: readonly CurvePoint[], options: CapacityOptions)
   for (const step of sorted) {
     const miss =
       targetMiss(step, options) ??
-      (step.rps < peak * (1 - BUCKLING_DROP) ? `throughput ${Math.round(step.rps)}/s fell more than ${BUCKLING_DROP * 100}% below the peak ${Math.round(peak)}/s` : null);
+      (step.rps < peak * (1 - BUCKLING_DROP)
+        ? `throughput ${Math.round(step.rps)}/s fell more than ${BUCKLING_DROP * 100}% below the peak ${Math.round(peak)}/s`
+        : null);
     if (miss !== null) {
       return last === null
         ? { concurrency: null, note: `maximum concurrency: the lowest step c=${step.concurrency} already misses (${miss})` }

@@ -78,7 +78,10 @@ function blocksOf(windows: readonly CompareWindow[], level: number): CompareWind
 /** Paired log ratio of one block for a metric; null when a side has no usable value. */
 function blockRatio(block: readonly CompareWindow[], spec: MetricSpec): number | null {
   const values = (side: CompareWindow['side']) =>
-    block.filter((w) => w.side === side).map((w) => spec.value(w.step)).filter((v): v is number => v !== null && v > 0 && Number.isFinite(v));
+    block
+      .filter((w) => w.side === side)
+      .map((w) => spec.value(w.step))
+      .filter((v): v is number => v !== null && v > 0 && Number.isFinite(v));
   const baseline = values('baseline');
   const candidate = values('candidate');
   return baseline.length > 0 && candidate.length > 0 ? blockLogRatio(baseline, candidate) : null;
@@ -107,7 +110,14 @@ export function decideLevel(windows: readonly CompareWindow[], level: number, de
   if (blocks.length === 0) return { ...base, outcome: 'continue', epochs: 0, relativeChange: 0, interval: null, reason: 'no block measured yet' };
   const { threshold, minEpochs, maxEpochs, spendingPower } = design;
   const decision = decideEpochs(epochValues(blocks), { threshold, alpha, minEpochs, maxEpochs, spendingPower });
-  return { ...base, outcome: decision.outcome, epochs: decision.epochs, relativeChange: decision.relativeChange, interval: decision.interval, reason: decision.reason };
+  return {
+    ...base,
+    outcome: decision.outcome,
+    epochs: decision.epochs,
+    relativeChange: decision.relativeChange,
+    interval: decision.interval,
+    reason: decision.reason,
+  };
 }
 
 /** Windows that failed validation: any of them makes the comparison invalid. */
@@ -130,7 +140,8 @@ export function judgeComparison(windows: readonly CompareWindow[], design: Compa
   const open = all.filter(([, d]) => d.outcome === 'continue');
   // A level still open at its last look stays so: the comparison can stop.
   const exhausted = open.every(([, d]) => d.epochs >= design.maxEpochs);
-  if (open.length > 0) return { decisions, verdict: 'inconclusive', reasons: open.map(([l, d]) => describe(l, d)), exitCode: EXIT.inconclusive, done: exhausted };
+  if (open.length > 0)
+    return { decisions, verdict: 'inconclusive', reasons: open.map(([l, d]) => describe(l, d)), exitCode: EXIT.inconclusive, done: exhausted };
   const improved = all.some(([, d]) => d.outcome === 'improvement');
   return { decisions, verdict: improved ? 'improvement' : 'no change', reasons: all.map(([l, d]) => describe(l, d)), exitCode: EXIT.ok, done: true };
 }
@@ -139,7 +150,13 @@ export function judgeComparison(windows: readonly CompareWindow[], design: Compa
 export function compareMetric(windows: readonly CompareWindow[], level: number, spec: MetricSpec): MetricComparison {
   const blocks = blocksOf(windows, level);
   const side = (s: CompareWindow['side']) =>
-    summarize(blocks.flat().filter((w) => w.side === s).map((w) => spec.value(w.step)).filter((v): v is number => v !== null && Number.isFinite(v)));
+    summarize(
+      blocks
+        .flat()
+        .filter((w) => w.side === s)
+        .map((w) => spec.value(w.step))
+        .filter((v): v is number => v !== null && Number.isFinite(v)),
+    );
   const ratios = blocks.map((b) => blockRatio(b, spec)).filter((x): x is number => x !== null);
   const base = { metric: spec.metric, unit: spec.unit, higherIsBetter: spec.higherIsBetter, baseline: side('baseline'), candidate: side('candidate') };
   if (ratios.length === 0) return { ...base, relativeChange: null, interval: null, confidence: null, method: 'no block with a value on both sides' };
@@ -185,4 +202,3 @@ export function summarize(values: readonly number[]) {
     values: [...values],
   };
 }
-

@@ -39,9 +39,7 @@ describe('parseCpuProfile', () => {
     expect(parseError('[1, 2]').message).toMatch(/not a V8 CPU profile: top level is not a JSON object/);
     expect(parseError('{"traceEvents": []}').message).toMatch(/missing "nodes" array/);
     expect(parseError(JSON.stringify({ ...valid, samples: [2, 99] })).message).toMatch(/samples\[1\] = 99 names no node/);
-    expect(parseError(JSON.stringify({ ...valid, samples: undefined, timeDeltas: undefined })).message).toMatch(
-      /no "samples" array and no node "hitCount"/,
-    );
+    expect(parseError(JSON.stringify({ ...valid, samples: undefined, timeDeltas: undefined })).message).toMatch(/no "samples" array and no node "hitCount"/);
     expect(parseError(JSON.stringify({ ...valid, timeDeltas: [1] })).message).toMatch(/"timeDeltas" has 1 entries but "samples" has 3/);
     expect(parseError(JSON.stringify({ ...valid, startTime: 'soon' })).message).toMatch(/startTime/);
     const orphanChild = { ...valid, nodes: [{ ...valid.nodes[0]!, children: [42] }, ...valid.nodes.slice(1)] };
@@ -60,9 +58,7 @@ describe('readCpuProfile', () => {
     await writeFile(broken, '{"nodes": [');
     expect((await readCpuProfile(good)).samples).toEqual(valid.samples);
     await expect(readCpuProfile(broken)).rejects.toThrow(`${broken}: truncated or invalid JSON`);
-    await expect(readCpuProfile(join(dir, 'missing.cpuprofile'))).rejects.toThrow(
-      `${join(dir, 'missing.cpuprofile')}: cannot read CPU profile (ENOENT)`,
-    );
+    await expect(readCpuProfile(join(dir, 'missing.cpuprofile'))).rejects.toThrow(`${join(dir, 'missing.cpuprofile')}: cannot read CPU profile (ENOENT)`);
   });
 });
 

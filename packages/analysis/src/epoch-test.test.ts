@@ -19,7 +19,13 @@ function normals(count: number): Float64Array {
 
 describe('epochValues', () => {
   it('averages the blocks of each epoch, in epoch order', () => {
-    expect(epochValues([{ epoch: 2, x: 0.3 }, { epoch: 1, x: 0.1 }, { epoch: 2, x: 0.1 }])).toEqual([0.1, 0.2]);
+    expect(
+      epochValues([
+        { epoch: 2, x: 0.3 },
+        { epoch: 1, x: 0.1 },
+        { epoch: 2, x: 0.1 },
+      ]),
+    ).toEqual([0.1, 0.2]);
   });
 });
 
@@ -32,7 +38,10 @@ describe('decideEpochs', () => {
   });
 
   it('calls a 4× slowdown a regression at the first look, its interval around 4×', () => {
-    const decision = decideEpochs([1.38, 1.40, 1.39, 1.41].map((x) => x), DESIGN);
+    const decision = decideEpochs(
+      [1.38, 1.4, 1.39, 1.41].map((x) => x),
+      DESIGN,
+    );
     expect(decision.outcome).toBe('regression');
     expect(decision.interval!.low).toBeGreaterThan(2.5);
     expect(decision.interval!.high).toBeLessThan(4);
@@ -40,7 +49,7 @@ describe('decideEpochs', () => {
   });
 
   it('calls a 4× speedup an improvement', () => {
-    expect(decideEpochs([-1.38, -1.40, -1.39, -1.41], DESIGN).outcome).toBe('improvement');
+    expect(decideEpochs([-1.38, -1.4, -1.39, -1.41], DESIGN).outcome).toBe('improvement');
   });
 
   it('calls identical sides no change at the first look, its interval within the threshold', () => {
@@ -61,7 +70,10 @@ describe('decideEpochs', () => {
 
   it('says no change, not regression, for a slowdown proven smaller than the threshold', () => {
     // x = log(1.02) ± 0.001: certainly slower, certainly by less than 5%.
-    const decision = decideEpochs([1, -1, 1, -1, 1, -1].map((s) => Math.log(1.02) + 0.001 * s), { ...DESIGN, minEpochSd: 0 });
+    const decision = decideEpochs(
+      [1, -1, 1, -1, 1, -1].map((s) => Math.log(1.02) + 0.001 * s),
+      { ...DESIGN, minEpochSd: 0 },
+    );
     expect(decision.interval!.low).toBeGreaterThan(0);
     expect(decision.outcome).toBe('no change');
   });
@@ -112,7 +124,7 @@ describe('the trimmed statistic', () => {
   const design = resolveEpochDesign({ ...DESIGN, statistic: 'trimmed' });
   const boundaries = spendingBoundaries(design);
 
-  it('has boundaries of its own, near t\'s while nothing is cut (fewer than five epochs)', () => {
+  it("has boundaries of its own, near t's while nothing is cut (fewer than five epochs)", () => {
     expect(boundaries).toHaveLength(DESIGN.maxEpochs - DESIGN.minEpochs + 1);
     // The same quantile estimated from other simulated paths: equal up to the simulation's own error.
     const t = spendingBoundaries(resolveEpochDesign(DESIGN));
@@ -138,7 +150,7 @@ describe('the trimmed statistic', () => {
     expect(Math.abs(crossed / paths - 0.05)).toBeLessThan(0.007);
   }, 60_000);
 
-  it('keeps two far epochs of ten from moving its interval, where they drag the mean\'s past the threshold', () => {
+  it("keeps two far epochs of ten from moving its interval, where they drag the mean's past the threshold", () => {
     // Ten A/A epochs (log ratios): eight within ±2%, and two at +14.9% and +17.3% as in a real Hive run.
     const epochs = [0.02, -0.02, 0.015, -0.015, 0.01, -0.01, 0.005, -0.005, Math.log(1.149), Math.log(1.173)];
     const plain = decideEpochs(epochs, { ...DESIGN, maxEpochs: 10 });

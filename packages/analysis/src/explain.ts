@@ -102,7 +102,10 @@ export function explainFrames(profile: CpuProfile, query: ExplainQuery, rules: r
 }
 
 /** Which rule a frame matches, without a profile (for a frame typed by hand). */
-export function explainRule(frame: Pick<CpuProfileCallFrame, 'functionName' | 'url'>, rules: readonly BucketRule[] = DEFAULT_BUCKET_RULES): RuleRef | undefined {
+export function explainRule(
+  frame: Pick<CpuProfileCallFrame, 'functionName' | 'url'>,
+  rules: readonly BucketRule[] = DEFAULT_BUCKET_RULES,
+): RuleRef | undefined {
   const index = frameMatcher(rules)(frame);
   return index === undefined ? undefined : ruleRef(rules, index);
 }

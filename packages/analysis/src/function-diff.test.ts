@@ -163,10 +163,7 @@ describe('diffFunctions', () => {
     it('adds every function and every bucket up to the non-idle CPU per request', () => {
       const byId = new Map(profile.nodes.map((node) => [node.id, node]));
       const durations = sampleDurationsUs(profile);
-      const busyUs = profile.samples!.reduce(
-        (sum, id, i) => (byId.get(id)!.callFrame.functionName === '(idle)' ? sum : sum + durations[i]!),
-        0,
-      );
+      const busyUs = profile.samples!.reduce((sum, id, i) => (byId.get(id)!.callFrame.functionName === '(idle)' ? sum : sum + durations[i]!), 0);
       const expected = busyUs / 1000 / okRequests;
       expect(expected).toBeGreaterThan(1);
 

@@ -77,11 +77,7 @@ export interface FunctionDiff {
  * Per-request figures of all functions also add up to the side's CPU per request, so the table
  * explains the headline metric. `(idle)` samples are left out everywhere: they are waiting, not work.
  */
-export function diffFunctions(
-  baseline: SideProfiles,
-  candidate: SideProfiles,
-  options: DiffFunctionsOptions = {},
-): FunctionDiff {
+export function diffFunctions(baseline: SideProfiles, candidate: SideProfiles, options: DiffFunctionsOptions = {}): FunctionDiff {
   const rules = options.rules ?? DEFAULT_BUCKET_RULES;
   const before = tallySide(baseline, rules, 'baseline');
   const after = tallySide(candidate, rules, 'candidate');
@@ -89,11 +85,7 @@ export function diffFunctions(
   const keys = new Set([...selfTimeKeys(before), ...selfTimeKeys(after)]);
   const functions = [...keys].map((key) => functionDelta(before, after, key));
   functions.sort(
-    (a, b) =>
-      Math.abs(b.self.delta) - Math.abs(a.self.delta) ||
-      a.functionName.localeCompare(b.functionName) ||
-      a.url.localeCompare(b.url) ||
-      a.line - b.line,
+    (a, b) => Math.abs(b.self.delta) - Math.abs(a.self.delta) || a.functionName.localeCompare(b.functionName) || a.url.localeCompare(b.url) || a.line - b.line,
   );
   return {
     baseline: before.totals,
@@ -138,12 +130,7 @@ function tallySide(side: SideProfiles, rules: readonly BucketRule[], name: strin
 }
 
 /** Adds one profile's non-idle self and total time to the tallies; returns its non-idle µs. */
-function addProfile(
-  profile: CpuProfile,
-  rules: readonly BucketRule[],
-  functions: Map<string, FunctionTally>,
-  bucketUs: Map<string, number>,
-): number {
+function addProfile(profile: CpuProfile, rules: readonly BucketRule[], functions: Map<string, FunctionTally>, bucketUs: Map<string, number>): number {
   const nodeBucket = classifyNodes(profile, rules);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = parentIds(profile.nodes);

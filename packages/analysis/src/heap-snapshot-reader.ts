@@ -318,4 +318,3 @@ export class SnapshotReader {
     return notSnapshot(this.source, `unexpected ${shown} at byte ${this.offset + i}`);
   }
 }
-

@@ -18,7 +18,23 @@ import { mulberry32 } from './random.js';
 // ---------------------------------------------------------------------------------------------
 // Hand-written snapshots
 
-const NODE_TYPES = ['hidden', 'array', 'string', 'object', 'code', 'closure', 'regexp', 'number', 'native', 'synthetic', 'concatenated string', 'sliced string', 'symbol', 'bigint', 'object shape'];
+const NODE_TYPES = [
+  'hidden',
+  'array',
+  'string',
+  'object',
+  'code',
+  'closure',
+  'regexp',
+  'number',
+  'native',
+  'synthetic',
+  'concatenated string',
+  'sliced string',
+  'symbol',
+  'bigint',
+  'object shape',
+];
 const EDGE_TYPES = ['context', 'element', 'property', 'internal', 'hidden', 'shortcut', 'weak'];
 
 type NodeSpec = [type: string, name: string, selfSize: number];
@@ -132,7 +148,16 @@ describe('summarizeHeapSnapshot on hand-written graphs', () => {
   it('counts nested instances of a class once, and sorts and cuts by retained size', () => {
     // root → Item → Item → Item, each Item holding a Payload of 100 bytes
     const list = snapshotOf(
-      [['synthetic', '', 0], ['object', 'Item', 10], ['object', 'Item', 10], ['object', 'Item', 10], ['object', 'Payload', 100], ['object', 'Payload', 100], ['object', 'Payload', 100], ['array', '', 8]],
+      [
+        ['synthetic', '', 0],
+        ['object', 'Item', 10],
+        ['object', 'Item', 10],
+        ['object', 'Item', 10],
+        ['object', 'Payload', 100],
+        ['object', 'Payload', 100],
+        ['object', 'Payload', 100],
+        ['array', '', 8],
+      ],
       [
         [0, 'element', 1, 1],
         [1, 'property', 'next', 2],
@@ -158,8 +183,24 @@ describe('summarizeHeapSnapshot on hand-written graphs', () => {
       [['synthetic', '', 0], ['native', 'Buffer', 0], ['object', 'Empty', 0], ...types.map((t): NodeSpec => [t, 'x', 1])],
       [[0, 'element', 1, 1], [0, 'element', 2, 2], ...types.map((_, i): EdgeSpec => [0, 'element', i + 3, i + 3])],
     );
-    expect(summarizeHeapSnapshot(g).classes.map((c) => c.name).sort()).toEqual(
-      ['(system)', '(array)', '(string)', '(compiled code)', '(closure)', '(regexp)', '(number)', '(concatenated string)', '(sliced string)', '(object shape)', 'Buffer'].sort(),
+    expect(
+      summarizeHeapSnapshot(g)
+        .classes.map((c) => c.name)
+        .sort(),
+    ).toEqual(
+      [
+        '(system)',
+        '(array)',
+        '(string)',
+        '(compiled code)',
+        '(closure)',
+        '(regexp)',
+        '(number)',
+        '(concatenated string)',
+        '(sliced string)',
+        '(object shape)',
+        'Buffer',
+      ].sort(),
     );
   });
 
@@ -180,7 +221,10 @@ describe('summarizeHeapSnapshot on hand-written graphs', () => {
     const random = mulberry32(7);
     for (let round = 0; round < 40; round++) {
       const n = 2 + Math.floor(random() * 30);
-      const nodes: NodeSpec[] = [['synthetic', '', 0], ...Array.from({ length: n - 1 }, (_, i): NodeSpec => ['object', `N${i + 1}`, 1 + Math.floor(random() * 100)])];
+      const nodes: NodeSpec[] = [
+        ['synthetic', '', 0],
+        ...Array.from({ length: n - 1 }, (_, i): NodeSpec => ['object', `N${i + 1}`, 1 + Math.floor(random() * 100)]),
+      ];
       const edges: EdgeSpec[] = [];
       const edgeCount = Math.floor(random() * n * 2.5);
       for (let e = 0; e < edgeCount; e++) {
@@ -207,7 +251,11 @@ function bruteForceRetained(nodes: NodeSpec[], edges: EdgeSpec[]): Record<string
     const all = [...strong.map(([from, , , to]): [number, number] => [from, to]), ...extra];
     while (todo.length) {
       const at = todo.pop()!;
-      for (const [from, to] of all) if (from === at && to !== without && !seen.has(to)) todo.push(to), seen.add(to);
+      for (const [from, to] of all)
+        if (from === at && to !== without && !seen.has(to)) {
+          todo.push(to);
+          seen.add(to);
+        }
     }
     return seen;
   };
@@ -226,8 +274,19 @@ function bruteForceRetained(nodes: NodeSpec[], edges: EdgeSpec[]): Record<string
 
 describe('summarizeHeapSnapshotStream', () => {
   const graph = snapshotOf(
-    [['synthetic', '', 0], ['object', 'Quote"Back\\slash\nnew line', 10], ['object', 'ünïcødé €😀', 20], ['native', 'Buffer', 30], ['string', 'a "quoted" string', 5]],
-    [[0, 'element', 1, 1], [1, 'property', 'è"', 2], [1, 'internal', '12', 3], [3, 'property', 'text', 4]],
+    [
+      ['synthetic', '', 0],
+      ['object', 'Quote"Back\\slash\nnew line', 10],
+      ['object', 'ünïcødé €😀', 20],
+      ['native', 'Buffer', 30],
+      ['string', 'a "quoted" string', 5],
+    ],
+    [
+      [0, 'element', 1, 1],
+      [1, 'property', 'è"', 2],
+      [1, 'internal', '12', 3],
+      [3, 'property', 'text', 4],
+    ],
   );
   // Keys in an order V8 never writes, other values to skip, and whitespace everywhere.
   const { snapshot, nodes, edges, strings } = graph;
@@ -253,7 +312,9 @@ describe('summarizeHeapSnapshotStream', () => {
     await fails(compact.replace('"edges":[', '"edges":[1,'));
     await fails('');
     await fails('[1, 2]');
-    await expect(summarizeHeapSnapshotStream(chunksOf(compact.slice(0, -3), 16), 'cut.heapsnapshot')).rejects.toThrow(/cut\.heapsnapshot: not a V8 heap snapshot: .*truncated/);
+    await expect(summarizeHeapSnapshotStream(chunksOf(compact.slice(0, -3), 16), 'cut.heapsnapshot')).rejects.toThrow(
+      /cut\.heapsnapshot: not a V8 heap snapshot: .*truncated/,
+    );
     expect(() => summarizeHeapSnapshot({ ...graph, nodes: [1, 2, 3] })).toThrow(GwprofError);
   });
 });
@@ -373,9 +434,28 @@ describe('growingClasses', () => {
     classes: classes.map(([name, retainedSize]) => ({ name, count: 1, selfSize: 1, retainedSize, retainerPath: [name] })),
   });
   const series = [
-    summary([['Steady', 10 * MB], ['Leak', 3 * MB], ['Dip', 4 * MB], ['Small', 1000], ['Gone', 2 * MB]]),
-    summary([['Steady', 10 * MB], ['Leak', 5 * MB], ['Dip', 3 * MB], ['Small', 2000], ['Late', 3 * MB]]),
-    summary([['Steady', 10 * MB], ['Leak', 8 * MB], ['Dip', 9 * MB], ['Small', 3000], ['Late', 5 * MB], ['Gone', 9 * MB]]),
+    summary([
+      ['Steady', 10 * MB],
+      ['Leak', 3 * MB],
+      ['Dip', 4 * MB],
+      ['Small', 1000],
+      ['Gone', 2 * MB],
+    ]),
+    summary([
+      ['Steady', 10 * MB],
+      ['Leak', 5 * MB],
+      ['Dip', 3 * MB],
+      ['Small', 2000],
+      ['Late', 3 * MB],
+    ]),
+    summary([
+      ['Steady', 10 * MB],
+      ['Leak', 8 * MB],
+      ['Dip', 9 * MB],
+      ['Small', 3000],
+      ['Late', 5 * MB],
+      ['Gone', 9 * MB],
+    ]),
   ];
 
   it('keeps classes that grew in every diff by more than the threshold, largest growth first', () => {

@@ -167,7 +167,6 @@ interface HeapGraph {
   firstEdge: Uint32Array;
 }
 
-
 function buildGraph(parts: GraphParts, source: string): HeapGraph {
   const meta = parts.meta;
   if (!isRecord(meta)) throw notSnapshot(source, 'no "snapshot.meta"');
@@ -491,7 +490,15 @@ interface ClassRow {
 }
 
 function aggregateClasses(g: HeapGraph, classes: NodeClasses, retained: Float64Array, order: DepthFirstOrder): ClassRow[] {
-  const rows: ClassRow[] = classes.names.map((name, classIndex) => ({ classIndex, name, count: 0, selfSize: 0, retainedSize: 0, largest: -1, largestRetained: -1 }));
+  const rows: ClassRow[] = classes.names.map((name, classIndex) => ({
+    classIndex,
+    name,
+    count: 0,
+    selfSize: 0,
+    retainedSize: 0,
+    largest: -1,
+    largestRetained: -1,
+  }));
   for (let n = 0; n < g.nodeCount; n++) {
     if (!classes.counted[n]) continue;
     const row = rows[classes.classOf[n]!]!;
@@ -693,7 +700,5 @@ function topOf(top: number | undefined): number {
   if (!(top >= 0) || (!Number.isInteger(top) && top !== Infinity)) throw new GwprofError(`top must be a non-negative integer, got ${top}`);
   return top;
 }
-
-
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

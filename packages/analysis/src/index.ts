@@ -1,12 +1,32 @@
 // What other packages and the benchmarks (bench/) use; everything else stays inside analysis.
 export { BUCKETS, BUCKET_ORDER, EXTRA_BUCKET_COLORS, UNATTRIBUTED_BUCKETS } from './bucket-catalog.js';
-export { frameKey, parseCpuProfile, readCpuProfile, sampleDurationsUs, selfWeights, type CpuProfile, type CpuProfileNode, type CpuProfileCallFrame } from './cpuprofile.js';
+export {
+  frameKey,
+  parseCpuProfile,
+  readCpuProfile,
+  sampleDurationsUs,
+  selfWeights,
+  type CpuProfile,
+  type CpuProfileNode,
+  type CpuProfileCallFrame,
+} from './cpuprofile.js';
 export { DEFAULT_BUCKET_RULES, loadBucketRules, type BucketRule } from './rules.js';
 export { analyzeProfile, attributeNodes, classifyNodes, orderBucketNames, type ProfileAnalysis } from './buckets.js';
 export { bucketCosts, compareGcWithNode, type BucketFunctionCost } from './bucket-costs.js';
 export { explainFrames, formatExplanations, parseExplainQuery } from './explain.js';
 export { diffFunctions, selfMsByFunction, type SideProfiles } from './function-diff.js';
-export { allocationsByFunction, analyzeAllocations, placeByAttribution, diffAllocations, mergeHeapProfiles, parseHeapProfile, type AllocationAnalysis, type AllocationDiff, type HeapProfile, type SideHeapProfiles } from './allocations.js';
+export {
+  allocationsByFunction,
+  analyzeAllocations,
+  placeByAttribution,
+  diffAllocations,
+  mergeHeapProfiles,
+  parseHeapProfile,
+  type AllocationAnalysis,
+  type AllocationDiff,
+  type HeapProfile,
+  type SideHeapProfiles,
+} from './allocations.js';
 export { mergeStacks, type MergedStack, type MergedStacks } from './side-stacks.js';
 export { TOP_FUNCTIONS } from './top-functions.js';
 // Capacity
@@ -15,8 +35,29 @@ export { analyzeRateCapacity } from './rate-capacity.js';
 // Steady state (collect decides with these while a step runs)
 export { cpuWarmupDecision, warmupDecision, windowDecision, judgeWindowSteadiness, type WindowRule, type WindowSteadiness } from './steady-state.js';
 // Comparisons: the verdict, and the sequential rule behind it (bench/ replays and simulates it)
-export { blockChanges, blockLogRatio, failedWindows, judgeComparison, compareMetric, deltaMetric, GATING_METRIC, INFORMATIONAL_METRICS, type ComparisonDesign, type ComparisonVerdict } from './compare-windows.js';
-export { DEFAULT_EPOCH_TEST, decideEpochs, epochValues, resolveEpochDesign, spendingBoundaries, type EpochBlock, type EpochDecision, type EpochOutcome, type EpochTestDesign } from './epoch-test.js';
+export {
+  blockChanges,
+  blockLogRatio,
+  failedWindows,
+  judgeComparison,
+  compareMetric,
+  deltaMetric,
+  GATING_METRIC,
+  INFORMATIONAL_METRICS,
+  type ComparisonDesign,
+  type ComparisonVerdict,
+} from './compare-windows.js';
+export {
+  DEFAULT_EPOCH_TEST,
+  decideEpochs,
+  epochValues,
+  resolveEpochDesign,
+  spendingBoundaries,
+  type EpochBlock,
+  type EpochDecision,
+  type EpochOutcome,
+  type EpochTestDesign,
+} from './epoch-test.js';
 export { upstreamUnseen, upstreamUnseenBySide, type SideUpstreamUnseen } from './upstream.js';
 export { mulberry32 } from './random.js';
 export { mean, median, variance } from './descriptive.js';
@@ -24,15 +65,49 @@ export { uslThroughput } from './usl.js';
 export { MOVE_FAMILY_CONFIDENCE, epochPairs, moveNoise, type EpochPair, type WindowCosts } from './move-noise.js';
 // Soak: memory trends, the leak verdict, heap snapshots by class
 export { mannKendall, normalCdf, normalQuantile, theilSen, type MannKendall, type TheilSen, type TrendPoint } from './trend.js';
-export { DEFAULT_LEAK_DESIGN, calmsAfterWarmup, intervalsAfterWarmup, judgeSoak, leakingClasses, memoryTrend, rssNetOfHeap, rssNetOfHeapUnderLoad, snapshotDue, type LeakDesign, type SnapshotTime } from './leak.js';
+export {
+  DEFAULT_LEAK_DESIGN,
+  calmsAfterWarmup,
+  intervalsAfterWarmup,
+  judgeSoak,
+  leakingClasses,
+  memoryTrend,
+  rssNetOfHeap,
+  rssNetOfHeapUnderLoad,
+  snapshotDue,
+  type LeakDesign,
+  type SnapshotTime,
+} from './leak.js';
 export { analyzeSoak, leakDesignOf } from './soak-analysis.js';
-export { growingClasses, summarizeHeapSnapshot, summarizeHeapSnapshotFile, type GrowingClass, type HeapClassSummary, type HeapSnapshotSummary } from './heap-snapshot.js';
+export {
+  growingClasses,
+  summarizeHeapSnapshot,
+  summarizeHeapSnapshotFile,
+  type GrowingClass,
+  type HeapClassSummary,
+  type HeapSnapshotSummary,
+} from './heap-snapshot.js';
 // Comparisons by instructions: the verdict on callgrind's counts, dumps, and the measure in words
-export { INSTRUCTION_LEVEL, decideInstructions, failedBatches, instructionMetric, instructionObservations, judgeInstructions, type InstructionTestDesign } from './instruction-test.js';
+export {
+  INSTRUCTION_LEVEL,
+  decideInstructions,
+  failedBatches,
+  instructionMetric,
+  instructionObservations,
+  judgeInstructions,
+  type InstructionTestDesign,
+} from './instruction-test.js';
 export { callgrindTotal, parseCallgrindDump, type CallgrindDump } from './callgrind-dump.js';
 export { instructionMeasure, timeMeasure } from './measure-statement.js';
 export { PerfMap, type JitCode } from './perf-map.js';
 export { callgrindContexts, type CallgrindContext } from './callgrind-contexts.js';
-export { instructionBreakdown, instructionMoves, instructionProfile, instructionProfileOfFile, type InstructionBreakdown, type InstructionProfile } from './instruction-profile.js';
+export {
+  instructionBreakdown,
+  instructionMoves,
+  instructionProfile,
+  instructionProfileOfFile,
+  type InstructionBreakdown,
+  type InstructionProfile,
+} from './instruction-profile.js';
 export { analyzeInstructionComparison } from './instruction-comparison.js';
 export { comparisonOutcome } from './comparison-outcome.js';

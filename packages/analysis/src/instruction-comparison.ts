@@ -44,5 +44,10 @@ export function analyzeInstructionComparison(
     allocation: null,
     pprof: null,
   };
-  return { levels: [level], ...comparisonOutcome(compare, verdict), windows: [], measure: instructionMeasure(design, compare.instructionEpochs ?? [], record?.error) };
+  return {
+    levels: [level],
+    ...comparisonOutcome(compare, verdict),
+    windows: [],
+    measure: instructionMeasure(design, compare.instructionEpochs ?? [], record?.error),
+  };
 }

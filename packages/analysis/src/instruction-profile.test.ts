@@ -36,7 +36,7 @@ describe('instructionProfile', () => {
   const profile = instructionProfile(contexts, new PerfMap(MAP), 12);
   const breakdown = instructionBreakdown(profile, (p) => classifyNodes(p, DEFAULT_BUCKET_RULES));
 
-  it('reads the contexts with their self counts, skipping calls\' inclusive costs', () => {
+  it("reads the contexts with their self counts, skipping calls' inclusive costs", () => {
     expect(total).toBe(1057);
     expect(contexts.reduce((s, c) => s + c.self, 0)).toBe(1057);
     expect(contexts.find((c) => c.frames[0] === 'Builtins_LoadIC')!.frames).toHaveLength(3);

@@ -14,7 +14,8 @@ import type { CpuProfile, CpuProfileCallFrame, CpuProfileNode } from './cpuprofi
 import type { PerfMap } from './perf-map.js';
 
 /** The collector's own code: a context whose chain passes through one of these is GC work. */
-const GC_FRAME = /^(?:v8::internal::(?:Heap::|Scavenger|ScavengerCollector|MarkCompactCollector|MinorMarkCompactCollector|MinorMarkSweepCollector|ConcurrentMarking|Sweeper|IncrementalMarking|MarkingVisitor|MainMarkingVisitor|GCTracer|ArrayBufferSweeper|Evacuat|FullEvacuator|YoungGenerationEvacuator)|heap::base::|cppgc::)/;
+const GC_FRAME =
+  /^(?:v8::internal::(?:Heap::|Scavenger|ScavengerCollector|MarkCompactCollector|MinorMarkCompactCollector|MinorMarkSweepCollector|ConcurrentMarking|Sweeper|IncrementalMarking|MarkingVisitor|MainMarkingVisitor|GCTracer|ArrayBufferSweeper|Evacuat|FullEvacuator|YoungGenerationEvacuator)|heap::base::|cppgc::)/;
 const ADDRESS = /^0x([0-9a-f]+)$/i;
 
 export interface InstructionProfile {
@@ -51,7 +52,8 @@ export class InstructionProfileBuilder {
       const address = ADDRESS.exec(name);
       if (address) {
         const code = this.perfMap.lookup(Number.parseInt(address[1]!, 16));
-        if (code?.js) js.push({ functionName: code.js.functionName, scriptId: '0', url: code.js.url, lineNumber: code.js.line - 1, columnNumber: code.js.column - 1 });
+        if (code?.js)
+          js.push({ functionName: code.js.functionName, scriptId: '0', url: code.js.url, lineNumber: code.js.line - 1, columnNumber: code.js.column - 1 });
         else if (i === 0) {
           unnamed = true;
           js.push(pseudo('(unnamed JIT code)'));
@@ -80,7 +82,13 @@ export class InstructionProfileBuilder {
 
   finish(): InstructionProfile {
     const leaves = [...this.selfByLeaf.entries()];
-    const profile: CpuProfile = { nodes: this.nodes, startTime: 0, endTime: this.total, samples: leaves.map(([id]) => id), timeDeltas: leaves.map(([, n]) => n) };
+    const profile: CpuProfile = {
+      nodes: this.nodes,
+      startTime: 0,
+      endTime: this.total,
+      samples: leaves.map(([id]) => id),
+      timeDeltas: leaves.map(([, n]) => n),
+    };
     return { profile, total: this.total, truncated: this.truncated, unnamedJit: this.unnamedJit };
   }
 
@@ -105,7 +113,13 @@ export function instructionProfile(contexts: readonly CallgrindContext[], perfMa
 /** The instruction profile of a dump file, read line by line. */
 export async function instructionProfileOfFile(file: string, perfMap: PerfMap, separateCallers: number): Promise<InstructionProfile> {
   const builder = new InstructionProfileBuilder(perfMap, separateCallers);
-  await readContextsFromFile(file, new ContextReader((frames) => builder.leafOf(frames), (leaf, self) => builder.add(leaf, self)));
+  await readContextsFromFile(
+    file,
+    new ContextReader(
+      (frames) => builder.leafOf(frames),
+      (leaf, self) => builder.add(leaf, self),
+    ),
+  );
   return builder.finish();
 }
 
@@ -162,7 +176,15 @@ export function instructionMoves(
     const f = (cf ?? bf)!;
     const b = per(baseline, bf?.self ?? 0);
     const c = per(candidate, cf?.self ?? 0);
-    return { functionName: f.functionName, url: f.url, line: f.line, bucket: f.bucket, baselinePerOkRequest: b, candidatePerOkRequest: c, deltaPerOkRequest: c - b };
+    return {
+      functionName: f.functionName,
+      url: f.url,
+      line: f.line,
+      bucket: f.bucket,
+      baselinePerOkRequest: b,
+      candidatePerOkRequest: c,
+      deltaPerOkRequest: c - b,
+    };
   });
   const largest = <T extends { deltaPerOkRequest: number }>(list: T[]) => list.sort((x, y) => Math.abs(y.deltaPerOkRequest) - Math.abs(x.deltaPerOkRequest));
   const share = (side: { breakdown: InstructionBreakdown }, n: number) => (side.breakdown.total > 0 ? n / side.breakdown.total : 0);

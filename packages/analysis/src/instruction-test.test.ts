@@ -6,10 +6,19 @@ const design = { threshold: 0.01, alpha: 0.05, minEpochs: 3, maxEpochs: 10, spen
 
 function batch(epoch: number, side: InstructionBatch['side'], perRequest: number, ok = 30): InstructionBatch {
   return {
-    epoch, side, batch: 1, startedAt: '', requests: 30, ok,
+    epoch,
+    side,
+    batch: 1,
+    startedAt: '',
+    requests: 30,
+    ok,
     failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 30 - ok, timeouts: 0, socketErrors: 0 },
     failureSamples: ok < 30 ? [{ kind: 'mismatch', message: 'data differs', count: 30 - ok }] : [],
-    instructions: perRequest * ok, instructionsPerOkRequest: ok > 0 ? perRequest : null, seconds: 1, forcedGcMs: 1, dumpFile: 'x',
+    instructions: perRequest * ok,
+    instructionsPerOkRequest: ok > 0 ? perRequest : null,
+    seconds: 1,
+    forcedGcMs: 1,
+    dumpFile: 'x',
   };
 }
 

@@ -27,7 +27,10 @@ export function instructionObservations(batches: readonly InstructionBatch[]): E
   const epochs = [...new Set(batches.map((b) => b.epoch))].sort((a, b) => a - b);
   return epochs.flatMap((epoch) => {
     const values = (side: InstructionBatch['side']) =>
-      batches.filter((b) => b.epoch === epoch && b.side === side).map(usable).filter((v): v is number => v !== null);
+      batches
+        .filter((b) => b.epoch === epoch && b.side === side)
+        .map(usable)
+        .filter((v): v is number => v !== null);
     const baseline = values('baseline');
     const candidate = values('candidate');
     return baseline.length > 0 && candidate.length > 0 ? [{ epoch, x: blockLogRatio(baseline, candidate) }] : [];
@@ -42,9 +45,17 @@ export function failedBatches(batches: readonly InstructionBatch[]): Instruction
 export function decideInstructions(batches: readonly InstructionBatch[], design: InstructionTestDesign): LevelDecision {
   const observations = instructionObservations(batches);
   const base = { alpha: design.alpha, maxEpochs: design.maxEpochs, blocks: observations.length };
-  if (observations.length === 0) return { ...base, outcome: 'continue', epochs: 0, relativeChange: 0, interval: null, reason: 'no epoch with batches on both sides yet' };
+  if (observations.length === 0)
+    return { ...base, outcome: 'continue', epochs: 0, relativeChange: 0, interval: null, reason: 'no epoch with batches on both sides yet' };
   const decision = decideEpochs(epochValues(observations), design);
-  return { ...base, outcome: decision.outcome, epochs: decision.epochs, relativeChange: decision.relativeChange, interval: decision.interval, reason: decision.reason };
+  return {
+    ...base,
+    outcome: decision.outcome,
+    epochs: decision.epochs,
+    relativeChange: decision.relativeChange,
+    interval: decision.interval,
+    reason: decision.reason,
+  };
 }
 
 /** The comparison's verdict from its batches; also whether counting more could change it. */
@@ -53,7 +64,10 @@ export function judgeInstructions(batches: readonly InstructionBatch[], design: 
   const decisions = new Map([[INSTRUCTION_LEVEL, decision]]);
   const failed = failedBatches(batches);
   if (failed.length > 0) {
-    const reasons = failed.map((b) => `${b.side} batch ${b.epoch}.${b.batch}: ${b.requests - b.ok} of ${b.requests} responses failed validation${b.failureSamples[0] ? ` (${b.failureSamples[0].message})` : ''}`);
+    const reasons = failed.map(
+      (b) =>
+        `${b.side} batch ${b.epoch}.${b.batch}: ${b.requests - b.ok} of ${b.requests} responses failed validation${b.failureSamples[0] ? ` (${b.failureSamples[0].message})` : ''}`,
+    );
     return { decisions, verdict: 'invalid', reasons, exitCode: EXIT.invalid, done: true };
   }
   const reason = `instructions per request: ${decision.reason}`;
@@ -69,9 +83,21 @@ export function judgeInstructions(batches: readonly InstructionBatch[], design: 
 
 /** The gating metric summarised: each side's batches, and the change from the epochs with a plain 95% interval. */
 export function instructionMetric(batches: readonly InstructionBatch[]): MetricComparison {
-  const side = (s: InstructionBatch['side']) => summarize(batches.filter((b) => b.side === s).map(usable).filter((v): v is number => v !== null));
+  const side = (s: InstructionBatch['side']) =>
+    summarize(
+      batches
+        .filter((b) => b.side === s)
+        .map(usable)
+        .filter((v): v is number => v !== null),
+    );
   const xs = instructionObservations(batches).map((o) => o.x);
-  const base = { metric: 'instructionsPerOkRequest', unit: 'instructions/req', higherIsBetter: false, baseline: side('baseline'), candidate: side('candidate') };
+  const base = {
+    metric: 'instructionsPerOkRequest',
+    unit: 'instructions/req',
+    higherIsBetter: false,
+    baseline: side('baseline'),
+    candidate: side('candidate'),
+  };
   if (xs.length === 0) return { ...base, relativeChange: null, interval: null, confidence: null, method: 'no epoch with batches on both sides' };
   const m = mean(xs);
   if (xs.length < 2) return { ...base, relativeChange: Math.expm1(m), interval: null, confidence: null, method: 'one epoch: no interval' };

@@ -41,7 +41,10 @@ export function findKnee(points: readonly ThroughputPoint[]): KneeResult {
     if (y - x > best.bend) best = { index, bend: y - x };
   });
   if (best.bend < MIN_BEND) {
-    return { knee: null, note: `throughput still grows about in proportion to concurrency up to c=${last.concurrency}: the knee lies beyond the measured steps` };
+    return {
+      knee: null,
+      note: `throughput still grows about in proportion to concurrency up to c=${last.concurrency}: the knee lies beyond the measured steps`,
+    };
   }
   const knee = curve[best.index]!;
   return {

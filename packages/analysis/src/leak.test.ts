@@ -24,17 +24,38 @@ function soak(count: number, heapAt: (sec: number) => number, options: SoakShape
     const heapTotalBytes = heapAt(endSec) + 20e6;
     const native = (options.native ?? (() => 60e6))(endSec - INTERVAL / 2);
     const calm: SoakCalm = {
-      atSec: endSec, okRequestsSoFar: endSec * RATE,
-      heapUsedBytes: heapAt(endSec) + jitter(), heapTotalBytes,
-      externalBytes: (options.external ?? (() => 2e6))(endSec) + jitter(), arrayBuffersBytes: 1e6,
+      atSec: endSec,
+      okRequestsSoFar: endSec * RATE,
+      heapUsedBytes: heapAt(endSec) + jitter(),
+      heapTotalBytes,
+      externalBytes: (options.external ?? (() => 2e6))(endSec) + jitter(),
+      arrayBuffersBytes: 1e6,
       rssBytes: heapTotalBytes + native + jitter(options.calmRssNoise),
     };
-    const sample = { rssBytes: heapTotalBytes + 40e6 + native + jitter(), heapUsedBytes: heapAt(endSec), heapTotalBytes: heapTotalBytes + 40e6, externalBytes: calm.externalBytes, arrayBuffersBytes: 1e6, openFds: 30, activeResources: 10, eventLoopDelayP99Ms: 20 };
+    const sample = {
+      rssBytes: heapTotalBytes + 40e6 + native + jitter(),
+      heapUsedBytes: heapAt(endSec),
+      heapTotalBytes: heapTotalBytes + 40e6,
+      externalBytes: calm.externalBytes,
+      arrayBuffersBytes: 1e6,
+      openFds: 30,
+      activeResources: 10,
+      eventLoopDelayP99Ms: 20,
+    };
     return {
-      index, startSec: endSec - INTERVAL, endSec, loadSec: INTERVAL - 3,
+      index,
+      startSec: endSec - INTERVAL,
+      endSec,
+      loadSec: INTERVAL - 3,
       requests: { sent: INTERVAL * RATE, ok: INTERVAL * RATE, failed: 0, dropped: 0 },
       failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 },
-      okRps: RATE, latencyMs: null, gateway: { mean: sample, max: sample }, gatewayCpuPercent: null, gcShare: null, calm, harnessRssBytes: 100e6,
+      okRps: RATE,
+      latencyMs: null,
+      gateway: { mean: sample, max: sample },
+      gatewayCpuPercent: null,
+      gcShare: null,
+      calm,
+      harnessRssBytes: 100e6,
     };
   });
 }
@@ -43,7 +64,12 @@ const design = { ...DEFAULT_LEAK_DESIGN, warmupSec: 120 };
 
 describe('judgeSoak', () => {
   it('calls a heap that grows 1,000 bytes per request a leak, at that rate', () => {
-    const result = judgeSoak(soak(20, (sec) => 50e6 + sec * RATE * 1000), [], design, false);
+    const result = judgeSoak(
+      soak(20, (sec) => 50e6 + sec * RATE * 1000),
+      [],
+      design,
+      false,
+    );
     expect(result.verdict).toBe('leak');
     const heap = result.trends.find((t) => t.series === 'heapAfterGc')!;
     expect(heap.bytesPerRequest!.slope).toBeGreaterThan(950);
@@ -52,7 +78,12 @@ describe('judgeSoak', () => {
   });
 
   it('sees external memory alone grow (Buffers outside the heap)', () => {
-    const result = judgeSoak(soak(20, () => 50e6, { external: (sec) => 2e6 + sec * RATE * 500 }), [], design, false);
+    const result = judgeSoak(
+      soak(20, () => 50e6, { external: (sec) => 2e6 + sec * RATE * 500 }),
+      [],
+      design,
+      false,
+    );
     expect(result.verdict).toBe('leak');
     expect(result.trends.find((t) => t.series === 'external')!.verdict).toBe('leak');
     expect(result.trends.find((t) => t.series === 'heapAfterGc')!.verdict).toBe('no leak');
@@ -60,16 +91,38 @@ describe('judgeSoak', () => {
 
   it('calls a flat heap no leak, and leaves the warm-up out: caches filling are not a leak', () => {
     // 30 MB of cache in the first two minutes, then flat.
-    const result = judgeSoak(soak(30, (sec) => 50e6 + Math.min(sec, 120) * 250_000), [], design, false);
+    const result = judgeSoak(
+      soak(30, (sec) => 50e6 + Math.min(sec, 120) * 250_000),
+      [],
+      design,
+      false,
+    );
     expect(result.verdict).toBe('no leak');
     for (const trend of result.trends) expect(trend.mbPerHour.high!).toBeLessThan((10 * RATE * 3600) / 1e6);
-    const counted = judgeSoak(soak(30, (sec) => 50e6 + Math.min(sec, 120) * 250_000), [], { ...design, warmupSec: 0 }, false);
+    const counted = judgeSoak(
+      soak(30, (sec) => 50e6 + Math.min(sec, 120) * 250_000),
+      [],
+      { ...design, warmupSec: 0 },
+      false,
+    );
     expect(counted.trends.find((t) => t.series === 'heapAfterGc')!.mbPerHour.slope).toBeGreaterThan(0);
   });
 
   it('is inconclusive with too few calms after the warm-up, and when noise hides the threshold', () => {
-    expect(judgeSoak(soak(5, () => 50e6), [], design, false).verdict).toBe('inconclusive');
-    const noisy = judgeSoak(soak(8, () => 50e6, { noise: 3e6 }), [], design, false);
+    expect(
+      judgeSoak(
+        soak(5, () => 50e6),
+        [],
+        design,
+        false,
+      ).verdict,
+    ).toBe('inconclusive');
+    const noisy = judgeSoak(
+      soak(8, () => 50e6, { noise: 3e6 }),
+      [],
+      design,
+      false,
+    );
     expect(noisy.verdict).toBe('inconclusive');
     expect(noisy.reason).toMatch(/soak longer/);
   });
@@ -86,9 +139,25 @@ describe('judgeSoak', () => {
   it('reads RSS net of heap under load, not at the calm, where it scatters by tens of MB', () => {
     const rss = (result: ReturnType<typeof judgeSoak>) => result.trends.find((t) => t.series === 'rssNetOfHeap')!;
     // ±40 MB at the calms, as on a clean Mesh, around a level that does not move: no leak.
-    expect(rss(judgeSoak(soak(30, () => 50e6, { calmRssNoise: 40e6 }), [], design, false)).verdict).toBe('no leak');
+    expect(
+      rss(
+        judgeSoak(
+          soak(30, () => 50e6, { calmRssNoise: 40e6 }),
+          [],
+          design,
+          false,
+        ),
+      ).verdict,
+    ).toBe('no leak');
     // A native leak of 1,000 bytes per request under the same calm noise: a leak, at its size.
-    const leaking = rss(judgeSoak(soak(30, () => 50e6, { calmRssNoise: 40e6, native: (sec) => 60e6 + sec * RATE * 1000 }), [], design, false));
+    const leaking = rss(
+      judgeSoak(
+        soak(30, () => 50e6, { calmRssNoise: 40e6, native: (sec) => 60e6 + sec * RATE * 1000 }),
+        [],
+        design,
+        false,
+      ),
+    );
     expect(leaking.verdict).toBe('leak');
     expect(leaking.bytesPerRequest!.slope).toBeGreaterThan(950);
     expect(leaking.bytesPerRequest!.slope).toBeLessThan(1050);
@@ -102,16 +171,46 @@ describe('judgeSoak', () => {
     const native = (sec: number) => 60e6 + (sec > 480 ? 300e6 : 0) - (sec > 840 ? 80e6 : 0);
     const rss = (result: ReturnType<typeof judgeSoak>) => result.trends.find((t) => t.series === 'rssNetOfHeap')!;
     const snapshots = [{ atSec: 60 }, { atSec: 480 }, { atSec: 840 }, { atSec: 1200 }];
-    const cut = rss(judgeSoak(soak(20, () => 50e6, { native }), snapshots, design, false));
+    const cut = rss(
+      judgeSoak(
+        soak(20, () => 50e6, { native }),
+        snapshots,
+        design,
+        false,
+      ),
+    );
     expect(cut.judgedUntilSec).toBe(480);
     expect(cut.points).toBe(7);
     expect(cut.verdict).toBe('no leak');
     // Read across the snapshots, the same RSS would be taken for a leak.
-    expect(rss(judgeSoak(soak(20, () => 50e6, { native }), [], design, false)).verdict).not.toBe('no leak');
+    expect(
+      rss(
+        judgeSoak(
+          soak(20, () => 50e6, { native }),
+          [],
+          design,
+          false,
+        ),
+      ).verdict,
+    ).not.toBe('no leak');
     // The heap is read at every calm whatever the snapshots.
-    expect(judgeSoak(soak(20, () => 50e6, { native }), snapshots, design, false).trends.find((t) => t.series === 'heapAfterGc')!.points).toBe(19);
+    expect(
+      judgeSoak(
+        soak(20, () => 50e6, { native }),
+        snapshots,
+        design,
+        false,
+      ).trends.find((t) => t.series === 'heapAfterGc')!.points,
+    ).toBe(19);
     // A native leak of 1,000 bytes per request before the first snapshot is still one, at its size.
-    const leaking = rss(judgeSoak(soak(20, () => 50e6, { native: (sec) => native(sec) + sec * RATE * 1000 }), snapshots, design, false));
+    const leaking = rss(
+      judgeSoak(
+        soak(20, () => 50e6, { native: (sec) => native(sec) + sec * RATE * 1000 }),
+        snapshots,
+        design,
+        false,
+      ),
+    );
     expect(leaking.verdict).toBe('leak');
     expect(leaking.bytesPerRequest!.slope).toBeGreaterThan(900);
     expect(leaking.bytesPerRequest!.slope).toBeLessThan(1100);
@@ -119,19 +218,34 @@ describe('judgeSoak', () => {
 
   it('at the default threshold, a 2 MB table doubling in a 30-minute soak is no leak, and 100 bytes per request is a leak', () => {
     // As measured on Mesh at about 100 req/s: 20 calms 90 s apart, a 3-minute warm-up, a step at minute 22.
-    const calmsOf = (heapAt: (sec: number) => number) => soak(20, heapAt).map((interval, i) => {
-      const atSec = (i + 1) * 90;
-      return { ...interval, endSec: atSec, calm: { ...interval.calm!, atSec, okRequestsSoFar: atSec * RATE, heapUsedBytes: heapAt(atSec) } };
-    });
+    const calmsOf = (heapAt: (sec: number) => number) =>
+      soak(20, heapAt).map((interval, i) => {
+        const atSec = (i + 1) * 90;
+        return { ...interval, endSec: atSec, calm: { ...interval.calm!, atSec, okRequestsSoFar: atSec * RATE, heapUsedBytes: heapAt(atSec) } };
+      });
     const thirtyMinutes = { ...DEFAULT_LEAK_DESIGN, warmupSec: 180 };
     const heap = (result: ReturnType<typeof judgeSoak>) => result.trends.find((t) => t.series === 'heapAfterGc')!;
-    const doubling = heap(judgeSoak(calmsOf((sec) => 58e6 + (sec >= 22 * 60 ? 2e6 : 0)), [], thirtyMinutes, false));
+    const doubling = heap(
+      judgeSoak(
+        calmsOf((sec) => 58e6 + (sec >= 22 * 60 ? 2e6 : 0)),
+        [],
+        thirtyMinutes,
+        false,
+      ),
+    );
     expect(doubling.verdict).toBe('no leak');
-    const leak = heap(judgeSoak(calmsOf((sec) => 58e6 + sec * RATE * 100), [], thirtyMinutes, false));
+    const leak = heap(
+      judgeSoak(
+        calmsOf((sec) => 58e6 + sec * RATE * 100),
+        [],
+        thirtyMinutes,
+        false,
+      ),
+    );
     expect(leak.verdict).toBe('leak');
   });
 
-  it('reads the harness\'s own RSS after the warm-up: its start-up is not a trend', () => {
+  it("reads the harness's own RSS after the warm-up: its start-up is not a trend", () => {
     // 60 → 100 MB in the first two minutes, then flat.
     const intervals = soak(20, () => 50e6).map((interval) => ({ ...interval, harnessRssBytes: 60e6 + Math.min(interval.endSec, 120) * (40e6 / 120) }));
     expect(judgeSoak(intervals, [], design, false).harnessRssMbPerHour).toBe(0);
@@ -139,7 +253,7 @@ describe('judgeSoak', () => {
     expect(judgeSoak(growing, [], design, false).harnessRssMbPerHour).toBeCloseTo(3.6, 5);
   });
 
-  it('reads the harness\'s heap after its own GC beside its RSS, and none from results that lack it', () => {
+  it("reads the harness's heap after its own GC beside its RSS, and none from results that lack it", () => {
     const intervals = soak(20, () => 50e6);
     expect(judgeSoak(intervals, [], design, false).harnessHeapMbPerHour).toBeNull();
     // 20 MB plus 1 kB a second after the warm-up (3.6 MB/h), while RSS stays flat.
@@ -150,12 +264,19 @@ describe('judgeSoak', () => {
   });
 
   it('reports a crash whatever the memory did', () => {
-    expect(judgeSoak(soak(20, () => 50e6), [], design, true).verdict).toBe('crash');
+    expect(
+      judgeSoak(
+        soak(20, () => 50e6),
+        [],
+        design,
+        true,
+      ).verdict,
+    ).toBe('crash');
   });
 });
 
 describe('leakingClasses', () => {
-  it('keeps classes that multiplied, the application\'s before built-in containers', () => {
+  it("keeps classes that multiplied, the application's before built-in containers", () => {
     const grown = [
       { name: 'Array', counts: [100, 200, 300], growthBytes: 9e6 },
       { name: 'Server', counts: [1, 1, 1], growthBytes: 9e6 },
@@ -190,6 +311,11 @@ describe('snapshotDue', () => {
   });
 
   it('takes none at all with 0, as --snapshot-every 0 promises', () => {
-    expect(schedule(soak(20, (sec) => 50e6 + sec * RATE * 1000), 0)).toEqual([]);
+    expect(
+      schedule(
+        soak(20, (sec) => 50e6 + sec * RATE * 1000),
+        0,
+      ),
+    ).toEqual([]);
   });
 });

@@ -55,7 +55,12 @@ interface MemorySeries {
  */
 function beforeFirstSnapshot(intervals: readonly SoakInterval[], snapshots: readonly SnapshotTime[]): SoakInterval[] {
   const first = intervals[0]?.calm;
-  const cut = first ? snapshots.map((s) => s.atSec).filter((at) => at >= first.atSec).sort((a, b) => a - b)[0] : undefined;
+  const cut = first
+    ? snapshots
+        .map((s) => s.atSec)
+        .filter((at) => at >= first.atSec)
+        .sort((a, b) => a - b)[0]
+    : undefined;
   return cut === undefined ? [...intervals] : intervals.filter((interval) => interval.calm!.atSec <= cut);
 }
 
@@ -91,7 +96,12 @@ function okPerHour(calms: readonly SoakCalm[]): number | null {
 }
 
 /** One series' trend over the intervals after the warm-up (each with a calm), and what it says against the threshold. */
-export function memoryTrend(allIntervals: readonly SoakInterval[], snapshots: readonly SnapshotTime[], series: MemorySeries, design: Omit<LeakDesign, 'warmupSec'>): SoakTrend {
+export function memoryTrend(
+  allIntervals: readonly SoakInterval[],
+  snapshots: readonly SnapshotTime[],
+  series: MemorySeries,
+  design: Omit<LeakDesign, 'warmupSec'>,
+): SoakTrend {
   const judged = series.judged ? series.judged(allIntervals, snapshots) : [...allIntervals];
   const readings = judged.flatMap((interval) => {
     const value = series.value(interval);
@@ -169,19 +179,33 @@ export function judgeSoak(
   const trends = SERIES.map((series) => memoryTrend(judged, snapshots, series, design));
   const harness = harnessSlopes(intervals, design.warmupSec);
   const leaking = trends.filter((t) => t.verdict === 'leak');
-  const describe = (t: SoakTrend) => `${t.series} ${signed(t.mbPerHour.slope)} MB/h${t.bytesPerRequest ? ` (${signed(t.bytesPerRequest.slope)} B/request)` : ''}`;
+  const describe = (t: SoakTrend) =>
+    `${t.series} ${signed(t.mbPerHour.slope)} MB/h${t.bytesPerRequest ? ` (${signed(t.bytesPerRequest.slope)} B/request)` : ''}`;
   if (crashed) return { verdict: 'crash', reason: 'the gateway died during the soak', trends, ...harness };
   if (leaking.length > 0) {
     return { verdict: 'leak', reason: `memory kept growing after the warm-up: ${leaking.map(describe).join('; ')}`, trends, ...harness };
   }
   if (calms.length < design.minPoints) {
-    return { verdict: 'inconclusive', reason: `only ${calms.length} calm(s) after the ${design.warmupSec} s warm-up; at least ${design.minPoints} are needed: soak longer or shorten --interval`, trends, ...harness };
+    return {
+      verdict: 'inconclusive',
+      reason: `only ${calms.length} calm(s) after the ${design.warmupSec} s warm-up; at least ${design.minPoints} are needed: soak longer or shorten --interval`,
+      trends,
+      ...harness,
+    };
   }
   if (trends.every((t) => t.verdict === 'no leak')) {
     return { verdict: 'no leak', reason: `every memory series' 90% interval lies below ${design.thresholdBytesPerRequest} B/request`, trends, ...harness };
   }
-  const open = trends.filter((t) => t.verdict === 'inconclusive').map(describe).join('; ');
-  return { verdict: 'inconclusive', reason: `the trend's interval still includes ${design.thresholdBytesPerRequest} B/request: ${open}; soak longer to tell`, trends, ...harness };
+  const open = trends
+    .filter((t) => t.verdict === 'inconclusive')
+    .map(describe)
+    .join('; ');
+  return {
+    verdict: 'inconclusive',
+    reason: `the trend's interval still includes ${design.thresholdBytesPerRequest} B/request: ${open}; soak longer to tell`,
+    trends,
+    ...harness,
+  };
 }
 
 /**
@@ -210,10 +234,11 @@ export function snapshotDue(
   const latest = calms.slice(-2);
   if (!since || latest.length < 2 || latest[0]!.atSec <= since.atSec) return false;
   // Grown at both of the last two calms, so one noisy calm does not cost a snapshot.
-  const grown = (value: (calm: SoakCalm) => number) => latest.every((calm) => {
-    const bar = Math.max(DEFAULT_MIN_GROWTH, design.thresholdBytesPerRequest * (calm.okRequestsSoFar - since.okRequestsSoFar));
-    return value(calm) - value(since) > bar;
-  });
+  const grown = (value: (calm: SoakCalm) => number) =>
+    latest.every((calm) => {
+      const bar = Math.max(DEFAULT_MIN_GROWTH, design.thresholdBytesPerRequest * (calm.okRequestsSoFar - since.okRequestsSoFar));
+      return value(calm) - value(since) > bar;
+    });
   return grown((calm) => calm.heapUsedBytes) || grown((calm) => calm.externalBytes);
 }
 

@@ -28,8 +28,13 @@ export function instructionMeasure(design: CompareDesign, epochs: readonly Instr
       "time itself: under callgrind the gateway runs 30 to 60 times slower on valgrind's clock, so no CPU time per request is shown beside the count (--measure time measures it)",
     ],
     notes: [
-      ...notNode.map((side) => `the ${side} is not a Node process that gwprof's preload reached: counted without V8 flags and without a full GC before each batch, so its count may vary with its JIT and GC`),
-      ...(profileError ? [`no breakdown of where the instructions went: the pair that shows it failed (${profileError}); the verdict does not depend on it`] : []),
+      ...notNode.map(
+        (side) =>
+          `the ${side} is not a Node process that gwprof's preload reached: counted without V8 flags and without a full GC before each batch, so its count may vary with its JIT and GC`,
+      ),
+      ...(profileError
+        ? [`no breakdown of where the instructions went: the pair that shows it failed (${profileError}); the verdict does not depend on it`]
+        : []),
     ],
   };
 }

@@ -9,10 +9,16 @@ function normal(): number {
 
 describe('moveNoise', () => {
   it('calls a move far beyond the epochs’ scatter moved, and one inside it not', () => {
-    const moved = moveNoise([1, 2, 3, 4, 5].map((i) => ({ baseline: 1 + 0.01 * i, candidate: 2 + 0.01 * i })), 10);
+    const moved = moveNoise(
+      [1, 2, 3, 4, 5].map((i) => ({ baseline: 1 + 0.01 * i, candidate: 2 + 0.01 * i })),
+      10,
+    );
     expect(moved).toMatchObject({ moved: true, familySize: 10, familyConfidence: 0.95 });
     expect(moved!.interval[0]).toBeCloseTo(1, 9);
-    const still = moveNoise([0.1, -0.1, 0.1, -0.1].map((d) => ({ baseline: 1, candidate: 1 + d })), 10);
+    const still = moveNoise(
+      [0.1, -0.1, 0.1, -0.1].map((d) => ({ baseline: 1, candidate: 1 + d })),
+      10,
+    );
     expect(still!.moved).toBe(false);
     expect(moveNoise([{ baseline: 1, candidate: 2 }], 10)).toBeNull();
   });
@@ -43,7 +49,12 @@ describe('moveNoise', () => {
 
 describe('epochPairs', () => {
   it('adds up each side’s cost and requests within an epoch, and keeps only epochs with both sides', () => {
-    const cost = (epoch: number, side: 'baseline' | 'candidate', okRequests: number, ms: number) => ({ epoch, side, okRequests, amountByItem: new Map([['gc', ms]]) });
+    const cost = (epoch: number, side: 'baseline' | 'candidate', okRequests: number, ms: number) => ({
+      epoch,
+      side,
+      okRequests,
+      amountByItem: new Map([['gc', ms]]),
+    });
     const pairs = epochPairs([cost(1, 'baseline', 100, 50), cost(1, 'baseline', 100, 70), cost(1, 'candidate', 50, 40), cost(2, 'baseline', 10, 1)], 'gc');
     expect(pairs).toEqual([{ baseline: 0.6, candidate: 0.8 }]);
   });

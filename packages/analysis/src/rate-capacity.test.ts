@@ -39,7 +39,9 @@ describe('analyzeRateCapacity', () => {
     dropped.rate = { ...dropped.rate!, dropped: 42 };
     const late = rung(200, 199, 30, 'overloaded');
     late.rate = { ...late.rate!, lagMs: { p50: 3, p99: 48.6, max: 90 } };
-    expect(analyzeRateCapacity([rung(100, 100, 30), dropped], null).knee?.why).toBe('the offered rate could not be kept (42 sends dropped at the in-flight cap)');
+    expect(analyzeRateCapacity([rung(100, 100, 30), dropped], null).knee?.why).toBe(
+      'the offered rate could not be kept (42 sends dropped at the in-flight cap)',
+    );
     expect(analyzeRateCapacity([rung(100, 100, 30), late], null).knee?.why).toBe('the offered rate could not be kept (sends late: p99 lag 49 ms)');
   });
 

@@ -37,7 +37,8 @@ function pastKnee(step: StepRecord, lightestP50: number | null): string | null {
   const sent = step.rate?.sentRps ?? 0;
   if (step.rps < KEEP_UP * sent) return `${step.rps.toFixed(1)} successful req/s against ${sent.toFixed(1)} sent (${target(step)} offered)`;
   const p50 = step.latencyMs?.p50 ?? null;
-  if (lightestP50 !== null && p50 !== null && p50 > LATENCY_BREAK * lightestP50) return `p50 ${Math.round(p50)} ms, over ${LATENCY_BREAK}× the ${Math.round(lightestP50)} ms of the lightest rate`;
+  if (lightestP50 !== null && p50 !== null && p50 > LATENCY_BREAK * lightestP50)
+    return `p50 ${Math.round(p50)} ms, over ${LATENCY_BREAK}× the ${Math.round(lightestP50)} ms of the lightest rate`;
   return null;
 }
 
@@ -49,7 +50,8 @@ export function sloMisses(step: StepRecord, slo: Slo): string[] {
     const value = step.latencyMs?.[key as keyof LatencyMs] ?? null;
     if (value === null || value > limit) misses.push(`${key} ${value === null ? 'unknown' : `${Math.round(value)} ms`} > ${limit} ms`);
   }
-  if (slo.minSuccess !== null && step.successRate < slo.minSuccess) misses.push(`success ${(step.successRate * 100).toFixed(3)}% < ${(slo.minSuccess * 100).toFixed(3)}%`);
+  if (slo.minSuccess !== null && step.successRate < slo.minSuccess)
+    misses.push(`success ${(step.successRate * 100).toFixed(3)}% < ${(slo.minSuccess * 100).toFixed(3)}%`);
   return misses;
 }
 

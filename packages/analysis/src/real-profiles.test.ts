@@ -20,7 +20,8 @@ const profiles = Object.fromEntries(gateways.map((name) => [name, fixture(`${nam
 const atC300 = Object.fromEntries(gateways.map((name) => [name, fixture(`${name}-c300`)])) as Record<(typeof gateways)[number], CpuProfile>;
 
 /** The event loop's runners: what they run was queued by code the stack does not show, so it is not "under" the frames above them. */
-const isQueueRunner = (frame: CpuProfileCallFrame) => /^(?:processTicksAndRejections|runMicrotasks|runNextTicks|processPromiseRejections|processTimers|listOnTimeout|processImmediate)$/.test(frame.functionName);
+const isQueueRunner = (frame: CpuProfileCallFrame) =>
+  /^(?:processTicksAndRejections|runMicrotasks|runNextTicks|processPromiseRejections|processTimers|listOnTimeout|processImmediate)$/.test(frame.functionName);
 
 /** ms per bucket of the samples whose stack holds a selected frame with no event-loop runner between it and the leaf. */
 function bucketsOfSamplesUnder(profile: CpuProfile, select: (frame: CpuProfileCallFrame) => boolean): Record<string, number> {
@@ -109,7 +110,15 @@ function unattributedShares(profile: CpuProfile): { unplaced: number; other: num
   return shares;
 }
 
-describe.each(gateways.flatMap((gateway) => [[gateway, 'c10'], [gateway, 'c300']] as const))('real %s profile (%s): what stays unattributed', (gateway, level) => {
+describe.each(
+  gateways.flatMap(
+    (gateway) =>
+      [
+        [gateway, 'c10'],
+        [gateway, 'c300'],
+      ] as const,
+  ),
+)('real %s profile (%s): what stays unattributed', (gateway, level) => {
   const profile = level === 'c10' ? profiles[gateway] : atC300[gateway];
   const shares = unattributedShares(profile);
 
@@ -117,12 +126,15 @@ describe.each(gateways.flatMap((gateway) => [[gateway, 'c10'], [gateway, 'c300']
     expect(shares.other + shares.unplaced + shares.inheritedTicks).toBeLessThanOrEqual(0.05);
   });
 
-  it('keeps ticks to the event loop\'s own functions, and has some', () => {
+  it("keeps ticks to the event loop's own functions, and has some", () => {
     expect(shares.ticks).toBeGreaterThan(0.01);
     expect(shares.inheritedTicks).toBeLessThan(0.002);
     // Native frames (runMicrotasks, getLibuvNow) and Node's queue, timer and hook internals only.
     const ticksFiles = analyzeProfile(profile, { topPerBucket: 100 }).bucketFunctions.ticks!.map((f) => f.url);
-    for (const url of ticksFiles) expect(url).toMatch(/^(?:|node:internal\/(?:process\/task_queues|process\/promises|async_hooks|promise_hooks|timers|priority_queue|linkedlist)|node:timers)$/);
+    for (const url of ticksFiles)
+      expect(url).toMatch(
+        /^(?:|node:internal\/(?:process\/task_queues|process\/promises|async_hooks|promise_hooks|timers|priority_queue|linkedlist)|node:timers)$/,
+      );
   });
 });
 

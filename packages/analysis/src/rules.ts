@@ -66,9 +66,7 @@ export function parseBucketRules(value: unknown, source: string): BucketRule[] {
 }
 
 /** The built-in rules, from `bucket-rules.json` next to this module. */
-export const DEFAULT_BUCKET_RULES: readonly BucketRule[] = Object.freeze(
-  parseBucketRules(defaultRulesJson, 'bucket-rules.json'),
-);
+export const DEFAULT_BUCKET_RULES: readonly BucketRule[] = Object.freeze(parseBucketRules(defaultRulesJson, 'bucket-rules.json'));
 
 /**
  * Reads a maintainer's rules file; its rules come before the defaults, so they win on the same frame.

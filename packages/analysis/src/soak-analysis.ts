@@ -15,7 +15,9 @@ export function leakDesignOf(soak: SoakResult): LeakDesign {
 function classesThatGrew(soak: SoakResult): SoakAnalysis['growingClasses'] {
   const summaries = soak.snapshots.flatMap((s) => (s.classes ? [{ classes: s.classes }] : []));
   if (summaries.length < 3) return [];
-  return leakingClasses(growingClasses(summaries)).slice(0, 10).map((c) => ({ name: c.name, counts: c.counts, retainedSizes: c.retainedSizes, growthBytes: c.growthBytes, retainerPath: c.retainerPath }));
+  return leakingClasses(growingClasses(summaries))
+    .slice(0, 10)
+    .map((c) => ({ name: c.name, counts: c.counts, retainedSizes: c.retainedSizes, growthBytes: c.growthBytes, retainerPath: c.retainerPath }));
 }
 
 export function analyzeSoak(soak: SoakResult): SoakAnalysis {

@@ -56,13 +56,20 @@ describe('windowDecision', () => {
   const rule = { minSeconds: 10, maxSeconds: 30, minRoundTrips: 5, minResponses: 200 };
 
   it('closes at the minimum duration when that already holds enough round trips and responses', () => {
-    expect(windowDecision({ seconds: 10, okResponses: 2000, failedResponses: 0, meanRoundTripMs: 50 }, rule)).toEqual({ done: true, limitedBy: 'duration', note: null });
+    expect(windowDecision({ seconds: 10, okResponses: 2000, failedResponses: 0, meanRoundTripMs: 50 }, rule)).toEqual({
+      done: true,
+      limitedBy: 'duration',
+      note: null,
+    });
     expect(windowDecision({ seconds: 9, okResponses: 2000, failedResponses: 0, meanRoundTripMs: 50 }, rule)).toEqual({ done: false });
   });
 
   it('stretches to hold enough round trips when latency is long', () => {
     expect(windowDecision({ seconds: 12, okResponses: 600, failedResponses: 0, meanRoundTripMs: 3000 }, rule)).toEqual({ done: false });
-    expect(windowDecision({ seconds: 15, okResponses: 750, failedResponses: 0, meanRoundTripMs: 3000 }, rule)).toMatchObject({ done: true, limitedBy: 'round trips' });
+    expect(windowDecision({ seconds: 15, okResponses: 750, failedResponses: 0, meanRoundTripMs: 3000 }, rule)).toMatchObject({
+      done: true,
+      limitedBy: 'round trips',
+    });
   });
 
   it('stretches for enough responses, and at the cap says what it lacks', () => {
@@ -75,7 +82,11 @@ describe('windowDecision', () => {
   it('closes at the minimum when every response failed, and not before, nor while none has come back', () => {
     const allFailed = { okResponses: 0, failedResponses: 4000, meanRoundTripMs: 5 };
     expect(windowDecision({ seconds: 9, ...allFailed }, rule)).toEqual({ done: false });
-    expect(windowDecision({ seconds: 10, ...allFailed }, rule)).toEqual({ done: true, limitedBy: 'duration', note: 'no successful response in 10 s (4000 failed): closed at its minimum' });
+    expect(windowDecision({ seconds: 10, ...allFailed }, rule)).toEqual({
+      done: true,
+      limitedBy: 'duration',
+      note: 'no successful response in 10 s (4000 failed): closed at its minimum',
+    });
     // Nothing answered yet (a gateway that hangs): the window waits, up to its cap, for timeouts or answers.
     expect(windowDecision({ seconds: 10, okResponses: 0, failedResponses: 0, meanRoundTripMs: null }, rule)).toEqual({ done: false });
     // One success among the failures: the window grows as before, to measure it.
@@ -122,7 +133,11 @@ describe('cpuWarmupDecision', () => {
     // At 9 s: 8.3, 9.3, 7.4 (mean 8.31) against 12.4, 9.8, 7.2 (9.79) is −15%. At 10 s: 9.3, 7.4, 8.2 (8.27)
     // against 9.8, 7.2, 8.3 (8.44) is −2.0%.
     expect(done).toBe(10);
-    expect(cpuWarmupDecision(mesh.slice(0, 10), 20)).toMatchObject({ done: true, steady: true, reason: expect.stringMatching(/^CPU per request no longer falling: -2\.0% from the 3 s before to the last 3 s$/) });
+    expect(cpuWarmupDecision(mesh.slice(0, 10), 20)).toMatchObject({
+      done: true,
+      steady: true,
+      reason: expect.stringMatching(/^CPU per request no longer falling: -2\.0% from the 3 s before to the last 3 s$/),
+    });
   });
 
   it('never ends before 6 s, and ends unsteady at the longest warm-up while still falling', () => {

@@ -62,9 +62,7 @@ export interface WarmupState {
   connections?: { answered: number; total: number };
 }
 
-export type WarmupDecision =
-  | { done: false }
-  | { done: true; steady: boolean; reason: string };
+export type WarmupDecision = { done: false } | { done: true; steady: boolean; reason: string };
 
 /**
  * The warm-up may end when the connections have cycled a few times and the trailing seconds show
@@ -117,7 +115,8 @@ export function cpuWarmupDecision(cpuMsPerRequest: readonly (number | null)[], m
   const last = spanMean(elapsed - CPU_WARMUP_SPAN);
   const before = spanMean(elapsed - 2 * CPU_WARMUP_SPAN);
   const change = last !== null && before !== null ? last / before - 1 : null;
-  const describe = change === null ? 'no responses to compare' : `${signedPercent(change)} from the ${CPU_WARMUP_SPAN} s before to the last ${CPU_WARMUP_SPAN} s`;
+  const describe =
+    change === null ? 'no responses to compare' : `${signedPercent(change)} from the ${CPU_WARMUP_SPAN} s before to the last ${CPU_WARMUP_SPAN} s`;
   if (elapsed >= Math.max(CPU_WARMUP_MIN_SEC, 2 * CPU_WARMUP_SPAN) && change !== null && change >= -CPU_WARMUP_MAX_DROP) {
     return { done: true, steady: true, reason: `CPU per request no longer falling: ${describe}` };
   }
@@ -147,9 +146,7 @@ export interface WindowState {
   meanRoundTripMs: number | null;
 }
 
-export type WindowDecision =
-  | { done: false }
-  | { done: true; limitedBy: 'duration' | 'round trips' | 'responses' | 'cap'; note: string | null };
+export type WindowDecision = { done: false } | { done: true; limitedBy: 'duration' | 'round trips' | 'responses' | 'cap'; note: string | null };
 
 /**
  * The window closes once it is long enough for the level, at its minimum when every response so far

@@ -32,9 +32,7 @@ function regularizedIncompleteBeta(x: number, a: number, b: number): number {
   if (x >= 1) return 1;
   const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x));
   // The fraction converges fast only on this side of the mean; use the symmetry I_x(a,b) = 1 − I_{1−x}(b,a).
-  return x < (a + 1) / (a + b + 2)
-    ? (front * betaContinuedFraction(x, a, b)) / a
-    : 1 - (front * betaContinuedFraction(1 - x, b, a)) / b;
+  return x < (a + 1) / (a + b + 2) ? (front * betaContinuedFraction(x, a, b)) / a : 1 - (front * betaContinuedFraction(1 - x, b, a)) / b;
 }
 
 /** Modified Lentz evaluation of the incomplete beta continued fraction. */
@@ -70,8 +68,8 @@ function betaContinuedFraction(x: number, a: number, b: number): number {
 /** ln Γ(z) for z > 0 (Lanczos, g = 7, n = 9; ~15 significant digits). */
 function logGamma(z: number): number {
   const coefficients = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
+    9.9843695780195716e-6, 1.5056327351493116e-7,
   ];
   if (z < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * z)) - logGamma(1 - z);
   const x = z - 1;

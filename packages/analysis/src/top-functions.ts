@@ -29,11 +29,7 @@ export interface BucketFunction {
  * Sums self time per function (a function appears in many nodes, one per distinct caller chain),
  * pseudo-frames included. `selfUs` maps node id → µs of samples whose leaf is that node.
  */
-export function tallyFunctions(
-  profile: CpuProfile,
-  selfUs: ReadonlyMap<number, number>,
-  nodeBucket: ReadonlyMap<number, string>,
-): FunctionTally[] {
+export function tallyFunctions(profile: CpuProfile, selfUs: ReadonlyMap<number, number>, nodeBucket: ReadonlyMap<number, string>): FunctionTally[] {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const tallies = new Map<string, FunctionTally>();
   for (const [id, us] of selfUs) {
@@ -94,9 +90,7 @@ export function topFunctionsByBucket(
     }
   }
   for (const bucket of Object.keys(byBucket)) {
-    byBucket[bucket] = byBucket[bucket]!
-      .sort((a, b) => b.selfMs - a.selfMs || a.functionName.localeCompare(b.functionName))
-      .slice(0, limit);
+    byBucket[bucket] = byBucket[bucket]!.sort((a, b) => b.selfMs - a.selfMs || a.functionName.localeCompare(b.functionName)).slice(0, limit);
   }
   return byBucket;
 }

@@ -31,7 +31,10 @@ describe('Theil–Sen slope', () => {
     let covered = 0;
     const trials = 2000;
     for (let i = 0; i < trials; i++) {
-      const fit = theilSen(series(20, (x) => 0.5 * x + 3 * normal()), 0.9);
+      const fit = theilSen(
+        series(20, (x) => 0.5 * x + 3 * normal()),
+        0.9,
+      );
       if (fit.lower! <= 0.5 && 0.5 <= fit.upper!) covered++;
     }
     // Sen's interval rounds its ranks outward, so it is at least as wide as 90%.
@@ -41,7 +44,12 @@ describe('Theil–Sen slope', () => {
 
   it('has no interval from two points, and no slope from one x', () => {
     expect(theilSen(series(2, (x) => x)).lower).toBeNull();
-    expect(theilSen([{ x: 1, y: 1 }, { x: 1, y: 5 }]).slope).toBe(0);
+    expect(
+      theilSen([
+        { x: 1, y: 1 },
+        { x: 1, y: 5 },
+      ]).slope,
+    ).toBe(0);
   });
 });
 

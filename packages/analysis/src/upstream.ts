@@ -18,7 +18,9 @@ export interface SideUpstreamUnseen {
 }
 
 /** Per side of a comparison, how many of its windows had upstream work the counted subgraphs did not see; sides without any are left out. */
-export function upstreamUnseenBySide(windows: ReadonlyArray<{ side: 'baseline' | 'candidate'; step: Pick<StepRecord, 'fanout' | 'requests'> }>): SideUpstreamUnseen[] {
+export function upstreamUnseenBySide(
+  windows: ReadonlyArray<{ side: 'baseline' | 'candidate'; step: Pick<StepRecord, 'fanout' | 'requests'> }>,
+): SideUpstreamUnseen[] {
   return (['baseline', 'candidate'] as const)
     .map((side) => {
       const own = windows.filter((w) => w.side === side);

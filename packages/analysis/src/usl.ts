@@ -42,7 +42,11 @@ export function fitUsl(points: readonly ThroughputPoint[]): UslResult {
   ];
   let best: { params: Pick<UslFit, 'sigma' | 'kappa' | 'lambda'>; sse: number } | null = null;
   for (const { basis, toAbc } of variants) {
-    const coefficients = weightedLeastSquares(ns.map((n) => basis.map((f) => f(n))), ys, weights);
+    const coefficients = weightedLeastSquares(
+      ns.map((n) => basis.map((f) => f(n))),
+      ys,
+      weights,
+    );
     if (!coefficients) continue;
     const [a, b, c] = toAbc(coefficients);
     const inverseLambda = a + b + c;
@@ -92,7 +96,7 @@ function weightedLeastSquares(rows: number[][], ys: number[], weights: number[])
     }
   });
   const solution = solveLinearSystem(matrix);
-  return solution && solution.map((v, j) => v / scale[j]!);
+  return solution ? solution.map((v, j) => v / scale[j]!) : null;
 }
 
 /** Gaussian elimination with partial pivoting on an augmented k×(k+1) matrix. */

@@ -29,7 +29,17 @@ const program = new Command('gwprof')
   .exitOverride()
   .hook('preAction', (_program, action) => assertLinux(action.name()));
 
-for (const command of [sweepCommand(), compareCommand(), soakCommand(), upCommand(), exportCommand(), importCommand(), bucketsCommand(), reportCommand(), openCommand()]) {
+for (const command of [
+  sweepCommand(),
+  compareCommand(),
+  soakCommand(),
+  upCommand(),
+  exportCommand(),
+  importCommand(),
+  bucketsCommand(),
+  reportCommand(),
+  openCommand(),
+]) {
   program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
 }
 

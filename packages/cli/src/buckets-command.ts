@@ -1,6 +1,15 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import { DEFAULT_BUCKET_RULES, TOP_FUNCTIONS, analyzeProfile, explainFrames, formatExplanations, loadBucketRules, parseExplainQuery, readCpuProfile } from '@gwprof/analysis';
+import {
+  DEFAULT_BUCKET_RULES,
+  TOP_FUNCTIONS,
+  analyzeProfile,
+  explainFrames,
+  formatExplanations,
+  loadBucketRules,
+  parseExplainQuery,
+  readCpuProfile,
+} from '@gwprof/analysis';
 import { renderProfileBuckets } from '@gwprof/render';
 import { parseWholeNumber } from './options.js';
 

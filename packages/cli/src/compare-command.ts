@@ -7,7 +7,17 @@ import { publishCompare, type CompareCopies } from '@gwprof/publish';
 import { renderCompareTable } from '@gwprof/render';
 import { ProgressLine } from './progress.js';
 import { throwIfBug } from './failures.js';
-import { collectKeyValue, parseDuration, collectList, parseIntegerList, parsePercent, parsePort, parsePortList, parseRates, parseWholeNumber } from './options.js';
+import {
+  collectKeyValue,
+  parseDuration,
+  collectList,
+  parseIntegerList,
+  parsePercent,
+  parsePort,
+  parsePortList,
+  parseRates,
+  parseWholeNumber,
+} from './options.js';
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
 import { scenarioFrom, subgraphPortsFrom } from './defaults.js';
@@ -69,44 +79,126 @@ export function compareCommand(): Command {
     .option('--baseline-run <dir>', 'instead of measuring: a finished sweep run folder (deltas only, no verdict)')
     .option('--candidate-run <dir>', 'the other finished sweep run folder')
     .option('--candidate-port <port>', 'port of the candidate (the baseline takes --gateway-port)', parsePort('--candidate-port'), COMPARE.candidatePort)
-    .option('--candidate-subgraph-ports <list>', `the candidate's own addresses of accounts,reviews,products,inventory: the same subgraphs, counted apart so each side's fan-out is its own (default: --subgraph-ports + ${COMPARE.candidateSubgraphPortOffset})`, parsePortList('--candidate-subgraph-ports'))
-    .option('-c, --concurrency <list>', `closed loop: connections per level; every epoch measures a block at each level still open (default ${COMPARE.concurrency.join(',')})`, parseIntegerList('--concurrency'))
-    .option('-r, --rate <list>', 'open loop instead: requests per second per level, the same for both sides, e.g. to measure what a plugin costs at equal load', parseRates)
+    .option(
+      '--candidate-subgraph-ports <list>',
+      `the candidate's own addresses of accounts,reviews,products,inventory: the same subgraphs, counted apart so each side's fan-out is its own (default: --subgraph-ports + ${COMPARE.candidateSubgraphPortOffset})`,
+      parsePortList('--candidate-subgraph-ports'),
+    )
+    .option(
+      '-c, --concurrency <list>',
+      `closed loop: connections per level; every epoch measures a block at each level still open (default ${COMPARE.concurrency.join(',')})`,
+      parseIntegerList('--concurrency'),
+    )
+    .option(
+      '-r, --rate <list>',
+      'open loop instead: requests per second per level, the same for both sides, e.g. to measure what a plugin costs at equal load',
+      parseRates,
+    )
     .addOption(new Option('--arrivals <kind>', 'open loop: poisson or uniform arrivals').choices(['poisson', 'uniform']).default(DEFAULTS.sweep.arrivals))
-    .option('--max-in-flight <n>', 'open loop: requests outstanding at most; beyond, sends are dropped', parseWholeNumber('--max-in-flight'), DEFAULTS.sweep.maxInFlight)
+    .option(
+      '--max-in-flight <n>',
+      'open loop: requests outstanding at most; beyond, sends are dropped',
+      parseWholeNumber('--max-in-flight'),
+      DEFAULTS.sweep.maxInFlight,
+    )
     .option('--window <time>', 'measured seconds per window', parseDuration('--window'), DESIGN.windowSec)
-    .option('--lead-in <seconds>', 'seconds of load before each window, on its connections, not measured', parseDuration('--lead-in', 1, { allowZero: true }), DESIGN.leadInSec)
-    .option('-w, --warmup <seconds>', 'longest warm-up of each side after its start; it ends once CPU per request stops falling', parseDuration('--warmup', 1, { allowZero: true }), DESIGN.warmupSec)
+    .option(
+      '--lead-in <seconds>',
+      'seconds of load before each window, on its connections, not measured',
+      parseDuration('--lead-in', 1, { allowZero: true }),
+      DESIGN.leadInSec,
+    )
+    .option(
+      '-w, --warmup <seconds>',
+      'longest warm-up of each side after its start; it ends once CPU per request stops falling',
+      parseDuration('--warmup', 1, { allowZero: true }),
+      DESIGN.warmupSec,
+    )
     .option('--blocks-per-epoch <n>', 'blocks at each level before both sides are restarted', parseWholeNumber('--blocks-per-epoch'), DESIGN.blocksPerEpoch)
-    .option('--windows-per-side <n>', `windows of each side in a block, in random order (default ${DESIGN.windowsPerSide}; ${DESIGN.windowsPerSideSimultaneous} with --simultaneous)`, parseWholeNumber('--windows-per-side'))
-    .option('--simultaneous', 'load both sides at the same time in every window, each at the level, on the shared gateway core: less noise, but every figure is then measured with the other side as neighbour (docs/compare.md)', DESIGN.simultaneous)
-    .option('--warm-together', 'launch and warm up both sides at the same time at the start of each epoch, then measure as usual: a pair is ready sooner, but it biased a known change upward (docs/compare.md); kept for the noise study', DESIGN.warmTogether)
-    .option('--gc-before-window', 'force a full GC on each side just before each of its windows, so every window starts from the same point of the collector\'s cycle', DESIGN.gcBeforeWindow)
+    .option(
+      '--windows-per-side <n>',
+      `windows of each side in a block, in random order (default ${DESIGN.windowsPerSide}; ${DESIGN.windowsPerSideSimultaneous} with --simultaneous)`,
+      parseWholeNumber('--windows-per-side'),
+    )
+    .option(
+      '--simultaneous',
+      'load both sides at the same time in every window, each at the level, on the shared gateway core: less noise, but every figure is then measured with the other side as neighbour (docs/compare.md)',
+      DESIGN.simultaneous,
+    )
+    .option(
+      '--warm-together',
+      'launch and warm up both sides at the same time at the start of each epoch, then measure as usual: a pair is ready sooner, but it biased a known change upward (docs/compare.md); kept for the noise study',
+      DESIGN.warmTogether,
+    )
+    .option(
+      '--gc-before-window',
+      "force a full GC on each side just before each of its windows, so every window starts from the same point of the collector's cycle",
+      DESIGN.gcBeforeWindow,
+    )
     .addOption(
-      new Option('--measure <kind>', 'what decides: time (CPU ms per request, in timed windows) or instructions (instructions per request counted under callgrind: repeatable on a noisy machine, blind to what a count cannot see; docs/compare.md)')
+      new Option(
+        '--measure <kind>',
+        'what decides: time (CPU ms per request, in timed windows) or instructions (instructions per request counted under callgrind: repeatable on a noisy machine, blind to what a count cannot see; docs/compare.md)',
+      )
         .choices(['time', 'instructions'])
         .default('time'),
     )
-    .option('--budget <minutes>', `stop (inconclusive, exit 3) when another epoch would run past this many minutes (default ${DESIGN.budgetMinutes}; ${COUNTING.budgetMinutes} with --measure instructions)`, parseDuration('--budget', 60))
-    .option('--threshold <percent>', `no change means within ± this of the measure per request (default ${DESIGN.threshold * 100}%; ${COUNTING.threshold * 100}% with --measure instructions)`, parsePercent('--threshold'))
-    .option('--warmup-requests <n>', 'instructions: uncounted requests after each start, one at a time', parseWholeNumber('--warmup-requests'), COUNTING.warmupRequests)
+    .option(
+      '--budget <minutes>',
+      `stop (inconclusive, exit 3) when another epoch would run past this many minutes (default ${DESIGN.budgetMinutes}; ${COUNTING.budgetMinutes} with --measure instructions)`,
+      parseDuration('--budget', 60),
+    )
+    .option(
+      '--threshold <percent>',
+      `no change means within ± this of the measure per request (default ${DESIGN.threshold * 100}%; ${COUNTING.threshold * 100}% with --measure instructions)`,
+      parsePercent('--threshold'),
+    )
+    .option(
+      '--warmup-requests <n>',
+      'instructions: uncounted requests after each start, one at a time',
+      parseWholeNumber('--warmup-requests'),
+      COUNTING.warmupRequests,
+    )
     .option('--batch-requests <n>', 'instructions: requests in a counted batch, one at a time', parseWholeNumber('--batch-requests'), COUNTING.batchRequests)
     .addOption(
-      new Option('--counting-v8-flags <flags>', 'instructions: replace the V8 flags that make counts repeat (space-separated; for the flag study in docs/validation/compare-instructions.md)').hideHelp(),
+      new Option(
+        '--counting-v8-flags <flags>',
+        'instructions: replace the V8 flags that make counts repeat (space-separated; for the flag study in docs/validation/compare-instructions.md)',
+      ).hideHelp(),
     )
-    .option('--batches-per-epoch <n>', 'instructions: counted batches of each side per pair of processes', parseWholeNumber('--batches-per-epoch'), COUNTING.batchesPerEpoch)
-    .option('--min-epochs <n>', 'epochs (pairs of processes) before the first look', parseWholeNumber('--min-epochs', 3, ': the test needs a variance with degrees of freedom'), DESIGN.minEpochs)
-    .option('--baseline-node <version>', 'Node.js of the baseline: a version (22, 24.9.0, fetched once from the npm registry), a path to node, or current', 'current')
+    .option(
+      '--batches-per-epoch <n>',
+      'instructions: counted batches of each side per pair of processes',
+      parseWholeNumber('--batches-per-epoch'),
+      COUNTING.batchesPerEpoch,
+    )
+    .option(
+      '--min-epochs <n>',
+      'epochs (pairs of processes) before the first look',
+      parseWholeNumber('--min-epochs', 3, ': the test needs a variance with degrees of freedom'),
+      DESIGN.minEpochs,
+    )
+    .option(
+      '--baseline-node <version>',
+      'Node.js of the baseline: a version (22, 24.9.0, fetched once from the npm registry), a path to node, or current',
+      'current',
+    )
     .option('--candidate-node <version>', 'Node.js of the candidate (same forms): compare one gateway on two Node versions', 'current')
-    .option('--v8-flag <flag>', 'a V8 flag on both sides\' node command lines, e.g. --single-threaded-gc (repeatable)', collectList)
+    .option('--v8-flag <flag>', "a V8 flag on both sides' node command lines, e.g. --single-threaded-gc (repeatable)", collectList)
     .option('--seed-per-epoch', 'give both sides the same fresh --hash-seed and --random-seed every epoch', DESIGN.seedPerEpoch)
-    .option('--query <file>', `GraphQL query to POST (default: ${path.relative(process.cwd(), COMPARE.scenario.query)}, with its variable sets cycled per request and their golden responses)`)
+    .option(
+      '--query <file>',
+      `GraphQL query to POST (default: ${path.relative(process.cwd(), COMPARE.scenario.query)}, with its variable sets cycled per request and their golden responses)`,
+    )
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
     .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry')
     .option('--no-profile', 'do not CPU-profile the windows (no bucket or function moves)')
     .option('--markdown <file>', 'write a PR comment in markdown')
     .option('--json <file>', 'write the comparison as JSON');
-  command.addHelpText('after', '\nExit codes: 0 no change or improvement, 1 regression, 2 bad input or no verdict (the comparison could not run to its end),\n3 inconclusive (the budget ran out), 4 invalid (a response failed validation), 130 interrupted.');
+  command.addHelpText(
+    'after',
+    '\nExit codes: 0 no change or improvement, 1 regression, 2 bad input or no verdict (the comparison could not run to its end),\n3 inconclusive (the budget ran out), 4 invalid (a response failed validation), 130 interrupted.',
+  );
   return addServiceOptions(command).action(async (flags: CompareFlags) => {
     process.exitCode = await compareAction(flags);
   });
@@ -127,7 +219,8 @@ async function compareAction(flags: CompareFlags): Promise<number> {
 
 async function compareRunsAction(flags: CompareFlags, copies: CompareCopies): Promise<number> {
   if (!flags.baselineRun || !flags.candidateRun) throw new GwprofError('--baseline-run and --candidate-run go together');
-  if (flags.baseline || flags.candidate) throw new GwprofError('give either --baseline/--candidate (measure) or --baseline-run/--candidate-run (finished runs), not both');
+  if (flags.baseline || flags.candidate)
+    throw new GwprofError('give either --baseline/--candidate (measure) or --baseline-run/--candidate-run (finished runs), not both');
   const runId = flags.runId ?? makeRunId('compare');
   const runDir = path.resolve(flags.out, runId);
   recordFinishedRunsComparison({
@@ -144,9 +237,11 @@ async function compareRunsAction(flags: CompareFlags, copies: CompareCopies): Pr
 
 /** The flags as collect's options: defaults filled in, nothing else. */
 function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: ProgressLine): CompareOptions {
-  if (flags.gcBeforeWindow && !flags.profile) throw new GwprofError('--gc-before-window forces the GC through gwprof\'s preload, which --no-profile leaves out: drop one of them');
+  if (flags.gcBeforeWindow && !flags.profile)
+    throw new GwprofError("--gc-before-window forces the GC through gwprof's preload, which --no-profile leaves out: drop one of them");
   const counting = flags.measure === 'instructions';
-  if (counting && (flags.concurrency || flags.rate)) throw new GwprofError('--measure instructions sends requests one at a time: leave out --concurrency and --rate');
+  if (counting && (flags.concurrency || flags.rate))
+    throw new GwprofError('--measure instructions sends requests one at a time: leave out --concurrency and --rate');
   const load = counting ? { load: { kind: 'closed' as const }, levels: [1] } : loadOf(flags);
   return {
     ...serviceOptions(flags),
@@ -155,7 +250,10 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
     baselineEnv: flags.baselineEnv ?? {},
     candidateEnv: flags.candidateEnv ?? {},
     candidatePort: flags.candidatePort,
-    candidateSubgraphPorts: subgraphPortsFrom(flags.candidateSubgraphPorts ?? flags.subgraphPorts.map((port) => port + COMPARE.candidateSubgraphPortOffset), '--candidate-subgraph-ports'),
+    candidateSubgraphPorts: subgraphPortsFrom(
+      flags.candidateSubgraphPorts ?? flags.subgraphPorts.map((port) => port + COMPARE.candidateSubgraphPortOffset),
+      '--candidate-subgraph-ports',
+    ),
     ...load,
     scenario: scenarioFrom(flags, COMPARE.scenario),
     ...(flags.baselineNode ? { baselineNode: flags.baselineNode } : {}),
@@ -181,7 +279,10 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
               warmupRequests: flags.warmupRequests,
               batchRequests: flags.batchRequests,
               batchesPerEpoch: flags.batchesPerEpoch,
-              v8Flags: [...(flags.countingV8Flags !== undefined ? flags.countingV8Flags.split(/\s+/).filter(Boolean) : COUNTING.v8Flags), ...(flags.v8Flag ?? [])],
+              v8Flags: [
+                ...(flags.countingV8Flags !== undefined ? flags.countingV8Flags.split(/\s+/).filter(Boolean) : COUNTING.v8Flags),
+                ...(flags.v8Flag ?? []),
+              ],
               valgrindArgs: [...CALLGRIND_ARGS],
               minEpochSd: COUNTING.minEpochSd,
               profileCallers: flags.profile ? COUNTING.profileCallers : 0,

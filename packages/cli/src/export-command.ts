@@ -29,22 +29,37 @@ export function exportCommand(): Command {
     .option('-o, --out <dir>', 'folder for gwprof-k6.js and gwprof-k6-data.json', 'k6')
     .option('-c, --concurrency <n>', 'closed loop: this many VUs (constant-vus; default 10)', parseWholeNumber('--concurrency'))
     .option('-r, --rate <req/s>', 'open loop instead: arrivals per second (constant-arrival-rate)', parsePositiveNumber('--rate'))
-    .option('--max-in-flight <n>', 'open loop: VUs at most; an arrival with all of them busy is a dropped iteration', parseWholeNumber('--max-in-flight'), DEFAULTS.sweep.maxInFlight)
+    .option(
+      '--max-in-flight <n>',
+      'open loop: VUs at most; an arrival with all of them busy is a dropped iteration',
+      parseWholeNumber('--max-in-flight'),
+      DEFAULTS.sweep.maxInFlight,
+    )
     .option('-d, --duration <time>', 'how long k6 runs: 30s, 5m…', parseDuration('--duration'), 60)
     .option('--timeout <seconds>', 'a request without a response after this long is a timeout', parsePositiveNumber('--timeout'), DEFAULTS.timeoutSec)
     .option('--url <url>', 'the gateway (GWPROF_URL overrides it when k6 runs)', `http://127.0.0.1:${DEFAULTS.gatewayPort}/graphql`)
     .option('--scenario <name>', `the request stream (${Object.keys(SCENARIOS).join(', ')})`, DEFAULTS.sweep.scenario)
-    .option('--query <file>', 'GraphQL query instead of the scenario\'s')
+    .option('--query <file>', "GraphQL query instead of the scenario's")
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
     .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry')
     .action((_tool: string, flags: ExportFlags) => {
       const scenario = SCENARIOS[flags.scenario];
       if (!scenario) throw new GwprofError(`--scenario must be one of ${Object.keys(SCENARIOS).join(', ')} (got "${flags.scenario}")`);
-      if (flags.rate !== undefined && flags.concurrency !== undefined) throw new GwprofError('give --concurrency (closed loop) or --rate (open loop), not both');
-      const load: LoadShape = flags.rate !== undefined
-        ? { kind: 'open', targetRps: flags.rate, arrivals: 'uniform', maxInFlight: flags.maxInFlight }
-        : { kind: 'closed', concurrency: flags.concurrency ?? 10 };
-      const written = exportK6({ outDir: flags.out, scenario: scenarioFrom(flags, scenario.files), scenarioName: flags.scenario, url: flags.url, load, durationSec: flags.duration, timeoutSec: flags.timeout });
+      if (flags.rate !== undefined && flags.concurrency !== undefined)
+        throw new GwprofError('give --concurrency (closed loop) or --rate (open loop), not both');
+      const load: LoadShape =
+        flags.rate !== undefined
+          ? { kind: 'open', targetRps: flags.rate, arrivals: 'uniform', maxInFlight: flags.maxInFlight }
+          : { kind: 'closed', concurrency: flags.concurrency ?? 10 };
+      const written = exportK6({
+        outDir: flags.out,
+        scenario: scenarioFrom(flags, scenario.files),
+        scenarioName: flags.scenario,
+        url: flags.url,
+        load,
+        durationSec: flags.duration,
+        timeoutSec: flags.timeout,
+      });
       process.stdout.write(`${written.script}\n${written.data}\nrun it with: k6 run ${written.script}\n`);
     });
 }

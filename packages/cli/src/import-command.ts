@@ -32,8 +32,13 @@ export function importCommand(): Command {
     .option('--no-color', 'no ANSI colours')
     .action(async (_tool: string, files: string[], flags: ImportFlags) => {
       const { runDir } = await importK6Run({
-        files: files.map((f) => path.resolve(f)), outDir: flags.out, ...(flags.runId ? { runId: flags.runId } : {}),
-        skipSec: flags.skip, minSuccess: flags.minSuccess / 100, gateway: flags.gateway, commandLine: process.argv.slice(2),
+        files: files.map((f) => path.resolve(f)),
+        outDir: flags.out,
+        ...(flags.runId ? { runId: flags.runId } : {}),
+        skipSec: flags.skip,
+        minSuccess: flags.minSuccess / 100,
+        gateway: flags.gateway,
+        commandLine: process.argv.slice(2),
       });
       const { run, summary, report } = await publishRun(runDir);
       printRun(run, runDir, [summary, report], colorWanted(flags.color));

@@ -91,7 +91,9 @@ export function openCommand(): Command {
       const server = await serveFolder(root, flags.port ?? 0);
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : flags.port;
-      process.stdout.write(`serving ${root} on http://127.0.0.1:${port}/ (Ctrl-C to stop)\nreport: http://127.0.0.1:${port}/${encodeURIComponent(run)}/index.html\n`);
+      process.stdout.write(
+        `serving ${root} on http://127.0.0.1:${port}/ (Ctrl-C to stop)\nreport: http://127.0.0.1:${port}/${encodeURIComponent(run)}/index.html\n`,
+      );
       await new Promise<void>((resolve) => {
         const stop = (): void => {
           server.close();

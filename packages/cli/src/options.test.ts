@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDuration, parsePortList, parseSize } from './options.js';
 
 describe('command-line values with units', () => {
-  it('reads durations with a unit, and a bare number in the flag\'s own unit', () => {
+  it("reads durations with a unit, and a bare number in the flag's own unit", () => {
     expect(parseDuration('--timeout')('10s')).toBe(10);
     expect(parseDuration('--timeout')('1m')).toBe(60);
     expect(parseDuration('--timeout')('7')).toBe(7);
@@ -15,7 +15,7 @@ describe('command-line values with units', () => {
     expect(() => parseDuration('--subgraph-delay', 0.001)('5 parsecs')).toThrow(/number of milliseconds/);
   });
 
-  it('reads sizes in decimal and binary units, and a bare number in the flag\'s unit', () => {
+  it("reads sizes in decimal and binary units, and a bare number in the flag's unit", () => {
     const mb = parseSize('--gateway-memory', 1e6, 'MB');
     expect(mb('512')).toBe(512);
     expect(mb('512MB')).toBe(512);

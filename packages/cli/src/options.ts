@@ -4,7 +4,10 @@ import type { Slo } from '@gwprof/results';
 
 export function parseIntegerList(name: string) {
   return (value: string): number[] => {
-    const parts = value.split(',').map((p) => p.trim()).filter(Boolean);
+    const parts = value
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
     const numbers = parts.map(Number);
     if (parts.length === 0 || numbers.some((n) => !Number.isInteger(n) || n < 1)) {
       throw new InvalidArgumentError(`${name} must be a comma-separated list of whole numbers ≥ 1, e.g. 10,100,300`);
@@ -16,7 +19,10 @@ export function parseIntegerList(name: string) {
 /** A comma-separated list of ports, each 1-65535. */
 export function parsePortList(name: string) {
   return (value: string): number[] => {
-    const parts = value.split(',').map((p) => p.trim()).filter(Boolean);
+    const parts = value
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
     const ports = parts.map(Number);
     if (parts.length === 0 || ports.some((n) => !Number.isInteger(n) || n < 1 || n > 65535)) {
       throw new InvalidArgumentError(`${name} must be a comma-separated list of port numbers 1-65535, e.g. 4001,4002,4003,4004 (got "${value}")`);
@@ -101,9 +107,13 @@ const SLO_LATENCY_KEYS = new Set(['mean', 'p50', 'p80', 'p95', 'p99']);
 /** --slo: "p99=500ms,success=99.99%" (latency in ms or s, success in %). */
 export function parseSlo(value: string): Slo {
   const slo: Slo = { latencyMs: {}, minSuccess: null };
-  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const match = /^(mean|avg|p50|p80|p95|p99|success)\s*=\s*([\d.]+)\s*(ms|s|%)?$/.exec(part);
-    const fail = () => new InvalidArgumentError(`--slo takes targets like p99=500ms,success=99.99% (keys: mean, p50, p80, p95, p99, success); cannot read "${part}"`);
+    const fail = () =>
+      new InvalidArgumentError(`--slo takes targets like p99=500ms,success=99.99% (keys: mean, p50, p80, p95, p99, success); cannot read "${part}"`);
     if (!match) throw fail();
     const [, rawKey, number, unit] = match;
     const n = Number(number);
@@ -137,7 +147,8 @@ export function parseDuration(name: string, unitSeconds = 1, { allowZero = false
     } else {
       throw new InvalidArgumentError(`${name} must be a duration like 90s, 30m, 24h or 7d, or a number of ${unitName} (got "${value}")`);
     }
-    if (!Number.isFinite(seconds) || (!allowZero && seconds === 0)) throw new InvalidArgumentError(`${name} must be ${allowZero ? '≥ 0' : '> 0'} (got "${value}")`);
+    if (!Number.isFinite(seconds) || (!allowZero && seconds === 0))
+      throw new InvalidArgumentError(`${name} must be ${allowZero ? '≥ 0' : '> 0'} (got "${value}")`);
     // Rounded to a nanosecond: 0.003 s / 0.001 must read 3, not 3.0000000000000004.
     return Math.round((seconds / unitSeconds) * 1e9) / 1e9;
   };

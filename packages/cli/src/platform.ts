@@ -9,5 +9,7 @@ export const MEASURING_COMMANDS = new Set(['sweep', 'compare', 'soak', 'up']);
 
 export function assertLinux(command: string, platform: string = process.platform): void {
   if (platform === 'linux' || !MEASURING_COMMANDS.has(command)) return;
-  throw new GwprofError(`${command} runs on Linux only (it uses taskset, prlimit, setpriv, /proc and cgroups), and this is ${platform}: run it on a Linux machine or CI runner; buckets, report, open and export work here`);
+  throw new GwprofError(
+    `${command} runs on Linux only (it uses taskset, prlimit, setpriv, /proc and cgroups), and this is ${platform}: run it on a Linux machine or CI runner; buckets, report, open and export work here`,
+  );
 }

@@ -12,7 +12,9 @@ import { soakExitCode } from './soak-command.js';
 
 export function reportCommand(): Command {
   return new Command('report')
-    .description("re-derive a sweep's, a soak's or a comparison's analysis and re-render its pages from its folder, without running anything; exits as the run did")
+    .description(
+      "re-derive a sweep's, a soak's or a comparison's analysis and re-render its pages from its folder, without running anything; exits as the run did",
+    )
     .argument('<run-dir>', 'a run folder (holds results.json, or compare.json)')
     .option('--rules <file>', 'extra CPU bucket rules (JSON), tried before the built-in ones (sweeps)')
     .option('--no-color', 'no ANSI colours')

@@ -23,14 +23,42 @@ export interface ServiceFlags {
 
 export function addServiceOptions(command: Command): Command {
   return command
-    .option('--timeout <time>', 'a request without a response after this long counts as a timeout (10s, 1m; a bare number is seconds)', parseDuration('--timeout'), DEFAULTS.timeoutSec)
-    .option('--subgraph-delay <time>', 'fixed delay per subgraph request, to emulate the network (5ms, 0.1s; a bare number is milliseconds)', parseDuration('--subgraph-delay', 0.001, { allowZero: true }), DEFAULTS.subgraphDelayMs)
+    .option(
+      '--timeout <time>',
+      'a request without a response after this long counts as a timeout (10s, 1m; a bare number is seconds)',
+      parseDuration('--timeout'),
+      DEFAULTS.timeoutSec,
+    )
+    .option(
+      '--subgraph-delay <time>',
+      'fixed delay per subgraph request, to emulate the network (5ms, 0.1s; a bare number is milliseconds)',
+      parseDuration('--subgraph-delay', 0.001, { allowZero: true }),
+      DEFAULTS.subgraphDelayMs,
+    )
     .option('--subgraph-ports <list>', 'ports of accounts,reviews,products,inventory', parsePortList('--subgraph-ports'), Object.values(DEFAULTS.subgraphPorts))
     .option('--gateway-port <port>', 'port of the gateway', parsePort('--gateway-port'), DEFAULTS.gatewayPort)
-    .option('--gateway-cpus <n>', 'cores reserved for the gateway (default: 1 on machines with ≥ 2 cores, the rest run subgraphs and load)', parsePositiveNumber('--gateway-cpus'))
-    .option('--gateway-memory <size>', 'memory cap of the gateway process, cgroup when possible (512MB, 1GB; a bare number is MB)', parseSize('--gateway-memory', 1e6, 'MB'))
-    .option('--sampling-interval <µs>', 'V8 CPU sampling interval in microseconds (1000 costs ~12% CPU per request on Mesh, 4000 ~2%: docs/validation/profiler-overhead.md)', parsePositiveNumber('--sampling-interval'), DEFAULTS.samplingIntervalUs)
-    .option('--heap-sampling <bytes>', 'mean bytes between allocation samples in each profiled window; 0: no allocation profile (docs/allocations.md has the cost)', parsePositiveNumber('--heap-sampling', { allowZero: true }), DEFAULTS.heapSamplingBytes)
+    .option(
+      '--gateway-cpus <n>',
+      'cores reserved for the gateway (default: 1 on machines with ≥ 2 cores, the rest run subgraphs and load)',
+      parsePositiveNumber('--gateway-cpus'),
+    )
+    .option(
+      '--gateway-memory <size>',
+      'memory cap of the gateway process, cgroup when possible (512MB, 1GB; a bare number is MB)',
+      parseSize('--gateway-memory', 1e6, 'MB'),
+    )
+    .option(
+      '--sampling-interval <µs>',
+      'V8 CPU sampling interval in microseconds (1000 costs ~12% CPU per request on Mesh, 4000 ~2%: docs/validation/profiler-overhead.md)',
+      parsePositiveNumber('--sampling-interval'),
+      DEFAULTS.samplingIntervalUs,
+    )
+    .option(
+      '--heap-sampling <bytes>',
+      'mean bytes between allocation samples in each profiled window; 0: no allocation profile (docs/allocations.md has the cost)',
+      parsePositiveNumber('--heap-sampling', { allowZero: true }),
+      DEFAULTS.heapSamplingBytes,
+    )
     .option('-o, --out <dir>', 'folder for run folders', DEFAULTS.outDir)
     .option('--run-id <id>', 'name of the run folder (default: timestamp and command)')
     .option('--no-color', 'no ANSI colours in the terminal output');

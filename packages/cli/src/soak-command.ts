@@ -33,18 +33,41 @@ interface SoakFlags extends ServiceFlags {
 
 export function soakCommand(): Command {
   const command = new Command('soak')
-    .description('hours of steady load on one gateway: memory, latency and throughput over time, a forced GC and the heap after it every interval, heap snapshots, and a leak verdict. Exit 0 no leak, 1 leak or crash, 3 inconclusive')
+    .description(
+      'hours of steady load on one gateway: memory, latency and throughput over time, a forced GC and the heap after it every interval, heap snapshots, and a leak verdict. Exit 0 no leak, 1 leak or crash, 3 inconclusive',
+    )
     .option('-g, --gateway <spec>', 'gateway under test: mesh, hive, apollo or cmd:<shell command> (soak starts it: it needs the preload)', DEFAULTS.gateway)
     .option('--gateway-env <KEY=VALUE>', 'environment variable for the gateway process only (repeatable)', collectKeyValue('--gateway-env'))
-    .option('-r, --rate <req/s>', `open loop at this rate (default: ${SOAK.rateFraction * 100}% of the closed-loop peak, probed first)`, parsePositiveNumber('--rate'))
+    .option(
+      '-r, --rate <req/s>',
+      `open loop at this rate (default: ${SOAK.rateFraction * 100}% of the closed-loop peak, probed first)`,
+      parsePositiveNumber('--rate'),
+    )
     .option('-c, --concurrency <n>', 'closed loop at this many connections instead', parseWholeNumber('--concurrency'))
     .addOption(new Option('--arrivals <kind>', 'open loop: poisson or uniform arrivals').choices(['poisson', 'uniform']).default(DEFAULTS.sweep.arrivals))
     .option('-d, --duration <time>', 'how long: 90s, 30m, 24h, 7d (a bare number is seconds)', parseDuration('--duration'), SOAK.durationSec)
-    .option('--interval <time>', `load, then a calm with a forced GC, every this long (default: the duration / ${SOAK.intervalsPerSoak}, within ${SOAK.minIntervalSec} s – ${SOAK.maxIntervalSec / 60} min)`, parseDuration('--interval'))
+    .option(
+      '--interval <time>',
+      `load, then a calm with a forced GC, every this long (default: the duration / ${SOAK.intervalsPerSoak}, within ${SOAK.minIntervalSec} s – ${SOAK.maxIntervalSec / 60} min)`,
+      parseDuration('--interval'),
+    )
     .option('--calm <time>', 'seconds without load before each forced GC', parseDuration('--calm'), SOAK.calmSec)
-    .option('--snapshot-every <n>', `a heap snapshot after the last interval, and every n intervals while heap or external memory grows (default: about ${SOAK.snapshotsPerSoak} per soak that grows; 0: none)`, parseWholeNumber('--snapshot-every', 0))
-    .option('--warmup <time>', 'the first part of the soak, where caches fill, which the verdict leaves out (default: two intervals or a tenth of the soak, at most 30 min)', parseDuration('--warmup', 1, { allowZero: true }))
-    .option('--leak-threshold <bytes>', 'memory growth per successful request that counts as a leak', parsePositiveNumber('--leak-threshold'), SOAK.leakThresholdBytesPerRequest)
+    .option(
+      '--snapshot-every <n>',
+      `a heap snapshot after the last interval, and every n intervals while heap or external memory grows (default: about ${SOAK.snapshotsPerSoak} per soak that grows; 0: none)`,
+      parseWholeNumber('--snapshot-every', 0),
+    )
+    .option(
+      '--warmup <time>',
+      'the first part of the soak, where caches fill, which the verdict leaves out (default: two intervals or a tenth of the soak, at most 30 min)',
+      parseDuration('--warmup', 1, { allowZero: true }),
+    )
+    .option(
+      '--leak-threshold <bytes>',
+      'memory growth per successful request that counts as a leak',
+      parsePositiveNumber('--leak-threshold'),
+      SOAK.leakThresholdBytesPerRequest,
+    )
     .option('--query <file>', 'GraphQL query to POST instead of the default stream')
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
     .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry');
@@ -54,9 +77,15 @@ export function soakCommand(): Command {
 }
 
 /** The interval, snapshots and warm-up the flags leave to the duration. */
-export function soakSchedule(flags: Pick<SoakFlags, 'duration' | 'interval' | 'calm' | 'snapshotEvery' | 'warmup'>): { intervalSec: number; snapshotEvery: number; warmupSec: number } {
+export function soakSchedule(flags: Pick<SoakFlags, 'duration' | 'interval' | 'calm' | 'snapshotEvery' | 'warmup'>): {
+  intervalSec: number;
+  snapshotEvery: number;
+  warmupSec: number;
+} {
   if (flags.interval === undefined && flags.duration < SOAK.minIntervalSec) {
-    throw new GwprofError(`--duration (${flags.duration} s) is shorter than one interval (at least ${SOAK.minIntervalSec} s): give a longer --duration, or a shorter --interval`);
+    throw new GwprofError(
+      `--duration (${flags.duration} s) is shorter than one interval (at least ${SOAK.minIntervalSec} s): give a longer --duration, or a shorter --interval`,
+    );
   }
   const intervalSec = flags.interval ?? Math.min(SOAK.maxIntervalSec, Math.max(SOAK.minIntervalSec, Math.round(flags.duration / SOAK.intervalsPerSoak)));
   if (intervalSec > flags.duration) throw new GwprofError(`--interval (${intervalSec} s) is longer than --duration (${flags.duration} s)`);
@@ -77,7 +106,10 @@ function soakOptions(flags: SoakFlags, signal: AbortSignal, progress: ProgressLi
     gatewayEnv: flags.gatewayEnv ?? {},
     scenarioName: SOAK.scenario,
     scenario: scenarioFrom(flags, SCENARIOS[SOAK.scenario]!.files),
-    load: flags.concurrency !== undefined ? { kind: 'closed', concurrency: flags.concurrency } : { kind: 'open', rate: flags.rate ?? null, arrivals: flags.arrivals },
+    load:
+      flags.concurrency !== undefined
+        ? { kind: 'closed', concurrency: flags.concurrency }
+        : { kind: 'open', rate: flags.rate ?? null, arrivals: flags.arrivals },
     rateFraction: SOAK.rateFraction,
     durationSec: flags.duration,
     calmSec: flags.calm,
@@ -94,7 +126,9 @@ async function soakAction(flags: SoakFlags): Promise<number> {
   const { runDir, failure } = await withInterruptSignal((signal) => runSoak(soakOptions(flags, signal, progress)));
   progress.update('analysing the soak and writing the report…', true);
   const { soak, summary, report } = await publishSoak(runDir);
-  process.stdout.write(`\n${renderSoakTerminal(soak)}\n\nrun folder: ${runDir}\n  results.json, ${[summary, report].map((f) => path.basename(f)).join(', ')}, logs/\n`);
+  process.stdout.write(
+    `\n${renderSoakTerminal(soak)}\n\nrun folder: ${runDir}\n  results.json, ${[summary, report].map((f) => path.basename(f)).join(', ')}, logs/\n`,
+  );
   throwIfBug(failure);
   return soakExitCode(soak);
 }

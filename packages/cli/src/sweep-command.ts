@@ -43,20 +43,70 @@ interface SweepFlags extends ServiceFlags {
 export function sweepCommand(): Command {
   const command = new Command('sweep')
     .description('start the subgraphs and a gateway, sweep load over concurrency levels, validate every response and profile the gateway')
-    .option('-g, --gateway <spec>', 'gateway under test: mesh, hive, apollo, cmd:<shell command> (gets PORT and SUBGRAPH_<NAME>_URL), or url:<http://127.0.0.1:…> for one already running (e.g. by gwprof up)', DEFAULTS.gateway)
-    .option('--gateway-pid <pid>', 'with --gateway url:…, its local process: CPU and memory from /proc, CPU profile through its inspector when it is Node.js', parseWholeNumber('--gateway-pid'))
+    .option(
+      '-g, --gateway <spec>',
+      'gateway under test: mesh, hive, apollo, cmd:<shell command> (gets PORT and SUBGRAPH_<NAME>_URL), or url:<http://127.0.0.1:…> for one already running (e.g. by gwprof up)',
+      DEFAULTS.gateway,
+    )
+    .option(
+      '--gateway-pid <pid>',
+      'with --gateway url:…, its local process: CPU and memory from /proc, CPU profile through its inspector when it is Node.js',
+      parseWholeNumber('--gateway-pid'),
+    )
     .option('--gateway-env <KEY=VALUE>', 'environment variable for the gateway process only (repeatable)', collectKeyValue('--gateway-env'))
-    .option('-c, --concurrency <list>', `closed loop: concurrent connections per step (default ${SWEEP.concurrency.join(',')}; --quick: ${QUICK.concurrency.join(',')})`, parseIntegerList('--concurrency'))
-    .option('-r, --rate <list|auto>', 'open loop instead: target requests per second per step (e.g. 50,100,200), or auto: find the closed-loop peak, then step from ~10% to ~120% of it', parseRates)
-    .addOption(new Option('--arrivals <kind>', 'open loop: poisson (random, like independent users) or uniform (evenly spaced)').choices(['poisson', 'uniform']).default(SWEEP.arrivals))
-    .option('--max-in-flight <n>', 'open loop: requests outstanding at most; sends beyond are counted as dropped, never queued', parseWholeNumber('--max-in-flight'), SWEEP.maxInFlight)
-    .option('--slo <targets>', 'targets for the highest rate that meets them, e.g. p99=500ms,success=99.99% (keys: mean, p50, p80, p95, p99, success)', parseSlo)
-    .option('-d, --duration <time>', `shortest measured window per step; it grows to hold ≥ ${DEFAULTS.windowMinimums.minRoundTrips} round trips and ${DEFAULTS.windowMinimums.minResponses} responses (default ${SWEEP.durationSec}; --quick: ${QUICK.durationSec})`, parseDuration('--duration'))
-    .option('--max-duration <time>', `longest measured window per step (default ${SWEEP.maxDurationSec}; --quick: ${QUICK.maxDurationSec})`, parseDuration('--max-duration'))
-    .option('-w, --warmup <time>', `longest warm-up per step, on the same connections; it ends once throughput stops trending (default ${SWEEP.warmupSec}; --quick: ${QUICK.warmupSec})`, parseDuration('--warmup', 1, { allowZero: true }))
+    .option(
+      '-c, --concurrency <list>',
+      `closed loop: concurrent connections per step (default ${SWEEP.concurrency.join(',')}; --quick: ${QUICK.concurrency.join(',')})`,
+      parseIntegerList('--concurrency'),
+    )
+    .option(
+      '-r, --rate <list|auto>',
+      'open loop instead: target requests per second per step (e.g. 50,100,200), or auto: find the closed-loop peak, then step from ~10% to ~120% of it',
+      parseRates,
+    )
+    .addOption(
+      new Option('--arrivals <kind>', 'open loop: poisson (random, like independent users) or uniform (evenly spaced)')
+        .choices(['poisson', 'uniform'])
+        .default(SWEEP.arrivals),
+    )
+    .option(
+      '--max-in-flight <n>',
+      'open loop: requests outstanding at most; sends beyond are counted as dropped, never queued',
+      parseWholeNumber('--max-in-flight'),
+      SWEEP.maxInFlight,
+    )
+    .option(
+      '--slo <targets>',
+      'targets for the highest rate that meets them, e.g. p99=500ms,success=99.99% (keys: mean, p50, p80, p95, p99, success)',
+      parseSlo,
+    )
+    .option(
+      '-d, --duration <time>',
+      `shortest measured window per step; it grows to hold ≥ ${DEFAULTS.windowMinimums.minRoundTrips} round trips and ${DEFAULTS.windowMinimums.minResponses} responses (default ${SWEEP.durationSec}; --quick: ${QUICK.durationSec})`,
+      parseDuration('--duration'),
+    )
+    .option(
+      '--max-duration <time>',
+      `longest measured window per step (default ${SWEEP.maxDurationSec}; --quick: ${QUICK.maxDurationSec})`,
+      parseDuration('--max-duration'),
+    )
+    .option(
+      '-w, --warmup <time>',
+      `longest warm-up per step, on the same connections; it ends once throughput stops trending (default ${SWEEP.warmupSec}; --quick: ${QUICK.warmupSec})`,
+      parseDuration('--warmup', 1, { allowZero: true }),
+    )
     .option('-q, --quick', 'a short run that still exercises everything (two levels, short steps)', false)
-    .addOption(new Option('--scenario <name>', Object.entries(SCENARIOS).map(([name, s]) => `${name}: ${s.description}`).join('; ')).choices(Object.keys(SCENARIOS)).default(SWEEP.scenario))
-    .option('--query <file>', 'GraphQL query to POST instead of the scenario\'s (the queries gwprof ships bring their variables and golden responses)')
+    .addOption(
+      new Option(
+        '--scenario <name>',
+        Object.entries(SCENARIOS)
+          .map(([name, s]) => `${name}: ${s.description}`)
+          .join('; '),
+      )
+        .choices(Object.keys(SCENARIOS))
+        .default(SWEEP.scenario),
+    )
+    .option('--query <file>', "GraphQL query to POST instead of the scenario's (the queries gwprof ships bring their variables and golden responses)")
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
     .option('--expect <file>', 'golden {"data": …} (or a list, one per variables entry); the queries gwprof ships have theirs')
     .option('--expect-none', 'do not compare data with a golden response (status and errors are still checked)', false)
@@ -66,9 +116,17 @@ export function sweepCommand(): Command {
       '--no-allocation-attribution',
       `do not sample allocations again after each step with inlining off (${DEFAULTS.allocationAttribution.rewarmSec} s re-warm, ${DEFAULTS.allocationAttribution.seconds} s sampled): a function V8 inlined then has its bytes charged to its caller (docs/allocations.md)`,
     )
-    .addOption(new Option('--engine <name>', 'who sends the load: gwprof, or k6 running the exported script (gwprof export k6) with the same validation').choices(['gwprof', 'k6']).default('gwprof'))
+    .addOption(
+      new Option('--engine <name>', 'who sends the load: gwprof, or k6 running the exported script (gwprof export k6) with the same validation')
+        .choices(['gwprof', 'k6'])
+        .default('gwprof'),
+    )
     .option('--k6 <path>', 'the k6 binary for --engine k6 (default: k6 on PATH)')
-    .addOption(new Option('--profiler <kind>', 'inspector: V8 sampler per step (flame graph and buckets per step); clinic or 0x: wrap the gateway for the whole run').choices(['inspector', 'clinic', '0x']).default(SWEEP.profiler));
+    .addOption(
+      new Option('--profiler <kind>', 'inspector: V8 sampler per step (flame graph and buckets per step); clinic or 0x: wrap the gateway for the whole run')
+        .choices(['inspector', 'clinic', '0x'])
+        .default(SWEEP.profiler),
+    );
   return addServiceOptions(command).action(async (flags: SweepFlags) => {
     process.exitCode = await sweepAction(flags);
   });
@@ -134,7 +192,10 @@ export function printRun(run: RunResult, runDir: string, files: string[], color:
     if (unattributed.length > 0) process.stdout.write(`\n${unattributed.join('\n')}\n`);
   }
   const allocations = renderAllocationTable(run);
-  if (allocations) process.stdout.write(`\nWhat each request allocated (kB per successful request; GC is Node's account of the same window):\n${allocations}\n${framesLine(run)}`);
+  if (allocations)
+    process.stdout.write(
+      `\nWhat each request allocated (kB per successful request; GC is Node's account of the same window):\n${allocations}\n${framesLine(run)}`,
+    );
   const capacity = renderCapacityLines(run);
   if (capacity) process.stdout.write(`\n${capacity}\n`);
   process.stdout.write(`\nrun folder: ${runDir}\n  results.json, ${files.map((f) => path.basename(f)).join(', ')}, logs/\n`);
@@ -157,7 +218,9 @@ export function exitCode(run: RunResult): number {
   }
   const failed = run.steps.filter((s) => s.status === 'failed');
   if (failed.length > 0) {
-    process.stderr.write(`gwprof: ${failed.length} of ${run.steps.length} steps FAILED (${failed.map((s) => `${loadLabel(s.load)}: ${s.failures.join('; ')}`).join('; ')})\n`);
+    process.stderr.write(
+      `gwprof: ${failed.length} of ${run.steps.length} steps FAILED (${failed.map((s) => `${loadLabel(s.load)}: ${s.failures.join('; ')}`).join('; ')})\n`,
+    );
     return EXIT.failed;
   }
   return EXIT.ok;

@@ -18,7 +18,12 @@ export function upCommand(): Command {
   return addServiceOptions(command).action(async (flags: UpFlags) => {
     const progress = new ProgressLine();
     await withInterruptSignal(async (signal) => {
-      const bed = await bringUp({ ...serviceOptions(flags), gateway: flags.gateway, gatewayEnv: flags.gatewayEnv ?? {}, onProgress: (line, final) => progress.update(line, final) });
+      const bed = await bringUp({
+        ...serviceOptions(flags),
+        gateway: flags.gateway,
+        gatewayEnv: flags.gatewayEnv ?? {},
+        onProgress: (line, final) => progress.update(line, final),
+      });
       try {
         const lines = [
           '',

@@ -42,12 +42,13 @@ export interface ScenarioPreset {
 /** Named experiments (`--scenario`): the request stream and, for a seed's experiment, its setup. */
 export const SCENARIOS: Record<string, ScenarioPreset> = {
   varied: {
-    description: 'user-reviews with 2,000 variable sets cycled per request, each its own user and topProducts page: no two requests in flight share a root call below c=2000, so sharing identical in-flight requests cannot flatter a gateway',
+    description:
+      'user-reviews with 2,000 variable sets cycled per request, each its own user and topProducts page: no two requests in flight share a root call below c=2000, so sharing identical in-flight requests cannot flatter a gateway',
     files: VARIED_QUERY,
     concurrency: [10, 100, 300, 500, 1000],
   },
   'seed-000': {
-    description: "the first load test gwprof grew from: its TestQuery (one identical request, repeated), levels 10 to 1000, the gateway on 1 CPU with 512 MB",
+    description: 'the first load test gwprof grew from: its TestQuery (one identical request, repeated), levels 10 to 1000, the gateway on 1 CPU with 512 MB',
     files: SEED_QUERY,
     concurrency: [10, 100, 300, 500, 1000],
     gatewayCpus: 1,

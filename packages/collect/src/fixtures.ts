@@ -4,7 +4,7 @@
  * optional golden response (one, or one per variables entry).
  */
 import { readFileSync } from 'node:fs';
-import { GraphQLError, Kind, parse } from 'graphql';
+import { type DocumentNode, GraphQLError, Kind, parse } from 'graphql';
 import { selectionOrderOf, type SelectionOrder } from './validate-response.js';
 import { GwprofError } from '@gwprof/results';
 
@@ -40,7 +40,7 @@ function readJson(file: string, what: string): unknown {
 export function loadScenario(files: { query: string; variables?: string | null; expect?: string | null }): Scenario {
   const query = readText(files.query, 'query file');
   if (query.trim() === '') throw new GwprofError(`query file ${files.query} is empty`);
-  let document;
+  let document: DocumentNode;
   try {
     document = parse(query);
   } catch (error) {

@@ -103,7 +103,10 @@ function nodeShim(choice: NodeChoice, callgrind: CallgrindLaunch | undefined): s
  */
 function underCallgrind(callgrind: CallgrindLaunch, shim: string | null, command: string, args: string[]): { command: string; args: string[] } {
   const skip = shim ? [`--trace-children-skip=${shim}`] : [];
-  return { command: 'valgrind', args: [...callgrind.valgrindArgs, `--callgrind-out-file=${callgrind.outFile}`, '--trace-children=yes', ...skip, command, ...args] };
+  return {
+    command: 'valgrind',
+    args: [...callgrind.valgrindArgs, `--callgrind-out-file=${callgrind.outFile}`, '--trace-children=yes', ...skip, command, ...args],
+  };
 }
 
 function shellQuote(word: string): string {
@@ -210,9 +213,7 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
 
   const failure = (reason: string): GwprofError => {
     const tail = child.tail().slice(-15);
-    return new GwprofError(
-      `gateway ${adapter.spec} failed to start: ${reason}${tail.length ? `\n  last log lines:\n    ${tail.join('\n    ')}` : ''}`,
-    );
+    return new GwprofError(`gateway ${adapter.spec} failed to start: ${reason}${tail.length ? `\n  last log lines:\n    ${tail.join('\n    ')}` : ''}`);
   };
 
   const spawned = performance.now();

@@ -37,9 +37,12 @@ export function resolveNode(spec: string | undefined, cacheDir = nodeCacheDir())
   if (spec === undefined || spec === 'current') return currentNode();
   if (spec.includes('/')) return { path: path.resolve(spec), version: versionOf(path.resolve(spec), spec) };
   const wanted = spec.replace(/^v/, '');
-  if (!/^\d+(\.\d+){0,2}$/.test(wanted)) throw new GwprofError(`Node version "${spec}": give a version such as 22 or 24.9.0, a path to a node executable, or current`);
+  if (!/^\d+(\.\d+){0,2}$/.test(wanted))
+    throw new GwprofError(`Node version "${spec}": give a version such as 22 or 24.9.0, a path to a node executable, or current`);
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new GwprofError(`Node version "${spec}": downloads come from the npm registry's ${REGISTRY_PACKAGE} packages, for Linux x64 only; give a path to a node executable instead`);
+    throw new GwprofError(
+      `Node version "${spec}": downloads come from the npm registry's ${REGISTRY_PACKAGE} packages, for Linux x64 only; give a path to a node executable instead`,
+    );
   }
   const version = registryVersion(wanted, cacheDir);
   const binary = path.join(cacheDir, version, 'node');
@@ -52,7 +55,13 @@ function registryVersion(wanted: string, cacheDir: string): string {
   const matches = (v: string) => v === wanted || v.startsWith(`${wanted}.`);
   let published: string[] = [];
   try {
-    const raw = JSON.parse(execFileSync('npm', ['view', `${REGISTRY_PACKAGE}@${wanted}`, 'version', '--json'], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] })) as string | string[];
+    const raw = JSON.parse(
+      execFileSync('npm', ['view', `${REGISTRY_PACKAGE}@${wanted}`, 'version', '--json'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    ) as string | string[];
     published = (Array.isArray(raw) ? raw : [raw]).filter(matches);
   } catch {
     // offline or no such version: fall back to the cache below
@@ -65,11 +74,13 @@ function registryVersion(wanted: string, cacheDir: string): string {
 
 function highest(versions: readonly string[]): string | undefined {
   const key = (v: string) => v.split('.').map(Number);
-  return [...versions].sort((a, b) => {
-    const [x, y] = [key(a), key(b)];
-    for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
-    return 0;
-  }).at(-1);
+  return [...versions]
+    .sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+      return 0;
+    })
+    .at(-1);
 }
 
 /** `npm pack` the version's package and keep only its `bin/node`, moved into place in one step. */
@@ -77,7 +88,13 @@ function download(version: string, cacheDir: string): void {
   mkdirSync(cacheDir, { recursive: true });
   const work = mkdtempSync(path.join(cacheDir, '.download-'));
   try {
-    const packed = JSON.parse(execFileSync('npm', ['pack', `${REGISTRY_PACKAGE}@${version}`, '--json', '--pack-destination', work], { encoding: 'utf8', timeout: 600_000, stdio: ['ignore', 'pipe', 'pipe'] })) as Array<{ filename: string }>;
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', `${REGISTRY_PACKAGE}@${version}`, '--json', '--pack-destination', work], {
+        encoding: 'utf8',
+        timeout: 600_000,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    ) as Array<{ filename: string }>;
     const tarball = path.join(work, packed[0]!.filename);
     mkdirSync(path.join(work, version));
     execFileSync('tar', ['-xzf', tarball, '-C', path.join(work, version), '--strip-components=2', 'package/bin/node']);

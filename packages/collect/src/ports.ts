@@ -7,9 +7,7 @@ export function assertPortFree(port: number, usedFor: string): Promise<void> {
     const server = net.createServer();
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(
-        error.code === 'EADDRINUSE'
-          ? new GwprofError(`port ${port} (${usedFor}) is already in use: stop what listens there or choose another port`)
-          : error,
+        error.code === 'EADDRINUSE' ? new GwprofError(`port ${port} (${usedFor}) is already in use: stop what listens there or choose another port`) : error,
       );
     });
     server.listen(port, '127.0.0.1', () => server.close(() => resolve()));

@@ -96,7 +96,10 @@ export class TreeUsageMeter {
    * sampleRssMs: how often to sample peak RSS (and pick up new child processes) during the window,
    * or null for CPU only: every sample is a /proc scan in the load generator's own process.
    */
-  constructor(private readonly roots: () => number[], private readonly sampleRssMs: number | null = 250) {}
+  constructor(
+    private readonly roots: () => number[],
+    private readonly sampleRssMs: number | null = 250,
+  ) {}
 
   start(): void {
     this.pids = this.roots().flatMap(processTree);

@@ -123,10 +123,15 @@ function cappedLog(options: SpawnOptions): { line: (stream: 'stdout' | 'stderr',
       }
       options.logger.info({ stream }, line);
       logged += Buffer.byteLength(line) + 1;
-      if (logged >= cap) options.logger.warn({ event: 'log-capped', capBytes: cap }, `${options.name}'s output beyond ${cap} bytes is counted, not logged; its last ${TAIL_LINES} lines are kept for a crash report`);
+      if (logged >= cap)
+        options.logger.warn(
+          { event: 'log-capped', capBytes: cap },
+          `${options.name}'s output beyond ${cap} bytes is counted, not logged; its last ${TAIL_LINES} lines are kept for a crash report`,
+        );
     },
     close() {
-      if (unlogged > 0) options.logger.warn({ event: 'log-capped', unloggedLines: unlogged }, `${unlogged} more lines of ${options.name}'s output were not logged`);
+      if (unlogged > 0)
+        options.logger.warn({ event: 'log-capped', unloggedLines: unlogged }, `${unlogged} more lines of ${options.name}'s output were not logged`);
     },
   };
 }
@@ -157,7 +162,10 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
 
   const log = cappedLog(options);
   child.once('close', () => log.close());
-  for (const [stream, source] of [['stdout', child.stdout], ['stderr', child.stderr]] as const) {
+  for (const [stream, source] of [
+    ['stdout', child.stdout],
+    ['stderr', child.stderr],
+  ] as const) {
     if (!source) continue;
     createInterface({ input: source }).on('line', (raw) => {
       const line = raw.replace(ANSI, '');

@@ -12,7 +12,11 @@ export interface RunFolder {
 /** `2026-11-21T07-36-22-966-mesh`: sortable by time, then what ran. */
 export function makeRunId(label: string, now = new Date()): string {
   const stamp = now.toISOString().replace(/[:.]/g, '-').replace('Z', '');
-  const slug = label.replace(/^cmd:/, 'cmd-').replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 32).replace(/-+$/, '');
+  const slug = label
+    .replace(/^cmd:/, 'cmd-')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .slice(0, 32)
+    .replace(/-+$/, '');
   return `${stamp}-${slug}`;
 }
 

@@ -4,7 +4,17 @@
  * measures and records; everything derived (buckets, flame graphs, capacity) is the publish
  * pass's work, from the files.
  */
-import { GwprofError, RESULTS_SCHEMA_VERSION, asError, loadLabel, writeRunResult, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
+import {
+  GwprofError,
+  RESULTS_SCHEMA_VERSION,
+  asError,
+  loadLabel,
+  writeRunResult,
+  type LoadShape,
+  type RunConfig,
+  type RunResult,
+  type Slo,
+} from '@gwprof/results';
 import { loadScenario, type Scenario } from './fixtures.js';
 import { assertPortFree } from './ports.js';
 import { gatewayFromSpec } from './gateways/index.js';
@@ -74,7 +84,12 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     if (options.signal.aborted) throw new Error('interrupted');
     const target = adapter
       ? await launchGatewayUnderTest(await session.startBed(), adapter, options.gatewayEnv, 'gateway')
-      : await attachGatewayUnderTest({ spec: options.gateway, pid: options.gatewayPid ?? null, subgraphPorts: options.subgraphPorts, profile: options.profiler !== 'none' });
+      : await attachGatewayUnderTest({
+          spec: options.gateway,
+          pid: options.gatewayPid ?? null,
+          subgraphPorts: options.subgraphPorts,
+          profile: options.profiler !== 'none',
+        });
     if (options.signal.aborted) throw new Error('interrupted');
     run.fanoutAlone = await fanoutAlone(target, scenario, options);
     writeRunResult(runDir, run);
@@ -99,7 +114,14 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
 }
 
 /** One step per level, each written to results.json as soon as it is measured. */
-async function runSteps(options: SweepOptions, levels: readonly LoadShape[], scenario: Scenario, target: GatewayUnderTest, session: Session, run: RunResult): Promise<void> {
+async function runSteps(
+  options: SweepOptions,
+  levels: readonly LoadShape[],
+  scenario: Scenario,
+  target: GatewayUnderTest,
+  session: Session,
+  run: RunResult,
+): Promise<void> {
   for (const load of levels) {
     if (options.signal.aborted) return;
     const label = loadLabel(load);
@@ -248,7 +270,12 @@ async function probeRates(
 ): Promise<LoadShape[]> {
   const steps = [];
   const probe = DEFAULTS.peakProbe;
-  const probeSettings = { ...options, durationSec: Math.min(options.durationSec, probe.durationSec), maxDurationSec: Math.min(options.maxDurationSec, probe.maxDurationSec), warmupSec: Math.min(options.warmupSec, probe.warmupSec) };
+  const probeSettings = {
+    ...options,
+    durationSec: Math.min(options.durationSec, probe.durationSec),
+    maxDurationSec: Math.min(options.maxDurationSec, probe.maxDurationSec),
+    warmupSec: Math.min(options.warmupSec, probe.warmupSec),
+  };
   for (const concurrency of PROBE_CONCURRENCY) {
     if (options.signal.aborted) break;
     const step = await measureStep({

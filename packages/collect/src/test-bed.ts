@@ -131,7 +131,16 @@ export async function startTestBed(options: {
     candidateSubgraphs: views.candidate,
     registry,
     close,
-    async launchGateway({ adapter, gatewayEnv, processName, port = options.gatewayPort, memoryCap = resources.memoryCap, node, subgraphs = views.subgraphs, callgrind }: LaunchOptions): Promise<LaunchedGateway> {
+    async launchGateway({
+      adapter,
+      gatewayEnv,
+      processName,
+      port = options.gatewayPort,
+      memoryCap = resources.memoryCap,
+      node,
+      subgraphs = views.subgraphs,
+      callgrind,
+    }: LaunchOptions): Promise<LaunchedGateway> {
       options.onProgress(`starting gateway ${adapter.spec}…`, false);
       launched.add(adapter);
       const external = options.profiler === 'clinic' || options.profiler === '0x' ? profilerWrapper(options.profiler, runDir) : null;

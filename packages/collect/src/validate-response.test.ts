@@ -68,7 +68,7 @@ describe('selection order', () => {
     expect(followsSelectionOrder({ a: [{ id: 1, __typename: 'User', name: 'x' }], topProducts: [] }, withFragments)).toBe(true);
   });
 
-  it('puts keys in the query\'s order, at every depth, keys it did not ask for last', () => {
+  it("puts keys in the query's order, at every depth, keys it did not ask for last", () => {
     const order = selectionOrderOf(`query { a: users { ...U } topProducts { ... on Product { upc } name } } fragment U on User { id name }`);
     const ordered = inSelectionOrder({ topProducts: [{ name: 'n', upc: 'u' }], a: [{ __typename: 'User', name: 'x', id: 1 }] }, order);
     expect(JSON.stringify(ordered)).toBe('{"a":[{"id":1,"name":"x","__typename":"User"}],"topProducts":[{"upc":"u","name":"n"}]}');

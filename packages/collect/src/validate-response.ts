@@ -9,9 +9,7 @@ import type { FailureCounts } from '@gwprof/results';
 
 export type FailureKind = keyof FailureCounts;
 
-export type ResponseVerdict =
-  | { ok: true; orderWarning: boolean }
-  | { ok: false; kind: Exclude<FailureKind, 'timeouts' | 'socketErrors'>; message: string };
+export type ResponseVerdict = { ok: true; orderWarning: boolean } | { ok: false; kind: Exclude<FailureKind, 'timeouts' | 'socketErrors'>; message: string };
 
 /** Field order of a query: response key → nested order, in the order the query asks for them. */
 export interface SelectionOrder {

@@ -6,21 +6,37 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadLevel, type AllocationComparison, type CompareResult, type CompareWindow } from '@gwprof/results';
-import { allocationsByFunction, analyzeAllocations, diffAllocations, epochPairs, mergeHeapProfiles, moveNoise, type HeapProfile, type SideHeapProfiles } from '@gwprof/analysis';
+import {
+  allocationsByFunction,
+  analyzeAllocations,
+  diffAllocations,
+  epochPairs,
+  mergeHeapProfiles,
+  moveNoise,
+  type HeapProfile,
+  type SideHeapProfiles,
+} from '@gwprof/analysis';
 import { renderFlameGraphHtml } from '@gwprof/render';
 import { BUILT_IN_RULES } from './run.js';
 import { sideWindows, windowCosts } from './compare-sides.js';
 
 const TOTAL = 'all bytes';
 
-export async function publishLevelAllocations(runDir: string, compare: CompareResult, level: number, heaps: ReadonlyMap<string, HeapProfile>): Promise<AllocationComparison | null> {
+export async function publishLevelAllocations(
+  runDir: string,
+  compare: CompareResult,
+  level: number,
+  heaps: ReadonlyMap<string, HeapProfile>,
+): Promise<AllocationComparison | null> {
   const atLevel = compare.windows.filter((w) => loadLevel(w.step.load) === level && heaps.has(w.step.id));
   const baseline = sideWindows(atLevel, 'baseline', heaps);
   const candidate = sideWindows(atLevel, 'candidate', heaps);
   if (!baseline || !candidate) return null;
   const diff = diffAllocations(baseline, candidate, { rules: BUILT_IN_RULES.rules });
   const byFunction = atLevel.map((w) => windowCosts(w, allocationsByFunction(heaps.get(w.step.id)!)));
-  const byBucket = atLevel.map((w) => windowCosts(w, new Map(Object.entries(analyzeAllocations(heaps.get(w.step.id)!, { rules: BUILT_IN_RULES.rules, top: 0 }).bytesByBucket))));
+  const byBucket = atLevel.map((w) =>
+    windowCosts(w, new Map(Object.entries(analyzeAllocations(heaps.get(w.step.id)!, { rules: BUILT_IN_RULES.rules, top: 0 }).bytesByBucket))),
+  );
   const totals = byFunction.map((w) => ({ ...w, amountByItem: new Map([[TOTAL, [...w.amountByItem.values()].reduce((sum, bytes) => sum + bytes, 0)]]) }));
   return {
     baselineBytesPerOkRequest: diff.baseline,
@@ -60,7 +76,12 @@ function gcMsPerOk(windows: readonly CompareWindow[], side: 'baseline' | 'candid
 }
 
 /** Each side's windows as one .heapprofile (for DevTools) and its flame graph page. */
-async function writeSideFlameGraphs(runDir: string, compare: CompareResult, level: number, sides: Record<'baseline' | 'candidate', SideHeapProfiles>): Promise<{ baseline: string; candidate: string }> {
+async function writeSideFlameGraphs(
+  runDir: string,
+  compare: CompareResult,
+  level: number,
+  sides: Record<'baseline' | 'candidate', SideHeapProfiles>,
+): Promise<{ baseline: string; candidate: string }> {
   const tag = `${compare.config.load.kind === 'closed' ? 'c' : 'r'}${level}`;
   const pages = { baseline: `compare-${tag}-baseline.alloc.html`, candidate: `compare-${tag}-candidate.alloc.html` };
   for (const side of ['baseline', 'candidate'] as const) {

@@ -57,14 +57,22 @@ function bucketMs(analysis: StepAnalysis | undefined, okRequests: number): Map<s
 }
 
 /** A pprof profile per side, CPU per 1,000 successful requests, and a flame graph page of each. */
-async function writePprofPair(runDir: string, compare: CompareResult, level: number, sides: Record<'baseline' | 'candidate', SideProfiles>): Promise<CompareLevel['pprof']> {
+async function writePprofPair(
+  runDir: string,
+  compare: CompareResult,
+  level: number,
+  sides: Record<'baseline' | 'candidate', SideProfiles>,
+): Promise<CompareLevel['pprof']> {
   const tag = `${compare.config.load.kind === 'closed' ? 'c' : 'r'}${level}`;
   const files = { baseline: `compare-${tag}-baseline.pb.gz`, candidate: `compare-${tag}-candidate.pb.gz` };
   const flamegraphs = { baseline: `compare-${tag}-baseline.flame.html`, candidate: `compare-${tag}-candidate.flame.html` };
   for (const side of ['baseline', 'candidate'] as const) {
     const pprofSide = { merged: mergeStacks(sides[side].profiles), profiles: sides[side].profiles.length, okRequests: sides[side].okRequests };
     // A fixed timestamp keeps the file the same whenever it is re-published.
-    const bytes = encodePprofProfile(pprofSide, { comments: [`side: ${side}`, `gwprof compare ${compare.runId}, ${tag}`], timeNanos: Date.parse(compare.startedAt) * 1e6 });
+    const bytes = encodePprofProfile(pprofSide, {
+      comments: [`side: ${side}`, `gwprof compare ${compare.runId}, ${tag}`],
+      timeNanos: Date.parse(compare.startedAt) * 1e6,
+    });
     await writeFile(path.join(runDir, files[side]), bytes);
     const title = `${side} · ${tag} · ${compare.runId} (all windows, CPU per 1,000 successful requests)`;
     await writeFile(path.join(runDir, flamegraphs[side]), renderFlameGraphHtml(bytes, { title, fileName: files[side] }), 'utf8');

@@ -3,7 +3,11 @@ import type { CompareWindow } from '@gwprof/results';
 import type { WindowCosts } from '@gwprof/analysis';
 
 /** A side's window profiles (CPU or heap) at a level and the successful requests in those windows; null without any. */
-export function sideWindows<P>(windows: readonly CompareWindow[], side: 'baseline' | 'candidate', byStep: ReadonlyMap<string, P>): { profiles: P[]; okRequests: number } | null {
+export function sideWindows<P>(
+  windows: readonly CompareWindow[],
+  side: 'baseline' | 'candidate',
+  byStep: ReadonlyMap<string, P>,
+): { profiles: P[]; okRequests: number } | null {
   const mine = windows.filter((w) => w.side === side);
   const okRequests = mine.reduce((sum, w) => sum + w.step.requests.ok, 0);
   if (mine.length === 0 || okRequests === 0) return null;

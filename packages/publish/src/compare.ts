@@ -30,7 +30,14 @@ import {
   comparisonOutcome,
   type InstructionProfile,
   timeMeasure,
-  analyzeProfile, blockChanges, compareMetric, deltaMetric, judgeComparison, type CpuProfile, type HeapProfile } from '@gwprof/analysis';
+  analyzeProfile,
+  blockChanges,
+  compareMetric,
+  deltaMetric,
+  judgeComparison,
+  type CpuProfile,
+  type HeapProfile,
+} from '@gwprof/analysis';
 import { renderCompareMarkdown, renderCompareReportHtml } from '@gwprof/render';
 import { deriveAllocationSummary, deriveStepAnalysis, failed, readHeapProfile, readStepProfile } from './step-profile.js';
 import { BUILT_IN_RULES } from './run.js';
@@ -47,7 +54,11 @@ export interface CompareCopies {
 export async function publishCompare(runDir: string, copies: CompareCopies = {}): Promise<PublishedCompare> {
   const compare = readCompareResult(runDir);
   const analysis =
-    compare.mode === 'runs' ? analyzeRuns(compare) : compare.config.design?.measure === 'instructions' ? analyzeInstructions(runDir, compare) : await analyzeWindows(runDir, compare);
+    compare.mode === 'runs'
+      ? analyzeRuns(compare)
+      : compare.config.design?.measure === 'instructions'
+        ? analyzeInstructions(runDir, compare)
+        : await analyzeWindows(runDir, compare);
   const published: PublishedCompare = { ...compare, analysis };
   writeCompareResult(runDir, published);
   writeFileSync(path.join(runDir, 'index.html'), renderCompareReportHtml(published));
@@ -186,6 +197,12 @@ function runBucketDeltas(baseline: RunResult, candidate: RunResult, baselineStep
   const c = costs(candidate, candidateStep);
   if (!b || !c) return [];
   return [...new Set([...Object.keys(b), ...Object.keys(c)])]
-    .map((bucket) => ({ bucket, baselineMsPerOkRequest: b[bucket] ?? 0, candidateMsPerOkRequest: c[bucket] ?? 0, deltaMsPerOkRequest: (c[bucket] ?? 0) - (b[bucket] ?? 0), noise: null }))
+    .map((bucket) => ({
+      bucket,
+      baselineMsPerOkRequest: b[bucket] ?? 0,
+      candidateMsPerOkRequest: c[bucket] ?? 0,
+      deltaMsPerOkRequest: (c[bucket] ?? 0) - (b[bucket] ?? 0),
+      noise: null,
+    }))
     .sort((x, y) => Math.abs(y.deltaMsPerOkRequest) - Math.abs(x.deltaMsPerOkRequest));
 }

@@ -21,12 +21,7 @@ export interface PublishedRun {
 
 export async function publishRun(runDir: string, rules: RulesChoice = BUILT_IN_RULES): Promise<PublishedRun> {
   const run = readRunResult(runDir);
-  const steps = await publishStepProfiles(
-    runDir,
-    run.steps,
-    (step) => `${run.config.gateway} · ${loadLabel(step.load)} · ${run.runId}`,
-    rules.rules,
-  );
+  const steps = await publishStepProfiles(runDir, run.steps, (step) => `${run.config.gateway} · ${loadLabel(step.load)} · ${run.runId}`, rules.rules);
   const rateSweep = run.config.rates.length > 0 || run.config.autoRate;
   run.analysis = {
     rules: rules.label,

@@ -7,7 +7,19 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AllocationAttribution, AllocationSummary, BucketFunctionCost, GcCheck, StepAnalysis, StepRecord } from '@gwprof/results';
-import { analyzeAllocations, analyzeProfile, placeByAttribution, bucketCosts, compareGcWithNode, parseCpuProfile, parseHeapProfile, type BucketRule, type CpuProfile, type HeapProfile, type ProfileAnalysis } from '@gwprof/analysis';
+import {
+  analyzeAllocations,
+  analyzeProfile,
+  placeByAttribution,
+  bucketCosts,
+  compareGcWithNode,
+  parseCpuProfile,
+  parseHeapProfile,
+  type BucketRule,
+  type CpuProfile,
+  type HeapProfile,
+  type ProfileAnalysis,
+} from '@gwprof/analysis';
 import { renderFlameGraphHtml } from '@gwprof/render';
 
 /** A step's profile, read and parsed once; or why it could not be. */
@@ -31,7 +43,7 @@ export async function publishStepProfile(runDir: string, step: StepRecord, title
   const read = await readStepProfile(runDir, step);
   if (!read) return null;
   if ('error' in read) return failed(step, read.error);
-  const flamegraph = step.profile!.cpuprofile.replace(/\.cpuprofile$/, '') + '.flame.html';
+  const flamegraph = `${step.profile!.cpuprofile.replace(/\.cpuprofile$/, '')}.flame.html`;
   const html = renderFlameGraphHtml(read.profile, { title, fileName: path.basename(step.profile!.cpuprofile) });
   await writeFile(path.join(runDir, flamegraph), html, 'utf8');
   const analysis = deriveStepAnalysis(step, analyzeProfile(read.profile, { rules }), flamegraph);
@@ -42,7 +54,11 @@ export async function publishStepProfile(runDir: string, step: StepRecord, title
 }
 
 /** A step's allocation profile (or its inlining-off one), read and parsed; or why it could not be; null when it has none. */
-export async function readHeapProfile(runDir: string, step: StepRecord, which: 'window' | 'attribution' = 'window'): Promise<{ profile: HeapProfile } | { error: string } | null> {
+export async function readHeapProfile(
+  runDir: string,
+  step: StepRecord,
+  which: 'window' | 'attribution' = 'window',
+): Promise<{ profile: HeapProfile } | { error: string } | null> {
   const heap = step.profile?.heap;
   const attribution = heap?.attribution;
   if (which === 'attribution' && attribution && 'error' in attribution) return { error: attribution.error };
@@ -60,20 +76,33 @@ export async function readHeapProfile(runDir: string, step: StepRecord, which: '
  * The allocation summary of a step and its flame graph page (bytes, drawn by speedscope from the
  * .heapprofile): of the inlining-off profile when there is one, since its frames are the ones that allocated.
  */
-async function publishAllocations(runDir: string, step: StepRecord, profile: HeapProfile, title: string, rules: readonly BucketRule[], warnings: string[]): Promise<AllocationSummary> {
+async function publishAllocations(
+  runDir: string,
+  step: StepRecord,
+  profile: HeapProfile,
+  title: string,
+  rules: readonly BucketRule[],
+  warnings: string[],
+): Promise<AllocationSummary> {
   const read = await readHeapProfile(runDir, step, 'attribution');
   if (read && 'error' in read) warnings.push(`allocations by function in physical frames only (inlined functions charged to their callers): ${read.error}`);
   const attribution = read && 'profile' in read ? read.profile : null;
   const taken = takenAttribution(step);
   const drawn = attribution && taken ? taken.heapprofile : step.profile!.heap!.heapprofile;
-  const flamegraph = drawn.replace(/\.heapprofile$/, '') + '.alloc.html';
+  const flamegraph = `${drawn.replace(/\.heapprofile$/, '')}.alloc.html`;
   const pageTitle = attribution && taken ? `${title} (inlining off, ${taken.seconds} s after the window)` : title;
   await writeFile(path.join(runDir, flamegraph), renderFlameGraphHtml(attribution ?? profile, { title: pageTitle, fileName: path.basename(drawn) }), 'utf8');
   return deriveAllocationSummary(step, profile, rules, flamegraph, attribution);
 }
 
 /** What the publish pass records of an allocation profile; with an inlining-off profile, its frames place the window's bytes. */
-export function deriveAllocationSummary(step: StepRecord, profile: HeapProfile, rules: readonly BucketRule[], flamegraph: string | null, attribution: HeapProfile | null = null): AllocationSummary {
+export function deriveAllocationSummary(
+  step: StepRecord,
+  profile: HeapProfile,
+  rules: readonly BucketRule[],
+  flamegraph: string | null,
+  attribution: HeapProfile | null = null,
+): AllocationSummary {
   const window = analyzeAllocations(profile, { rules });
   const placed = attribution ? placeByAttribution(window, analyzeAllocations(attribution, { rules })) : window;
   const ok = step.requests.ok;
@@ -89,7 +118,9 @@ export function deriveAllocationSummary(step: StepRecord, profile: HeapProfile, 
     topAllocators: placed.topAllocators.map(({ bytes, ...f }) => ({ ...f, bytesPerOkRequest: ok > 0 ? perOk(bytes) : 0 })),
     gcMsPerOkRequest: step.profile!.nodeGc && ok > 0 ? step.profile!.nodeGc.ms / ok : null,
     frames: attribution ? 'allocating' : 'physical',
-    ...(attribution ? { attributionBytesPerOkRequest: attributionOk > 0 ? analyzeAllocations(attribution, { rules, top: 0 }).bytes / attributionOk : null } : {}),
+    ...(attribution
+      ? { attributionBytesPerOkRequest: attributionOk > 0 ? analyzeAllocations(attribution, { rules, top: 0 }).bytes / attributionOk : null }
+      : {}),
   };
 }
 
@@ -114,9 +145,7 @@ export function deriveStepAnalysis(step: StepRecord, analysis: ProfileAnalysis, 
     topFunctions: analysis.topFunctions,
     gc,
     allocation: null,
-    warnings: gc?.disagrees
-      ? [`the gc bucket (${pct(gc.profileShare)}) and Node's own GC account (${pct(gc.nodeShare)}) differ by more than 3 points`]
-      : [],
+    warnings: gc?.disagrees ? [`the gc bucket (${pct(gc.profileShare)}) and Node's own GC account (${pct(gc.nodeShare)}) differ by more than 3 points`] : [],
     error: null,
   };
 }
@@ -132,7 +161,13 @@ function functionsByBucket(source: Record<string, readonly BucketFunctionCost[]>
   return Object.fromEntries(
     Object.entries(source).map(([bucket, functions]) => [
       bucket,
-      functions.map((fn) => ({ functionName: fn.functionName, url: fn.url, line: fn.line, msPerOkRequest: fn.msPerOkRequest, shareOfBucket: fn.shareOfBucket })),
+      functions.map((fn) => ({
+        functionName: fn.functionName,
+        url: fn.url,
+        line: fn.line,
+        msPerOkRequest: fn.msPerOkRequest,
+        shareOfBucket: fn.shareOfBucket,
+      })),
     ]),
   );
 }

@@ -43,7 +43,13 @@ export function allocationTableData(run: RunResult): { columns: Column[]; rows: 
   const rows = run.steps.map((step, i) => {
     const a = allocations[i];
     if (!a) return [levelCell(step), 'not sampled', NONE, NONE, ...buckets.map(() => NONE)];
-    return [`${levelCell(step)}${physicalFrames(a) ? ` ${PHYSICAL_MARK}` : ''}`, kB(a.bytesPerOkRequest), fixed(a.gcMsPerOkRequest, 2), fixed(gcMsPerMb(a), 2), ...buckets.map((b) => kB(a.bucketBytesPerOkRequest?.[b] ?? 0))];
+    return [
+      `${levelCell(step)}${physicalFrames(a) ? ` ${PHYSICAL_MARK}` : ''}`,
+      kB(a.bytesPerOkRequest),
+      fixed(a.gcMsPerOkRequest, 2),
+      fixed(gcMsPerMb(a), 2),
+      ...buckets.map((b) => kB(a.bucketBytesPerOkRequest?.[b] ?? 0)),
+    ];
   });
   return { columns, rows };
 }

@@ -75,7 +75,10 @@ describe('report and flame graph in headless Chromium', () => {
     for (const step of run.steps) {
       const profile = makeCpuProfile();
       await writeFile(join(runDir, `step-${step.id}.cpuprofile`), JSON.stringify(profile));
-      await writeFile(join(runDir, `step-${step.id}.flame.html`), renderFlameGraphHtml(profile, { title: loadLabel(step.load), fileName: `step-${step.id}.cpuprofile` }));
+      await writeFile(
+        join(runDir, `step-${step.id}.flame.html`),
+        renderFlameGraphHtml(profile, { title: loadLabel(step.load), fileName: `step-${step.id}.cpuprofile` }),
+      );
     }
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -95,10 +98,10 @@ describe('report and flame graph in headless Chromium', () => {
       await expect(page.locator(`#${id}`).isVisible(), id).resolves.toBe(true);
     }
     expect(await page.locator('#steps-table tbody tr').count()).toBe(3);
-    expect(await page.locator('#steps-table tr.failed').innerText()).toContain('FAILED');
+    expect(await page.locator('#steps-table tr.failed').textContent()).toContain('FAILED');
     expect(await page.locator('#throughput-chart circle').count()).toBeGreaterThanOrEqual(3);
     expect(await page.locator('#buckets-chart rect[data-bucket]').count()).toBeGreaterThan(10);
-    const failures = await page.locator('#failures').innerText();
+    const failures = await page.locator('#failures').textContent();
     expect(failures).toContain('HTTP 500 <script>alert(1)</script>');
     expect(failures).toContain('HTTP 502 <img src=x onerror=alert(1)>');
     expect(await page.locator('#failures img, #failures script').count()).toBe(0);
@@ -120,7 +123,7 @@ describe('report and flame graph in headless Chromium', () => {
     await expect.poll(() => log.messages.some((m) => m.includes('Importing as Chrome CPU Profile')), { timeout: 20_000 }).toBe(true);
     await page.waitForTimeout(500);
     expect(await page.title()).toBe('c=10 - speedscope');
-    expect(await page.locator('body').innerText()).toContain('c=10');
+    expect(await page.locator('body').textContent()).toContain('c=10');
     // speedscope drew the profile: its flame chart and minimap fill each frame with a colour of its
     // own, where the axes, grid, text and background are grey. Each of the three frames (main,
     // parseDocument, the collector) covers thousands of pixels at 1280×720; with nothing drawn, the

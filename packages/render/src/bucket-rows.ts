@@ -3,9 +3,7 @@ import { bucketColumns } from './buckets.js';
 import { stepAnalysisOf } from './step-analysis.js';
 
 /** What a step contributes to the bucket table. */
-export type StepBuckets =
-  | { kind: 'shares'; samples: number | null; shares: Record<string, number> }
-  | { kind: 'no-samples' | 'not-analysed' | 'not-profiled' };
+export type StepBuckets = { kind: 'shares'; samples: number | null; shares: Record<string, number> } | { kind: 'no-samples' | 'not-analysed' | 'not-profiled' };
 
 export function stepBuckets(run: RunResult, step: StepRecord): StepBuckets {
   const analysis = stepAnalysisOf(run, step);

@@ -21,7 +21,10 @@ describe('renderBucketTable', () => {
   });
 
   it('shows each share as a percentage with one decimal, matching the data', () => {
-    for (const [rowIndex, step] of [[2, run.steps[0]!], [3, run.steps[1]!]] as const) {
+    for (const [rowIndex, step] of [
+      [2, run.steps[0]!],
+      [3, run.steps[1]!],
+    ] as const) {
       const row = cells(lines[rowIndex]!);
       expect(row[0]).toBe(String(loadLevel(step.load)));
       expect(row[1]).toBe('9,876');

@@ -27,7 +27,12 @@ export function bucketTableData(run: RunResult, unit: BucketUnit): { columns: Co
     const nodeGc = withNodeGc ? [shareAsPercent(analysis?.gc?.nodeShare, 1)] : [];
     if (entry.kind !== 'shares') return [levelCell(step), missingBucketsLabel(entry), ...buckets.map(() => NONE), ...nodeGc];
     if (unit === 'share') {
-      return [levelCell(step), entry.samples === null ? NONE : integer(entry.samples), ...buckets.map((b) => shareAsPercent(entry.shares[b] ?? 0, 1)), ...nodeGc];
+      return [
+        levelCell(step),
+        entry.samples === null ? NONE : integer(entry.samples),
+        ...buckets.map((b) => shareAsPercent(entry.shares[b] ?? 0, 1)),
+        ...nodeGc,
+      ];
     }
     const perRequest = analysis?.bucketMsPerOkRequest ?? null;
     return [levelCell(step), fixed(analysis?.busyMsPerOkRequest, 2), ...buckets.map((b) => (perRequest ? fixed(perRequest[b] ?? 0, 2) : NONE))];

@@ -28,9 +28,7 @@ export function capacityFacts(capacity: CapacityAnalysis): CapacityFact[] {
   const facts: CapacityFact[] = [];
   facts.push({
     label: 'Knee of the throughput curve',
-    value: capacity.knee
-      ? `c=${capacity.knee.concurrency} at ${fixed(capacity.knee.rps, 1)} rps (${capacity.knee.method})`
-      : NOT_DETERMINED,
+    value: capacity.knee ? `c=${capacity.knee.concurrency} at ${fixed(capacity.knee.rps, 1)} rps (${capacity.knee.method})` : NOT_DETERMINED,
   });
   facts.push({
     label: 'Optimal concurrency',

@@ -1,7 +1,13 @@
 import { loadLevel, type CompareLevel, type MoveNoise, type PublishedCompare } from '@gwprof/results';
 import { escapeHtml } from './escape.js';
 import { NONE, fixed, integer, ms, signedPercent } from './format.js';
-import { INSTRUCTION_FUNCTION_HEADERS, instructionBucketLine, instructionFunctionCells, instructionFunctionMoves, instructionMovesNote } from './instruction-moves.js';
+import {
+  INSTRUCTION_FUNCTION_HEADERS,
+  instructionBucketLine,
+  instructionFunctionCells,
+  instructionFunctionMoves,
+  instructionMovesNote,
+} from './instruction-moves.js';
 import {
   ALLOCATION_HEADERS,
   allocationBucketLine,
@@ -69,7 +75,13 @@ function bucketTable(level: CompareLevel): string {
   if (level.buckets.length === 0) return '<p class="meta">No CPU buckets (profiling off).</p>';
   const moved = new Set(movedBeyondNoise(level.buckets).map((b) => b.bucket));
   const table = htmlTable(
-    [{ header: 'bucket' }, { header: 'baseline ms/req', numeric: true }, { header: 'candidate ms/req', numeric: true }, { header: 'change ms/req', numeric: true }, { header: 'interval', numeric: true }],
+    [
+      { header: 'bucket' },
+      { header: 'baseline ms/req', numeric: true },
+      { header: 'candidate ms/req', numeric: true },
+      { header: 'change ms/req', numeric: true },
+      { header: 'interval', numeric: true },
+    ],
     level.buckets.map((b) => ({
       cells: [
         moved.has(b.bucket) ? `<b>${escapeHtml(b.bucket)}</b>` : escapeHtml(b.bucket),
@@ -91,7 +103,10 @@ function functionsBlock(level: CompareLevel): string {
   if (functions.length === 0) return '';
   const table = htmlTable(
     FUNCTION_HEADERS.map((header, i) => ({ header, numeric: i < 5 })),
-    functions.map((f) => ({ cells: functionCells(f).map((c, i) => (i >= 6 ? `<span class="mono">${escapeHtml(c)}</span>` : escapeHtml(c))), attrs: `data-moved="${f.noise?.moved === true}"` })),
+    functions.map((f) => ({
+      cells: functionCells(f).map((c, i) => (i >= 6 ? `<span class="mono">${escapeHtml(c)}</span>` : escapeHtml(c))),
+      attrs: `data-moved="${f.noise?.moved === true}"`,
+    })),
     `class="function-moves" id="function-moves-${levelTag(level)}"`,
   );
   return `<h3>${escapeHtml(functionMovesHeading(level.functions))}</h3>${table}`;
@@ -123,7 +138,10 @@ function allocationBlock(level: CompareLevel): string {
       ? ''
       : `<h4>${escapeHtml(allocationMovesHeading(level.allocation.functions))}</h4>${htmlTable(
           ALLOCATION_HEADERS.map((header, i) => ({ header, numeric: i < 5 })),
-          moves.map((f) => ({ cells: allocationMoveCells(f).map((c, i) => (i >= 6 ? `<span class="mono">${escapeHtml(c)}</span>` : escapeHtml(c))), attrs: `data-moved="${f.noise?.moved === true}"` })),
+          moves.map((f) => ({
+            cells: allocationMoveCells(f).map((c, i) => (i >= 6 ? `<span class="mono">${escapeHtml(c)}</span>` : escapeHtml(c))),
+            attrs: `data-moved="${f.noise?.moved === true}"`,
+          })),
           `class="allocation-moves" id="allocation-moves-${levelTag(level)}"`,
         )}`;
   const graphs = level.allocation.flamegraphs;
@@ -197,7 +215,10 @@ function windowsTable(compare: PublishedCompare): string {
     };
   });
   return `<section id="windows"><h2>Windows</h2>${htmlTable(
-    ['epoch', 'block', '#', 'side', 'level', 'status', 'rps', 'CPU ms/ok req', 'p50 ms', 'p99 ms', 'RSS MB', 'fan-out', 'failures'].map((header, i) => ({ header, numeric: i !== 3 && i !== 5 && i !== 12 })),
+    ['epoch', 'block', '#', 'side', 'level', 'status', 'rps', 'CPU ms/ok req', 'p50 ms', 'p99 ms', 'RSS MB', 'fan-out', 'failures'].map((header, i) => ({
+      header,
+      numeric: i !== 3 && i !== 5 && i !== 12,
+    })),
     rows,
     'id="windows-table"',
   )}</section>`;
@@ -205,7 +226,9 @@ function windowsTable(compare: PublishedCompare): string {
 
 function failuresSection(compare: PublishedCompare): string {
   const failed = failedWindows(compare.windows);
-  const warnings = upstreamUnseenCompareLines(compare).map((line) => `<p class="note">Warning: ${escapeHtml(line)}</p>`).join('');
+  const warnings = upstreamUnseenCompareLines(compare)
+    .map((line) => `<p class="note">Warning: ${escapeHtml(line)}</p>`)
+    .join('');
   if (failed.length === 0) return `<section id="failures"><h2>Failures</h2><p class="status-ok">No window failed validation.</p>${warnings}</section>`;
   const items = failed.map(
     (w) =>
@@ -221,18 +244,30 @@ function designFacts(compare: PublishedCompare): Array<{ label: string; value: s
   const design = designText(compare);
   const nodes = compare.config.nodes;
   return [
-    ...(design ? [{ label: 'Measurement', value: design.measurement }, { label: 'Test', value: design.test }] : []),
+    ...(design
+      ? [
+          { label: 'Measurement', value: design.measurement },
+          { label: 'Test', value: design.test },
+        ]
+      : []),
     ...(nodes ? [{ label: 'Node.js', value: `baseline ${nodes.baseline}, candidate ${nodes.candidate}` }] : []),
   ];
 }
 
 function setupSection(compare: PublishedCompare): string {
   const c = compare.config;
-  const env = (e: Record<string, string>) => Object.entries(e).map(([k, v]) => `${k}=${v}`).join(' ') || NONE;
+  const env = (e: Record<string, string>) =>
+    Object.entries(e)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ') || NONE;
   const facts = [
     { label: 'Baseline env', value: env(c.baselineEnv) },
     { label: 'Candidate env', value: env(c.candidateEnv) },
-    { label: c.load.kind === 'closed' ? 'Concurrency' : 'Rates', value: c.load.kind === 'closed' ? c.levels.join(', ') : `${c.levels.join(', ')} req/s, ${c.load.arrivals} arrivals, at most ${c.load.maxInFlight} in flight` },
+    {
+      label: c.load.kind === 'closed' ? 'Concurrency' : 'Rates',
+      value:
+        c.load.kind === 'closed' ? c.levels.join(', ') : `${c.levels.join(', ')} req/s, ${c.load.arrivals} arrivals, at most ${c.load.maxInFlight} in flight`,
+    },
     ...designFacts(compare),
     { label: 'Query', value: c.query },
     { label: 'Reproduce', value: reproduceCommand(compare) },
@@ -250,7 +285,9 @@ export function renderCompareReportHtml(compare: PublishedCompare): string {
 <p class="meta">baseline <b class="mono">${escapeHtml(c.baseline)}</b> vs candidate <b class="mono">${escapeHtml(c.candidate)}</b> · mode ${escapeHtml(compare.mode)} · state ${escapeHtml(compare.state)} · started ${escapeHtml(compare.startedAt)}</p>
 <div id="verdict" class="verdict ${verdictTone(compare)}">${escapeHtml(overallVerdictText(compare))}</div>
 ${compare.analysis.verdictReasons.length > 0 ? `<ul id="verdict-reasons">${compare.analysis.verdictReasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>` : ''}
-${measureLines(compare).map((line) => `<p class="measure">${escapeHtml(line)}</p>`).join('\n')}
+${measureLines(compare)
+  .map((line) => `<p class="measure">${escapeHtml(line)}</p>`)
+  .join('\n')}
 ${compare.stopReason ? `<p>Stopped: ${escapeHtml(compare.stopReason)}</p>` : ''}
 </header>`;
   const levels = compare.analysis.levels

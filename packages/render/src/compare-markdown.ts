@@ -23,7 +23,13 @@ import {
   windowLabel,
 } from './compare-rows.js';
 import { fencedBlock } from './markdown-blocks.js';
-import { INSTRUCTION_FUNCTION_HEADERS, instructionBucketLine, instructionFunctionCells, instructionFunctionMoves, instructionMovesNote } from './instruction-moves.js';
+import {
+  INSTRUCTION_FUNCTION_HEADERS,
+  instructionBucketLine,
+  instructionFunctionCells,
+  instructionFunctionMoves,
+  instructionMovesNote,
+} from './instruction-moves.js';
 import { reproduceCommand } from './reproduce-command.js';
 import { type Column, formatMarkdownTable } from './text-table.js';
 import { failedWindows } from '@gwprof/analysis';
@@ -38,7 +44,14 @@ function levelSection(level: CompareLevel, threshold: number | null): string[] {
   if (functions.length > 0) {
     const functionColumns: Column[] = FUNCTION_HEADERS.map((header, i) => ({ header, ...(i < 5 ? { align: 'right' as const } : {}) }));
     const cells = functions.map((f) => functionCells(f).map((c, i) => (i >= 6 ? markdownCode(c, true) : escapeMarkdown(c))));
-    out.push(`<details><summary>${escapeMarkdown(functionMovesHeading(level.functions))}</summary>`, '', formatMarkdownTable(functionColumns, cells), '', '</details>', '');
+    out.push(
+      `<details><summary>${escapeMarkdown(functionMovesHeading(level.functions))}</summary>`,
+      '',
+      formatMarkdownTable(functionColumns, cells),
+      '',
+      '</details>',
+      '',
+    );
   }
   out.push(...instructionBlock(level));
   out.push(...allocationBlock(level));
@@ -59,7 +72,14 @@ function instructionBlock(level: CompareLevel): string[] {
   if (moved.length > 0) {
     const columns: Column[] = INSTRUCTION_FUNCTION_HEADERS.map((header, i) => ({ header, ...(i < 3 ? { align: 'right' as const } : {}) }));
     const cells = moved.map((f) => instructionFunctionCells(f).map((c, i) => (i >= 4 ? markdownCode(c, true) : escapeMarkdown(c))));
-    out.push('<details><summary>Functions whose self instructions per request moved most</summary>', '', formatMarkdownTable(columns, cells), '', '</details>', '');
+    out.push(
+      '<details><summary>Functions whose self instructions per request moved most</summary>',
+      '',
+      formatMarkdownTable(columns, cells),
+      '',
+      '</details>',
+      '',
+    );
   }
   out.push(escapeMarkdown(instructionMovesNote(m)), '');
   return out;
@@ -75,7 +95,14 @@ function allocationBlock(level: CompareLevel): string[] {
   if (moves.length > 0) {
     const columns: Column[] = ALLOCATION_HEADERS.map((header, i) => ({ header, ...(i < 5 ? { align: 'right' as const } : {}) }));
     const cells = moves.map((f) => allocationMoveCells(f).map((c, i) => (i >= 6 ? markdownCode(c, true) : escapeMarkdown(c))));
-    out.push(`<details><summary>${escapeMarkdown(allocationMovesHeading(level.allocation.functions))}</summary>`, '', formatMarkdownTable(columns, cells), '', '</details>', '');
+    out.push(
+      `<details><summary>${escapeMarkdown(allocationMovesHeading(level.allocation.functions))}</summary>`,
+      '',
+      formatMarkdownTable(columns, cells),
+      '',
+      '</details>',
+      '',
+    );
   }
   const graphs = level.allocation.flamegraphs;
   if (graphs) out.push(`Allocation flame graphs (all windows of a side): [baseline](${graphs.baseline}) · [candidate](${graphs.candidate})`, '');
@@ -85,7 +112,14 @@ function allocationBlock(level: CompareLevel): string[] {
 function setupLines(compare: PublishedCompare): string[] {
   const env = compare.environment;
   const c = compare.config;
-  const withEnv = (e: Record<string, string>) => (Object.keys(e).length ? ` with ${markdownCode(Object.entries(e).map(([k, v]) => `${k}=${v}`).join(' '))}` : '');
+  const withEnv = (e: Record<string, string>) =>
+    Object.keys(e).length
+      ? ` with ${markdownCode(
+          Object.entries(e)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' '),
+        )}`
+      : '';
   const lines = [`- Baseline: ${markdownCode(c.baseline)}${withEnv(c.baselineEnv)}`, `- Candidate: ${markdownCode(c.candidate)}${withEnv(c.candidateEnv)}`];
   const design = designText(compare);
   if (design) {
@@ -112,7 +146,11 @@ export function renderCompareMarkdown(compare: PublishedCompare): string {
   const verdict = overallVerdictText(compare);
   const sides = `candidate ${markdownCode(compare.config.candidate)} against baseline ${markdownCode(compare.config.baseline)}`;
   const lines: string[] = [`## gwprof compare: ${verdict}`, ''];
-  lines.push(isDeltasOnly(compare) ? `**Deltas only** for ${sides}: two finished runs compared, one measurement per side, so no interval and no verdict.` : `**Verdict: ${verdict}** for ${sides} (exit ${compare.analysis.exitCode}).`);
+  lines.push(
+    isDeltasOnly(compare)
+      ? `**Deltas only** for ${sides}: two finished runs compared, one measurement per side, so no interval and no verdict.`
+      : `**Verdict: ${verdict}** for ${sides} (exit ${compare.analysis.exitCode}).`,
+  );
   if (compare.analysis.verdictReasons.length > 0) lines.push('', ...compare.analysis.verdictReasons.map((r) => `- ${escapeMarkdown(r)}`));
   const measured = measureLines(compare);
   if (measured.length > 0) lines.push('', ...measured.map((line) => escapeMarkdown(line)));
@@ -130,8 +168,8 @@ export function renderCompareMarkdown(compare: PublishedCompare): string {
     isDeltasOnly(compare)
       ? 'Single runs per side: deltas only.'
       : compare.config.design?.measure === 'instructions'
-        ? 'Baseline and candidate are geometric means of the counted batches; change is their ratio (candidate / baseline − 1), from the epochs\' paired ratios. The decision line carries the verdict and the interval it was read from; the table\'s 95% interval is information, not adjusted for the repeated looks.'
-        : 'Baseline and candidate are geometric means of the windows; change is their ratio (candidate / baseline − 1). The decision line carries the verdict and the interval it was read from; the table\'s 95% intervals, from paired blocks, are information, not adjusted for the repeated looks.',
+        ? "Baseline and candidate are geometric means of the counted batches; change is their ratio (candidate / baseline − 1), from the epochs' paired ratios. The decision line carries the verdict and the interval it was read from; the table's 95% interval is information, not adjusted for the repeated looks."
+        : "Baseline and candidate are geometric means of the windows; change is their ratio (candidate / baseline − 1). The decision line carries the verdict and the interval it was read from; the table's 95% intervals, from paired blocks, are information, not adjusted for the repeated looks.",
   );
   lines.push('', '<details><summary>Setup</summary>', '', ...setupLines(compare), '', '</details>');
   lines.push('', '### Reproduce', '', fencedBlock(reproduceCommand(compare), 'sh'), '');

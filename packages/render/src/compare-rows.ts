@@ -1,5 +1,14 @@
 /** The plain-text pieces every compare renderer shares: rows, labels, verdict words. */
-import { loadLabel, type AllocationComparison, type AllocationMove, type BucketDelta, type CompareLevel, type FunctionMove, type MetricComparison, type PublishedCompare } from '@gwprof/results';
+import {
+  loadLabel,
+  type AllocationComparison,
+  type AllocationMove,
+  type BucketDelta,
+  type CompareLevel,
+  type FunctionMove,
+  type MetricComparison,
+  type PublishedCompare,
+} from '@gwprof/results';
 import { NONE, ciRange, fixed, metricValue, signedPercent } from './format.js';
 import { functionDisplayName, functionLocation } from './top-functions.js';
 import { upstreamUnseenWarning } from './upstream-unseen.js';
@@ -94,7 +103,10 @@ export function largestMoves<T extends BucketDelta | FunctionMove>(moves: readon
 
 /** The moves beyond their own noise, largest first. */
 export function movedBeyondNoise<T extends BucketDelta | FunctionMove>(moves: readonly T[]): T[] {
-  return largestMoves(moves.filter((m) => m.noise?.moved === true), moves.length);
+  return largestMoves(
+    moves.filter((m) => m.noise?.moved === true),
+    moves.length,
+  );
 }
 
 /** "fetch +0.42 ms/req (2.91 → 3.33) [+0.31, +0.53]". */
@@ -109,7 +121,10 @@ export function bucketMoveText(b: BucketDelta): string {
 export function bucketMovesLine(buckets: readonly BucketDelta[]): string {
   const noise = buckets.find((b) => b.noise)?.noise;
   const largest = largestMoves(buckets, 3).map(bucketMoveText).join(', ');
-  if (!noise) return largest ? `CPU buckets that moved most (ms per successful request; one run per side, noise unknown): ${largest}` : 'No CPU bucket moved by 0.005 ms per request or more.';
+  if (!noise)
+    return largest
+      ? `CPU buckets that moved most (ms per successful request; one run per side, noise unknown): ${largest}`
+      : 'No CPU bucket moved by 0.005 ms per request or more.';
   const moved = movedBeyondNoise(buckets);
   const family = `intervals from the epochs' paired differences, holding for all ${noise.familySize} buckets together at ${Math.round(noise.familyConfidence * 100)}%`;
   if (moved.length > 0) return `CPU buckets that moved beyond their noise (ms per successful request; ${family}): ${moved.map(bucketMoveText).join(', ')}`;
@@ -129,7 +144,16 @@ export const FUNCTION_HEADERS = ['change ms/req', 'interval', 'beyond noise', 'b
 export function functionCells(f: FunctionMove): string[] {
   const interval = f.noise ? `[${signedMs(f.noise.interval[0])}, ${signedMs(f.noise.interval[1])}]` : NONE;
   const beyond = f.noise ? (f.noise.moved ? 'yes' : 'no') : NONE;
-  return [signedMs(f.deltaMsPerOkRequest), interval, beyond, fixed(f.baselineMsPerOkRequest, 3), fixed(f.candidateMsPerOkRequest, 3), f.bucket, functionDisplayName(f), functionLocation(f)];
+  return [
+    signedMs(f.deltaMsPerOkRequest),
+    interval,
+    beyond,
+    fixed(f.baselineMsPerOkRequest, 3),
+    fixed(f.candidateMsPerOkRequest, 3),
+    f.bucket,
+    functionDisplayName(f),
+    functionLocation(f),
+  ];
 }
 
 /**
@@ -141,8 +165,13 @@ export function allocationLine(level: Pick<CompareLevel, 'allocation' | 'buckets
   const a = level.allocation;
   if (!a) return null;
   const change = a.baselineBytesPerOkRequest > 0 ? a.deltaBytesPerOkRequest / a.baselineBytesPerOkRequest : null;
-  const interval = a.noise ? ` [${signedKb(a.noise.interval[0])}, ${signedKb(a.noise.interval[1])}] ${Math.round(a.noise.confidence * 100)}%` : ' (one run per side, noise unknown)';
-  const gc = a.gcMsPerOkRequest.baseline !== null && a.gcMsPerOkRequest.candidate !== null ? `; GC ${fixed(a.gcMsPerOkRequest.baseline, 3)} → ${fixed(a.gcMsPerOkRequest.candidate, 3)} ms/req (Node's account)` : '';
+  const interval = a.noise
+    ? ` [${signedKb(a.noise.interval[0])}, ${signedKb(a.noise.interval[1])}] ${Math.round(a.noise.confidence * 100)}%`
+    : ' (one run per side, noise unknown)';
+  const gc =
+    a.gcMsPerOkRequest.baseline !== null && a.gcMsPerOkRequest.candidate !== null
+      ? `; GC ${fixed(a.gcMsPerOkRequest.baseline, 3)} → ${fixed(a.gcMsPerOkRequest.candidate, 3)} ms/req (Node's account)`
+      : '';
   const head = `Allocation per successful request: ${kb(a.baselineBytesPerOkRequest)} → ${kb(a.candidateBytesPerOkRequest)} kB (${signedKb(a.deltaBytesPerOkRequest)} kB, ${signedPercent(change)})${interval}${gc}`;
   if (!a.noise) return `${head}.`;
   if (!a.noise.moved) return `${head}: within its noise.`;
@@ -176,7 +205,16 @@ export const ALLOCATION_HEADERS = ['change kB/req', 'interval', 'beyond noise', 
 export function allocationMoveCells(f: AllocationMove): string[] {
   const interval = f.noise ? `[${signedKb(f.noise.interval[0])}, ${signedKb(f.noise.interval[1])}]` : NONE;
   const beyond = f.noise ? (f.noise.moved ? 'yes' : 'no') : NONE;
-  return [signedKb(f.deltaBytesPerOkRequest), interval, beyond, kb(f.baselineBytesPerOkRequest), kb(f.candidateBytesPerOkRequest), f.bucket, functionDisplayName(f), functionLocation(f)];
+  return [
+    signedKb(f.deltaBytesPerOkRequest),
+    interval,
+    beyond,
+    kb(f.baselineBytesPerOkRequest),
+    kb(f.candidateBytesPerOkRequest),
+    f.bucket,
+    functionDisplayName(f),
+    functionLocation(f),
+  ];
 }
 
 /** The allocation moves of 0.1 kB per request or more, largest first. */
@@ -226,14 +264,19 @@ export function designText(compare: PublishedCompare): { measurement: string; te
   const flags = d.v8Flags.length > 0 ? `; V8 flags on both sides: ${d.v8Flags.join(' ')}` : '';
   const gc = d.gcBeforeWindow ? '; a full GC forced on each side before each of its windows' : '';
   const windows = `${d.windowsPerSide} window${d.windowsPerSide === 1 ? '' : 's'}`;
-  const how = d.simultaneous ? `${windows} in which both sides are loaded at the same time, each at the level on the shared gateway core` : `${windows} per side in random order`;
+  const how = d.simultaneous
+    ? `${windows} in which both sides are loaded at the same time, each at the level on the shared gateway core`
+    : `${windows} per side in random order`;
   return {
     measurement: `each epoch restarts both sides, warms ${compare.epochs.some((e) => e.warmedTogether) ? 'both up at the same time, each' : 'each up'} until its CPU per request stops falling (at most ${d.warmupSec} s), then measures ${d.blocksPerEpoch} block${d.blocksPerEpoch === 1 ? '' : 's'} per level of ${how}, ${d.windowSec} s each after a ${d.leadInSec} s lead-in${gc}${seeds}${flags}`,
     test: `t-test on epoch means of CPU ms per ok request, repeated after every epoch with error spending (α ${d.alpha} per direction, split across levels, up to ${compare.plan?.maxEpochs ?? '?'} epochs), first look after ${d.minEpochs} epochs; no change within ±${Number((d.threshold * 100).toFixed(2))}%; budget ${d.budgetMinutes} min`,
   };
 }
 
-function instructionDesignText(compare: PublishedCompare, i: NonNullable<NonNullable<PublishedCompare['config']['design']>['instructions']>): { measurement: string; test: string } {
+function instructionDesignText(
+  compare: PublishedCompare,
+  i: NonNullable<NonNullable<PublishedCompare['config']['design']>['instructions']>,
+): { measurement: string; test: string } {
   const d = compare.config.design!;
   return {
     measurement: `each epoch starts both sides at once under callgrind (${i.valgrindArgs.join(' ')}), sends each ${i.warmupRequests} uncounted requests one at a time, then counts ${i.batchesPerEpoch} batch${i.batchesPerEpoch === 1 ? '' : 'es'} of the scenario's first ${i.batchRequests} requests per side, each after a full GC; V8 flags on Node sides: ${i.v8Flags.join(' ')}`,

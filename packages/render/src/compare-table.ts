@@ -19,11 +19,18 @@ import {
   windowLabel,
 } from './compare-rows.js';
 import type { TerminalOptions } from './step-table.js';
-import { INSTRUCTION_FUNCTION_HEADERS, instructionBucketLine, instructionFunctionCells, instructionFunctionMoves, instructionMovesNote } from './instruction-moves.js';
+import {
+  INSTRUCTION_FUNCTION_HEADERS,
+  instructionBucketLine,
+  instructionFunctionCells,
+  instructionFunctionMoves,
+  instructionMovesNote,
+} from './instruction-moves.js';
 import { type Column, formatTextTable } from './text-table.js';
 import { failedWindows } from '@gwprof/analysis';
 
-const columns = (headers: string[], numericFrom: number): Column[] => headers.map((header, i) => ({ header, ...(i >= numericFrom ? { align: 'right' as const } : {}) }));
+const columns = (headers: string[], numericFrom: number): Column[] =>
+  headers.map((header, i) => ({ header, ...(i >= numericFrom ? { align: 'right' as const } : {}) }));
 
 /**
  * The comparison for the terminal: per level the sequential decision, the metrics (medians per side,
@@ -50,14 +57,29 @@ export function renderCompareTable(compare: PublishedCompare, opts: TerminalOpti
     if (level.buckets.length > 0) lines.push(`  ${escapeTerminal(bucketMovesLine(level.buckets))}`);
     const functions = largestMoves(level.functions, 8);
     if (functions.length > 0) {
-      lines.push(`  ${escapeTerminal(functionMovesHeading(level.functions))}:`, formatTextTable(columns(FUNCTION_HEADERS, 0).map((c, i) => (i < 5 ? c : { header: c.header })), functions.map((f) => functionCells(f).map(escapeTerminal)), '    '));
+      lines.push(
+        `  ${escapeTerminal(functionMovesHeading(level.functions))}:`,
+        formatTextTable(
+          columns(FUNCTION_HEADERS, 0).map((c, i) => (i < 5 ? c : { header: c.header })),
+          functions.map((f) => functionCells(f).map(escapeTerminal)),
+          '    ',
+        ),
+      );
     }
     if (level.pprof) lines.push(`  Differential profile: ${escapeTerminal(level.pprof.command)}  (in the run folder)`);
     if (level.instructionMoves) {
       const m = level.instructionMoves;
       lines.push(`  ${escapeTerminal(instructionBucketLine(m))}`);
       const moved = instructionFunctionMoves(m);
-      if (moved.length > 0) lines.push('  Functions whose self instructions per request moved most:', formatTextTable(columns(INSTRUCTION_FUNCTION_HEADERS, 0).map((c, i) => (i < 3 ? c : { header: c.header })), moved.map((f) => instructionFunctionCells(f).map(escapeTerminal)), '    '));
+      if (moved.length > 0)
+        lines.push(
+          '  Functions whose self instructions per request moved most:',
+          formatTextTable(
+            columns(INSTRUCTION_FUNCTION_HEADERS, 0).map((c, i) => (i < 3 ? c : { header: c.header })),
+            moved.map((f) => instructionFunctionCells(f).map(escapeTerminal)),
+            '    ',
+          ),
+        );
       lines.push(`  ${escapeTerminal(instructionMovesNote(m))}`);
     }
   }
@@ -68,7 +90,9 @@ export function renderCompareTable(compare: PublishedCompare, opts: TerminalOpti
   }
   for (const line of upstreamUnseenCompareLines(compare)) lines.push('', p.yellow(`Warning: ${escapeTerminal(line)}`));
   const tone = verdictTone(compare);
-  const verdictText = deltasOnly ? 'Deltas only: two finished runs compared, no interval and no verdict' : `Verdict: ${overallVerdictText(compare)} (exit ${compare.analysis.exitCode})`;
+  const verdictText = deltasOnly
+    ? 'Deltas only: two finished runs compared, no interval and no verdict'
+    : `Verdict: ${overallVerdictText(compare)} (exit ${compare.analysis.exitCode})`;
   lines.push('', tone === 'bad' ? p.bold(p.red(verdictText)) : tone === 'ok' ? p.bold(p.green(verdictText)) : p.bold(p.yellow(verdictText)));
   for (const reason of compare.analysis.verdictReasons) lines.push(`  - ${escapeTerminal(reason)}`);
   for (const line of measureLines(compare)) lines.push(escapeTerminal(line));

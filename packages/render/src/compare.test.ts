@@ -19,7 +19,9 @@ describe('renderCompareMarkdown', () => {
   it('leads with the verdict, its exit code, and the decision read off its interval, labelled with its level and looks', () => {
     expect(md.split('\n')[0]).toBe('## gwprof compare: REGRESSION');
     expect(md).toContain('(exit 1)');
-    expect(md).toContain('CPU per ok request +11.4% over 6 epochs (6 blocks); 90% interval [+9.0%, +13.8%], adjusted for a look after every epoch up to 12; it lies above 0: the candidate uses more CPU per request');
+    expect(md).toContain(
+      'CPU per ok request +11.4% over 6 epochs (6 blocks); 90% interval [+9.0%, +13.8%], adjusted for a look after every epoch up to 12; it lies above 0: the candidate uses more CPU per request',
+    );
     expect(md).toContain('Stopped: regression after 6 blocks');
   });
 
@@ -46,7 +48,9 @@ describe('renderCompareMarkdown', () => {
     expect(md).toContain('By bucket, kB per successful request: execute 50.0 → 170.0 (+120.0, beyond noise); fetch 200.0 → 200.0 (+0.0).');
     expect(md).toMatch(/Functions whose allocation per successful request moved most: 1 beyond its noise \(intervals holding for all 900 allocating functions/);
     expect(md).toMatch(/\| \+120\.0 \| \\\[\+110\.0, \+130\.0\\\] \| yes \| 0\.0 \| 120\.0 \| execute \| `burn` \|/);
-    expect(md).toContain('Allocation flame graphs (all windows of a side): [baseline](compare-c20-baseline.alloc.html) · [candidate](compare-c20-candidate.alloc.html)');
+    expect(md).toContain(
+      'Allocation flame graphs (all windows of a side): [baseline](compare-c20-baseline.alloc.html) · [candidate](compare-c20-candidate.alloc.html)',
+    );
   });
 
   it('summarises the setup and says how to reproduce, untrusted text in code', () => {
@@ -89,7 +93,9 @@ describe('renderCompareTable', () => {
     const out = renderCompareTable(makeCompareFixture());
     expect(out).toMatch(/c=20\n {2}CPU per ok request \+11\.4%/);
     expect(out).toMatch(/throughput \(ok req\/s\)\s+req\/s\s+200\s+180\s+-10\.0%\s+\[-11\.5%, -8\.5%\] 95%\s+3\/3/);
-    expect(out).toContain('CPU buckets that moved beyond their noise (ms per successful request; intervals from the epochs\' paired differences, holding for all 14 buckets together at 95%): execute +0.500 ms/req');
+    expect(out).toContain(
+      "CPU buckets that moved beyond their noise (ms per successful request; intervals from the epochs' paired differences, holding for all 14 buckets together at 95%): execute +0.500 ms/req",
+    );
     expect(out).toMatch(/Verdict: REGRESSION \(exit 1\)\n {2}- c=20: \+11\.4%/);
   });
 
@@ -152,14 +158,22 @@ describe('renderCompareReportHtml', () => {
     expect(measured).toContain('2 windows per side in random order, 5 s each after a 2 s lead-in');
     const atOnce = makeCompareFixture('windows');
     atOnce.config.design = { ...atOnce.config.design!, simultaneous: true };
-    expect(renderCompareReportHtml(atOnce)).toContain('2 windows in which both sides are loaded at the same time, each at the level on the shared gateway core, 5 s each');
+    expect(renderCompareReportHtml(atOnce)).toContain(
+      '2 windows in which both sides are loaded at the same time, each at the level on the shared gateway core, 5 s each',
+    );
     expect(measured).toContain('α 0.05 per direction, split across levels, up to 12 epochs), first look after 4 epochs; no change within ±5%; budget 20 min');
   });
 });
 
 describe('largestMoves', () => {
   it('ranks buckets by the size of their move, whatever order the record keeps them in', () => {
-    const delta = (bucket: string, baseline: number, candidate: number) => ({ bucket, baselineMsPerOkRequest: baseline, candidateMsPerOkRequest: candidate, deltaMsPerOkRequest: candidate - baseline, noise: null });
+    const delta = (bucket: string, baseline: number, candidate: number) => ({
+      bucket,
+      baselineMsPerOkRequest: baseline,
+      candidateMsPerOkRequest: candidate,
+      deltaMsPerOkRequest: candidate - baseline,
+      noise: null,
+    });
     const moved = largestMoves([delta('gc', 1.143, 1.121), delta('plan', 1.261, 1.352), delta('httpParser', 0.3, 2.0), delta('idle', 0.1, 0.101)], 2);
     expect(moved.map((b) => b.bucket)).toEqual(['httpParser', 'plan']);
   });

@@ -24,16 +24,18 @@ export function escapeHtml(value: unknown): string {
  * flattened.
  */
 export function escapeMarkdown(value: unknown): string {
-  return String(value)
-    .replace(/\r?\n/g, ' ')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]|~])/g, '\\$1')
-    // A leading marker only starts a list, heading or rule when a space, the line's end or a run of
-    // markers follows it, so numbers such as "100.0" or "-16.3" stay as they are.
-    .replace(/^(\s*)([#+=-])(?=[\s#+=-]|$)/, '$1\\$2')
-    .replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
+  return (
+    String(value)
+      .replace(/\r?\n/g, ' ')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/([\\`*_[\]|~])/g, '\\$1')
+      // A leading marker only starts a list, heading or rule when a space, the line's end or a run of
+      // markers follows it, so numbers such as "100.0" or "-16.3" stay as they are.
+      .replace(/^(\s*)([#+=-])(?=[\s#+=-]|$)/, '$1\\$2')
+      .replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, '$1\\$2')
+  );
 }
 
 /**
@@ -65,5 +67,7 @@ export function jsonForScript(value: unknown): string {
 /** Untrusted text in a terminal: control characters could add lines, move the cursor or recolor. */
 export function escapeTerminal(value: unknown): string {
   // eslint-disable-next-line no-control-regex
-  return String(value).replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  return String(value)
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .trim();
 }

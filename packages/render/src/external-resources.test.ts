@@ -11,7 +11,9 @@ describe('findExternalResourceLoads', () => {
       <style>@font-face { src: url(https://fonts.example/f.woff2) } @import "https://x.example/a.css";</style>
       <div style="background: url('http://bg.example/a.png')"></div>
       <script>fetch("https://api.example/data"); new WebSocket('wss://ws.example'); xhr.open('GET', "https://x.example/y")</script>`;
-    const urls = findExternalResourceLoads(html).map((r) => r.url).sort();
+    const urls = findExternalResourceLoads(html)
+      .map((r) => r.url)
+      .sort();
     expect(urls).toEqual(
       [
         '//cdn.example/x.css',

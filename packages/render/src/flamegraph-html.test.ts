@@ -31,7 +31,9 @@ describe('renderFlameGraphHtml', () => {
     expect(findExternalResourceLoads(html)).toEqual([]);
     const mentioned = new Set(html.match(/https?:\/\/[^\s"'`)<>\\]+/g) ?? []);
     for (const url of mentioned) {
-      expect(url).toMatch(/^https?:\/\/(www\.w3\.org|github\.com\/jlfwong|www\.brendangregg\.com|en\.wikipedia\.org|www\.speedscope\.app\/file-format-schema\.json)/);
+      expect(url).toMatch(
+        /^https?:\/\/(www\.w3\.org|github\.com\/jlfwong|www\.brendangregg\.com|en\.wikipedia\.org|www\.speedscope\.app\/file-format-schema\.json)/,
+      );
     }
   });
 

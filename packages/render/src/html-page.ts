@@ -65,11 +65,7 @@ export interface HtmlColumn {
 }
 
 /** A table from already-escaped cell HTML. Row classes let a failed step stand out. */
-export function htmlTable(
-  columns: HtmlColumn[],
-  rows: Array<{ cells: string[]; className?: string; attrs?: string }>,
-  attrs = '',
-): string {
+export function htmlTable(columns: HtmlColumn[], rows: Array<{ cells: string[]; className?: string; attrs?: string }>, attrs = ''): string {
   const head = columns.map((c) => `<th${c.numeric ? ' class="num"' : ''}>${escapeHtml(c.header)}</th>`).join('');
   const body = rows
     .map(

@@ -23,7 +23,15 @@ function counted<T extends { deltaPerOkRequest: number }>(moves: InstructionMove
 /** One line: the buckets whose instructions per request moved, largest first. */
 export function instructionBucketLine(moves: InstructionMoves): string {
   const moved = counted(moves, moves.buckets).slice(0, 6);
-  const list = moved.length > 0 ? moved.map((b) => `${b.bucket} ${signedInstructionCount(b.deltaPerOkRequest)} (${instructionCount(b.baselinePerOkRequest)} → ${instructionCount(b.candidatePerOkRequest)})`).join(', ') : 'no bucket moved by 0.1% of the baseline or more';
+  const list =
+    moved.length > 0
+      ? moved
+          .map(
+            (b) =>
+              `${b.bucket} ${signedInstructionCount(b.deltaPerOkRequest)} (${instructionCount(b.baselinePerOkRequest)} → ${instructionCount(b.candidatePerOkRequest)})`,
+          )
+          .join(', ')
+      : 'no bucket moved by 0.1% of the baseline or more';
   return `Instructions per ok request by bucket: ${list}.`;
 }
 
@@ -34,7 +42,14 @@ export function instructionFunctionMoves(moves: InstructionMoves, n = 8): Instru
 }
 
 export function instructionFunctionCells(f: InstructionFunctionMove): string[] {
-  return [signedInstructionCount(f.deltaPerOkRequest), instructionCount(f.baselinePerOkRequest), instructionCount(f.candidatePerOkRequest), f.bucket, functionDisplayName(f), f.url ? functionLocation(f) : ''];
+  return [
+    signedInstructionCount(f.deltaPerOkRequest),
+    instructionCount(f.baselinePerOkRequest),
+    instructionCount(f.candidatePerOkRequest),
+    f.bucket,
+    functionDisplayName(f),
+    f.url ? functionLocation(f) : '',
+  ];
 }
 
 /** Where the figures come from and what they may miss. */

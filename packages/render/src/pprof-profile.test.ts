@@ -100,9 +100,7 @@ describe('pprof profile of a side', () => {
       const after = byStack(decodePprofProfile(encodePprofProfile(candidate)));
       const before = byStack(baseline);
       const delta = Object.fromEntries(
-        [...new Set([...Object.keys(before), ...Object.keys(after)])]
-          .map((key) => [key, (after[key] ?? 0) - (before[key] ?? 0)])
-          .filter(([, d]) => d !== 0),
+        [...new Set([...Object.keys(before), ...Object.keys(after)])].map((key) => [key, (after[key] ?? 0) - (before[key] ?? 0)]).filter(([, d]) => d !== 0),
       );
       expect(delta).toEqual({ 'handle;burn': value(2) });
     }
@@ -138,7 +136,9 @@ describe('pprof profile of a side', () => {
     expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]);
     expect(decodePprofProfile(bytes).comments).toContain('side: baseline');
     expect(decodePprofProfile(gunzipSync(bytes)).total).toBe(value(7));
-    expect(pprofDiffCommand({ baseline: 'c20-baseline.pb.gz', candidate: 'c20 candidate.pb.gz' })).toBe("go tool pprof -top -diff_base=c20-baseline.pb.gz 'c20 candidate.pb.gz'");
+    expect(pprofDiffCommand({ baseline: 'c20-baseline.pb.gz', candidate: 'c20 candidate.pb.gz' })).toBe(
+      "go tool pprof -top -diff_base=c20-baseline.pb.gz 'c20 candidate.pb.gz'",
+    );
   });
 
   describe('on a real capture (legacy Mesh, varied user-reviews, c=10: 1,266 ok requests)', () => {
@@ -157,7 +157,10 @@ describe('pprof profile of a side', () => {
         const names: string[] = [];
         for (let id: number | undefined = leaf; id !== undefined; id = parent.get(id)) names.unshift(byId.get(id)!.callFrame.functionName);
         if (names.at(-1) === '(idle)') return;
-        const key = names.filter((name) => name !== '(root)').map((name) => name || '(anonymous)').join(';');
+        const key = names
+          .filter((name) => name !== '(root)')
+          .map((name) => name || '(anonymous)')
+          .join(';');
         stacks.set(key, (stacks.get(key) ?? 0) + durations[i]!);
       });
       return stacks;

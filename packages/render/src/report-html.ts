@@ -10,7 +10,21 @@ import { configFacts, environmentFacts } from './run-facts.js';
 import { bucketsChart, cpuChart, latencyChart, memoryChart, stepSeriesCharts, throughputChart } from './run-charts.js';
 import { runUnattributedLines } from './unattributed.js';
 import { ALLOCATION_NOTE, allocationFramesNote, allocationTableData, hasAllocations, kB } from './allocation-table.js';
-import { stepMethod, steadyStateHeaders, failedStepReasons, failedSteps, failureBreakdown, failureLabel, fanoutNotes, levelCell, overallVerdict, stepLabel, stepTable, stepWarningLines, steadyStateCells } from './step-rows.js';
+import {
+  stepMethod,
+  steadyStateHeaders,
+  failedStepReasons,
+  failedSteps,
+  failureBreakdown,
+  failureLabel,
+  fanoutNotes,
+  levelCell,
+  overallVerdict,
+  stepLabel,
+  stepTable,
+  stepWarningLines,
+  steadyStateCells,
+} from './step-rows.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { functionDisplayName, functionLocation, topFunctionsOf } from './top-functions.js';
 
@@ -56,12 +70,11 @@ function chartsSection(run: RunResult): string {
 }
 
 function stepsSection(run: RunResult): string {
-  const columns: HtmlColumn[] = [
-    ...stepTable(run).columns.map((c) => ({ header: c.header, numeric: c.align === 'right' })),
-    { header: 'profile' },
-  ];
+  const columns: HtmlColumn[] = [...stepTable(run).columns.map((c) => ({ header: c.header, numeric: c.align === 'right' })), { header: 'profile' }];
   const rows = run.steps.map((step) => {
-    const cells = stepTable(run).cells(step, '').map((cell) => escapeHtml(cell));
+    const cells = stepTable(run)
+      .cells(step, '')
+      .map((cell) => escapeHtml(cell));
     cells[1] =
       step.status === 'ok'
         ? '<span class="status-ok">ok</span>'
@@ -102,7 +115,10 @@ function steadyStateSection(run: RunResult): string {
   const sharing = fanoutNotes(run).map((note) => `<li class="note">${escapeHtml(note)}</li>`);
   const series = run.steps
     .filter((step) => step.series.length > 0)
-    .map((step) => `<details class="step-series" data-level="${levelCell(step)}"><summary>${stepLabel(step)}: second by second</summary>${stepSeriesCharts(step)}</details>`);
+    .map(
+      (step) =>
+        `<details class="step-series" data-level="${levelCell(step)}"><summary>${stepLabel(step)}: second by second</summary>${stepSeriesCharts(step)}</details>`,
+    );
   return `<section id="steady-state"><h2>Steady state</h2>
 <p class="meta">${escapeHtml(stepMethod(run))} Only responses completed inside the window count; requests in flight at its end are shown. Little's ratio = rps × mean latency / concurrency: 1.0 in a steady closed loop.</p>
 ${table}
@@ -120,7 +136,9 @@ function stepFailures(step: StepRecord): string {
   );
   const reasons =
     step.status === 'failed'
-      ? `<ul>${failedStepReasons(step).map((r) => `<li class="status-failed">${escapeHtml(r)}</li>`).join('')}</ul>`
+      ? `<ul>${failedStepReasons(step)
+          .map((r) => `<li class="status-failed">${escapeHtml(r)}</li>`)
+          .join('')}</ul>`
       : '';
   return `<div class="step-failures" data-level="${levelCell(step)}">
 <h3>${stepLabel(step)}: ${step.status === 'failed' ? '<span class="status-failed">FAILED</span>' : 'ok'} · ${escapeHtml(
@@ -237,7 +255,9 @@ function bucketDrillDown(run: RunResult): string {
           })),
         )}`,
     );
-    return [`<details class="bucket-drilldown" data-level="${levelCell(step)}"><summary>${stepLabel(step)}: what each bucket holds</summary>${perBucket.join('')}</details>`];
+    return [
+      `<details class="bucket-drilldown" data-level="${levelCell(step)}"><summary>${stepLabel(step)}: what each bucket holds</summary>${perBucket.join('')}</details>`,
+    ];
   });
   return blocks.length > 0 ? `<h3>Drill-down: top functions per bucket</h3>${blocks.join('\n')}` : '';
 }

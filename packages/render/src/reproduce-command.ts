@@ -21,16 +21,22 @@ export function reproduceCommand(compare: PublishedCompare): string {
       ? ['compare', '--baseline-run', compare.runs?.baseline ?? c.baseline, '--candidate-run', compare.runs?.candidate ?? c.candidate]
       : [
           'compare',
-          '--baseline', c.baseline,
-          '--candidate', c.candidate,
+          '--baseline',
+          c.baseline,
+          '--candidate',
+          c.candidate,
           ...envFlags('--baseline-env', c.baselineEnv),
           ...envFlags('--candidate-env', c.candidateEnv),
           ...(c.load.kind === 'closed' ? ['--concurrency', c.levels.join(',')] : ['--rate', c.levels.join(','), '--arrivals', c.load.arrivals]),
-          '--window', String(d.windowSec),
-          '--query', c.query,
+          '--window',
+          String(d.windowSec),
+          '--query',
+          c.query,
           // The design keeps the threshold as a fraction; the flag takes a percentage.
-          '--threshold', String(Number((d.threshold * 100).toFixed(3))),
-          '--budget', String(d.budgetMinutes),
+          '--threshold',
+          String(Number((d.threshold * 100).toFixed(3))),
+          '--budget',
+          String(d.budgetMinutes),
         ];
   return `pnpm gwprof ${commandLineText(args)}`;
 }

@@ -28,9 +28,7 @@ export function thresholdPercent(value: number): string {
 
 export function environmentFacts(env: RunEnvironment): Fact[] {
   const memoryLimit =
-    env.gatewayMemoryLimitMB === null
-      ? 'none'
-      : `${integer(env.gatewayMemoryLimitMB)} MB${env.memoryLimitMethod ? ` (${env.memoryLimitMethod})` : ''}`;
+    env.gatewayMemoryLimitMB === null ? 'none' : `${integer(env.gatewayMemoryLimitMB)} MB${env.memoryLimitMethod ? ` (${env.memoryLimitMethod})` : ''}`;
   return [
     { label: 'Node', value: env.node },
     { label: 'Platform', value: env.platform },
@@ -53,7 +51,10 @@ export function configFacts(config: RunConfig): Fact[] {
     { label: 'Gateway env', value: keyValues(config.gatewayEnv) },
     { label: 'Scenario', value: config.scenario },
     config.rates.length > 0 || config.autoRate
-      ? { label: 'Rates', value: `${config.autoRate ? 'auto: from about 10% to 120% of a closed-loop peak probe' : `${config.rates.join(', ')} req/s`}, ${config.arrivals ?? 'poisson'} arrivals` }
+      ? {
+          label: 'Rates',
+          value: `${config.autoRate ? 'auto: from about 10% to 120% of a closed-loop peak probe' : `${config.rates.join(', ')} req/s`}, ${config.arrivals ?? 'poisson'} arrivals`,
+        }
       : { label: 'Concurrency', value: config.concurrency.join(', ') },
     { label: 'Window per step', value: `${config.durationSec}–${config.maxDurationSec} s, after a warm-up of at most ${config.warmupSec} s` },
     { label: 'Query', value: config.query },
@@ -66,7 +67,9 @@ export function configFacts(config: RunConfig): Fact[] {
     { label: 'Gateway port', value: String(config.gatewayPort) },
     {
       label: 'Profiler',
-      value: config.profile ? `${config.profiler}, sampling every ${config.samplingIntervalUs} µs${config.heapSamplingBytes ? `, allocations every ${config.heapSamplingBytes} bytes` : ''}` : 'off',
+      value: config.profile
+        ? `${config.profiler}, sampling every ${config.samplingIntervalUs} µs${config.heapSamplingBytes ? `, allocations every ${config.heapSamplingBytes} bytes` : ''}`
+        : 'off',
     },
     { label: 'Load engine', value: config.engine === 'k6' ? 'k6 (the exported script)' : 'gwprof' },
     { label: 'Quick run', value: config.quick ? 'yes' : 'no' },

@@ -80,7 +80,8 @@ export function thinIntervals(intervals: readonly SoakInterval[], max: number): 
 
 function trendRow(trend: SoakTrend): string[] {
   const { mbPerHour: h, bytesPerRequest: b } = trend;
-  const range = (low: number | null, high: number | null, digits: number) => (low === null || high === null ? NONE : `[${low.toFixed(digits)}, ${high.toFixed(digits)}]`);
+  const range = (low: number | null, high: number | null, digits: number) =>
+    low === null || high === null ? NONE : `[${low.toFixed(digits)}, ${high.toFixed(digits)}]`;
   return [
     SERIES_NAMES[trend.series],
     trend.judgedUntilSec ? `${trend.points} (to ${soakClock(trend.judgedUntilSec)}: the first snapshot)` : String(trend.points),
@@ -111,8 +112,11 @@ export function soakVerdictLine(soak: SoakResult): string {
 export function renderSoakTerminal(soak: SoakResult): string {
   const parts = [formatTextTable(INTERVAL_COLUMNS, thinIntervals(soak.intervals, 24).map(intervalRow))];
   if (soak.analysis) {
-    parts.push(`Memory after the ${soak.config.warmupSec} s warm-up (Theil–Sen slope, Sen's 90% interval, Mann–Kendall):\n${formatTextTable(TREND_COLUMNS, soak.analysis.trends.map(trendRow))}`);
-    for (const c of soak.analysis.growingClasses) parts.push(`grew in every snapshot: ${c.name} +${mb(c.growthBytes)} MB retained${c.retainerPath ? `; held by ${c.retainerPath.join(' → ')}` : ''}`);
+    parts.push(
+      `Memory after the ${soak.config.warmupSec} s warm-up (Theil–Sen slope, Sen's 90% interval, Mann–Kendall):\n${formatTextTable(TREND_COLUMNS, soak.analysis.trends.map(trendRow))}`,
+    );
+    for (const c of soak.analysis.growingClasses)
+      parts.push(`grew in every snapshot: ${c.name} +${mb(c.growthBytes)} MB retained${c.retainerPath ? `; held by ${c.retainerPath.join(' → ')}` : ''}`);
     const harness = harnessLine(soak);
     if (harness) parts.push(harness);
   }
@@ -148,14 +152,23 @@ export function renderSoakMarkdown(soak: SoakResult): string {
   ];
   if (soak.analysis) {
     lines.push('## Memory trend after the warm-up', '', formatMarkdownTable(TREND_COLUMNS, soak.analysis.trends.map(trendRow)), '');
-    lines.push(`A series is a leak when its 90% interval lies above ${config.leakThresholdBytesPerRequest} bytes per successful request and it rises (Mann–Kendall p < 0.01), and no leak when the interval lies below. Heap and external memory are read after the forced GC at each calm; RSS net of heap is the mean of RSS minus heap total over each interval's load.`, '');
+    lines.push(
+      `A series is a leak when its 90% interval lies above ${config.leakThresholdBytesPerRequest} bytes per successful request and it rises (Mann–Kendall p < 0.01), and no leak when the interval lies below. Heap and external memory are read after the forced GC at each calm; RSS net of heap is the mean of RSS minus heap total over each interval's load.`,
+      '',
+    );
     lines.push(...growingClassesMarkdown(soak));
     const harness = harnessLine(soak);
     if (harness) lines.push(`${harness}.`, '');
   }
   if (soak.crash) lines.push('## Crash', '', fencedCrash(soak), '');
   const shown = thinIntervals(soak.intervals, 200);
-  lines.push('## Intervals', '', shown.length < soak.intervals.length ? `${shown.length} of ${soak.intervals.length} intervals, evenly spread.\n` : '', formatMarkdownTable(INTERVAL_COLUMNS, shown.map(intervalRow)), '');
+  lines.push(
+    '## Intervals',
+    '',
+    shown.length < soak.intervals.length ? `${shown.length} of ${soak.intervals.length} intervals, evenly spread.\n` : '',
+    formatMarkdownTable(INTERVAL_COLUMNS, shown.map(intervalRow)),
+    '',
+  );
   lines.push(...snapshotsMarkdown(soak));
   return lines.join('\n');
 }
@@ -168,12 +181,22 @@ function growingClassesMarkdown(soak: SoakResult): string[] {
   const classes = soak.analysis?.growingClasses ?? [];
   if (soak.snapshots.length < 3) return ['Classes: fewer than 3 heap snapshots, so no class trend.', ''];
   if (classes.length === 0) return ['No class grew in every snapshot diff.', ''];
-  const columns: Column[] = [{ header: 'class', align: 'left' }, { header: 'count, first → last', align: 'right' }, { header: 'retained MB, first → last', align: 'right' }, { header: 'retainer path', align: 'left' }];
-  const edge = <T,>(values: Array<T | null>) => [values.find((v) => v !== null) ?? null, [...values].reverse().find((v) => v !== null) ?? null] as const;
+  const columns: Column[] = [
+    { header: 'class', align: 'left' },
+    { header: 'count, first → last', align: 'right' },
+    { header: 'retained MB, first → last', align: 'right' },
+    { header: 'retainer path', align: 'left' },
+  ];
+  const edge = <T>(values: Array<T | null>) => [values.find((v) => v !== null) ?? null, [...values].reverse().find((v) => v !== null) ?? null] as const;
   const rows = classes.map((c) => {
     const [c0, c1] = edge(c.counts);
     const [r0, r1] = edge(c.retainedSizes);
-    return [markdownCode(c.name, true), `${c0 ?? NONE} → ${c1 ?? NONE}`, `${mb(r0)} → ${mb(r1)}`, c.retainerPath ? markdownCode(c.retainerPath.join(' → '), true) : NONE];
+    return [
+      markdownCode(c.name, true),
+      `${c0 ?? NONE} → ${c1 ?? NONE}`,
+      `${mb(r0)} → ${mb(r1)}`,
+      c.retainerPath ? markdownCode(c.retainerPath.join(' → '), true) : NONE,
+    ];
   });
   return ['## Classes that grew in every snapshot diff', '', formatMarkdownTable(columns, rows), ''];
 }
@@ -188,7 +211,10 @@ function rssAcross(snapshot: SoakSnapshot): string {
 
 function snapshotsMarkdown(soak: SoakResult): string[] {
   if (soak.snapshots.length === 0) return [];
-  const items = soak.snapshots.map((s) => `- ${soakClock(s.atSec)}: ${s.file ? `[${s.file}](${s.file}) (${mb(s.bytes)} MB)` : `removed to bound the disk (summary kept)`}${rssAcross(s)}${s.error ? ` — summary failed: ${escapeMarkdown(s.error)}` : ''}`);
+  const items = soak.snapshots.map(
+    (s) =>
+      `- ${soakClock(s.atSec)}: ${s.file ? `[${s.file}](${s.file}) (${mb(s.bytes)} MB)` : `removed to bound the disk (summary kept)`}${rssAcross(s)}${s.error ? ` — summary failed: ${escapeMarkdown(s.error)}` : ''}`,
+  );
   return ['## Heap snapshots (open in Chrome DevTools, Memory panel)', '', ...items, ''];
 }
 
@@ -196,9 +222,12 @@ function snapshotsMarkdown(soak: SoakResult): string[] {
 export function renderSoakHtml(soak: SoakResult): string {
   const shown = thinIntervals(soak.intervals, 400);
   const xLabels = shown.map((i) => soakClock(i.endSec));
-  const chart = (id: string, title: string, yTitle: string, series: LineSeries[]) => lineChart({ id, title, xLabels, xTitle: 'time since start', yTitle, series, width: 900 });
+  const chart = (id: string, title: string, yTitle: string, series: LineSeries[]) =>
+    lineChart({ id, title, xLabels, xTitle: 'time since start', yTitle, series, width: 900 });
   const heapTrend = soak.analysis?.trends.find((t) => t.series === 'heapAfterGc');
-  const trendValues = shown.map((i) => (heapTrend && i.calm && i.calm.atSec >= soak.config.warmupSec ? heapTrend.line.interceptMb + heapTrend.line.slopeMbPerHour * (i.calm.atSec / 3600) : null));
+  const trendValues = shown.map((i) =>
+    heapTrend && i.calm && i.calm.atSec >= soak.config.warmupSec ? heapTrend.line.interceptMb + heapTrend.line.slopeMbPerHour * (i.calm.atSec / 3600) : null,
+  );
   const memory = chart('memory', 'Memory (MB)', 'MB', [
     { name: 'heap after forced GC', color: '#1f77b4', values: shown.map((i) => (i.calm ? i.calm.heapUsedBytes / MB : null)) },
     { name: 'trend of heap after GC', color: '#1f77b4', dashed: true, values: trendValues },
@@ -226,9 +255,24 @@ export function renderSoakHtml(soak: SoakResult): string {
     { name: 'GC %', color: '#bcbd22', values: shown.map((i) => (i.gcShare == null ? null : i.gcShare * 100)) },
     { name: 'CPU %', color: '#7f7f7f', values: shown.map((i) => i.gatewayCpuPercent) },
   ]);
-  const trends = soak.analysis ? htmlTable(TREND_COLUMNS.map((c) => ({ header: c.header })), soak.analysis.trends.map((t) => ({ cells: trendRow(t).map(escapeHtml) }))) : '';
-  const classes = (soak.analysis?.growingClasses ?? []).map((c) => `<li><code>${escapeHtml(c.name)}</code>: +${escapeHtml(mb(c.growthBytes))} MB retained${c.retainerPath ? `, held by <code>${escapeHtml(c.retainerPath.join(' → '))}</code>` : ''}</li>`).join('');
-  const snapshots = soak.snapshots.map((s) => `<li>${escapeHtml(soakClock(s.atSec))}: ${s.file ? `<a href="${escapeHtml(s.file)}">${escapeHtml(s.file)}</a> (${escapeHtml(mb(s.bytes))} MB)` : 'removed to bound the disk (summary kept)'}${escapeHtml(rssAcross(s))}</li>`).join('');
+  const trends = soak.analysis
+    ? htmlTable(
+        TREND_COLUMNS.map((c) => ({ header: c.header })),
+        soak.analysis.trends.map((t) => ({ cells: trendRow(t).map(escapeHtml) })),
+      )
+    : '';
+  const classes = (soak.analysis?.growingClasses ?? [])
+    .map(
+      (c) =>
+        `<li><code>${escapeHtml(c.name)}</code>: +${escapeHtml(mb(c.growthBytes))} MB retained${c.retainerPath ? `, held by <code>${escapeHtml(c.retainerPath.join(' → '))}</code>` : ''}</li>`,
+    )
+    .join('');
+  const snapshots = soak.snapshots
+    .map(
+      (s) =>
+        `<li>${escapeHtml(soakClock(s.atSec))}: ${s.file ? `<a href="${escapeHtml(s.file)}">${escapeHtml(s.file)}</a> (${escapeHtml(mb(s.bytes))} MB)` : 'removed to bound the disk (summary kept)'}${escapeHtml(rssAcross(s))}</li>`,
+    )
+    .join('');
   const body = [
     `<h1>gwprof soak ${escapeHtml(soak.runId)}</h1>`,
     `<p class="verdict-${escapeHtml(soak.analysis?.verdict.replace(' ', '-') ?? 'none')}"><strong>${escapeHtml(soakVerdictLine(soak))}</strong></p>`,
@@ -240,7 +284,10 @@ export function renderSoakHtml(soak: SoakResult): string {
     `<section id="latency">${latency}</section>`,
     `<section id="resources">${resources}${loop}</section>`,
     snapshots ? `<h2>Heap snapshots</h2><p>They open in Chrome DevTools (Memory panel, Load).</p><ul>${snapshots}</ul>` : '',
-    `<h2>Intervals</h2>${htmlTable(INTERVAL_COLUMNS.map((c) => ({ header: c.header, numeric: c.align === 'right' })), thinIntervals(soak.intervals, 200).map((i) => ({ cells: intervalRow(i).map(escapeHtml) })))}`,
+    `<h2>Intervals</h2>${htmlTable(
+      INTERVAL_COLUMNS.map((c) => ({ header: c.header, numeric: c.align === 'right' })),
+      thinIntervals(soak.intervals, 200).map((i) => ({ cells: intervalRow(i).map(escapeHtml) })),
+    )}`,
   ].join('\n');
   return htmlPage({ title: `gwprof soak ${soak.runId}`, body });
 }

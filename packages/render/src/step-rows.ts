@@ -21,9 +21,7 @@ export function failureLabel(kind: keyof FailureCounts): string {
 
 /** "non2xx 1,000, timeouts 3", or the placeholder when nothing failed. */
 export function failureBreakdown(failures: FailureCounts): string {
-  const parts = FAILURE_LABELS.filter(([kind]) => (failures[kind] ?? 0) > 0).map(
-    ([kind, label]) => `${label} ${integer(failures[kind])}`,
-  );
+  const parts = FAILURE_LABELS.filter(([kind]) => (failures[kind] ?? 0) > 0).map(([kind, label]) => `${label} ${integer(failures[kind])}`);
   return parts.length > 0 ? parts.join(', ') : NONE;
 }
 
@@ -109,7 +107,9 @@ export function failedStepReasons(step: StepRecord): string[] {
 export function stepWarningLines(run: RunResult): string[] {
   return run.steps.flatMap((step) => {
     const derived = stepAnalysisOf(run, step);
-    return [...upstreamUnseenOf(step), ...step.warnings, ...(derived?.warnings ?? []), ...(derived?.error ? [derived.error] : [])].map((warning) => `${stepLabel(step)}: ${warning}`);
+    return [...upstreamUnseenOf(step), ...step.warnings, ...(derived?.warnings ?? []), ...(derived?.error ? [derived.error] : [])].map(
+      (warning) => `${stepLabel(step)}: ${warning}`,
+    );
   });
 }
 
@@ -162,7 +162,9 @@ export function fanoutNotes(run: RunResult): string[] {
 /** How a step was measured, in one sentence, with the window minimums the run recorded. */
 export function stepMethod(run: Pick<RunResult, 'config'>): string {
   const minimums = run.config.windowMinimums;
-  const window = minimums ? `a window long enough for ≥ ${minimums.minRoundTrips} round trips and ${minimums.minResponses} responses (or its cap)` : 'a measured window';
+  const window = minimums
+    ? `a window long enough for ≥ ${minimums.minRoundTrips} round trips and ${minimums.minResponses} responses (or its cap)`
+    : 'a measured window';
   return `Each step is one continuous load on the same connections: settle (the gateway works off the previous step), warm-up until throughput stops trending, then ${window}.`;
 }
 

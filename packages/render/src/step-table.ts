@@ -33,7 +33,9 @@ export function renderStepTable(run: RunResult, opts: TerminalOptions = {}): str
   const overloaded = run.steps.filter((s) => s.status === 'overloaded');
   if (overloaded.length > 0) {
     lines.push('');
-    for (const step of overloaded) for (const warning of step.warnings.filter((w) => /fell behind/.test(w))) lines.push(p.yellow(`overloaded ${stepLabel(step)}: ${escapeTerminal(warning)}`));
+    for (const step of overloaded)
+      for (const warning of step.warnings.filter((w) => /fell behind/.test(w)))
+        lines.push(p.yellow(`overloaded ${stepLabel(step)}: ${escapeTerminal(warning)}`));
   }
   const unsteady = unsteadyLines(run);
   if (unsteady.length > 0) {

@@ -8,7 +8,20 @@ import { integer } from './format.js';
 import { relativeHref } from './links.js';
 import { factsMarkdownTable, truncate } from './markdown-blocks.js';
 import { configFacts, environmentFacts } from './run-facts.js';
-import { stepMethod, steadyStateHeaders, failedStepReasons, failedSteps, failureLabel, fanoutNotes, overallVerdict, statusText, stepLabel, stepTable, stepWarningLines, steadyStateCells } from './step-rows.js';
+import {
+  stepMethod,
+  steadyStateHeaders,
+  failedStepReasons,
+  failedSteps,
+  failureLabel,
+  fanoutNotes,
+  overallVerdict,
+  statusText,
+  stepLabel,
+  stepTable,
+  stepWarningLines,
+  steadyStateCells,
+} from './step-rows.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { formatMarkdownTable } from './text-table.js';
 import { renderTopFunctionsMarkdown } from './top-functions.js';
@@ -37,12 +50,16 @@ function steadyStateSection(run: RunResult): string[] {
   const lines = [
     '## Steady state',
     '',
-    formatMarkdownTable(steadyStateHeaders(run).map((header, i) => ({ header, align: i === 3 || i === 5 ? 'left' : 'right' })), rows),
+    formatMarkdownTable(
+      steadyStateHeaders(run).map((header, i) => ({ header, align: i === 3 || i === 5 ? 'left' : 'right' })),
+      rows,
+    ),
     '',
     `${stepMethod(run)} Only responses completed inside the window count; requests still in flight at its end are shown, not lost. Little's ratio = rps × mean latency / concurrency (1.0 in a steady closed loop).`,
   ];
   const unsteady = run.steps.filter((s) => s.status === 'unsteady');
-  for (const step of unsteady) for (const reason of step.steadiness.reasons) lines.push('', `- ${stepLabel(step)} *${statusText(step)}*: ${escapeMarkdown(reason)}`);
+  for (const step of unsteady)
+    for (const reason of step.steadiness.reasons) lines.push('', `- ${stepLabel(step)} *${statusText(step)}*: ${escapeMarkdown(reason)}`);
   for (const note of fanoutNotes(run)) lines.push('', `- ${escapeMarkdown(note)}`);
   return lines;
 }
@@ -58,7 +75,9 @@ function stepsSection(run: RunResult): string[] {
   const table = stepTable(run);
   // Status is markdown we wrote; every other cell is escaped.
   const rows = run.steps.map((step) =>
-    table.cells(step, '').map((cell, i) => (i === 1 ? (step.status === 'failed' ? '**FAILED**' : step.status === 'ok' ? 'ok' : `*${step.status}*`) : escapeMarkdown(cell))),
+    table
+      .cells(step, '')
+      .map((cell, i) => (i === 1 ? (step.status === 'failed' ? '**FAILED**' : step.status === 'ok' ? 'ok' : `*${step.status}*`) : escapeMarkdown(cell))),
   );
   return [
     '## Steps',
@@ -95,7 +114,7 @@ function bucketsSection(run: RunResult): string[] {
     '',
     renderBucketTableMarkdown(run, 'ms'),
     '',
-    "Shares move when idle time or another bucket moves; ms per request do not. Each sample weighs the time it stands for. \"Node gc %\" is Node's own account of GC pauses in the same window (the gc bucket's ground truth).",
+    'Shares move when idle time or another bucket moves; ms per request do not. Each sample weighs the time it stands for. "Node gc %" is Node\'s own account of GC pauses in the same window (the gc bucket\'s ground truth).',
     ...runUnattributedLines(run).flatMap((line) => ['', `- ${escapeMarkdown(line)}`]),
   ];
 }
@@ -114,9 +133,7 @@ function allocationSection(run: RunResult): string[] {
 }
 
 function topFunctionsSection(run: RunResult): string[] {
-  const blocks = run.steps
-    .map((step) => ({ step, table: renderTopFunctionsMarkdown(stepAnalysisOf(run, step), 10) }))
-    .filter((b) => b.table !== '');
+  const blocks = run.steps.map((step) => ({ step, table: renderTopFunctionsMarkdown(stepAnalysisOf(run, step), 10) })).filter((b) => b.table !== '');
   if (blocks.length === 0) return [];
   const lines = ['## Top self-time functions'];
   for (const { step, table } of blocks) lines.push('', `### ${stepLabel(step)}`, '', table);

@@ -99,9 +99,7 @@ function axes(fr: Frame, xLabels: string[], xTitle: string, yTitle: string, fmt:
     const x = fr.xAt(i);
     const bad = flagged?.[i] === true;
     parts.push(`<line class="axis" x1="${f(x)}" x2="${f(x)}" y1="${f(y0)}" y2="${f(y0 + 4)}"/>`);
-    parts.push(
-      `<text class="tick x${bad ? ' failed' : ''}" x="${f(x)}" y="${f(y0 + 17)}" text-anchor="middle">${escapeHtml(label)}${bad ? ' ✗' : ''}</text>`,
-    );
+    parts.push(`<text class="tick x${bad ? ' failed' : ''}" x="${f(x)}" y="${f(y0 + 17)}" text-anchor="middle">${escapeHtml(label)}${bad ? ' ✗' : ''}</text>`);
   });
   parts.push(`<text class="axis-title" x="${f(x0 + fr.plotW / 2)}" y="${fr.height - 6}" text-anchor="middle">${escapeHtml(xTitle)}</text>`);
   parts.push(
@@ -162,9 +160,7 @@ export function lineChart(spec: LineChartSpec): string {
     const group = [`<g class="series" data-series="${escapeHtml(s.name)}">`];
     for (const seg of segments) {
       if (seg.length > 1) {
-        group.push(
-          `<polyline fill="none" stroke="${stroke}" stroke-width="2"${s.dashed ? ' stroke-dasharray="5 4"' : ''} points="${seg.join(' ')}"/>`,
-        );
+        group.push(`<polyline fill="none" stroke="${stroke}" stroke-width="2"${s.dashed ? ' stroke-dasharray="5 4"' : ''} points="${seg.join(' ')}"/>`);
       }
     }
     s.values.forEach((v, i) => {
@@ -176,7 +172,13 @@ export function lineChart(spec: LineChartSpec): string {
     group.push('</g>');
     parts.push(group.join(''));
   }
-  parts.push(legend(spec.series.map((s) => ({ ...s, swatch: 'line' as const })), MARGIN.left, 28));
+  parts.push(
+    legend(
+      spec.series.map((s) => ({ ...s, swatch: 'line' as const })),
+      MARGIN.left,
+      28,
+    ),
+  );
   parts.push('</svg>');
   return parts.join('');
 }
@@ -263,7 +265,15 @@ export function dotPlot(spec: DotPlotSpec): string {
   const fr = frame(spec.groups.length, Math.max(0, ...all), width, height);
   const parts = [svgOpen(spec.id, spec.title, width, height)];
   parts.push(`<text class="chart-title" x="${MARGIN.left}" y="14">${escapeHtml(spec.title)}</text>`);
-  parts.push(axes(fr, spec.groups.map((g) => g.name), '', spec.yTitle, fmt));
+  parts.push(
+    axes(
+      fr,
+      spec.groups.map((g) => g.name),
+      '',
+      spec.yTitle,
+      fmt,
+    ),
+  );
   spec.groups.forEach((g, i) => {
     const cx = fr.xAt(i);
     const color = escapeHtml(g.color);

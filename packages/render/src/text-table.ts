@@ -18,9 +18,7 @@ function pad(text: string, width: number, align: Align): string {
  * Header, a dashed rule, then the rows; two spaces between columns.
  */
 export function formatTextTable(columns: Column[], rows: string[][], indent = ''): string {
-  const widths = columns.map((col, i) =>
-    Math.max(visibleWidth(col.header), ...rows.map((row) => visibleWidth(row[i] ?? ''))),
-  );
+  const widths = columns.map((col, i) => Math.max(visibleWidth(col.header), ...rows.map((row) => visibleWidth(row[i] ?? ''))));
   const line = (cells: string[]) =>
     indent +
     cells

@@ -24,12 +24,7 @@ export function topFunctionsOf(analysis: StepAnalysis | null, n: number): TopFun
   return [...(analysis?.topFunctions ?? [])].sort((a, b) => b.selfShare - a.selfShare).slice(0, Math.max(0, n));
 }
 
-const COLUMNS: Column[] = [
-  { header: 'self %', align: 'right' },
-  { header: 'bucket' },
-  { header: 'function' },
-  { header: 'location' },
-];
+const COLUMNS: Column[] = [{ header: 'self %', align: 'right' }, { header: 'bucket' }, { header: 'function' }, { header: 'location' }];
 
 /** Markdown variant; empty string when the step has no top functions. */
 export function renderTopFunctionsMarkdown(analysis: StepAnalysis | null, n = 10): string {

@@ -31,11 +31,17 @@ export function unattributedLine(label: string, step: BucketsOfOne, top = 3): st
 /** How to place what gwprof does not know, with a rule for the package of the largest unattributed function, when it is in one. */
 export function unattributedHint(steps: readonly BucketsOfOne[]): string {
   const url = steps
-    .flatMap((step) => UNATTRIBUTED_BUCKETS.flatMap((bucket) => (step.bucketFunctions[bucket] ?? []).map((f) => ({ url: f.url, share: f.shareOfBucket * (step.buckets?.[bucket] ?? 0) }))))
+    .flatMap((step) =>
+      UNATTRIBUTED_BUCKETS.flatMap((bucket) =>
+        (step.bucketFunctions[bucket] ?? []).map((f) => ({ url: f.url, share: f.shareOfBucket * (step.buckets?.[bucket] ?? 0) })),
+      ),
+    )
     .sort((a, b) => b.share - a.share)
     .map((f) => /.*node_modules[/\\]((?:@[^/\\]+[/\\])?[^/\\]+)[/\\]/.exec(f.url)?.[1])
     .find((pkg) => pkg !== undefined);
-  const example = url ? `[{"bucket": "<the bucket it belongs to>", "url": "node_modules/${url}/", "comment": "what it does"}]` : '[{"bucket": "fetch", "url": "node_modules/my-http-client/", "comment": "what it does"}]';
+  const example = url
+    ? `[{"bucket": "<the bucket it belongs to>", "url": "node_modules/${url}/", "comment": "what it does"}]`
+    : '[{"bucket": "fetch", "url": "node_modules/my-http-client/", "comment": "what it does"}]';
   return `To place code gwprof does not know, pass --rules FILE with rules like ${example}; \`gwprof buckets FILE.cpuprofile --explain NAME\` says which rule placed a frame and why. Node's own stream and event frames run from the event loop serve both the server and the subgraph client, and the stack does not tell which: they stay unplaced.`;
 }
 

@@ -17,7 +17,10 @@ function run(steps: number): RunResult {
     error: null,
     config: {} as RunResult['config'],
     environment: {} as RunResult['environment'],
-    steps: Array.from({ length: steps }, (_, i) => ({ id: String(10 * (i + 1)), load: { kind: 'closed', concurrency: 10 * (i + 1) } }) as RunResult['steps'][number]),
+    steps: Array.from(
+      { length: steps },
+      (_, i) => ({ id: String(10 * (i + 1)), load: { kind: 'closed', concurrency: 10 * (i + 1) } }) as RunResult['steps'][number],
+    ),
     artifacts: {},
     fanoutAlone: null,
     probe: null,

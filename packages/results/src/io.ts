@@ -11,7 +11,7 @@ export const COMPARE_FILE = 'compare.json';
 
 export function writeJsonAtomic(file: string, value: unknown): void {
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(value, null, 2) + '\n');
+  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`);
   renameSync(temporary, file);
 }
 
@@ -61,7 +61,9 @@ export function readCompareResult(runDir: string): CompareResult {
   if (value?.kind !== 'compare' || !Array.isArray(value.windows)) throw new GwprofError(`${file} is not a gwprof compare result`);
   if (value.schemaVersion !== RESULTS_SCHEMA_VERSION) {
     // Comparisons before schema 3 were judged by another test, on blocks, and kept no epoch plan.
-    throw new GwprofError(`${file} has schema version ${String(value.schemaVersion)}; this gwprof reads comparisons of version ${RESULTS_SCHEMA_VERSION} (re-publish older ones with the gwprof that made them)`);
+    throw new GwprofError(
+      `${file} has schema version ${String(value.schemaVersion)}; this gwprof reads comparisons of version ${RESULTS_SCHEMA_VERSION} (re-publish older ones with the gwprof that made them)`,
+    );
   }
   const compare = value as CompareResult;
   compare.config.heapSamplingBytes ??= null;

@@ -116,9 +116,7 @@ export interface AllocationAttribution {
  * The load a step held: closed loop (N connections, each sending when answered), or open loop
  * (arrivals at a target rate, whatever the gateway's pace; at most maxInFlight outstanding).
  */
-export type LoadShape =
-  | { kind: 'closed'; concurrency: number }
-  | { kind: 'open'; targetRps: number; arrivals: 'poisson' | 'uniform'; maxInFlight: number };
+export type LoadShape = { kind: 'closed'; concurrency: number } | { kind: 'open'; targetRps: number; arrivals: 'poisson' | 'uniform'; maxInFlight: number };
 
 /** What an open-loop step sent against its schedule. */
 export interface RateFacts {

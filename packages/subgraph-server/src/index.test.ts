@@ -16,7 +16,7 @@ const post = (port: number) =>
 const requestsOn = async (port: number) => ((await (await fetch(`http://127.0.0.1:${port}/__gwprof/stats`)).json()) as { requests: number }).requests;
 
 describe('startSubgraph', () => {
-  it('serves on every port it is given and counts each port\'s requests apart', async () => {
+  it("serves on every port it is given and counts each port's requests apart", async () => {
     servers = await startSubgraph({ name: 'test', schema, ports: [4791, 4792] });
     for (let i = 0; i < 3; i++) expect((await post(4791)).status).toBe(200);
     expect(await (await post(4792)).json()).toEqual({ data: { hello: null } });

@@ -144,7 +144,7 @@ export async function runSubgraphMain(name: string, schema: GraphQLSchema, defau
   const delayMs = Number(process.env.SUBGRAPH_DELAY_MS ?? 0);
   try {
     const servers = await startSubgraph({ name, schema, ports, delayMs });
-    process.stdout.write(JSON.stringify({ level: 30, time: Date.now(), msg: 'subgraph ready', name, ports, delayMs }) + '\n');
+    process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), msg: 'subgraph ready', name, ports, delayMs })}\n`);
     const stop = (): void => {
       for (const server of servers) {
         server.close();
@@ -160,8 +160,9 @@ export async function runSubgraphMain(name: string, schema: GraphQLSchema, defau
       if (process.ppid !== parent) stop();
     }, 1000).unref();
   } catch (error) {
-    const message = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${(error as { port?: number }).port ?? ports.join(',')} is already in use` : String(error);
-    process.stderr.write(JSON.stringify({ level: 50, time: Date.now(), msg: `subgraph ${name} failed to start: ${message}` }) + '\n');
+    const message =
+      (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${(error as { port?: number }).port ?? ports.join(',')} is already in use` : String(error);
+    process.stderr.write(`${JSON.stringify({ level: 50, time: Date.now(), msg: `subgraph ${name} failed to start: ${message}` })}\n`);
     process.exit(1);
   }
 }

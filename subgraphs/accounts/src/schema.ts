@@ -8,7 +8,12 @@ import { DATA_SET } from '@gwprof/subgraph-server';
 const USER_COUNT = DATA_SET.users;
 const USERS_PAGE = DATA_SET.seedUsers;
 
-interface User { id: string; name: string; username: string; birthDate: string }
+interface User {
+  id: string;
+  name: string;
+  username: string;
+  birthDate: string;
+}
 
 const users: User[] = Array.from({ length: USER_COUNT }, (_, i) => ({
   id: String(i + 1),

@@ -11,7 +11,11 @@ const typeDefs = parse(`
   }
 `);
 
-interface ProductRef { upc: string; price?: number; weight?: number }
+interface ProductRef {
+  upc: string;
+  price?: number;
+  weight?: number;
+}
 
 export const schema = buildSubgraphSchema({
   typeDefs,

@@ -6,7 +6,12 @@ import { DATA_SET } from '@gwprof/subgraph-server';
 // every request in flight; the first 10 products are the ones the seed's TestQuery sees.
 const PRODUCT_COUNT = DATA_SET.products;
 
-interface Product { upc: string; name: string; price: number; weight: number }
+interface Product {
+  upc: string;
+  name: string;
+  price: number;
+  weight: number;
+}
 
 // Prices span both sides of inventory's 1000 threshold so shippingEstimate exercises both branches.
 const products: Product[] = Array.from({ length: PRODUCT_COUNT }, (_, i) => ({

@@ -7,7 +7,12 @@ const REVIEWS_PER_USER = 3;
 // The first 10 users review only the first 10 products, exactly as in the 10-user data set the seed's
 // TestQuery was answered from, so its golden response (first 10 users, top 5 products) is unchanged.
 
-interface Review { id: string; body: string; authorId: string; upc: string }
+interface Review {
+  id: string;
+  body: string;
+  authorId: string;
+  upc: string;
+}
 
 /** A user's r-th review: three different products, from the seed's 10 or from the other 1,990. */
 function reviewedUpc(u: number, r: number): string {

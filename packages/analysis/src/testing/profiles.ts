@@ -22,8 +22,8 @@ export function profileOf(stacks: Array<{ stack: Frame[]; count: number }>): Cpu
   for (const { stack, count } of stacks) {
     let parent = root;
     for (const f of stack) {
-      const existing = parent.children!
-        .map((id) => nodes[id - 1]!)
+      const existing = parent
+        .children!.map((id) => nodes[id - 1]!)
         .find((n) => n.callFrame.functionName === f.functionName && n.callFrame.url === f.url && n.callFrame.lineNumber === (f.lineNumber ?? 0));
       if (existing) {
         parent = existing;
@@ -66,7 +66,9 @@ export function heapProfileOf(stacks: Array<{ stack: Frame[]; bytes: number }>):
   for (const { stack, bytes } of stacks) {
     let parent = head;
     for (const f of stack) {
-      const existing = parent.children.find((n) => n.callFrame.functionName === f.functionName && n.callFrame.url === f.url && n.callFrame.lineNumber === (f.lineNumber ?? 0));
+      const existing = parent.children.find(
+        (n) => n.callFrame.functionName === f.functionName && n.callFrame.url === f.url && n.callFrame.lineNumber === (f.lineNumber ?? 0),
+      );
       parent = existing ?? parent.children[parent.children.push(node(f)) - 1]!;
     }
     parent.selfSize += bytes;

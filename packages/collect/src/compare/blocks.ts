@@ -26,7 +26,9 @@ export function blockOrder(windowsPerSide: number, random: () => number): Side[]
 /** Measures one block at `level`; false when interrupted. compare.json is rewritten after every window. */
 export async function measureBlock(ctx: ComparisonContext, gateways: Record<Side, GatewayUnderTest>, epoch: number, level: number): Promise<boolean> {
   const block = 1 + Math.max(0, ...ctx.compare.windows.map((w) => w.block));
-  return ctx.options.design.simultaneous ? measureSidesAtOnce(ctx, gateways, { epoch, block, level }) : measureSidesInTurn(ctx, gateways, { epoch, block, level });
+  return ctx.options.design.simultaneous
+    ? measureSidesAtOnce(ctx, gateways, { epoch, block, level })
+    : measureSidesInTurn(ctx, gateways, { epoch, block, level });
 }
 
 interface BlockPlace {
@@ -58,7 +60,8 @@ async function measureSidesInTurn(ctx: ComparisonContext, gateways: Record<Side,
  */
 async function gcBeforeWindow(ctx: ComparisonContext, gateway: GatewayUnderTest): Promise<Pick<CompareWindow, 'forcedGc'>> {
   if (!ctx.options.design.gcBeforeWindow) return {};
-  if (!gateway.profiler?.collectGarbage) throw new GwprofError('--gc-before-window needs gwprof\'s preload connected in both gateways, and it is not (see the warning above): drop the flag');
+  if (!gateway.profiler?.collectGarbage)
+    throw new GwprofError("--gc-before-window needs gwprof's preload connected in both gateways, and it is not (see the warning above): drop the flag");
   const started = performance.now();
   const { heapUsedBytes } = await gateway.profiler.collectGarbage();
   return { forcedGc: { ms: performance.now() - started, heapAfterBytes: heapUsedBytes } };
@@ -80,7 +83,7 @@ async function measureSidesAtOnce(ctx: ComparisonContext, gateways: Record<Side,
       }),
     );
     if (steps.some((step) => step === null)) return false;
-    SIDES.forEach((side, i) => ctx.compare.windows.push({ epoch, block, position, side, step: steps[i]!, ...forcedGc[i] }));
+    for (const [i, side] of SIDES.entries()) ctx.compare.windows.push({ epoch, block, position, side, step: steps[i]!, ...forcedGc[i] });
     writeCompareResult(ctx.session.runDir, ctx.compare);
   }
   return true;
@@ -91,7 +94,12 @@ export function sharedProgress(onProgress: (line: string, final: boolean) => voi
   const latest: Record<Side, string> = { baseline: '', candidate: '' };
   const report = (side: Side) => (line: string) => {
     latest[side] = line;
-    onProgress(SIDES.map((s) => latest[s]).filter(Boolean).join('  |  '), false);
+    onProgress(
+      SIDES.map((s) => latest[s])
+        .filter(Boolean)
+        .join('  |  '),
+      false,
+    );
   };
   return { baseline: report('baseline'), candidate: report('candidate') };
 }
@@ -150,4 +158,3 @@ export function openLevels(ctx: ComparisonContext, decided: ReadonlySet<number>)
   const open = ctx.options.levels.filter((level) => !decided.has(level));
   return open.length > 0 ? open : [...ctx.options.levels];
 }
-

@@ -57,7 +57,10 @@ async function startTogether(ctx: ComparisonContext, epoch: number, level: numbe
   // Both launches end, one way or the other, before a failure is thrown: the pair then stops whichever started.
   const launched = await Promise.allSettled(order.map((side) => ctx.pair.startSide(side, epoch, v8Flags)));
   for (const launch of launched) if (launch.status === 'rejected') throw launch.reason;
-  const gateways = Object.fromEntries(order.map((side, i) => [side, (launched[i] as PromiseFulfilledResult<GatewayUnderTest>).value])) as Record<Side, GatewayUnderTest>;
+  const gateways = Object.fromEntries(order.map((side, i) => [side, (launched[i] as PromiseFulfilledResult<GatewayUnderTest>).value])) as Record<
+    Side,
+    GatewayUnderTest
+  >;
   const settled = await settleBefore({ ...stepContext(ctx, gateways.baseline, level), settings: warmupSettings(ctx) });
   if (ctx.options.signal.aborted) return null;
   const onProgress = sharedProgress(ctx.options.onProgress);
@@ -108,9 +111,7 @@ export function finishEpoch(ctx: ComparisonContext, epoch: number): void {
 
 /** Seconds per epoch so far: the first epoch left out when there are others (it holds the builds). */
 export function paceSeconds(ctx: ComparisonContext): number {
-  const seconds = ctx.compare.epochs
-    .filter((e) => e.finishedAt !== null)
-    .map((e) => (Date.parse(e.finishedAt!) - Date.parse(e.startedAt)) / 1000);
+  const seconds = ctx.compare.epochs.filter((e) => e.finishedAt !== null).map((e) => (Date.parse(e.finishedAt!) - Date.parse(e.startedAt)) / 1000);
   const usable = seconds.length > 1 ? seconds.slice(1) : seconds;
   return usable.length > 0 ? usable.reduce((a, b) => a + b, 0) / usable.length : Infinity;
 }

@@ -5,7 +5,16 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { GwprofError, RESULTS_SCHEMA_VERSION, loadLevel, readRunResult, writeCompareResult, type CompareResult, type RunResult, type StepRecord } from '@gwprof/results';
+import {
+  GwprofError,
+  RESULTS_SCHEMA_VERSION,
+  loadLevel,
+  readRunResult,
+  writeCompareResult,
+  type CompareResult,
+  type RunResult,
+  type StepRecord,
+} from '@gwprof/results';
 
 export interface FinishedRunsOptions {
   baselineDir: string;

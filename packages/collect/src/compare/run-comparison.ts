@@ -5,7 +5,16 @@
  * means says whether the verdict is in. compare.json is rewritten after every window.
  */
 import { judgeComparison, mulberry32, type ComparisonVerdict } from '@gwprof/analysis';
-import { GwprofError, RESULTS_SCHEMA_VERSION, asError, compareLoadAt, loadLabel, writeCompareResult, type CompareConfig, type CompareResult } from '@gwprof/results';
+import {
+  GwprofError,
+  RESULTS_SCHEMA_VERSION,
+  asError,
+  compareLoadAt,
+  loadLabel,
+  writeCompareResult,
+  type CompareConfig,
+  type CompareResult,
+} from '@gwprof/results';
 import { loadScenario } from '../fixtures.js';
 import { gatewayFromSpec } from '../gateways/index.js';
 import { resolveNode } from '../node-binaries.js';
@@ -88,7 +97,8 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
 
 function checkOptions(options: CompareOptions): void {
   const ports = [options.gatewayPort, options.candidatePort, ...Object.values(options.subgraphPorts), ...Object.values(options.candidateSubgraphPorts ?? {})];
-  if (new Set(ports).size !== ports.length) throw new GwprofError(`the two gateway ports and both sides' subgraph ports must all differ (got ${ports.join(', ')})`);
+  if (new Set(ports).size !== ports.length)
+    throw new GwprofError(`the two gateway ports and both sides' subgraph ports must all differ (got ${ports.join(', ')})`);
   if (options.design.measure === 'instructions') {
     if (!options.design.instructions) throw new Error('a comparison by instructions needs design.instructions');
     if (options.load.kind !== 'closed' || options.levels.length !== 1 || options.levels[0] !== 1) {
@@ -123,7 +133,8 @@ async function measureUntilDecided(ctx: ComparisonContext): Promise<string> {
     finishEpoch(ctx, epoch);
     verdict = judge(ctx);
     progressAfterEpoch(ctx, epoch, verdict);
-    if (verdict.done) return verdict.verdict === 'inconclusive' ? `the last look (${epoch} epochs) came without a verdict` : `${verdict.verdict} after ${epoch} epochs`;
+    if (verdict.done)
+      return verdict.verdict === 'inconclusive' ? `the last look (${epoch} epochs) came without a verdict` : `${verdict.verdict} after ${epoch} epochs`;
   }
 }
 

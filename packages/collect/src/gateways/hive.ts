@@ -44,12 +44,12 @@ export function hiveGateway(): GatewayAdapter {
       if (composedFor === key) return;
       const supergraph = hiveSupergraphPath(context.runDir, context.subgraphUrls);
       mkdirSync(path.dirname(supergraph), { recursive: true });
-      await runToCompletion(
-        'mesh compose',
-        process.execPath,
-        [composeBin(), '--config-path', path.join(hiveDir, 'mesh.config.mjs'), '--output', supergraph],
-        { cwd: hiveDir, env: { ...process.env, ...context.env }, logger: context.logger, timeoutMs: 120_000 },
-      );
+      await runToCompletion('mesh compose', process.execPath, [composeBin(), '--config-path', path.join(hiveDir, 'mesh.config.mjs'), '--output', supergraph], {
+        cwd: hiveDir,
+        env: { ...process.env, ...context.env },
+        logger: context.logger,
+        timeoutMs: 120_000,
+      });
       composedFor = key;
     },
     launch(context: GatewayContext): GatewayLaunch {

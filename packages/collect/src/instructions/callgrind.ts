@@ -44,7 +44,9 @@ export function ensureValgrind(onProgress: (line: string, final: boolean) => voi
       execFileSync('apt-get', ['update', '-q'], { stdio: 'ignore' });
       execFileSync('apt-get', ['install', '-y', '-q', 'valgrind'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     } catch (error) {
-      throw new GwprofError(`--measure instructions needs valgrind, and apt-get could not install it (${(error as Error).message.split('\n')[0]}): install it and run again`);
+      throw new GwprofError(
+        `--measure instructions needs valgrind, and apt-get could not install it (${(error as Error).message.split('\n')[0]}): install it and run again`,
+      );
     }
   }
   const installed = valgrindVersion();

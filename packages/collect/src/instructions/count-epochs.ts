@@ -9,7 +9,14 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import os from 'node:os';
 import path from 'node:path';
 import { PerfMap, instructionProfileOfFile, judgeInstructions, type ComparisonVerdict } from '@gwprof/analysis';
-import { writeCompareResult, type InstructionBatch, type InstructionDesign, type InstructionEpoch, type InstructionProfileSide, type InstructionSide } from '@gwprof/results';
+import {
+  writeCompareResult,
+  type InstructionBatch,
+  type InstructionDesign,
+  type InstructionEpoch,
+  type InstructionProfileSide,
+  type InstructionSide,
+} from '@gwprof/results';
 import type { GatewayUnderTest } from '../gateway-under-test.js';
 import type { CallgrindLaunch } from '../gateway-process.js';
 import { RequestStream } from '../load/request-stream.js';
@@ -33,7 +40,8 @@ async function epochsUntilDecided(ctx: ComparisonContext): Promise<string> {
   ctx.compare.batches ??= [];
   ctx.compare.instructionEpochs ??= [];
   for (let epoch = 1; ; epoch++) {
-    if (budgetExceeded(ctx)) return `--budget ${ctx.options.design.budgetMinutes} min would be exceeded by another epoch (after ${epoch - 1} epochs, ${minutes(ctx)} min)`;
+    if (budgetExceeded(ctx))
+      return `--budget ${ctx.options.design.budgetMinutes} min would be exceeded by another epoch (after ${epoch - 1} epochs, ${minutes(ctx)} min)`;
     const started = await startPair(ctx, `${epoch}`, design, NO_EXTRAS);
     if (!started) return 'interrupted';
     recordEpoch(ctx, epoch, started);
@@ -47,14 +55,22 @@ async function epochsUntilDecided(ctx: ComparisonContext): Promise<string> {
     finishEpoch(ctx, epoch);
     const verdict = judge(ctx);
     progressAfterEpoch(ctx, epoch, verdict);
-    if (verdict.done) return verdict.verdict === 'inconclusive' ? `the last look (${epoch} epochs) came without a verdict` : `${verdict.verdict} after ${epoch} epochs`;
+    if (verdict.done)
+      return verdict.verdict === 'inconclusive' ? `the last look (${epoch} epochs) came without a verdict` : `${verdict.verdict} after ${epoch} epochs`;
   }
 }
 
 export function judge(ctx: ComparisonContext): ComparisonVerdict {
   const { threshold, alpha, minEpochs, spendingPower } = ctx.options.design;
   const maxEpochs = ctx.compare.plan?.maxEpochs ?? minEpochs;
-  return judgeInstructions(ctx.compare.batches ?? [], { threshold, alpha, minEpochs, maxEpochs, spendingPower, minEpochSd: ctx.options.design.instructions!.minEpochSd });
+  return judgeInstructions(ctx.compare.batches ?? [], {
+    threshold,
+    alpha,
+    minEpochs,
+    maxEpochs,
+    spendingPower,
+    minEpochSd: ctx.options.design.instructions!.minEpochSd,
+  });
 }
 
 interface CountedSide {
@@ -94,7 +110,10 @@ async function startPair(ctx: ComparisonContext, label: string, design: Instruct
   const launches = Object.fromEntries(SIDES.map((side) => [side, callgrindLaunch(ctx, side, label, design, extras)])) as Record<Side, CallgrindLaunch>;
   const started = await Promise.allSettled(SIDES.map((side) => ctx.pair.startSide(side, label, [...design.v8Flags, ...extras.v8Flags], launches[side])));
   for (const launch of started) if (launch.status === 'rejected') throw launch.reason;
-  const gateways = Object.fromEntries(SIDES.map((side, i) => [side, (started[i] as PromiseFulfilledResult<GatewayUnderTest>).value])) as Record<Side, GatewayUnderTest>;
+  const gateways = Object.fromEntries(SIDES.map((side, i) => [side, (started[i] as PromiseFulfilledResult<GatewayUnderTest>).value])) as Record<
+    Side,
+    GatewayUnderTest
+  >;
   ctx.options.onProgress(`epoch ${label}: warming both up with ${design.warmupRequests} uncounted requests…`, false);
   const stream = new RequestStream(ctx.scenario);
   const indices = Array.from({ length: design.warmupRequests }, (_, i) => i);
@@ -111,9 +130,13 @@ async function startPair(ctx: ComparisonContext, label: string, design: Instruct
   const failedWarmup = SIDES.find((_, i) => warmups[i]!.ok < warmups[i]!.requests);
   if (failedWarmup) {
     const i = SIDES.indexOf(failedWarmup);
-    throw new Error(`the ${failedWarmup}'s warm-up had ${warmups[i]!.requests - warmups[i]!.ok} of ${warmups[i]!.requests} responses fail validation: ${warmups[i]!.failureSamples[0]?.message ?? ''}`);
+    throw new Error(
+      `the ${failedWarmup}'s warm-up had ${warmups[i]!.requests - warmups[i]!.ok} of ${warmups[i]!.requests} responses fail validation: ${warmups[i]!.failureSamples[0]?.message ?? ''}`,
+    );
   }
-  const sides = Object.fromEntries(SIDES.map((side) => [side, { gateway: gateways[side], outBase: launches[side].outFile.replace('%p', String(gateways[side].process!.serverPid)) }])) as Record<Side, CountedSide>;
+  const sides = Object.fromEntries(
+    SIDES.map((side) => [side, { gateway: gateways[side], outBase: launches[side].outFile.replace('%p', String(gateways[side].process!.serverPid)) }]),
+  ) as Record<Side, CountedSide>;
   return { startedAt, sides, records };
 }
 
@@ -139,7 +162,7 @@ async function profilePair(ctx: ComparisonContext, design: InstructionDesign): P
     const requests = design.profileRequests ?? design.batchRequests;
     const batches = await Promise.all(SIDES.map((side) => countBatch(ctx, started.sides[side], side, 0, 1, design, requests)));
     if (batches.some((b) => b === null)) return;
-    ctx.options.onProgress('reducing the profile pair\'s dumps…', false);
+    ctx.options.onProgress("reducing the profile pair's dumps…", false);
     const sides = {} as Record<Side, InstructionProfileSide>;
     for (const [i, name] of SIDES.entries()) {
       const pid = started.sides[name].gateway.process!.serverPid;
@@ -155,7 +178,14 @@ async function profilePair(ctx: ComparisonContext, design: InstructionDesign): P
     const message = (error as Error).message;
     ctx.session.logs.harness.warn({ err: error }, 'the profile pair failed: no breakdown of the instructions');
     ctx.options.onProgress(`warning: no breakdown of the instructions: ${message}`, true);
-    ctx.compare.instructionProfile = { error: message, startedAt, finishedAt: new Date().toISOString(), separateCallers: callers, v8Flags: PROFILE_V8_FLAGS, sides: null };
+    ctx.compare.instructionProfile = {
+      error: message,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      separateCallers: callers,
+      v8Flags: PROFILE_V8_FLAGS,
+      sides: null,
+    };
   }
   writeCompareResult(ctx.session.runDir, ctx.compare);
 }
@@ -199,7 +229,15 @@ function timeoutMs(ctx: ComparisonContext): number {
 }
 
 /** One counted batch of one side; null when interrupted. */
-async function countBatch(ctx: ComparisonContext, side: CountedSide, name: Side, epoch: number, batch: number, design: InstructionDesign, requests = design.batchRequests): Promise<InstructionBatch | null> {
+async function countBatch(
+  ctx: ComparisonContext,
+  side: CountedSide,
+  name: Side,
+  epoch: number,
+  batch: number,
+  design: InstructionDesign,
+  requests = design.batchRequests,
+): Promise<InstructionBatch | null> {
   const { gateway, outBase } = side;
   const pid = gateway.process!.serverPid;
   const startedAt = new Date().toISOString();
@@ -214,7 +252,10 @@ async function countBatch(ctx: ComparisonContext, side: CountedSide, name: Side,
   const sent = await sendSequential(gateway.step.url, new RequestStream(ctx.scenario), indices, timeoutMs(ctx), ctx.options.signal);
   const dump = await stopCounting(pid, outBase, `${name}-e${epoch || 'profile'}-b${batch}`);
   if (ctx.options.signal.aborted) return null;
-  ctx.options.onProgress(`${epoch ? `epoch ${epoch} batch ${batch}` : 'where the instructions went:'} ${name}: ${(dump.total / Math.max(1, sent.ok) / 1e6).toFixed(3)} M instructions/req (${sent.ok}/${sent.requests} ok, ${sent.seconds.toFixed(1)} s)`, true);
+  ctx.options.onProgress(
+    `${epoch ? `epoch ${epoch} batch ${batch}` : 'where the instructions went:'} ${name}: ${(dump.total / Math.max(1, sent.ok) / 1e6).toFixed(3)} M instructions/req (${sent.ok}/${sent.requests} ok, ${sent.seconds.toFixed(1)} s)`,
+    true,
+  );
   return {
     epoch,
     side: name,
@@ -239,14 +280,20 @@ function finishEpoch(ctx: ComparisonContext, epoch: number): void {
   if (ctx.compare.plan === null && epoch >= minEpochs - 1) {
     const pace = paceSeconds(ctx);
     const remaining = budgetMinutes * 60 - (performance.now() - ctx.started) / 1000;
-    ctx.compare.plan = { maxEpochs: Math.max(minEpochs, epoch + Math.floor(remaining / pace)), epochSeconds: Math.round(pace * 10) / 10, fixedAfterEpoch: epoch };
+    ctx.compare.plan = {
+      maxEpochs: Math.max(minEpochs, epoch + Math.floor(remaining / pace)),
+      epochSeconds: Math.round(pace * 10) / 10,
+      fixedAfterEpoch: epoch,
+    };
   }
   writeCompareResult(ctx.session.runDir, ctx.compare);
 }
 
 /** Seconds per epoch so far, the first left out when there are others (it holds the builds). */
 function paceSeconds(ctx: ComparisonContext): number {
-  const seconds = (ctx.compare.instructionEpochs ?? []).filter((e) => e.finishedAt !== null).map((e) => (Date.parse(e.finishedAt!) - Date.parse(e.startedAt)) / 1000);
+  const seconds = (ctx.compare.instructionEpochs ?? [])
+    .filter((e) => e.finishedAt !== null)
+    .map((e) => (Date.parse(e.finishedAt!) - Date.parse(e.startedAt)) / 1000);
   const usable = seconds.length > 1 ? seconds.slice(1) : seconds;
   return usable.length > 0 ? usable.reduce((a, b) => a + b, 0) / usable.length : Infinity;
 }

@@ -18,7 +18,13 @@ export interface SequentialResult {
 }
 
 /** Sends the stream's requests at `indices` in order; a request unanswered after timeoutMs is a timeout. */
-export async function sendSequential(url: string, stream: RequestStream, indices: readonly number[], timeoutMs: number, signal: AbortSignal): Promise<SequentialResult> {
+export async function sendSequential(
+  url: string,
+  stream: RequestStream,
+  indices: readonly number[],
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<SequentialResult> {
   const target = new URL(url);
   const client = new Client(target.origin, { pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   const failures = emptyFailureCounts();
@@ -32,7 +38,13 @@ export async function sendSequential(url: string, stream: RequestStream, indices
       requests++;
       const prepared = stream.request(index);
       try {
-        const response = await client.request({ path: target.pathname, method: 'POST', headers: REQUEST_HEADERS, body: prepared.body, signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
+        const response = await client.request({
+          path: target.pathname,
+          method: 'POST',
+          headers: REQUEST_HEADERS,
+          body: prepared.body,
+          signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+        });
         const text = await response.body.text();
         const verdict = stream.verdict(prepared.index, response.statusCode, text);
         if (verdict.ok) ok++;

@@ -8,7 +8,18 @@ import { K6Samples, k6Step } from './import-k6.js';
 
 const t0 = Date.parse('2026-11-25T10:00:00Z');
 const point = (metric: string, atMs: number, value: number, tags: Record<string, string> = {}) =>
-  JSON.stringify({ type: 'Point', metric, data: { time: new Date(t0 + atMs).toISOString().replace('Z', '123456+00:00').replace(/\.(\d{3})123456/, '.$1123456'), value, tags: { gwprof_load: 'open:100:500', scenario: 'gwprof', ...tags } } });
+  JSON.stringify({
+    type: 'Point',
+    metric,
+    data: {
+      time: new Date(t0 + atMs)
+        .toISOString()
+        .replace('Z', '123456+00:00')
+        .replace(/\.(\d{3})123456/, '.$1123456'),
+      value,
+      tags: { gwprof_load: 'open:100:500', scenario: 'gwprof', ...tags },
+    },
+  });
 
 /** A load generator's file: `perSecond` validated responses a second for `seconds`, latency `ms`, from `offsetMs`. */
 function generator(seconds: number, perSecond: number, ms: number, offsetMs: number): string[] {
@@ -42,7 +53,8 @@ describe('gwprof import k6', () => {
   it('counts failures by kind and dropped iterations, and fails a step below the success threshold', () => {
     const samples = new K6Samples();
     const lines = generator(6, 10, 5, 0);
-    for (let s = 1; s < 5; s++) lines.push(point('gwprof_failed', s * 1000 + 500, 1, { kind: 'graphqlErrors' }), point('dropped_iterations', s * 1000 + 600, 3));
+    for (let s = 1; s < 5; s++)
+      lines.push(point('gwprof_failed', s * 1000 + 500, 1, { kind: 'graphqlErrors' }), point('dropped_iterations', s * 1000 + 600, 3));
     for (const line of lines) samples.add(line);
     const step = k6Step(samples, { skipSec: 0, minSuccess: 1 });
     expect(step.failureCounts.graphqlErrors).toBe(4);

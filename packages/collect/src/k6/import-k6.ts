@@ -10,7 +10,17 @@ import { createReadStream } from 'node:fs';
 import readline from 'node:readline';
 import * as hdr from 'hdr-histogram-js';
 import { judgeWindowSteadiness } from '@gwprof/analysis';
-import { GwprofError, RESULTS_SCHEMA_VERSION, writeRunResult, type FailureCounts, type LoadShape, type RunConfig, type RunResult, type SeriesPoint, type StepRecord } from '@gwprof/results';
+import {
+  GwprofError,
+  RESULTS_SCHEMA_VERSION,
+  writeRunResult,
+  type FailureCounts,
+  type LoadShape,
+  type RunConfig,
+  type RunResult,
+  type SeriesPoint,
+  type StepRecord,
+} from '@gwprof/results';
 import { describeEnvironment } from '../environment.js';
 import { makeRunId, openRunFolder } from '../run-folder.js';
 import { TOOL_VERSION } from '../version.js';
@@ -63,23 +73,34 @@ export class K6Samples {
       return s;
     };
     switch (sample.metric) {
-      case 'gwprof_ok': bin().ok += value; break;
-      case 'gwprof_ok_duration': bin().latencies.push(value); break;
+      case 'gwprof_ok':
+        bin().ok += value;
+        break;
+      case 'gwprof_ok_duration':
+        bin().latencies.push(value);
+        break;
       case 'gwprof_failed': {
         const kind = FAILURE_KINDS.has(tags.kind ?? '') ? (tags.kind as keyof FailureCounts) : 'socketErrors';
         bin().failed += value;
         bin().failures[kind] += value;
         break;
       }
-      case 'dropped_iterations': bin().dropped += value; break;
-      case 'iterations': bin().iterations += value; break;
+      case 'dropped_iterations':
+        bin().dropped += value;
+        break;
+      case 'iterations':
+        bin().iterations += value;
+        break;
       default:
     }
   }
 
   /** The load the script was exported for, from the tag on its samples. */
   load(): LoadShape {
-    if (this.loadTags.size !== 1) throw new GwprofError(`the files hold ${this.loadTags.size === 0 ? 'no gwprof_load tag: were they made by a script from gwprof export k6?' : `several loads (${[...this.loadTags].join(', ')}): import one test at a time`}`);
+    if (this.loadTags.size !== 1)
+      throw new GwprofError(
+        `the files hold ${this.loadTags.size === 0 ? 'no gwprof_load tag: were they made by a script from gwprof export k6?' : `several loads (${[...this.loadTags].join(', ')}): import one test at a time`}`,
+      );
     const [kind, a, b] = [...this.loadTags][0]!.split(':');
     if (kind === 'closed') return { kind: 'closed', concurrency: Number(a) };
     return { kind: 'open', targetRps: Number(a), arrivals: 'uniform', maxInFlight: Number(b) };
@@ -140,11 +161,25 @@ export function k6Step(samples: K6Samples, options: { skipSec: number; minSucces
   }
   const failed = sumFailures(failureCounts);
   const seconds = window.length;
-  const series: SeriesPoint[] = timeline.map(({ second }, t) => ({ t, phase: t < start ? 'warmup' : 'window', ok: second.ok, failed: second.failed, p50Ms: percentileOf(second.latencies, 50), p99Ms: percentileOf(second.latencies, 99), gatewayCpuPercent: null }));
+  const series: SeriesPoint[] = timeline.map(({ second }, t) => ({
+    t,
+    phase: t < start ? 'warmup' : 'window',
+    ok: second.ok,
+    failed: second.failed,
+    p50Ms: percentileOf(second.latencies, 50),
+    p99Ms: percentileOf(second.latencies, 99),
+    gatewayCpuPercent: null,
+  }));
   const successRate = ok + failed > 0 ? ok / (ok + failed) : 0;
-  const failures = successRate < options.minSuccess ? [`success rate ${(successRate * 100).toFixed(2)}% is below the required ${(options.minSuccess * 100).toFixed(2)}%`] : [];
+  const failures =
+    successRate < options.minSuccess ? [`success rate ${(successRate * 100).toFixed(2)}% is below the required ${(options.minSuccess * 100).toFixed(2)}%`] : [];
   const judged = judgeWindowSteadiness(window.map(({ second }) => second.ok));
-  const steadiness = { steady: judged.steady, reasons: judged.reasons, trendPercent: Math.round(judged.trend.relativeChange * 1000) / 10, cvPercent: Math.round(judged.cv * 1000) / 10 };
+  const steadiness = {
+    steady: judged.steady,
+    reasons: judged.reasons,
+    trendPercent: Math.round(judged.trend.relativeChange * 1000) / 10,
+    cvPercent: Math.round(judged.cv * 1000) / 10,
+  };
   return {
     id: load.kind === 'closed' ? `k6-c${load.concurrency}` : `k6-r${load.targetRps}`,
     load,
@@ -154,7 +189,16 @@ export function k6Step(samples: K6Samples, options: { skipSec: number; minSucces
     warnings: ['imported from k6: no gateway CPU, memory, subgraph counts or profile unless measured separately'],
     startedAt: new Date(timeline[0]!.epochSec * 1000).toISOString(),
     durationSec: seconds,
-    timing: { settleSec: 0, settled: true, warmupSec: start, warmupSteady: true, warmupNote: `the first ${start} s of the k6 run, left out`, windowStartSec: start, windowSec: seconds, windowLimitedBy: 'duration' },
+    timing: {
+      settleSec: 0,
+      settled: true,
+      warmupSec: start,
+      warmupSteady: true,
+      warmupNote: `the first ${start} s of the k6 run, left out`,
+      windowStartSec: start,
+      windowSec: seconds,
+      windowLimitedBy: 'duration',
+    },
     requests: { total: ok + failed, ok, failed, inFlightAtEnd: 0 },
     failureCounts,
     failureSamples: [],
@@ -199,7 +243,14 @@ export async function importK6Run(request: K6ImportRequest): Promise<{ runDir: s
     state: 'complete',
     error: null,
     config: importConfig(request, step),
-    environment: describeEnvironment({ cpuPlan: { gateway: null, others: null }, memoryLimitMB: null, memoryLimitMethod: null, fdLimit: { soft: 0, hard: 0 }, gatewayPackages: {}, commandLine: request.commandLine }),
+    environment: describeEnvironment({
+      cpuPlan: { gateway: null, others: null },
+      memoryLimitMB: null,
+      memoryLimitMethod: null,
+      fdLimit: { soft: 0, hard: 0 },
+      gatewayPackages: {},
+      commandLine: request.commandLine,
+    }),
     fanoutAlone: null,
     probe: null,
     steps: [step],
@@ -214,11 +265,31 @@ export async function importK6Run(request: K6ImportRequest): Promise<{ runDir: s
 function importConfig(request: K6ImportRequest, step: StepRecord): RunConfig {
   const { load } = step;
   return {
-    gateway: request.gateway, gatewayEnv: {}, scenario: 'k6 import',
-    concurrency: load.kind === 'closed' ? [load.concurrency] : [], rates: load.kind === 'open' ? [load.targetRps] : [],
-    arrivals: load.kind === 'open' ? load.arrivals : null, autoRate: false, slo: null,
-    durationSec: step.durationSec, maxDurationSec: step.durationSec, warmupSec: request.skipSec, windowMinimums: null,
-    query: '(the exported script)', variables: null, expect: null, minSuccess: request.minSuccess, timeoutSec: 0,
-    subgraphDelayMs: 0, subgraphPorts: {}, gatewayPort: 0, profile: false, profiler: 'none', samplingIntervalUs: 0, heapSamplingBytes: null, quick: false, engine: 'k6',
+    gateway: request.gateway,
+    gatewayEnv: {},
+    scenario: 'k6 import',
+    concurrency: load.kind === 'closed' ? [load.concurrency] : [],
+    rates: load.kind === 'open' ? [load.targetRps] : [],
+    arrivals: load.kind === 'open' ? load.arrivals : null,
+    autoRate: false,
+    slo: null,
+    durationSec: step.durationSec,
+    maxDurationSec: step.durationSec,
+    warmupSec: request.skipSec,
+    windowMinimums: null,
+    query: '(the exported script)',
+    variables: null,
+    expect: null,
+    minSuccess: request.minSuccess,
+    timeoutSec: 0,
+    subgraphDelayMs: 0,
+    subgraphPorts: {},
+    gatewayPort: 0,
+    profile: false,
+    profiler: 'none',
+    samplingIntervalUs: 0,
+    heapSamplingBytes: null,
+    quick: false,
+    engine: 'k6',
   };
 }

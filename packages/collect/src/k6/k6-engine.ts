@@ -35,7 +35,10 @@ const KINDS = new Set(['non2xx', 'badBody', 'graphqlErrors', 'mismatch', 'timeou
 export function findK6(explicit: string | undefined): string {
   const candidates = explicit ? [explicit] : (process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, 'k6'));
   const found = candidates.find((candidate) => existsSync(candidate));
-  if (!found) throw new GwprofError(`${explicit ? `--k6 ${explicit} does not exist` : 'k6 is not on PATH'}: install it with \`go install go.k6.io/k6@v1.8.1\` (it lands in $(go env GOPATH)/bin), or give --k6 PATH`);
+  if (!found)
+    throw new GwprofError(
+      `${explicit ? `--k6 ${explicit} does not exist` : 'k6 is not on PATH'}: install it with \`go install go.k6.io/k6@v1.8.1\` (it lands in $(go env GOPATH)/bin), or give --k6 PATH`,
+    );
   // k6 runs in the step's folder: a relative path must not be read from there.
   return path.resolve(found);
 }
@@ -46,7 +49,10 @@ function writeScript(options: K6EngineOptions): string {
   const data = path.join(options.workDir, dataFile);
   if (!existsSync(data)) writeFileSync(data, k6Data(options.scenario));
   const script = path.join(options.workDir, `gwprof-k6-${options.load.kind === 'closed' ? `c${options.load.concurrency}` : `r${options.load.targetRps}`}.js`);
-  writeFileSync(script, k6Script({ url: options.url, load: options.load, durationSec: UNTIL_STOPPED_SEC, timeoutSec: options.timeoutSec, dataFile, source: 'sweep --engine k6' }));
+  writeFileSync(
+    script,
+    k6Script({ url: options.url, load: options.load, durationSec: UNTIL_STOPPED_SEC, timeoutSec: options.timeoutSec, dataFile, source: 'sweep --engine k6' }),
+  );
   return script;
 }
 

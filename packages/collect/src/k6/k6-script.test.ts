@@ -34,7 +34,16 @@ interface K6Module {
 const scenario = loadScenario(VARIED_QUERY);
 const data = k6Data(scenario);
 const requests = (JSON.parse(data) as { requests: Array<{ body: string; expected: unknown }> }).requests;
-const state = { data, iteration: 0, posts: [] as Array<{ body: string }>, checks: [] as boolean[], ok: 0, failed: [] as string[], durations: [] as number[], respond: (_body: string): unknown => null };
+const state = {
+  data,
+  iteration: 0,
+  posts: [] as Array<{ body: string }>,
+  checks: [] as boolean[],
+  ok: 0,
+  failed: [] as string[],
+  durations: [] as number[],
+  respond: (_body: string): unknown => null,
+};
 (globalThis as Record<string, unknown>).__k6 = state;
 
 async function load(script: string): Promise<K6Module> {

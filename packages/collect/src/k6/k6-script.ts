@@ -24,7 +24,7 @@ export interface K6ExportOptions {
 /** Requests and goldens, loaded once by the script into a SharedArray. */
 export function k6Data(scenario: Scenario): string {
   const bodies = requestBodies(scenario);
-  const expected = (i: number) => (scenario.expected ? (scenario.expected.length === 1 ? scenario.expected[0] : scenario.expected[i]) ?? null : null);
+  const expected = (i: number) => (scenario.expected ? ((scenario.expected.length === 1 ? scenario.expected[0] : scenario.expected[i]) ?? null) : null);
   return JSON.stringify({ requests: bodies.map((body, i) => ({ body, expected: expected(i) })) });
 }
 
@@ -42,7 +42,7 @@ function scenarioOptions(load: LoadShape, durationSec: number): Record<string, u
 }
 
 /** gwprof's response check, in the JavaScript k6 runs (kept equal to validate-response.ts by a test). */
-const VERDICT_SOURCE = String.raw`
+const VERDICT_SOURCE = `
 function firstDifference(actual, expected, path) {
   if (actual === expected) return null;
   if (Array.isArray(expected)) {

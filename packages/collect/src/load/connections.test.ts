@@ -91,8 +91,11 @@ describe('openConnections', () => {
   it('leaves no connection behind when the load stops while they are still opening', async () => {
     server = await startServer();
     const load = startClosedLoop({
-      url: `${server.origin}/graphql`, connections: 50, timeoutMs: 5_000,
-      stream: new RequestStream(stubScenario()), recorder: new LoadRecorder(performance.now()),
+      url: `${server.origin}/graphql`,
+      connections: 50,
+      timeoutMs: 5_000,
+      stream: new RequestStream(stubScenario()),
+      recorder: new LoadRecorder(performance.now()),
     });
     await load.stop();
     await until(async () => (await server!.open()) === 0);

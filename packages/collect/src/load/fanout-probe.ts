@@ -14,7 +14,13 @@ export interface FanoutAlone {
   fanout: number | null;
 }
 
-export async function measureFanoutAlone(url: string, stream: RequestStream, subgraphs: RunningSubgraphs, requests: number, timeoutMs: number): Promise<FanoutAlone> {
+export async function measureFanoutAlone(
+  url: string,
+  stream: RequestStream,
+  subgraphs: RunningSubgraphs,
+  requests: number,
+  timeoutMs: number,
+): Promise<FanoutAlone> {
   const { origin, pathname } = new URL(url);
   const client = keepAliveClient(origin);
   const inFlight = new InFlight(timeoutMs);

@@ -210,7 +210,18 @@ export class LoadRecorder {
 
   private bucket(index: number): SecondBucket {
     while (this.buckets.length <= index) {
-      this.buckets.push({ ok: 0, failures: emptyFailureCounts(), samples: null, orderWarnings: 0, responses: 0, bytes: 0, latencies: [], sent: 0, dropped: 0, lags: [] });
+      this.buckets.push({
+        ok: 0,
+        failures: emptyFailureCounts(),
+        samples: null,
+        orderWarnings: 0,
+        responses: 0,
+        bytes: 0,
+        latencies: [],
+        sent: 0,
+        dropped: 0,
+        lags: [],
+      });
     }
     return this.buckets[index]!;
   }

@@ -7,7 +7,11 @@ import { RequestStream } from './request-stream.js';
 
 const stream = () =>
   new RequestStream(
-    loadScenario({ query: path.join(fixturesDir, 'user-reviews.graphql'), variables: path.join(fixturesDir, 'user-reviews.variables.json'), expect: path.join(fixturesDir, 'user-reviews.expected.json') }),
+    loadScenario({
+      query: path.join(fixturesDir, 'user-reviews.graphql'),
+      variables: path.join(fixturesDir, 'user-reviews.variables.json'),
+      expect: path.join(fixturesDir, 'user-reviews.expected.json'),
+    }),
   );
 
 describe('RequestStream', () => {
@@ -22,7 +26,15 @@ describe('RequestStream', () => {
 
   it('judges each response against the golden response of its own request, the same every time', () => {
     const s = stream();
-    const golden = JSON.parse(JSON.stringify(loadScenario({ query: path.join(fixturesDir, 'user-reviews.graphql'), variables: path.join(fixturesDir, 'user-reviews.variables.json'), expect: path.join(fixturesDir, 'user-reviews.expected.json') }).expected![3]));
+    const golden = JSON.parse(
+      JSON.stringify(
+        loadScenario({
+          query: path.join(fixturesDir, 'user-reviews.graphql'),
+          variables: path.join(fixturesDir, 'user-reviews.variables.json'),
+          expect: path.join(fixturesDir, 'user-reviews.expected.json'),
+        }).expected![3],
+      ),
+    );
     const text = JSON.stringify({ data: golden });
     expect(s.verdict(3, 200, text)).toMatchObject({ ok: true });
     expect(s.verdict(3, 200, text)).toMatchObject({ ok: true });

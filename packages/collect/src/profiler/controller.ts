@@ -34,9 +34,7 @@ export class ProfilerClient implements GatewayProfiler {
     const deadline = Date.now() + timeoutMs;
     while (!existsSync(socketPath)) {
       if (Date.now() > deadline) {
-        throw new GwprofError(
-          `the gateway process (pid ${pid}) did not load the profiler preload: is it a Node.js process that honours NODE_OPTIONS?`,
-        );
+        throw new GwprofError(`the gateway process (pid ${pid}) did not load the profiler preload: is it a Node.js process that honours NODE_OPTIONS?`);
       }
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -79,7 +77,7 @@ export class ProfilerClient implements GatewayProfiler {
         if (reply.ok) resolve(reply);
         else reject(new GwprofError(`profiler: ${String(reply.error)}`));
       });
-      this.socket.write(JSON.stringify(command) + '\n');
+      this.socket.write(`${JSON.stringify(command)}\n`);
     });
   }
 

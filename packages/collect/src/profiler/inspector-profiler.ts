@@ -31,7 +31,8 @@ async function inspectorUrl(pid: number, deadline: number): Promise<string> {
       const url = targets.find((t) => t.webSocketDebuggerUrl)?.webSocketDebuggerUrl;
       if (url) return url;
     }
-    if (Date.now() > deadline) throw new GwprofError(`pid ${pid} did not open its inspector on 127.0.0.1:${INSPECTOR_PORT} (is the port taken by another process?)`);
+    if (Date.now() > deadline)
+      throw new GwprofError(`pid ${pid} did not open its inspector on 127.0.0.1:${INSPECTOR_PORT} (is the port taken by another process?)`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -85,7 +86,11 @@ export class InspectorProfiler implements GatewayProfiler {
     if (plan.heapSamplingBytes) {
       // As the preload does: every sampled object kept, so the profile is what was allocated.
       await this.post('HeapProfiler.enable');
-      await this.post('HeapProfiler.startSampling', { samplingInterval: plan.heapSamplingBytes, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+      await this.post('HeapProfiler.startSampling', {
+        samplingInterval: plan.heapSamplingBytes,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
       this.samplingHeap = true;
     }
     await this.post('Profiler.enable');

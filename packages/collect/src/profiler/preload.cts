@@ -71,7 +71,8 @@ class WindowAccount {
     const ticksOf = (tid: string): number => (after[tid] ?? 0) - (this.threadsAtStart[tid] ?? 0);
     const tids = Object.keys(after);
     const main = String(process.pid);
-    const threadTicksInWindow = tids.length > 0 ? { main: ticksOf(main), others: tids.filter((t) => t !== main).reduce((sum, t) => sum + ticksOf(t), 0) } : null;
+    const threadTicksInWindow =
+      tids.length > 0 ? { main: ticksOf(main), others: tids.filter((t) => t !== main).reduce((sum, t) => sum + ticksOf(t), 0) } : null;
     return { nodeGc: { ms: this.gcMs, count: this.gcCount, windowMs, msByKind: this.byKind }, threadTicks: threadTicksInWindow };
   }
 }
@@ -93,7 +94,7 @@ class ProcessAccount {
   }
 
   sample(): object {
-    this.observer.takeRecords().forEach((entry) => (this.gcMs += entry.duration));
+    for (const entry of this.observer.takeRecords()) this.gcMs += entry.duration;
     const memory = process.memoryUsage();
     const result = {
       rssBytes: memory.rss,
@@ -189,8 +190,14 @@ if (directory && workerThreads.isMainThread) {
         const memory = process.memoryUsage();
         const heap = v8.getHeapStatistics();
         return {
-          rssBytes: memory.rss, heapUsedBytes: memory.heapUsed, heapTotalBytes: memory.heapTotal, externalBytes: memory.external, arrayBuffersBytes: memory.arrayBuffers,
-          rssAnonBytes: anonymousRss(), heapPhysicalBytes: heap.total_physical_size, v8MallocedBytes: heap.malloced_memory,
+          rssBytes: memory.rss,
+          heapUsedBytes: memory.heapUsed,
+          heapTotalBytes: memory.heapTotal,
+          externalBytes: memory.external,
+          arrayBuffersBytes: memory.arrayBuffers,
+          rssAnonBytes: anonymousRss(),
+          heapPhysicalBytes: heap.total_physical_size,
+          v8MallocedBytes: heap.malloced_memory,
         };
       }
       case 'snapshot': {
@@ -208,7 +215,8 @@ if (directory && workerThreads.isMainThread) {
         // building it took, which is why the soak reads RSS only up to its first snapshot; the report shows the step.
         const after = process.memoryUsage();
         return {
-          file, bytes: fs.statSync(file).size,
+          file,
+          bytes: fs.statSync(file).size,
           memoryAround: { before: { rssBytes: before.rss, heapTotalBytes: before.heapTotal }, after: { rssBytes: after.rss, heapTotalBytes: after.heapTotal } },
         };
       }
@@ -287,12 +295,12 @@ if (directory && workerThreads.isMainThread) {
         try {
           command = JSON.parse(line) as Command;
         } catch {
-          connection.write(JSON.stringify({ ok: false, error: 'bad command' }) + '\n');
+          connection.write(`${JSON.stringify({ ok: false, error: 'bad command' })}\n`);
           continue;
         }
         handle(command).then(
-          (result) => connection.write(JSON.stringify({ ok: true, ...result }) + '\n'),
-          (error: Error) => connection.write(JSON.stringify({ ok: false, error: error.message }) + '\n'),
+          (result) => connection.write(`${JSON.stringify({ ok: true, ...result })}\n`),
+          (error: Error) => connection.write(`${JSON.stringify({ ok: false, error: error.message })}\n`),
         );
       }
     });

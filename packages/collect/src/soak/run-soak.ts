@@ -48,11 +48,18 @@ export interface SoakOutcome {
 }
 
 export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
-  if (options.gateway.startsWith('url:')) throw new GwprofError('soak starts the gateway itself (it forces GCs and takes snapshots through its preload): give mesh, hive, apollo or cmd:…');
+  if (options.gateway.startsWith('url:'))
+    throw new GwprofError('soak starts the gateway itself (it forces GCs and takes snapshots through its preload): give mesh, hive, apollo or cmd:…');
   const scenario = loadScenario(options.scenario);
   const adapter = gatewayFromSpec(options.gateway);
   const maxConcurrency = options.load.kind === 'closed' ? options.load.concurrency : 1000;
-  const session = openSession({ ...options, label: `soak-${adapter.spec.replace(/^cmd:.*/, 'cmd')}`, maxConcurrency, gatewayPackages: adapter.packageVersions(), profiler: 'inspector' });
+  const session = openSession({
+    ...options,
+    label: `soak-${adapter.spec.replace(/^cmd:.*/, 'cmd')}`,
+    maxConcurrency,
+    gatewayPackages: adapter.packageVersions(),
+    profiler: 'inspector',
+  });
   const soak = newSoak(options, session);
   writeSoakResult(session.runDir, soak);
   session.logs.harness.info({ config: soak.config }, 'soak starting');
@@ -85,7 +92,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
 }
 
 /** Intervals until the duration is over, Ctrl-C, or the gateway dies (recorded as a crash). */
-async function soakIntervals(options: SoakOptions, soak: SoakResult, session: Session, scenario: Scenario, gateway: RunningGateway, profiler: ProfilerClient): Promise<void> {
+async function soakIntervals(
+  options: SoakOptions,
+  soak: SoakResult,
+  session: Session,
+  scenario: Scenario,
+  gateway: RunningGateway,
+  profiler: ProfilerClient,
+): Promise<void> {
   const started = performance.now();
   const clock = () => (performance.now() - started) / 1000;
   const crashed = new AbortController();
@@ -99,9 +113,15 @@ async function soakIntervals(options: SoakOptions, soak: SoakResult, session: Se
     crashed.abort();
   });
   const context: IntervalContext = {
-    url: gateway.url, config: soak.config, stream: new RequestStream(scenario), profiler,
-    gatewayPids: () => gateway.pids(), isRunning: () => gateway.process.isRunning(), stopSignal,
-    isStopped: () => stopSignal.aborted, clock,
+    url: gateway.url,
+    config: soak.config,
+    stream: new RequestStream(scenario),
+    profiler,
+    gatewayPids: () => gateway.pids(),
+    isRunning: () => gateway.process.isRunning(),
+    stopSignal,
+    isStopped: () => stopSignal.aborted,
+    clock,
   };
   const keeper = new SnapshotKeeper(session.runDir, profiler, options.snapshotsKept, session.logs.harness);
   const count = Math.max(1, Math.round(options.durationSec / options.intervalSec));
@@ -141,7 +161,16 @@ async function probePeak(options: SoakOptions, scenario: Scenario, gateway: Runn
     const step = await measureStep({
       id: `probe-c${concurrency}`,
       load: { kind: 'closed', concurrency },
-      settings: { ...DEFAULTS.peakProbe, timeoutSec: options.timeoutSec, minSuccess: 1, samplingIntervalUs: DEFAULTS.samplingIntervalUs, heapSamplingBytes: null, settleSec: DEFAULTS.settleSec, signal: options.signal, onProgress: options.onProgress },
+      settings: {
+        ...DEFAULTS.peakProbe,
+        timeoutSec: options.timeoutSec,
+        minSuccess: 1,
+        samplingIntervalUs: DEFAULTS.samplingIntervalUs,
+        heapSamplingBytes: null,
+        settleSec: DEFAULTS.settleSec,
+        signal: options.signal,
+        onProgress: options.onProgress,
+      },
       scenario,
       gateway: stepGatewayOf(gateway),
       subgraphs,
@@ -153,7 +182,10 @@ async function probePeak(options: SoakOptions, scenario: Scenario, gateway: Runn
     if (step && step.status !== 'failed') peak = Math.max(peak, step.rps);
   }
   if (!(peak > 0)) throw new GwprofError('the peak probe got no successful response: give --rate');
-  options.onProgress(`closed-loop peak ≈ ${peak.toFixed(0)} ok req/s: soaking at ${Math.round(peak * options.rateFraction)} req/s (${options.rateFraction * 100}%)`, true);
+  options.onProgress(
+    `closed-loop peak ≈ ${peak.toFixed(0)} ok req/s: soaking at ${Math.round(peak * options.rateFraction)} req/s (${options.rateFraction * 100}%)`,
+    true,
+  );
   return peak;
 }
 
@@ -179,8 +211,19 @@ function newSoak(options: SoakOptions, session: Session): SoakResult {
     gatewayPort: options.gatewayPort,
   };
   return {
-    schemaVersion: RESULTS_SCHEMA_VERSION, tool: { name: 'gwprof', version: TOOL_VERSION }, kind: 'soak', runId: session.runId,
-    startedAt: new Date().toISOString(), finishedAt: null, state: 'running', error: null, config, environment: session.environment,
-    intervals: [], snapshots: [], crash: null, analysis: null,
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    tool: { name: 'gwprof', version: TOOL_VERSION },
+    kind: 'soak',
+    runId: session.runId,
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    state: 'running',
+    error: null,
+    config,
+    environment: session.environment,
+    intervals: [],
+    snapshots: [],
+    crash: null,
+    analysis: null,
   };
 }

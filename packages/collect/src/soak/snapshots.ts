@@ -19,7 +19,12 @@ const summarizer = fileURLToPath(new URL('./summarize-snapshot.js', import.meta.
 export class SnapshotKeeper {
   private taken = 0;
 
-  constructor(private readonly runDir: string, private readonly profiler: ProfilerClient, private readonly kept: number, private readonly log: Logger) {}
+  constructor(
+    private readonly runDir: string,
+    private readonly profiler: ProfilerClient,
+    private readonly kept: number,
+    private readonly log: Logger,
+  ) {}
 
   /** A new snapshot at `atSec`, summarised; returns the list with older files pruned. */
   async take(atSec: number, snapshots: readonly SoakSnapshot[]): Promise<SoakSnapshot[]> {

@@ -37,7 +37,16 @@ export interface IntervalPlan {
   okRequestsBefore: number;
 }
 
-const SAMPLE_FIELDS: ReadonlyArray<keyof SoakGatewaySample> = ['rssBytes', 'heapUsedBytes', 'heapTotalBytes', 'externalBytes', 'arrayBuffersBytes', 'openFds', 'activeResources', 'eventLoopDelayP99Ms'];
+const SAMPLE_FIELDS: ReadonlyArray<keyof SoakGatewaySample> = [
+  'rssBytes',
+  'heapUsedBytes',
+  'heapTotalBytes',
+  'externalBytes',
+  'arrayBuffersBytes',
+  'openFds',
+  'activeResources',
+  'eventLoopDelayP99Ms',
+];
 
 function startEngine(context: IntervalContext, recorder: LoadRecorder): LoadEngine {
   const { load, timeoutSec } = context.config;
@@ -51,10 +60,12 @@ function startEngine(context: IntervalContext, recorder: LoadRecorder): LoadEngi
 export function summarizeSamples(samples: readonly ProcessStats[]): { mean: SoakGatewaySample; max: SoakGatewaySample } | null {
   if (samples.length === 0) return null;
   const pick = (reduce: (values: number[]) => number) =>
-    Object.fromEntries(SAMPLE_FIELDS.map((field) => {
-      const values = samples.map((s) => s[field]).filter((v): v is number => typeof v === 'number');
-      return [field, values.length > 0 ? reduce(values) : null];
-    })) as unknown as SoakGatewaySample;
+    Object.fromEntries(
+      SAMPLE_FIELDS.map((field) => {
+        const values = samples.map((s) => s[field]).filter((v): v is number => typeof v === 'number');
+        return [field, values.length > 0 ? reduce(values) : null];
+      }),
+    ) as unknown as SoakGatewaySample;
   return { mean: pick((v) => v.reduce((a, b) => a + b, 0) / v.length), max: pick((v) => Math.max(...v)) };
 }
 

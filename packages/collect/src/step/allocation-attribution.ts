@@ -13,7 +13,11 @@ import type { StepContext } from './measure-step.js';
 import type { StepTimeline } from './timeline.js';
 
 /** The inlining-off profile, or why there is none; undefined when it was not asked for or cannot be taken. */
-export async function attributeAllocations(ctx: StepContext, timeline: StepTimeline, recorder: LoadRecorder): Promise<AllocationAttribution | { error: string } | undefined> {
+export async function attributeAllocations(
+  ctx: StepContext,
+  timeline: StepTimeline,
+  recorder: LoadRecorder,
+): Promise<AllocationAttribution | { error: string } | undefined> {
   const plan = ctx.settings.allocationAttribution;
   const profiler = ctx.profiler;
   const bytes = ctx.settings.heapSamplingBytes;

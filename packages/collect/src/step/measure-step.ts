@@ -125,7 +125,9 @@ export async function measureStep(ctx: StepContext): Promise<StepRecord | null> 
 }
 
 /** Settles the gateway, then starts the step's load and its timeline; null when interrupted while settling. */
-async function startLoad(ctx: StepContext): Promise<{ startedAt: string; settle: Settled; recorder: LoadRecorder; engine: LoadEngine; timeline: StepTimeline } | null> {
+async function startLoad(
+  ctx: StepContext,
+): Promise<{ startedAt: string; settle: Settled; recorder: LoadRecorder; engine: LoadEngine; timeline: StepTimeline } | null> {
   const settle = ctx.settled ?? (await settleBefore(ctx));
   if (ctx.settings.signal.aborted) return null;
   // A settle made before this call (a comparison's) is still the step's start: startedAt + settleSec is the load's.
@@ -159,7 +161,9 @@ export async function warmUpUntilCpuSettles(ctx: StepContext): Promise<WarmupRec
     for (;;) {
       const seconds = await timeline.tick('warmup');
       if (settings.signal.aborted) return null;
-      const cpuMsPerRequest = timeline.series.map((point) => (point.gatewayCpuPercent !== null && point.ok > 0 ? (point.gatewayCpuPercent * 10) / point.ok : null));
+      const cpuMsPerRequest = timeline.series.map((point) =>
+        point.gatewayCpuPercent !== null && point.ok > 0 ? (point.gatewayCpuPercent * 10) / point.ok : null,
+      );
       const record = (steady: boolean, note: string): WarmupRecord => ({ startedAt, settleSec: settle.seconds, seconds, steady, note, cpuMsPerRequest });
       if (!ctx.gateway.isRunning()) return record(false, 'the gateway exited during the warm-up');
       const decision = cpuWarmupDecision(cpuMsPerRequest, settings.warmupSec);
@@ -235,7 +239,11 @@ async function measureWindow(ctx: StepContext, timeline: StepTimeline, recorder:
     profileFile: `step-${ctx.id}.cpuprofile`,
     ...(engine.pids ? { loadgenPids: engine.pids() } : {}),
   });
-  const rule: WindowRule = { minSeconds: settings.durationSec, maxSeconds: Math.max(settings.durationSec, settings.maxDurationSec), ...DEFAULTS.windowMinimums };
+  const rule: WindowRule = {
+    minSeconds: settings.durationSec,
+    maxSeconds: Math.max(settings.durationSec, settings.maxDurationSec),
+    ...DEFAULTS.windowMinimums,
+  };
   for (;;) {
     const end = await timeline.tick('window');
     const seconds = end - start;
@@ -246,7 +254,14 @@ async function measureWindow(ctx: StepContext, timeline: StepTimeline, recorder:
     if (decision.done || stop) {
       const inFlightAtEnd = recorder.inFlight;
       const measurements = await probes.close();
-      return { start, seconds, limitedBy: decision.done ? decision.limitedBy : 'duration', note: decision.done ? decision.note : null, inFlightAtEnd, measurements };
+      return {
+        start,
+        seconds,
+        limitedBy: decision.done ? decision.limitedBy : 'duration',
+        note: decision.done ? decision.note : null,
+        inFlightAtEnd,
+        measurements,
+      };
     }
   }
 }
@@ -258,7 +273,15 @@ function progress(ctx: StepContext, text: string): void {
 function startEngine(ctx: StepContext, recorder: LoadRecorder): LoadEngine {
   const engine = ctx.settings.engine;
   if (engine?.kind === 'k6') {
-    return startK6Engine({ k6: engine.k6, url: ctx.gateway.url, load: ctx.load, timeoutSec: ctx.settings.timeoutSec, scenario: ctx.scenario, workDir: path.join(ctx.runDir, 'k6'), recorder });
+    return startK6Engine({
+      k6: engine.k6,
+      url: ctx.gateway.url,
+      load: ctx.load,
+      timeoutSec: ctx.settings.timeoutSec,
+      scenario: ctx.scenario,
+      workDir: path.join(ctx.runDir, 'k6'),
+      recorder,
+    });
   }
   const common = { url: ctx.gateway.url, timeoutMs: ctx.settings.timeoutSec * 1000, stream: new RequestStream(ctx.scenario), recorder };
   if (ctx.load.kind === 'closed') return startClosedLoop({ ...common, connections: ctx.load.concurrency });

@@ -26,7 +26,12 @@ export interface Settled {
  * `pids`: the gateway (or both gateways of a comparison, sharing a core); [] for one we cannot see.
  * `ports`: where they listen, for their accept queues.
  */
-export async function settleGateway(pids: number | null | readonly number[], maxSeconds: number, signal: AbortSignal, ports: readonly number[] = []): Promise<Settled> {
+export async function settleGateway(
+  pids: number | null | readonly number[],
+  maxSeconds: number,
+  signal: AbortSignal,
+  ports: readonly number[] = [],
+): Promise<Settled> {
   const startedAt = new Date().toISOString();
   const started = performance.now();
   const watched = pids === null ? [] : typeof pids === 'number' ? [pids] : [...pids];

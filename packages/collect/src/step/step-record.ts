@@ -60,7 +60,12 @@ export function buildStepRecord(parts: StepParts): StepRecord {
     ...resources(parts),
     ...(measurements.profile ? { profile: measurements.profile } : {}),
     series: parts.series,
-    steadiness: { steady: steady.steady, reasons: steady.reasons, trendPercent: round(steady.trend.relativeChange * 100, 1), cvPercent: round(steady.cv * 100, 1) },
+    steadiness: {
+      steady: steady.steady,
+      reasons: steady.reasons,
+      trendPercent: round(steady.trend.relativeChange * 100, 1),
+      cvPercent: round(steady.cv * 100, 1),
+    },
   };
 }
 
@@ -84,7 +89,8 @@ function overloadReasons(rate: RateFacts | null, maxInFlight: number): string[] 
   if (!rate || rate.scheduleKept) return [];
   const reasons: string[] = [];
   if (rate.dropped > 0) reasons.push(`the gateway fell behind: ${rate.dropped} sends refused at the in-flight cap of ${maxInFlight}`);
-  if (rate.lagMs && rate.lagMs.p99 > MAX_P99_LAG_MS) reasons.push(`the load generator fell behind its schedule: sends left up to ${rate.lagMs.p99} ms late (p99)`);
+  if (rate.lagMs && rate.lagMs.p99 > MAX_P99_LAG_MS)
+    reasons.push(`the load generator fell behind its schedule: sends left up to ${rate.lagMs.p99} ms late (p99)`);
   return reasons;
 }
 
@@ -101,7 +107,8 @@ function failureReasons({ stats, minSuccess, gatewayExit }: StepParts): string[]
 
 function warnings({ settle, warmup, window }: StepParts): string[] {
   const lines = [...window.measurements.warnings];
-  if (!settle.settled) lines.push(`started on a busy gateway: still at ${settle.cpuPercent ?? '?'}% CPU after waiting ${settle.seconds} s for it to work off the previous step`);
+  if (!settle.settled)
+    lines.push(`started on a busy gateway: still at ${settle.cpuPercent ?? '?'}% CPU after waiting ${settle.seconds} s for it to work off the previous step`);
   if (!warmup.steady && warmup.note !== 'no warm-up asked for') lines.push(warmup.note);
   if (window.note) lines.push(window.note);
   return lines;
@@ -120,7 +127,13 @@ function resources({ stats, window }: StepParts): Pick<StepRecord, 'gateway' | '
       pids: gateway?.pids ?? [],
     },
     subgraphs: {
-      cpuPercent: known.length === SUBGRAPH_NAMES.length ? round(known.reduce((a, u) => a + u.cpuPercent, 0), 1) : null,
+      cpuPercent:
+        known.length === SUBGRAPH_NAMES.length
+          ? round(
+              known.reduce((a, u) => a + u.cpuPercent, 0),
+              1,
+            )
+          : null,
       perSubgraph: Object.fromEntries(
         SUBGRAPH_NAMES.map((n) => [n, { cpuPercent: subgraphs[n] ? round(subgraphs[n].cpuPercent, 1) : null, requests: subgraphRequests?.[n] ?? 0 }]),
       ),

@@ -80,7 +80,10 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
       const subgraphs = Object.fromEntries(Object.entries(subgraphMeters).map(([n, m]) => [n, m?.stop() ?? null])) as Record<SubgraphName, Usage | null>;
       const profile = await stopProfile(targets, profileError, warnings);
       const countsAfter = await readCounts(targets.subgraphs, warnings);
-      const subgraphRequests = countsBefore && countsAfter ? (Object.fromEntries(SUBGRAPH_NAMES.map((n) => [n, countsAfter[n] - countsBefore[n]])) as Record<SubgraphName, number>) : null;
+      const subgraphRequests =
+        countsBefore && countsAfter
+          ? (Object.fromEntries(SUBGRAPH_NAMES.map((n) => [n, countsAfter[n] - countsBefore[n]])) as Record<SubgraphName, number>)
+          : null;
       return { gateway, subgraphs, subgraphRequests, loadgenCpuSeconds: (loadgen.user + loadgen.system) / 1e6 + externalSeconds, profile, warnings };
     },
   };
@@ -92,10 +95,21 @@ async function stopProfile(targets: ProbeTargets, startError: string | null, war
   if (targets.profiler && !error && !targets.gatewayAlive()) error = 'the gateway exited before its profile could be written';
   if (targets.profiler && !error) {
     try {
-      const heapprofile = targets.heapSamplingBytes ? targets.profileFile.replace(/\.cpuprofile$/, '') + '.heapprofile' : null;
-      const written = await targets.profiler.stop({ cpuprofile: path.join(targets.runDir, targets.profileFile), heapprofile: heapprofile && path.join(targets.runDir, heapprofile) });
-      const heap = heapprofile && written.heapSamples !== null ? { heapprofile, samplingIntervalBytes: targets.heapSamplingBytes!, samples: written.heapSamples } : null;
-      profile = { cpuprofile: targets.profileFile, samples: written.samples, requestedIntervalUs: targets.samplingIntervalUs, nodeGc: written.nodeGc, threadCpuMs: written.threadCpuMs, heap };
+      const heapprofile = targets.heapSamplingBytes ? `${targets.profileFile.replace(/\.cpuprofile$/, '')}.heapprofile` : null;
+      const written = await targets.profiler.stop({
+        cpuprofile: path.join(targets.runDir, targets.profileFile),
+        heapprofile: heapprofile && path.join(targets.runDir, heapprofile),
+      });
+      const heap =
+        heapprofile && written.heapSamples !== null ? { heapprofile, samplingIntervalBytes: targets.heapSamplingBytes!, samples: written.heapSamples } : null;
+      profile = {
+        cpuprofile: targets.profileFile,
+        samples: written.samples,
+        requestedIntervalUs: targets.samplingIntervalUs,
+        nodeGc: written.nodeGc,
+        threadCpuMs: written.threadCpuMs,
+        heap,
+      };
     } catch (caught) {
       error = (caught as Error).message;
     }

@@ -49,4 +49,3 @@ export function decodePprofProfile(bytes: Uint8Array): DecodedPprof {
     total: samples.reduce((sum, sample) => sum + sample.value, 0),
   };
 }
-

@@ -48,10 +48,8 @@ export function findExternalResourceLoads(html: string): ResourceLoad[] {
     found.push({ kind: 'css', url: m[1] ?? '', context: contextAround(html, m.index ?? 0) });
   }
   // Script calls handed a remote URL literal.
-  const callPattern = new RegExp(
-    `(?:fetch|importScripts|import|open|sendBeacon|WebSocket|EventSource|Worker)\\s*\\(\\s*(?:["'\`]|[^)]{0,40},\\s*["'\`])((?:https?|wss?):\\/\\/[^"'\`\\s]+)`,
-    'g',
-  );
+  const callPattern =
+    /(?:fetch|importScripts|import|open|sendBeacon|WebSocket|EventSource|Worker)\s*\(\s*(?:["'`]|[^)]{0,40},\s*["'`])((?:https?|wss?):\/\/[^"'`\s]+)/g;
   for (const m of html.matchAll(callPattern)) {
     found.push({ kind: 'script-call', url: m[1] ?? '', context: contextAround(html, m.index ?? 0) });
   }

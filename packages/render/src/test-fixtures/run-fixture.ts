@@ -19,9 +19,21 @@ function analysisOf(step: StepRecord, buckets: Record<string, number> | null, id
     samples: buckets ? 9876 : 0,
     samplingIntervalUs: 1000,
     buckets,
-    bucketMsPerOkRequest: buckets ? Object.fromEntries(Object.entries(buckets).filter(([b]) => b !== 'idle').map(([b, share]) => [b, share * 5])) : null,
+    bucketMsPerOkRequest: buckets
+      ? Object.fromEntries(
+          Object.entries(buckets)
+            .filter(([b]) => b !== 'idle')
+            .map(([b, share]) => [b, share * 5]),
+        )
+      : null,
     busyMsPerOkRequest: buckets ? 4.4 : null,
-    bucketFunctions: buckets ? { parse: [{ functionName: 'parseDocument', url: 'file:///app/node_modules/graphql/language/parser.js', line: 120, msPerOkRequest: 0.5, shareOfBucket: 0.8 }] } : {},
+    bucketFunctions: buckets
+      ? {
+          parse: [
+            { functionName: 'parseDocument', url: 'file:///app/node_modules/graphql/language/parser.js', line: 120, msPerOkRequest: 0.5, shareOfBucket: 0.8 },
+          ],
+        }
+      : {},
     topFunctions: buckets ? TOP_FUNCTIONS : [],
     gc: null,
     allocation: buckets ? { ...ALLOCATION, flamegraph: `step-${id}.alloc.html` } : null,
@@ -54,7 +66,16 @@ function okStep(concurrency: number, rps: number, p50: number, id = String(concu
     warnings: [],
     startedAt: '2025-01-01T00:00:00.000Z',
     durationSec: 10,
-    timing: { settleSec: 1, settled: true, warmupSec: 6, warmupSteady: true, warmupNote: 'no trend', windowStartSec: 6, windowSec: 10, windowLimitedBy: 'duration' },
+    timing: {
+      settleSec: 1,
+      settled: true,
+      warmupSec: 6,
+      warmupSteady: true,
+      warmupNote: 'no trend',
+      windowStartSec: 6,
+      windowSec: 10,
+      windowLimitedBy: 'duration',
+    },
     requests: { total, ok: total, failed: 0, inFlightAtEnd: concurrency },
     failureCounts: { ...BASE_FAILURES },
     failureSamples: [],
@@ -67,8 +88,23 @@ function okStep(concurrency: number, rps: number, p50: number, id = String(concu
     subgraphs: { cpuPercent: 21.3, perSubgraph: { accounts: { cpuPercent: 5, requests: total } } },
     fanout: 7,
     loadgen: { cpuPercent: 8.2 },
-    profile: { cpuprofile: `step-${id}.cpuprofile`, samples: 9876, requestedIntervalUs: 1000, nodeGc: null, threadCpuMs: null, heap: { heapprofile: `step-${id}.heapprofile`, samplingIntervalBytes: 65536, samples: 4321 } },
-    series: Array.from({ length: 16 }, (_, t) => ({ t, phase: t < 6 ? 'warmup' : 'window', ok: Math.round(rps), failed: 0, p50Ms: p50, p99Ms: p50 * 2, gatewayCpuPercent: 97 })),
+    profile: {
+      cpuprofile: `step-${id}.cpuprofile`,
+      samples: 9876,
+      requestedIntervalUs: 1000,
+      nodeGc: null,
+      threadCpuMs: null,
+      heap: { heapprofile: `step-${id}.heapprofile`, samplingIntervalBytes: 65536, samples: 4321 },
+    },
+    series: Array.from({ length: 16 }, (_, t) => ({
+      t,
+      phase: t < 6 ? 'warmup' : 'window',
+      ok: Math.round(rps),
+      failed: 0,
+      p50Ms: p50,
+      p99Ms: p50 * 2,
+      gatewayCpuPercent: 97,
+    })),
     steadiness: { steady: true, reasons: [], trendPercent: 1.5, cvPercent: 4.2 },
   };
 }
@@ -153,21 +189,56 @@ export function makeRunFixture(): RunResult {
     analysis: {
       rules: 'built-in',
       steps: [
-        analysisOf(c10, { gc: 0.1, idle: 0.3, program: 0.05, parse: 0.1234, validate: 0.05, execute: 0.2, plan: 0.05, httpParser: 0.0266, onconnection: 0, pubsub: 0, ticks: 0.05, other: 0.02, myPlugin: 0.03 }),
-        analysisOf(c100, { gc: 0.2, idle: 0.05, program: 0.05, parse: 0.1, validate: 0.05, execute: 0.3, plan: 0.1, httpParser: 0.05, onconnection: 0.01, pubsub: 0.01, ticks: 0.05, other: 0.03 }),
+        analysisOf(c10, {
+          gc: 0.1,
+          idle: 0.3,
+          program: 0.05,
+          parse: 0.1234,
+          validate: 0.05,
+          execute: 0.2,
+          plan: 0.05,
+          httpParser: 0.0266,
+          onconnection: 0,
+          pubsub: 0,
+          ticks: 0.05,
+          other: 0.02,
+          myPlugin: 0.03,
+        }),
+        analysisOf(c100, {
+          gc: 0.2,
+          idle: 0.05,
+          program: 0.05,
+          parse: 0.1,
+          validate: 0.05,
+          execute: 0.3,
+          plan: 0.1,
+          httpParser: 0.05,
+          onconnection: 0.01,
+          pubsub: 0.01,
+          ticks: 0.05,
+          other: 0.03,
+        }),
         analysisOf(failed, null),
       ],
       rateCapacity: null,
       capacity: {
-      knee: { concurrency: 100, rps: 220.25, method: 'max curvature' },
-      optimalConcurrency: 100,
-      maxConcurrency: null,
-      usl: { sigma: 0.05, kappa: 0.0001, lambda: 20, peakConcurrency: 97.5, peakRps: 230.1, r2: 0.97, points: 2 },
-      littlesLaw: [
-        { concurrency: 10, rps: 190.5, meanLatencyMs: 6.82, impliedConcurrency: 1.3, ratio: 0.13, flag: 'loadgen-saturated', note: 'load generator cannot keep 10 requests in flight' },
-        { concurrency: 1000, rps: 0, meanLatencyMs: null, impliedConcurrency: null, ratio: null, flag: 'no-data', note: 'no successful responses' },
-      ],
-      notes: ['maximum concurrency: no level met the success target'],
+        knee: { concurrency: 100, rps: 220.25, method: 'max curvature' },
+        optimalConcurrency: 100,
+        maxConcurrency: null,
+        usl: { sigma: 0.05, kappa: 0.0001, lambda: 20, peakConcurrency: 97.5, peakRps: 230.1, r2: 0.97, points: 2 },
+        littlesLaw: [
+          {
+            concurrency: 10,
+            rps: 190.5,
+            meanLatencyMs: 6.82,
+            impliedConcurrency: 1.3,
+            ratio: 0.13,
+            flag: 'loadgen-saturated',
+            note: 'load generator cannot keep 10 requests in flight',
+          },
+          { concurrency: 1000, rps: 0, meanLatencyMs: null, impliedConcurrency: null, ratio: null, flag: 'no-data', note: 'no successful responses' },
+        ],
+        notes: ['maximum concurrency: no level met the success target'],
       },
     },
   };
@@ -203,7 +274,13 @@ function step(id: string, rps: number, cpuMs: number): StepRecord {
 const summary = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  return { n: values.length, median: sorted[Math.floor(sorted.length / 2)] ?? 0, mean, geometricMean: Math.exp(values.reduce((a, v) => a + Math.log(v), 0) / values.length), values };
+  return {
+    n: values.length,
+    median: sorted[Math.floor(sorted.length / 2)] ?? 0,
+    mean,
+    geometricMean: Math.exp(values.reduce((a, v) => a + Math.log(v), 0) / values.length),
+    values,
+  };
 };
 
 /**
@@ -216,13 +293,26 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
     const order = block % 2 === 1 ? ['baseline', 'candidate', 'candidate', 'baseline'] : ['candidate', 'baseline', 'baseline', 'candidate'];
     order.forEach((side, position) => {
       const candidate = side === 'candidate';
-      windows.push({ epoch: block, block, position, side: side as 'baseline' | 'candidate', step: step(`e1-b${block}-${position}-${side}-c20`, candidate ? 180 : 200, candidate ? 4.9 : 4.4) });
+      windows.push({
+        epoch: block,
+        block,
+        position,
+        side: side as 'baseline' | 'candidate',
+        step: step(`e1-b${block}-${position}-${side}-c20`, candidate ? 180 : 200, candidate ? 4.9 : 4.4),
+      });
     });
   }
   const measured = mode === 'windows';
   const metric = (metricName: string, unit: string, higherIsBetter: boolean, b: number[], c: number[], change: number, interval: [number, number] | null) => ({
-    metric: metricName, unit, higherIsBetter, baseline: summary(b), candidate: summary(c), relativeChange: change,
-    interval: measured ? interval : null, confidence: measured && interval ? 0.95 : null, method: measured ? 'paired blocks' : 'one run per side',
+    metric: metricName,
+    unit,
+    higherIsBetter,
+    baseline: summary(b),
+    candidate: summary(c),
+    relativeChange: change,
+    interval: measured ? interval : null,
+    confidence: measured && interval ? 0.95 : null,
+    method: measured ? 'paired blocks' : 'one run per side',
   });
   return {
     schemaVersion: RESULTS_SCHEMA_VERSION,
@@ -246,7 +336,20 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
       heapSamplingBytes: measured ? 65536 : null,
       nodes: measured ? { baseline: 'v20.20.2', candidate: 'v20.20.2' } : null,
       design: measured
-        ? { threshold: 0.05, alpha: 0.05, minEpochs: 4, spendingPower: 1, windowSec: 5, leadInSec: 2, warmupSec: 30, blocksPerEpoch: 1, windowsPerSide: 2, budgetMinutes: 20, v8Flags: [], seedPerEpoch: false }
+        ? {
+            threshold: 0.05,
+            alpha: 0.05,
+            minEpochs: 4,
+            spendingPower: 1,
+            windowSec: 5,
+            leadInSec: 2,
+            warmupSec: 30,
+            blocksPerEpoch: 1,
+            windowsPerSide: 2,
+            budgetMinutes: 20,
+            v8Flags: [],
+            seedPerEpoch: false,
+          }
         : null,
     },
     environment: makeRunFixture().environment,
@@ -261,7 +364,16 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
           level: 20,
           label: 'c=20',
           decision: measured
-            ? { outcome: 'regression', blocks: 6, epochs: 6, relativeChange: 0.1136, interval: { low: 0.09, high: 0.138 }, alpha: 0.05, maxEpochs: 12, reason: '6 epochs, interval [+9.0%, +13.8%] lies above 0 and reaches beyond ±5.0%: slower' }
+            ? {
+                outcome: 'regression',
+                blocks: 6,
+                epochs: 6,
+                relativeChange: 0.1136,
+                interval: { low: 0.09, high: 0.138 },
+                alpha: 0.05,
+                maxEpochs: 12,
+                reason: '6 epochs, interval [+9.0%, +13.8%] lies above 0 and reaches beyond ±5.0%: slower',
+              }
             : null,
           gating: metric('cpuMsPerOkRequest', 'CPU ms/req', false, [4.4, 4.4, 4.4], [4.9, 4.9, 4.9], 0.1136, [0.1, 0.127]),
           blocks: measured ? [1, 2, 3, 4, 5, 6].map((block) => ({ block, epoch: block, relativeChange: 0.1136 })) : [],
@@ -270,14 +382,42 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
             metric('p99', 'ms', false, [20, 35, 18], [25, 30, 45], 0.04, [-0.2, 0.3]),
           ],
           buckets: [
-            { bucket: 'execute', baselineMsPerOkRequest: 1.2, candidateMsPerOkRequest: 1.7, deltaMsPerOkRequest: 0.5, noise: measured ? { interval: [0.42, 0.58], confidence: 0.9964, familyConfidence: 0.95, familySize: 14, moved: true } : null },
-            { bucket: 'gc', baselineMsPerOkRequest: 0.44, candidateMsPerOkRequest: 0.61, deltaMsPerOkRequest: 0.17, noise: measured ? { interval: [0.12, 0.22], confidence: 0.9964, familyConfidence: 0.95, familySize: 14, moved: true } : null },
+            {
+              bucket: 'execute',
+              baselineMsPerOkRequest: 1.2,
+              candidateMsPerOkRequest: 1.7,
+              deltaMsPerOkRequest: 0.5,
+              noise: measured ? { interval: [0.42, 0.58], confidence: 0.9964, familyConfidence: 0.95, familySize: 14, moved: true } : null,
+            },
+            {
+              bucket: 'gc',
+              baselineMsPerOkRequest: 0.44,
+              candidateMsPerOkRequest: 0.61,
+              deltaMsPerOkRequest: 0.17,
+              noise: measured ? { interval: [0.12, 0.22], confidence: 0.9964, familyConfidence: 0.95, familySize: 14, moved: true } : null,
+            },
           ],
           functions: measured
-            ? [{ functionName: 'burn', url: 'file:///pr/slow.cjs', line: 12, bucket: 'execute', baselineMsPerOkRequest: 0, candidateMsPerOkRequest: 0.5, deltaMsPerOkRequest: 0.5, noise: { interval: [0.47, 0.53], confidence: 0.99998, familyConfidence: 0.95, familySize: 2200, moved: true } }]
+            ? [
+                {
+                  functionName: 'burn',
+                  url: 'file:///pr/slow.cjs',
+                  line: 12,
+                  bucket: 'execute',
+                  baselineMsPerOkRequest: 0,
+                  candidateMsPerOkRequest: 0.5,
+                  deltaMsPerOkRequest: 0.5,
+                  noise: { interval: [0.47, 0.53], confidence: 0.99998, familyConfidence: 0.95, familySize: 2200, moved: true },
+                },
+              ]
             : [],
           pprof: measured
-            ? { baseline: 'compare-c20-baseline.pb.gz', candidate: 'compare-c20-candidate.pb.gz', command: 'go tool pprof -top -diff_base=compare-c20-baseline.pb.gz compare-c20-candidate.pb.gz', flamegraphs: { baseline: 'compare-c20-baseline.flame.html', candidate: 'compare-c20-candidate.flame.html' } }
+            ? {
+                baseline: 'compare-c20-baseline.pb.gz',
+                candidate: 'compare-c20-candidate.pb.gz',
+                command: 'go tool pprof -top -diff_base=compare-c20-baseline.pb.gz compare-c20-candidate.pb.gz',
+                flamegraphs: { baseline: 'compare-c20-baseline.flame.html', candidate: 'compare-c20-candidate.flame.html' },
+              }
             : null,
           // The candidate's extra work also allocates 120 kB more per request.
           allocation: {
@@ -287,11 +427,34 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
             noise: measured ? { interval: [100_000, 140_000], confidence: 0.95, familyConfidence: 0.95, familySize: 1, moved: true } : null,
             gcMsPerOkRequest: { baseline: 0.8, candidate: 1.1 },
             buckets: [
-              { bucket: 'execute', baselineBytesPerOkRequest: 50_000, candidateBytesPerOkRequest: 170_000, deltaBytesPerOkRequest: 120_000, noise: measured ? { interval: [100_000, 140_000], confidence: 0.99, familyConfidence: 0.95, familySize: 5, moved: true } : null },
-              { bucket: 'fetch', baselineBytesPerOkRequest: 200_000, candidateBytesPerOkRequest: 200_000, deltaBytesPerOkRequest: 0, noise: measured ? { interval: [-3_000, 3_000], confidence: 0.99, familyConfidence: 0.95, familySize: 5, moved: false } : null },
+              {
+                bucket: 'execute',
+                baselineBytesPerOkRequest: 50_000,
+                candidateBytesPerOkRequest: 170_000,
+                deltaBytesPerOkRequest: 120_000,
+                noise: measured ? { interval: [100_000, 140_000], confidence: 0.99, familyConfidence: 0.95, familySize: 5, moved: true } : null,
+              },
+              {
+                bucket: 'fetch',
+                baselineBytesPerOkRequest: 200_000,
+                candidateBytesPerOkRequest: 200_000,
+                deltaBytesPerOkRequest: 0,
+                noise: measured ? { interval: [-3_000, 3_000], confidence: 0.99, familyConfidence: 0.95, familySize: 5, moved: false } : null,
+              },
             ],
             functions: measured
-              ? [{ functionName: 'burn', url: 'file:///pr/slow.cjs', line: 12, bucket: 'execute', baselineBytesPerOkRequest: 0, candidateBytesPerOkRequest: 120_000, deltaBytesPerOkRequest: 120_000, noise: { interval: [110_000, 130_000], confidence: 0.9999, familyConfidence: 0.95, familySize: 900, moved: true } }]
+              ? [
+                  {
+                    functionName: 'burn',
+                    url: 'file:///pr/slow.cjs',
+                    line: 12,
+                    bucket: 'execute',
+                    baselineBytesPerOkRequest: 0,
+                    candidateBytesPerOkRequest: 120_000,
+                    deltaBytesPerOkRequest: 120_000,
+                    noise: { interval: [110_000, 130_000], confidence: 0.9999, familyConfidence: 0.95, familySize: 900, moved: true },
+                  },
+                ]
               : [],
             flamegraphs: measured ? { baseline: 'compare-c20-baseline.alloc.html', candidate: 'compare-c20-candidate.alloc.html' } : null,
           },
