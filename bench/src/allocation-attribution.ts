@@ -20,6 +20,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from '@gwprof/analysis';
 import type { RunResult } from '@gwprof/results';
 import { benchArgs } from './args.js';
 import { appendEntry, readEntries } from './compare/json-log.js';
@@ -131,6 +132,29 @@ function table(entries: SweepEntry[]): string[] {
   return lines;
 }
 
+const SUMMARY_BUCKETS = ['plan', 'fetch', 'execute', 'httpParser', 'parse', 'unplaced'];
+
+/** Per gateway, inlining and mode, over every step: the median planted share and bucket kB per request. */
+function summary(entries: SweepEntry[]): string[] {
+  const groups = new Map<string, StepEntry[]>();
+  for (const e of entries) {
+    const key = `${e.gateway} | ${e.forcedInlining ? 'forced' : 'natural'} | ${e.mode}`;
+    groups.set(key, [...(groups.get(key) ?? []), ...e.steps.map((s) => ({ ...s, plantedBytes: s.plantedBytes / e.truth }))]);
+  }
+  const kb = (xs: number[]) => (median(xs) / 1000).toFixed(0);
+  const lines = [
+    `| gateway | inlining | mode | steps | planted ÷ truth, median (range) | ${SUMMARY_BUCKETS.map((b) => `${b} kB/req`).join(' | ')} | total kB/req |`,
+    `| --- | --- | --- | ---: | --- | ${SUMMARY_BUCKETS.map(() => '---:').join(' | ')} | ---: |`,
+  ];
+  for (const [key, steps] of groups) {
+    const ratios = steps.map((s) => s.plantedBytes);
+    const buckets = SUMMARY_BUCKETS.map((b) => kb(steps.map((s) => s.buckets?.[b] ?? 0)));
+    const range = `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}`;
+    lines.push(`| ${key} | ${steps.length} | ${median(ratios).toFixed(3)} (${range}) | ${buckets.join(' | ')} | ${kb(steps.map((s) => s.totalBytes ?? 0))} |`);
+  }
+  return lines;
+}
+
 const out = path.resolve(values.out);
 if (!values['table-only']) {
   const truth = truthBytes();
@@ -145,4 +169,5 @@ if (!values['table-only']) {
     }
   }
 }
-process.stdout.write(`${table(readEntries<SweepEntry>(out, 'runs.json')).join('\n')}\n`);
+const entries = readEntries<SweepEntry>(out, 'runs.json');
+process.stdout.write(`${summary(entries).join('\n')}\n\n${table(entries).join('\n')}\n`);

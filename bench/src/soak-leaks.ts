@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // How fast `gwprof soak` calls a planted leak, and whether it stays quiet without one (backs
-// docs/soak.md). Each case is a real `gwprof soak` of a gateway with one of the leak preloads in
+// docs/validation/soak.md). Each case is a real `gwprof soak` of a gateway with one of the leak preloads in
 // fixtures/leaks/ (or none); the verdict is then replayed on every prefix of its intervals, as if
 // the soak had been stopped there, so one run gives the time from which the verdict was `leak` (and
 // stayed so) and the time a clean run first said `no leak`.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Which reading of "memory outside the JS heap" is steady enough to judge a soak by (backs
-// docs/soak.md)? Reads soaks' results.json (no machine needed) and, for each candidate reading
+// docs/validation/soak.md)? Reads soaks' results.json (no machine needed) and, for each candidate reading
 // (at the calm after the forced GC, or the mean or maximum of an interval's samples under load),
 // in the intervals after the warm-up, prints its Theil–Sen slope in bytes per successful
 // request with Sen's 90% interval, and its scatter around that line (median absolute residual).

@@ -2,7 +2,7 @@
  * End to end: `gwprof soak` against a stub gateway with a planted leak as large as certainty needs
  * (20 KB per request at 200 req/s: the heap grows by about 4 MB per second, 24 MB per interval
  * against a stub heap that moves by kilobytes), and Ctrl-C in the middle of a soak.
- * The detection times at 1 KB and 100 bytes per request belong to the benchmark (docs/soak.md).
+ * The detection times at 1 KB and 100 bytes per request belong to the benchmark (docs/validation/soak.md).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

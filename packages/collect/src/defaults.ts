@@ -192,7 +192,7 @@ export const DEFAULTS = {
     snapshotsKept: 3,
     /** Warm-up: at least two intervals or a tenth of the soak, at most 30 minutes. */
     maxWarmupSec: 30 * 60,
-    /** A memory slope above this (per successful request) is a leak (docs/soak.md): analysis's default. */
+    /** A memory slope above this (per successful request) is a leak (docs/soak.md#the-verdict): analysis's default. */
     leakThresholdBytesPerRequest: DEFAULT_LEAK_DESIGN.thresholdBytesPerRequest,
   },
 } as const;

@@ -183,7 +183,7 @@ if (directory && workerThreads.isMainThread) {
       case 'gc': {
         // As global.gc() does, not the inspector's HeapProfiler.collectGarbage: that is V8's
         // low-memory notification, which also clears the compilation cache, and Mesh came out of
-        // every such calm with about 20% more CPU per request and 5 times the p99 (docs/soak.md).
+        // every such calm with about 20% more CPU per request and 5 times the p99 (docs/validation/soak.md).
         // Twice: the first pass queues weak callbacks and finalizers that free more in the second.
         fullGc.fullGc();
         fullGc.fullGc();

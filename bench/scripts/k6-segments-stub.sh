@@ -14,5 +14,5 @@ one 0
 for r in 1 2 3 4 5; do if [ $((r%2)) = 1 ]; then one $r; two $r; else two $r; one $r; fi; done
 kill -INT $UP; wait $UP
 echo "# k6: one process against two execution segments at 100 req/s on the stub gateway (STUB_SERVICE_MS=1) under gwprof up, 20 s runs, --skip 2, pairs alternating, $(date -u +%F)"
-echo "# script: docs/bench/k6-segments-stub.sh; columns: req/s status sent/s ok/s dropped success% mean p50 p80 p95 p99 max (ms)"
+echo "# script: bench/scripts/k6-segments-stub.sh; columns: req/s status sent/s ok/s dropped success% mean p50 p80 p95 p99 max (ms)"
 for r in 1 2 3 4 5; do for f in "a$r.json" "c$r-0.json c$r-1.json"; do echo "round $r $f: $($CLI import k6 $f --skip 2 --out /tmp/segstub/imp --no-color 2>/dev/null | sed -n 4p | cut -c1-95)"; done; done
