@@ -26,8 +26,8 @@ export function portArgs(base: number): string[] {
   return ['--gateway-port', String(base), '--subgraph-ports', [1, 2, 3, 4].map((i) => base + i).join(',')];
 }
 
-export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; result: Promise<CliResult> } {
-  const child = spawn(process.execPath, [cliBin, ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = repoRoot): { child: ChildProcess; result: Promise<CliResult> } {
+  const child = spawn(process.execPath, [cliBin, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
@@ -38,8 +38,8 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: 
   return { child, result };
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  return startCli(args, env).result;
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = repoRoot): Promise<CliResult> {
+  return startCli(args, env, cwd).result;
 }
 
 export function portIsFree(port: number): Promise<boolean> {

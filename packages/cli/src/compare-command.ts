@@ -72,7 +72,7 @@ export function compareCommand(): Command {
     .description(
       'did the candidate gateway get slower than the baseline? Each epoch restarts both and measures short windows of each in random order, until a test on the epochs decides. Exit 0 no change or improvement, 1 regression, 2 invalid, 3 inconclusive (budget or last look reached)',
     )
-    .option('--baseline <gateway>', 'baseline gateway spec: mesh, hive, apollo or cmd:<shell command>')
+    .option('--baseline <gateway>', 'baseline gateway spec: mesh, hive, apollo or cmd:<shell command> (run in the folder you started gwprof from)')
     .option('--candidate <gateway>', 'candidate gateway spec (same forms)')
     .option('--baseline-env <KEY=VALUE>', 'environment variable for the baseline gateway only (repeatable)', collectKeyValue('--baseline-env'))
     .option('--candidate-env <KEY=VALUE>', 'environment variable for the candidate gateway only (repeatable)', collectKeyValue('--candidate-env'))

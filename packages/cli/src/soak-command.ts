@@ -36,7 +36,11 @@ export function soakCommand(): Command {
     .description(
       'hours of steady load on one gateway: memory, latency and throughput over time, a forced GC and the heap after it every interval, heap snapshots, and a leak verdict. Exit 0 no leak, 1 leak or crash, 3 inconclusive',
     )
-    .option('-g, --gateway <spec>', 'gateway under test: mesh, hive, apollo or cmd:<shell command> (soak starts it: it needs the preload)', DEFAULTS.gateway)
+    .option(
+      '-g, --gateway <spec>',
+      'gateway under test: mesh, hive, apollo or cmd:<shell command> (run in the folder you started gwprof from; soak starts it: it needs the preload)',
+      DEFAULTS.gateway,
+    )
     .option('--gateway-env <KEY=VALUE>', 'environment variable for the gateway process only (repeatable)', collectKeyValue('--gateway-env'))
     .option(
       '-r, --rate <req/s>',

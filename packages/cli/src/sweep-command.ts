@@ -45,7 +45,7 @@ export function sweepCommand(): Command {
     .description('start the subgraphs and a gateway, sweep load over concurrency levels, validate every response and profile the gateway')
     .option(
       '-g, --gateway <spec>',
-      'gateway under test: mesh, hive, apollo, cmd:<shell command> (gets PORT and SUBGRAPH_<NAME>_URL), or url:<http://127.0.0.1:…> for one already running (e.g. by gwprof up)',
+      'gateway under test: mesh, hive, apollo, cmd:<shell command> (run in the folder you started gwprof from; gets PORT and SUBGRAPH_<NAME>_URL), or url:<http://127.0.0.1:…> for one already running (e.g. by gwprof up)',
       DEFAULTS.gateway,
     )
     .option(

@@ -3,10 +3,17 @@
  * SUBGRAPH_<NAME>_URL per subgraph in its environment and must serve
  * http://127.0.0.1:$PORT/graphql.
  */
-import { repoRoot } from '../paths.js';
 import type { GatewayAdapter, GatewayLaunch } from './types.js';
 
-export function commandGateway(shellCommand: string, cwd = repoRoot): GatewayAdapter {
+/**
+ * The folder the user started gwprof from: npm and pnpm run scripts in the package's own folder
+ * and say where they were invoked in INIT_CWD.
+ */
+export function userFolder(): string {
+  return process.env.INIT_CWD || process.cwd();
+}
+
+export function commandGateway(shellCommand: string, cwd = userFolder()): GatewayAdapter {
   return {
     spec: `cmd:${shellCommand}`,
     description: `custom gateway: ${shellCommand}`,
