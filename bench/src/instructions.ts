@@ -7,7 +7,7 @@
 //   node bench/dist/instructions.js runs [--gateway mesh] [--aa 10] [--p1 6] [--p2 6] [--p5 0] [--p10 0]
 //                                        [--baseline-instructions 57.45e6] [--flags='--budget 10']
 //                                                                  real comparisons: A/A and planted +1/2/5/10%, interleaved
-//   node bench/dist/instructions.js table [--since 2026-11-27]      every recorded run, as one table (no load)
+//   node bench/dist/instructions.js table [--since 2026-11-27]      every recorded run: by kind, then one by one (no load)
 //   node bench/dist/instructions.js noise FILE…                     noise components of compare.json files (or their slim copies) (no load)
 //
 // Results are appended to <out>/compare-instruction-runs.json and <out>/loop-cost.json
@@ -18,7 +18,7 @@ import { benchArgs } from './args.js';
 import { repoRoot } from './common.js';
 import { appendEntry, readEntries } from './compare/json-log.js';
 import { measureLoopCost, type LoopCost } from './instructions/loop-cost.js';
-import { runOne, runPlan, runsTable, type InstructionRunEntry } from './instructions/runs.js';
+import { runOne, runPlan, runsDetail, runsTable, type InstructionRunEntry } from './instructions/runs.js';
 import { noiseLines, noiseOf, type NoiseBatch } from './instructions/noise.js';
 import { readFileSync } from 'node:fs';
 
@@ -82,7 +82,7 @@ if (command === 'loop-cost') {
   process.stdout.write(`${runsTable(entries).join('\n')}\n`);
 } else if (command === 'table') {
   const entries = readEntries<InstructionRunEntry>(out, 'compare-instruction-runs.json').filter((e) => e.date >= values.since);
-  process.stdout.write(`${runsTable(entries).join('\n')}\n`);
+  process.stdout.write(`${runsTable(entries).join('\n')}\n\n${runsDetail(entries).join('\n')}\n`);
 } else if (command === 'noise') {
   for (const file of positionals.slice(1)) {
     const batches = (JSON.parse(readFileSync(file, 'utf8')) as { batches: NoiseBatch[] }).batches;

@@ -153,3 +153,31 @@ export function runsTable(entries: readonly InstructionRunEntry[]): string[] {
     ...rows,
   ];
 }
+
+const signedPercent = (x: number | null | undefined) => (x == null ? '–' : `${x >= 0 ? '+' : ''}${(x * 100).toFixed(2)}%`);
+
+/** Every run in order, with its verdict, reading and minutes; then each planted size's mean reading. */
+export function runsDetail(entries: readonly InstructionRunEntry[]): string[] {
+  const rows = entries.map((e, i) => {
+    const planted = e.plantedPercent === 0 ? '–' : `${((e.plantedShare ?? 0) * 100).toFixed(2)}%`;
+    const interval = e.interval ? `[${signedPercent(e.interval.low)}, ${signedPercent(e.interval.high)}]` : '–';
+    const flags = e.flags.length > 0 ? e.flags.join(' ') : '–';
+    return `| ${i + 1} | ${e.date.slice(0, 16).replace('T', ' ')} | ${e.gateway} | ${e.plantedPercent === 0 ? 'A/A' : `+${e.plantedPercent}%`} | ${planted} | ${e.verdict ?? '–'} | ${e.exitCode ?? '–'} | ${signedPercent(e.change)} | ${interval} | ${e.epochs ?? '–'} | ${(e.verdictMinutes ?? e.minutes).toFixed(1)} | ${e.minutes.toFixed(1)} | ${flags} |`;
+  });
+  const sizes = [...new Set(entries.filter((e) => e.plantedPercent > 0).map((e) => `${e.gateway} +${e.plantedPercent}%`))];
+  const readings = sizes.map((size) => {
+    const read = entries
+      .filter((e) => `${e.gateway} +${e.plantedPercent}%` === size && e.verdict !== 'invalid' && e.change !== null && e.plantedShare)
+      .map((e) => e.change! / e.plantedShare!);
+    if (read.length === 0) return `${size}: no valid run`;
+    const mean = read.reduce((a, b) => a + b, 0) / read.length;
+    return `${size}: ${read.map((r) => r.toFixed(2)).join(', ')} (mean ${mean.toFixed(3)})`;
+  });
+  return [
+    '| # | start (UTC) | gateway | kind | planted | verdict | exit | change | interval (90%, adjusted) | epochs | min to verdict | min in all | flags |',
+    '| ---: | --- | --- | --- | ---: | --- | ---: | ---: | --- | ---: | ---: | ---: | --- |',
+    ...rows,
+    '',
+    `Readings over planted sizes, run by run: ${readings.join('; ')}.`,
+  ];
+}
