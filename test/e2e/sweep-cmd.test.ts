@@ -42,10 +42,14 @@ describe('sweep of a cmd: gateway', () => {
     expect(result.stderr).toMatch(/CPU profiling unavailable/);
   }, 120_000);
 
-  it('runs a cmd: command in the folder gwprof was started from, not in gwprof\'s own', async () => {
+  it("runs a cmd: command in the folder gwprof was started from, not in gwprof's own", async () => {
     const out = tempDir('cmd-cwd');
     const args = ['sweep', '--gateway', 'cmd:node stub-gateway.mjs', '--query', 'stub.graphql', '--expect', 'stub.expected.json'];
-    const result = await runCli([...args, '--no-profile', '-c', '2', '-d', '1', '-w', '0', '--out', out, '--run-id', 'w', ...portArgs(4540)], { INIT_CWD: '' }, path.join(repoRoot, 'fixtures'));
+    const result = await runCli(
+      [...args, '--no-profile', '-c', '2', '-d', '1', '-w', '0', '--out', out, '--run-id', 'w', ...portArgs(4540)],
+      { INIT_CWD: '' },
+      path.join(repoRoot, 'fixtures'),
+    );
     expect(result.code, result.stderr).toBe(0);
     const run = JSON.parse(readFileSync(path.join(out, 'w', 'results.json'), 'utf8')) as RunResult;
     expect(run.steps[0]!.requests.ok).toBeGreaterThan(0);

@@ -32,6 +32,7 @@ export { TOP_FUNCTIONS } from './top-functions.js';
 // Capacity
 export { analyzeCapacity } from './capacity.js';
 export { analyzeRateCapacity } from './rate-capacity.js';
+export { sweepOutcome } from './sweep-outcome.js';
 // Steady state (collect decides with these while a step runs)
 export { cpuWarmupDecision, warmupDecision, windowDecision, judgeWindowSteadiness, type WindowRule, type WindowSteadiness } from './steady-state.js';
 // Comparisons: the verdict, and the sequential rule behind it (bench/ replays and simulates it)

@@ -5,6 +5,7 @@
 import type { SoakAnalysis, SoakResult } from '@gwprof/results';
 import { growingClasses } from './heap-snapshot.js';
 import { DEFAULT_LEAK_DESIGN, judgeSoak, leakingClasses, type LeakDesign } from './leak.js';
+import { soakOutcome } from './soak-outcome.js';
 
 /** The leak design a soak ran with: the defaults, with its own warm-up and threshold. */
 export function leakDesignOf(soak: SoakResult): LeakDesign {
@@ -21,5 +22,6 @@ function classesThatGrew(soak: SoakResult): SoakAnalysis['growingClasses'] {
 }
 
 export function analyzeSoak(soak: SoakResult): SoakAnalysis {
-  return { ...judgeSoak(soak.intervals, soak.snapshots, leakDesignOf(soak), soak.crash !== null), growingClasses: classesThatGrew(soak) };
+  const judged = judgeSoak(soak.intervals, soak.snapshots, leakDesignOf(soak), soak.crash !== null);
+  return { ...judged, growingClasses: classesThatGrew(soak), outcome: soakOutcome(soak, judged.verdict) };
 }

@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { DEFAULTS, SCENARIOS, runSoak, type SoakOptions } from '@gwprof/collect';
 import { publishSoak } from '@gwprof/publish';
 import { renderSoakTerminal } from '@gwprof/render';
-import { EXIT, GwprofError, type SoakResult } from '@gwprof/results';
+import { GwprofError, type SoakResult } from '@gwprof/results';
 import { ProgressLine } from './progress.js';
 import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseDuration, parsePositiveNumber, parseWholeNumber } from './options.js';
@@ -137,16 +137,10 @@ async function soakAction(flags: SoakFlags): Promise<number> {
   return soakExitCode(soak);
 }
 
-/** EXIT: 0 no leak, 1 leak or crash, 2 harness error, 3 inconclusive, 130 interrupted. */
+/** The exit code analysis derived (soak-outcome.ts: 0 no leak, 1 leak or crash, 2 harness error, 3 inconclusive, 130 interrupted). */
 export function soakExitCode(soak: SoakResult): number {
-  if (soak.state === 'interrupted') {
-    process.stderr.write(`interrupted: results.json keeps the ${soak.intervals.length} finished interval(s)\n`);
-    return EXIT.interrupted;
-  }
-  if (soak.state === 'failed' && !soak.crash) {
-    process.stderr.write(`gwprof: ${soak.error ?? 'soak failed'}\n`);
-    return EXIT.error;
-  }
-  const verdict = soak.analysis?.verdict;
-  return verdict === 'no leak' ? EXIT.ok : verdict === 'leak' || verdict === 'crash' ? EXIT.failed : EXIT.inconclusive;
+  const outcome = soak.analysis?.outcome;
+  if (!outcome) throw new Error('the soak was not published: no outcome to exit with');
+  for (const reason of outcome.reasons) process.stderr.write(`${reason}\n`);
+  return outcome.exitCode;
 }

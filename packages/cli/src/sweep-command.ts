@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { DEFAULTS, SCENARIOS, findK6, runSweep, type SweepOptions } from '@gwprof/collect';
 import { publishRun } from '@gwprof/publish';
 import { allocationFramesNote, renderAllocationTable, renderBucketTable, renderCapacityLines, renderStepTable, runUnattributedLines } from '@gwprof/render';
-import { EXIT, GwprofError, loadLabel, type LoadShape, type RunResult, type Slo } from '@gwprof/results';
+import { EXIT, GwprofError, type LoadShape, type RunResult, type Slo } from '@gwprof/results';
 import { ProgressLine } from './progress.js';
 import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseDuration, parseIntegerList, parsePercent, parseRates, parseSlo, parseWholeNumber } from './options.js';
@@ -206,22 +206,10 @@ function framesLine(run: RunResult): string {
   return note ? `${note}\n` : '';
 }
 
-/** EXIT: 0 every step ok, 1 a step failed, 2 harness error, 130 interrupted. */
+/** The exit code analysis derived (sweep-outcome.ts: 0 every step ok, 1 a step failed, 2 harness error, 130 interrupted), its reasons on stderr. */
 export function exitCode(run: RunResult): number {
-  if (run.state === 'interrupted') {
-    process.stderr.write(`interrupted: results.json keeps the ${run.steps.length} finished step(s)\n`);
-    return EXIT.interrupted;
-  }
-  if (run.state === 'failed') {
-    process.stderr.write(`gwprof: ${run.error ?? 'sweep failed'}\n`);
-    return EXIT.error;
-  }
-  const failed = run.steps.filter((s) => s.status === 'failed');
-  if (failed.length > 0) {
-    process.stderr.write(
-      `gwprof: ${failed.length} of ${run.steps.length} steps FAILED (${failed.map((s) => `${loadLabel(s.load)}: ${s.failures.join('; ')}`).join('; ')})\n`,
-    );
-    return EXIT.failed;
-  }
-  return EXIT.ok;
+  const outcome = run.analysis?.outcome;
+  if (!outcome) throw new Error('the run was not published: no outcome to exit with');
+  for (const reason of outcome.reasons) process.stderr.write(outcome.exitCode === EXIT.interrupted ? `${reason}\n` : `gwprof: ${reason}\n`);
+  return outcome.exitCode;
 }

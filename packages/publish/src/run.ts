@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadLabel, readRunResult, writeRunResult, type RunResult } from '@gwprof/results';
-import { DEFAULT_BUCKET_RULES, analyzeCapacity, analyzeRateCapacity } from '@gwprof/analysis';
+import { DEFAULT_BUCKET_RULES, analyzeCapacity, analyzeRateCapacity, sweepOutcome } from '@gwprof/analysis';
 import { renderReportHtml, renderSummaryMarkdown } from '@gwprof/render';
 import { publishStepProfiles, type RulesChoice } from './step-profile.js';
 
@@ -24,6 +24,7 @@ export async function publishRun(runDir: string, rules: RulesChoice = BUILT_IN_R
   const steps = await publishStepProfiles(runDir, run.steps, (step) => `${run.config.gateway} · ${loadLabel(step.load)} · ${run.runId}`, rules.rules);
   const rateSweep = run.config.rates.length > 0 || run.config.autoRate;
   run.analysis = {
+    outcome: sweepOutcome(run),
     rules: rules.label,
     steps,
     capacity: rateSweep ? null : analyzeCapacity(run.steps, { minSuccess: run.config.minSuccess, timeoutSec: run.config.timeoutSec }),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findExternalResourceLoads } from './test-fixtures/external-resources.js';
 import { renderReportHtml } from './report-html.js';
 import { makeRunFixture } from './test-fixtures/run-fixture.js';
+import { sweepOutcome } from '@gwprof/analysis';
 
 describe('renderReportHtml', () => {
   const run = makeRunFixture();
@@ -63,9 +64,9 @@ describe('renderReportHtml', () => {
 
   it('renders a run without steps, buckets or capacity', () => {
     const empty = { ...makeRunFixture(), steps: [], state: 'failed' as const, error: 'port 4001 in use' };
-    empty.analysis = null;
+    empty.analysis = { outcome: sweepOutcome(empty), rules: 'built-in', steps: [], capacity: null, rateCapacity: null };
     const page = renderReportHtml(empty);
-    expect(page).toContain('NO STEPS COMPLETED');
+    expect(page).toContain('NO STEPS COMPLETED (run failed)');
     expect(page).toContain('port 4001 in use');
     expect(page).toContain('No capacity analysis in this run.');
   });

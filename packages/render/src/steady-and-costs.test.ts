@@ -4,7 +4,7 @@ import { renderBucketTable, renderBucketTableMarkdown } from './bucket-table.js'
 import { renderReportHtml } from './report-html.js';
 import { renderStepTable } from './step-table.js';
 import { renderSummaryMarkdown } from './summary-markdown.js';
-import { makeRunFixture } from './test-fixtures/run-fixture.js';
+import { makeRunFixture, withOutcome } from './test-fixtures/run-fixture.js';
 
 function unsteadyRun() {
   const run = makeRunFixture();
@@ -12,7 +12,7 @@ function unsteadyRun() {
   step.status = 'unsteady';
   step.steadiness = { steady: false, reasons: ['throughput trended +24.0% across the window (t 4.1)'], trendPercent: 24, cvPercent: 9 };
   step.fanout = 0.2;
-  return run;
+  return withOutcome(run);
 }
 
 describe('unsteady steps and shared requests', () => {

@@ -124,17 +124,10 @@ function upstreamUnseenOf(step: StepRecord): string[] {
 }
 
 /** "ALL STEPS OK", "1 STEP FAILED", "NO STEPS", plus unsteady steps and the run state when it did not complete. */
+/** The run's overall verdict as analysis derived it (sweep-outcome.ts). */
 export function overallVerdict(run: RunResult): { ok: boolean; text: string } {
-  const failed = failedSteps(run).length;
-  const unsteady = run.steps.filter((s) => s.status === 'unsteady').length;
-  let text: string;
-  if (run.steps.length === 0) text = 'NO STEPS COMPLETED';
-  else if (failed === 0) text = 'ALL STEPS OK';
-  else text = `${failed} ${failed === 1 ? 'STEP' : 'STEPS'} FAILED`;
-  if (unsteady > 0) text += ` (${unsteady} unsteady)`;
-  const complete = run.state === 'complete';
-  if (!complete) text += ` (run ${run.state})`;
-  return { ok: failed === 0 && run.steps.length > 0 && complete, text };
+  const outcome = run.analysis?.outcome;
+  return outcome ? { ok: outcome.ok, text: outcome.text } : { ok: false, text: 'NOT ANALYSED (run gwprof report on the folder)' };
 }
 
 /** "c=100: <reason>" for every reason a step was not a steady state. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderSummaryMarkdown } from './summary-markdown.js';
-import { IMG_TAG, SCRIPT_TAG, makeRunFixture } from './test-fixtures/run-fixture.js';
+import { IMG_TAG, SCRIPT_TAG, makeRunFixture, withOutcome } from './test-fixtures/run-fixture.js';
 
 /** Markdown outside code spans and fenced blocks: where raw HTML would be rendered by GitHub. */
 function outsideCode(md: string): string {
@@ -20,7 +20,7 @@ describe('renderSummaryMarkdown', () => {
   it('says ALL STEPS OK when nothing failed', () => {
     const ok = makeRunFixture();
     ok.steps = ok.steps.slice(0, 2);
-    expect(renderSummaryMarkdown(ok)).toContain('**Verdict: ALL STEPS OK**');
+    expect(renderSummaryMarkdown(withOutcome(ok))).toContain('**Verdict: ALL STEPS OK**');
   });
 
   it('marks the failed step FAILED in the step table', () => {

@@ -161,6 +161,8 @@ export interface SoakAnalysis {
   harnessRssMbPerHour: number | null;
   /** The slope of the harness's heap after its own GC at the calms after the warm-up, MB per hour; absent in older results. */
   harnessHeapMbPerHour?: number | null;
+  /** The exit code (EXIT) and the lines printed beside it; absent in older results. */
+  outcome?: { exitCode: number; reasons: string[] };
 }
 
 export interface SoakResult {

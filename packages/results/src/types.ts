@@ -438,7 +438,19 @@ export interface RunResult {
   analysis: RunAnalysis | null;
 }
 
+/** Whether a run passed: the overall verdict every page prints and the CLI's exit code (EXIT). */
+export interface RunOutcome {
+  /** "ALL STEPS OK", "2 STEPS FAILED (1 unsteady)", … */
+  text: string;
+  ok: boolean;
+  exitCode: number;
+  /** What the CLI prints on stderr beside a code that is not 0: one line each. */
+  reasons: string[];
+}
+
 export interface RunAnalysis {
+  /** Derived in analysis (sweep-outcome.ts); absent in files written before it. */
+  outcome?: RunOutcome;
   /** The bucket rules used: "built-in", or the file given with --rules followed by the built-in ones. */
   rules: string;
   /** One per step that has a profile, in step order. */

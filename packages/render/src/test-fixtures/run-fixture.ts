@@ -1,4 +1,5 @@
 /** Hand-built results for the render tests: every number is chosen so tests can assert it. */
+import { sweepOutcome } from '@gwprof/analysis';
 import { RESULTS_SCHEMA_VERSION, type CompareWindow, type PublishedCompare, type RunResult, type StepAnalysis, type StepRecord } from '@gwprof/results';
 
 export const SCRIPT_TAG = '<script>alert(1)</script>';
@@ -111,6 +112,16 @@ function okStep(concurrency: number, rps: number, p50: number, id = String(concu
 
 /** Three steps: c=10 and c=100 ok, c=1000 failed with every response non-2xx (seed 000's hidden failure). */
 export function makeRunFixture(): RunResult {
+  return withOutcome(runFixture());
+}
+
+/** The run's outcome derived again, as publish does, after a test changed its steps or state. */
+export function withOutcome<R extends RunResult>(run: R): R {
+  if (run.analysis) run.analysis.outcome = sweepOutcome(run);
+  return run;
+}
+
+function runFixture(): RunResult {
   const failed: StepRecord = {
     ...okStep(1000, 0, 0),
     status: 'failed',
@@ -491,5 +502,5 @@ export function makeRateRunFixture(): RunResult {
       notes: [],
     },
   };
-  return run;
+  return withOutcome(run);
 }

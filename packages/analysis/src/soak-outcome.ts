@@ -1,0 +1,14 @@
+/** A soak's exit code, from its state and its verdict, with what the CLI prints beside it. */
+import { EXIT, type SoakAnalysis, type SoakResult } from '@gwprof/results';
+
+export function soakOutcome(
+  soak: Pick<SoakResult, 'state' | 'error' | 'crash' | 'intervals'>,
+  verdict: SoakAnalysis['verdict'] | null,
+): { exitCode: number; reasons: string[] } {
+  if (soak.state === 'interrupted')
+    return { exitCode: EXIT.interrupted, reasons: [`interrupted: results.json keeps the ${soak.intervals.length} finished interval(s)`] };
+  if (soak.state === 'failed' && !soak.crash) return { exitCode: EXIT.error, reasons: [`gwprof: ${soak.error ?? 'soak failed'}`] };
+  if (verdict === 'no leak') return { exitCode: EXIT.ok, reasons: [] };
+  if (verdict === 'leak' || verdict === 'crash') return { exitCode: EXIT.failed, reasons: [] };
+  return { exitCode: EXIT.inconclusive, reasons: [] };
+}

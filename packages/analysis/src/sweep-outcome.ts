@@ -1,0 +1,21 @@
+/**
+ * Whether a sweep passed, in one place: the overall verdict every page prints and the exit code
+ * the CLI returns, from the run's state and its steps' statuses.
+ */
+import { EXIT, loadLabel, type RunOutcome, type RunResult } from '@gwprof/results';
+
+export function sweepOutcome(run: Pick<RunResult, 'state' | 'error' | 'steps'>): RunOutcome {
+  const failed = run.steps.filter((s) => s.status === 'failed');
+  const unsteady = run.steps.filter((s) => s.status === 'unsteady').length;
+  const suffix = `${unsteady > 0 ? ` (${unsteady} unsteady)` : ''}${run.state === 'complete' ? '' : ` (run ${run.state})`}`;
+  const stepsText =
+    run.steps.length === 0 ? 'NO STEPS COMPLETED' : failed.length === 0 ? 'ALL STEPS OK' : `${failed.length} ${failed.length === 1 ? 'STEP' : 'STEPS'} FAILED`;
+  const text = `${stepsText}${suffix}`;
+  const failures = failed.map((s) => `${loadLabel(s.load)}: ${s.failures.join('; ')}`);
+  if (run.state === 'interrupted')
+    return { text, ok: false, exitCode: EXIT.interrupted, reasons: [`interrupted: results.json keeps the ${run.steps.length} finished step(s)`] };
+  if (run.state === 'failed') return { text, ok: false, exitCode: EXIT.error, reasons: [run.error ?? 'sweep failed'] };
+  if (failed.length > 0)
+    return { text, ok: false, exitCode: EXIT.failed, reasons: [`${failed.length} of ${run.steps.length} steps FAILED (${failures.join('; ')})`] };
+  return { text, ok: run.steps.length > 0 && run.state === 'complete', exitCode: EXIT.ok, reasons: [] };
+}
