@@ -112,3 +112,4 @@ export {
 } from './instruction-profile.js';
 export { analyzeInstructionComparison } from './instruction-comparison.js';
 export { comparisonOutcome } from './comparison-outcome.js';
+export { analyzeRunsComparison } from './runs-comparison.js';
