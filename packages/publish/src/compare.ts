@@ -60,7 +60,8 @@ export async function publishCompare(runDir: string, copies: CompareCopies = {})
   writeCompareResult(runDir, published);
   writeFileSync(path.join(runDir, 'index.html'), renderCompareReportHtml(published));
   writeFileSync(path.join(runDir, 'comment.md'), renderCompareMarkdown(published));
-  if (copies.markdown) writeFileSync(path.resolve(copies.markdown), renderCompareMarkdown(published));
+  // The copy lives outside the run folder (a PR comment): file names, not relative links that would break there.
+  if (copies.markdown) writeFileSync(path.resolve(copies.markdown), renderCompareMarkdown(published, { fileLinks: false }));
   if (copies.json) writeJsonAtomic(path.resolve(copies.json), published);
   return published;
 }

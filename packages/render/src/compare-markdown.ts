@@ -34,7 +34,7 @@ import { reproduceCommand } from './reproduce-command.js';
 import { type Column, formatMarkdownTable } from './text-table.js';
 import { failedWindows } from '@gwprof/analysis';
 
-function levelSection(level: CompareLevel, threshold: number | null): string[] {
+function levelSection(level: CompareLevel, threshold: number | null, file: FileLink): string[] {
   const metricColumns: Column[] = metricHeaders(level).map((header, i) => ({ header, ...(i >= 2 ? { align: 'right' as const } : {}) }));
   // Metric cells and the decision are our own words and numbers (digits, signs, %, brackets): nothing to escape.
   const rows = [level.gating, ...level.metrics].map((m) => metricCells(m));
@@ -54,10 +54,10 @@ function levelSection(level: CompareLevel, threshold: number | null): string[] {
     );
   }
   out.push(...instructionBlock(level));
-  out.push(...allocationBlock(level));
+  out.push(...allocationBlock(level, file));
   if (level.pprof) {
     out.push(
-      `Differential profile (per successful request, in the run folder): [${escapeMarkdown(level.pprof.baseline)}](${level.pprof.baseline}) → [${escapeMarkdown(level.pprof.candidate)}](${level.pprof.candidate}); ${markdownCode(level.pprof.command)}; flame graphs [baseline](${level.pprof.flamegraphs.baseline}) · [candidate](${level.pprof.flamegraphs.candidate})`,
+      `Differential profile (per successful request, in the run folder): ${file(level.pprof.baseline, level.pprof.baseline)} → ${file(level.pprof.candidate, level.pprof.candidate)}; ${markdownCode(level.pprof.command)}; flame graphs ${file('baseline', level.pprof.flamegraphs.baseline)} · ${file('candidate', level.pprof.flamegraphs.candidate)}`,
       '',
     );
   }
@@ -85,7 +85,7 @@ function instructionBlock(level: CompareLevel): string[] {
   return out;
 }
 
-function allocationBlock(level: CompareLevel): string[] {
+function allocationBlock(level: CompareLevel, file: FileLink): string[] {
   const line = allocationLine(level);
   if (!line || !level.allocation) return [];
   const out = [escapeMarkdown(line), ''];
@@ -105,7 +105,7 @@ function allocationBlock(level: CompareLevel): string[] {
     );
   }
   const graphs = level.allocation.flamegraphs;
-  if (graphs) out.push(`Allocation flame graphs (all windows of a side): [baseline](${graphs.baseline}) · [candidate](${graphs.candidate})`, '');
+  if (graphs) out.push(`Allocation flame graphs (all windows of a side): ${file('baseline', graphs.baseline)} · ${file('candidate', graphs.candidate)}`, '');
   return out;
 }
 
@@ -142,7 +142,17 @@ function setupLines(compare: PublishedCompare): string[] {
  * medians, changes and labelled intervals, what moved per successful request, the setup and how
  * to reproduce. Mode 'runs' shows deltas only.
  */
-export function renderCompareMarkdown(compare: PublishedCompare): string {
+/** A file of the run folder: a relative link inside it, or its name where the comment lives elsewhere (a PR). */
+type FileLink = (text: string, target: string) => string;
+const relativeLink: FileLink = (text, target) => `[${escapeMarkdown(text)}](${target})`;
+const fileName: FileLink = (text, target) => (text === target ? markdownCode(target) : `${escapeMarkdown(text)} ${markdownCode(target)}`);
+
+/**
+ * The PR comment. `fileLinks: false` names the run folder's files instead of linking them, for a
+ * copy that lives elsewhere (`--markdown FILE`, a PR comment), where relative links would break.
+ */
+export function renderCompareMarkdown(compare: PublishedCompare, options: { fileLinks?: boolean } = {}): string {
+  const file = options.fileLinks === false ? fileName : relativeLink;
   const verdict = overallVerdictText(compare);
   const sides = `candidate ${markdownCode(compare.config.candidate)} against baseline ${markdownCode(compare.config.baseline)}`;
   const lines: string[] = [`## gwprof compare: ${verdict}`, ''];
@@ -163,7 +173,7 @@ export function renderCompareMarkdown(compare: PublishedCompare): string {
   if (compare.stopReason) lines.push('', `Stopped: ${escapeMarkdown(compare.stopReason)}`);
   if (compare.state !== 'complete') lines.push('', `Compare run state: **${escapeMarkdown(compare.state)}**`);
   lines.push('');
-  for (const level of compare.analysis.levels) lines.push(...levelSection(level, compare.config.design?.threshold ?? null));
+  for (const level of compare.analysis.levels) lines.push(...levelSection(level, compare.config.design?.threshold ?? null, file));
   lines.push(
     isDeltasOnly(compare)
       ? 'Single runs per side: deltas only.'

@@ -16,6 +16,13 @@ function tableRow(md: string, label: string): string[] {
 describe('renderCompareMarkdown', () => {
   const md = renderCompareMarkdown(makeCompareFixture());
 
+  it('links the run folder\'s files in its own copy, and names them in a copy for a PR, where relative links would break', () => {
+    expect(md).toMatch(/\]\([^)]*\.pb\.gz\)/);
+    const forPr = renderCompareMarkdown(makeCompareFixture(), { fileLinks: false });
+    expect(forPr).not.toMatch(/\]\((?!https?:)[^)]*\)/);
+    expect(forPr).toMatch(/`[^`]*\.pb\.gz`/);
+  });
+
   it('leads with the verdict, its exit code, and the decision read off its interval, labelled with its level and looks', () => {
     expect(md.split('\n')[0]).toBe('## gwprof compare: REGRESSION');
     expect(md).toContain('(exit 1)');

@@ -1,0 +1,44 @@
+/**
+ * The CI recipe (examples/gwprof-compare.yml) is YAML GitHub must be able to read, and every
+ * shell step is shell bash can parse: a recipe that has never run must at least be well-formed.
+ * Running its steps for real belongs to an end-to-end test of the installed package.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+interface Step {
+  name?: string;
+  id?: string;
+  if?: string;
+  run?: string;
+  uses?: string;
+}
+const recipe = parse(readFileSync(path.join(root, 'examples', 'gwprof-compare.yml'), 'utf8'), { strict: true }) as { jobs: { compare: { steps: Step[] } } };
+const steps = recipe.jobs.compare.steps;
+
+describe('the CI recipe', () => {
+  it('parses as YAML, and each run step as bash', () => {
+    expect(steps.length).toBeGreaterThan(5);
+    for (const step of steps.filter((s) => s.run)) {
+      const check = spawnSync('bash', ['-n'], { input: step.run, encoding: 'utf8' });
+      expect(check.status, `${step.name}: ${check.stderr}`).toBe(0);
+    }
+  });
+
+  it('fails the job on exit 1, 2 and 4, warns on 3, and posts one comment found by its marker', () => {
+    const fail = steps.find((s) => s.if?.includes('exit_code') && s.run?.includes('exit 1'))!;
+    expect(fail.if).toContain('["1","2","4"]');
+    expect(steps.find((s) => s.if?.includes("== '3'"))!.run).toContain('::warning::');
+    const post = steps.find((s) => s.run?.includes('gh api'))!;
+    expect(post.run).toContain('<!-- gwprof-compare -->');
+    expect(post.run).toContain('PATCH');
+    expect(post.run).toContain('GITHUB_STEP_SUMMARY');
+    // The artifact is uploaded before the comment that links it.
+    expect(steps.findIndex((s) => s.id === 'artifact')).toBeLessThan(steps.indexOf(post));
+  });
+});
