@@ -16,7 +16,7 @@ function tableRow(md: string, label: string): string[] {
 describe('renderCompareMarkdown', () => {
   const md = renderCompareMarkdown(makeCompareFixture());
 
-  it('links the run folder\'s files in its own copy, and names them in a copy for a PR, where relative links would break', () => {
+  it("links the run folder's files in its own copy, and names them in a copy for a PR, where relative links would break", () => {
     expect(md).toMatch(/\]\([^)]*\.pb\.gz\)/);
     const forPr = renderCompareMarkdown(makeCompareFixture(), { fileLinks: false });
     expect(forPr).not.toMatch(/\]\((?!https?:)[^)]*\)/);
