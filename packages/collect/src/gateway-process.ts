@@ -13,7 +13,7 @@ import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import { processTree } from './proc-stats.js';
 import { pidListeningOn } from './listening-pid.js';
 import type { GatewayAdapter, GatewayContext, SubgraphName } from './gateways/types.js';
-import type { StepGateway } from './step/measure-step.js';
+import type { StepGateway } from './step/step-types.js';
 import { GwprofError } from '@gwprof/results';
 
 export interface GatewayStartOptions {

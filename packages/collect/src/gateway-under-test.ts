@@ -10,7 +10,7 @@ import { InspectorProfiler } from './profiler/inspector-profiler.js';
 import type { GatewayProfiler } from './profiler/gateway-profiler.js';
 import type { ExternalProfiler } from './profiler/external.js';
 import { attachSubgraphs, type RunningSubgraphs } from './subgraphs.js';
-import type { StepGateway } from './step/measure-step.js';
+import type { StepGateway } from './step/step-types.js';
 import type { LaunchOptions, TestBed } from './test-bed.js';
 import type { SubgraphName } from './gateways/types.js';
 

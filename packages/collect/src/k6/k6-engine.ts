@@ -11,7 +11,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { GwprofError, type FailureCounts, type LoadShape } from '@gwprof/results';
 import type { Scenario } from '../fixtures.js';
-import type { LoadEngine } from '../load/closed-loop.js';
+import type { LoadEngine } from '../load/load-engine.js';
 import type { LoadRecorder } from '../load/recorder.js';
 import { k6Data, k6Script } from './k6-script.js';
 

@@ -9,15 +9,7 @@ import { openConnections } from './connections.js';
 import { InFlight, exchange } from './exchange.js';
 import type { Completion, LoadRecorder } from './recorder.js';
 import type { RequestStream } from './request-stream.js';
-
-export interface LoadEngine {
-  /** Stops sending, abandons what is in flight and closes every connection. */
-  stop(): Promise<void>;
-  /** Closed loop: connections that have had a first response (or failure); null for open loop. */
-  answered(): number | null;
-  /** The engine's own processes (k6), whose CPU counts as the load generator's; absent: it runs in the harness. */
-  pids?(): number[];
-}
+import type { LoadEngine } from './load-engine.js';
 
 export interface ClosedLoopOptions {
   url: string;

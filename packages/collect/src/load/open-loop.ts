@@ -11,7 +11,7 @@ import { mulberry32 } from '@gwprof/analysis';
 import { InFlight, exchange } from './exchange.js';
 import type { Completion, LoadRecorder } from './recorder.js';
 import type { RequestStream } from './request-stream.js';
-import type { LoadEngine } from './closed-loop.js';
+import type { LoadEngine } from './load-engine.js';
 
 export type Arrivals = 'poisson' | 'uniform';
 

@@ -6,7 +6,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SoakCalm, SoakConfig, SoakGatewaySample, SoakInterval } from '@gwprof/results';
 import type { ProcessStats, ProfilerClient } from '../profiler/controller.js';
-import { startClosedLoop, type LoadEngine } from '../load/closed-loop.js';
+import { startClosedLoop } from '../load/closed-loop.js';
+import type { LoadEngine } from '../load/load-engine.js';
 import { startOpenLoop } from '../load/open-loop.js';
 import { LoadRecorder } from '../load/recorder.js';
 import type { RequestStream } from '../load/request-stream.js';

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import type { AllocationAttribution } from '@gwprof/results';
 import type { LoadRecorder } from '../load/recorder.js';
-import type { StepContext } from './measure-step.js';
+import type { StepContext } from './step-types.js';
 import type { StepTimeline } from './timeline.js';
 
 /** The inlining-off profile, or why there is none; undefined when it was not asked for or cannot be taken. */

@@ -6,102 +6,23 @@
  */
 import path from 'node:path';
 import { cpuWarmupDecision, judgeWindowSteadiness, warmupDecision, windowDecision, type WindowRule } from '@gwprof/analysis';
-import { loadLabel, type LoadShape, type StepRecord, type StepTiming, type WarmupRecord } from '@gwprof/results';
+import { loadLabel, type StepRecord, type WarmupRecord } from '@gwprof/results';
 import { DEFAULTS } from '../defaults.js';
-import type { Scenario } from '../fixtures.js';
-import type { RunLogs } from '../log.js';
-import type { RunningSubgraphs } from '../subgraphs.js';
-import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
-import { startClosedLoop, type LoadEngine } from '../load/closed-loop.js';
 import { startK6Engine } from '../k6/k6-engine.js';
+import { startClosedLoop } from '../load/closed-loop.js';
+import type { LoadEngine } from '../load/load-engine.js';
 import { startOpenLoop } from '../load/open-loop.js';
 import { LoadRecorder } from '../load/recorder.js';
 import { RequestStream } from '../load/request-stream.js';
+import { attributeAllocations } from './allocation-attribution.js';
 import { CpuSampler } from './gateway-cpu.js';
 import { settleGateway, type Settled } from './settle.js';
-import { StepTimeline } from './timeline.js';
-import { openWindowProbes, type WindowMeasurements } from './window-probes.js';
 import { buildStepRecord } from './step-record.js';
-import { attributeAllocations } from './allocation-attribution.js';
+import type { StepContext, WarmupResult, WindowResult } from './step-types.js';
+import { StepTimeline } from './timeline.js';
+import { openWindowProbes } from './window-probes.js';
 
-/** What a step needs to know: the load and validation settings shared by sweep and compare. */
-export interface StepSettings {
-  /** Shortest measured window, s; it grows to hold enough round trips and responses. */
-  durationSec: number;
-  /** Longest measured window, s. */
-  maxDurationSec: number;
-  /** Longest warm-up, s; it ends earlier once throughput stops trending (exactly this long when `fixedWarmup`). */
-  warmupSec: number;
-  /**
-   * A warm-up of exactly warmupSec: for compare's short windows on gateways already warm, where
-   * the lead-in only has to refill the connections after the other side's turn.
-   */
-  fixedWarmup?: boolean;
-  timeoutSec: number;
-  /** 0..1: a step with a lower success rate is failed. */
-  minSuccess: number;
-  samplingIntervalUs: number;
-  /** Mean bytes between allocation samples; null: allocations are not sampled. */
-  heapSamplingBytes: number | null;
-  /** After the window, allocations sampled with inlining off (allocation-attribution.ts); absent or null: not taken. */
-  allocationAttribution?: { rewarmSec: number; seconds: number } | null;
-  /** Longest wait for the gateway to go quiet before the step, s. */
-  settleSec: number;
-  /** Who sends the load: gwprof's own engines (default), or a local k6 running the exported script. */
-  engine?: { kind: 'gwprof' } | { kind: 'k6'; k6: string };
-  /** Aborted on Ctrl-C / SIGTERM. */
-  signal: AbortSignal;
-  /** One-line progress updates; `final` ends the line. */
-  onProgress: (line: string, final: boolean) => void;
-}
-
-/** The gateway as a step sees it: where to send, and (when it is ours) which process to watch. */
-export interface StepGateway {
-  url: string;
-  /** Root pid of the gateway's process tree; null for a gateway we cannot see (a URL). */
-  pid: number | null;
-  isRunning(): boolean;
-  /** Why it is gone ("gateway exited (code 3) … last log lines: …"); null while it runs. */
-  exitReason(): string | null;
-}
-
-export interface StepContext {
-  /** The step's id in its file; its profile is written as `step-<id>.cpuprofile`. */
-  id: string;
-  load: LoadShape;
-  settings: StepSettings;
-  scenario: Scenario;
-  gateway: StepGateway;
-  subgraphs: RunningSubgraphs;
-  profiler: GatewayProfiler | null;
-  /** Why there is no profiler although profiling was asked for; recorded on the step. */
-  profilerUnavailable?: string | null;
-  runDir: string;
-  logs: RunLogs;
-  /** Prefix of progress lines, e.g. "baseline #2". */
-  label?: string;
-  /** Processes that must be quiet before the load starts; default: the gateway's. */
-  settlePids?: number[];
-  /** Already settled by the caller (steps that start together settle once, together): not settled again. */
-  settled?: Settled;
-  /** Ports whose accept queues must be empty before the load starts; default: the gateway's. */
-  settlePorts?: number[];
-}
-
-export interface WarmupResult {
-  seconds: number;
-  steady: boolean;
-  note: string;
-}
-
-export interface WindowResult {
-  start: number;
-  seconds: number;
-  limitedBy: StepTiming['windowLimitedBy'];
-  note: string | null;
-  inFlightAtEnd: number;
-  measurements: WindowMeasurements;
-}
+export type { StepContext, StepGateway, StepSettings, WarmupResult, WindowResult } from './step-types.js';
 
 /** The step's record; null when interrupted. */
 export async function measureStep(ctx: StepContext): Promise<StepRecord | null> {

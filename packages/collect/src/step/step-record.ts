@@ -4,7 +4,7 @@ import type { WindowSteadiness } from '@gwprof/analysis';
 import { SUBGRAPH_NAMES } from '../gateways/types.js';
 import type { WindowStats } from '../load/recorder.js';
 import type { Settled } from './settle.js';
-import type { WarmupResult, WindowResult } from './measure-step.js';
+import type { WarmupResult, WindowResult } from './step-types.js';
 
 const round = (value: number, digits = 2): number => Number(value.toFixed(digits));
 
