@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { GwprofError, type RssAndHeap } from '@gwprof/results';
 import { clockTicksPerSecond } from '../proc-stats.js';
+import type { MemoryAfterGc, NativeMemoryDetail, ProcessStats, ProfilerCommand, ProfilerOp, ProfilerReply } from './protocol.js';
 
 /** The preload to pass to the gateway: `node --require <this>`. */
 export const profilerPreloadPath = fileURLToPath(new URL('./preload.cjs', import.meta.url));
@@ -65,7 +66,7 @@ export class ProfilerClient implements GatewayProfiler {
     for (const waiter of this.waiting.splice(0)) waiter(JSON.stringify({ ok: false, error: 'the gateway closed the profiler connection (did it exit?)' }));
   }
 
-  private request(command: object, timeoutMs: number): Promise<Record<string, unknown>> {
+  private request<K extends ProfilerOp>(command: Extract<ProfilerCommand, { op: K }>, timeoutMs: number): Promise<ProfilerReply<K>> {
     if (this.socket.destroyed) {
       return Promise.reject(new GwprofError('the gateway closed the profiler connection (did it exit?)'));
     }
@@ -73,9 +74,13 @@ export class ProfilerClient implements GatewayProfiler {
       const timer = setTimeout(() => reject(new GwprofError(`profiler did not answer ${JSON.stringify(command)} within ${timeoutMs} ms`)), timeoutMs);
       this.waiting.push((line) => {
         clearTimeout(timer);
-        const reply = JSON.parse(line) as Record<string, unknown>;
-        if (reply.ok) resolve(reply);
-        else reject(new GwprofError(`profiler: ${String(reply.error)}`));
+        const reply = JSON.parse(line) as ({ ok: true } & ProfilerReply<K>) | { ok: false; error: string };
+        if (!reply.ok) {
+          reject(new GwprofError(`profiler: ${reply.error}`));
+          return;
+        }
+        const { ok: _ok, ...answer } = reply;
+        resolve(answer as unknown as ProfilerReply<K>);
       });
       this.socket.write(`${JSON.stringify(command)}\n`);
     });
@@ -88,17 +93,12 @@ export class ProfilerClient implements GatewayProfiler {
   /** Stops sampling and has the gateway write the profiles; returns what it reported of the window. */
   async stop(files: { cpuprofile: string; heapprofile: string | null }): Promise<WrittenProfile> {
     const reply = await this.request({ op: 'stop', file: files.cpuprofile, ...(files.heapprofile ? { heapFile: files.heapprofile } : {}) }, 60_000);
-    return {
-      samples: Number(reply.samples ?? 0),
-      heapSamples: typeof reply.heapSamples === 'number' ? reply.heapSamples : null,
-      nodeGc: (reply.nodeGc as WrittenProfile['nodeGc']) ?? null,
-      threadCpuMs: threadCpuMsOf(reply.threadTicks as { main: number; others: number } | null | undefined),
-    };
+    return { samples: reply.samples, heapSamples: reply.heapSamples, nodeGc: reply.nodeGc, threadCpuMs: threadCpuMsOf(reply.threadTicks) };
   }
 
   async setInlining(enabled: boolean): Promise<{ ms: number }> {
-    const reply = await this.request({ op: 'inlining', enabled }, 60_000);
-    return { ms: Number(reply.ms) };
+    const { ms } = await this.request({ op: 'inlining', enabled }, 60_000);
+    return { ms };
   }
 
   async startHeapSampling(heapSamplingBytes: number): Promise<void> {
@@ -106,18 +106,18 @@ export class ProfilerClient implements GatewayProfiler {
   }
 
   async stopHeapSampling(heapprofile: string): Promise<{ heapSamples: number }> {
-    const reply = await this.request({ op: 'heapStop', heapFile: heapprofile }, 60_000);
-    return { heapSamples: Number(reply.heapSamples) };
+    const { heapSamples } = await this.request({ op: 'heapStop', heapFile: heapprofile }, 60_000);
+    return { heapSamples };
   }
 
   /** The process's state now (memory, descriptors, resources, event-loop delay and GC ms since the last call). */
-  async stats(): Promise<ProcessStats> {
-    return (await this.request({ op: 'stats' }, 10_000)) as unknown as ProcessStats;
+  stats(): Promise<ProcessStats> {
+    return this.request({ op: 'stats' }, 10_000);
   }
 
   /** A full GC, then memory as it stands after it. */
-  async collectGarbage(): Promise<MemoryAfterGc & NativeMemoryDetail> {
-    return (await this.request({ op: 'gc' }, 120_000)) as unknown as MemoryAfterGc & NativeMemoryDetail;
+  collectGarbage(): Promise<MemoryAfterGc & NativeMemoryDetail> {
+    return this.request({ op: 'gc' }, 120_000);
   }
 
   /**
@@ -125,8 +125,8 @@ export class ProfilerClient implements GatewayProfiler {
    * in bytes, and its RSS and heap just before and after.
    */
   async writeHeapSnapshot(file: string): Promise<{ bytes: number; memoryAround: { before: RssAndHeap; after: RssAndHeap } }> {
-    const reply = await this.request({ op: 'snapshot', file }, 600_000);
-    return { bytes: Number(reply.bytes), memoryAround: reply.memoryAround as { before: RssAndHeap; after: RssAndHeap } };
+    const { bytes, memoryAround } = await this.request({ op: 'snapshot', file }, 600_000);
+    return { bytes, memoryAround };
   }
 
   close(): void {
@@ -134,30 +134,7 @@ export class ProfilerClient implements GatewayProfiler {
   }
 }
 
-export interface MemoryAfterGc {
-  rssBytes: number;
-  heapUsedBytes: number;
-  heapTotalBytes: number;
-  externalBytes: number;
-  arrayBuffersBytes: number;
-}
-
-/** What RSS holds beside the heap, read after a forced GC: to tell a native leak from the allocator's moods. */
-export interface NativeMemoryDetail {
-  /** Resident anonymous memory (RssAnon), null off Linux. */
-  rssAnonBytes: number | null;
-  /** Heap pages V8 has touched (total_physical_size). */
-  heapPhysicalBytes: number;
-  /** What V8 itself holds in malloc (compiler zones, snapshots in progress). */
-  v8MallocedBytes: number;
-}
-
-export interface ProcessStats extends MemoryAfterGc {
-  openFds: number | null;
-  activeResources: number;
-  eventLoopDelayP99Ms: number;
-  gcMs: number;
-}
+export type { MemoryAfterGc, NativeMemoryDetail, ProcessStats } from './protocol.js';
 
 /** The preload's per-thread clock ticks in ms. */
 function threadCpuMsOf(ticks: { main: number; others: number } | null | undefined): WrittenProfile['threadCpuMs'] {

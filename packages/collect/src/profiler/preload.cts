@@ -15,132 +15,8 @@ import workerThreads = require('node:worker_threads');
 import perfHooks = require('node:perf_hooks');
 import v8 = require('node:v8');
 import fullGc = require('./full-gc.cjs');
-
-interface Command {
-  op: 'ping' | 'start' | 'stop' | 'stats' | 'gc' | 'snapshot' | 'inlining' | 'heapStart' | 'heapStop';
-  /** inlining: on (true) or off. */
-  enabled?: boolean;
-  intervalUs?: number;
-  /** Mean bytes between allocation samples; absent: allocations are not sampled. */
-  heapSamplingBytes?: number;
-  file?: string;
-  heapFile?: string;
-}
-
-/**
- * Node's own account of the profiled window, to set beside the profile: the GC pauses it reports
- * (perf_hooks "gc" entries that started in the window) and the CPU time of the main thread and of
- * every other thread (GC helpers, libuv pool), from /proc/self/task.
- */
-class WindowAccount {
-  private observer: perfHooks.PerformanceObserver | null = null;
-  private startedAt = 0;
-  private gcMs = 0;
-  private gcCount = 0;
-  private byKind: Record<string, number> = {};
-  private threadsAtStart: Record<string, number> = {};
-
-  start(): void {
-    this.startedAt = perfHooks.performance.now();
-    this.gcMs = 0;
-    this.gcCount = 0;
-    this.byKind = {};
-    this.threadsAtStart = threadTicks();
-    this.observer = new perfHooks.PerformanceObserver((list) => this.add(list.getEntries()));
-    this.observer.observe({ entryTypes: ['gc'] });
-  }
-
-  private add(entries: readonly perfHooks.PerformanceEntry[]): void {
-    for (const entry of entries) {
-      if (entry.startTime < this.startedAt) continue;
-      const kind = String((entry as { detail?: { kind?: number } }).detail?.kind ?? 'unknown');
-      this.gcMs += entry.duration;
-      this.gcCount++;
-      this.byKind[kind] = (this.byKind[kind] ?? 0) + entry.duration;
-    }
-  }
-
-  /** Thread CPU comes back in clock ticks: the harness knows how long a tick is (CLK_TCK). */
-  stop(): { nodeGc: { ms: number; count: number; windowMs: number; msByKind: Record<string, number> }; threadTicks: { main: number; others: number } | null } {
-    const windowMs = perfHooks.performance.now() - this.startedAt;
-    // Entries are delivered asynchronously: take the ones still queued.
-    if (this.observer) this.add(this.observer.takeRecords());
-    this.observer?.disconnect();
-    this.observer = null;
-    const after = threadTicks();
-    const ticksOf = (tid: string): number => (after[tid] ?? 0) - (this.threadsAtStart[tid] ?? 0);
-    const tids = Object.keys(after);
-    const main = String(process.pid);
-    const threadTicksInWindow =
-      tids.length > 0 ? { main: ticksOf(main), others: tids.filter((t) => t !== main).reduce((sum, t) => sum + ticksOf(t), 0) } : null;
-    return { nodeGc: { ms: this.gcMs, count: this.gcCount, windowMs, msByKind: this.byKind }, threadTicks: threadTicksInWindow };
-  }
-}
-
-/**
- * The process's state for a soak, sample by sample: memory, open descriptors, pending resources,
- * event-loop delay and GC pauses since the previous sample. Started by the first sample.
- */
-class ProcessAccount {
-  private readonly delay = perfHooks.monitorEventLoopDelay({ resolution: 10 });
-  private readonly observer = new perfHooks.PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) this.gcMs += entry.duration;
-  });
-  private gcMs = 0;
-
-  constructor() {
-    this.delay.enable();
-    this.observer.observe({ entryTypes: ['gc'] });
-  }
-
-  sample(): object {
-    for (const entry of this.observer.takeRecords()) this.gcMs += entry.duration;
-    const memory = process.memoryUsage();
-    const result = {
-      rssBytes: memory.rss,
-      heapUsedBytes: memory.heapUsed,
-      heapTotalBytes: memory.heapTotal,
-      externalBytes: memory.external,
-      arrayBuffersBytes: memory.arrayBuffers,
-      openFds: openFds(),
-      activeResources: process.getActiveResourcesInfo().length,
-      eventLoopDelayP99Ms: this.delay.count > 0 ? this.delay.percentile(99) / 1e6 : 0,
-      gcMs: this.gcMs,
-    };
-    this.delay.reset();
-    this.gcMs = 0;
-    return result;
-  }
-}
-
-function openFds(): number | null {
-  try {
-    return fs.readdirSync('/proc/self/fd').length;
-  } catch {
-    return null;
-  }
-}
-
-/** utime + stime of every thread of this process, in ticks; {} where /proc is missing. */
-function threadTicks(): Record<string, number> {
-  const ticks: Record<string, number> = {};
-  let tids: string[];
-  try {
-    tids = fs.readdirSync('/proc/self/task');
-  } catch {
-    return ticks;
-  }
-  for (const tid of tids) {
-    try {
-      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks[tid] = Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the thread ended
-    }
-  }
-  return ticks;
-}
+import accounts = require('./preload-accounts.cjs');
+import type { ProfilerCommand, ProfilerReply } from './protocol.js';
 
 const directory = process.env.GWPROF_PROFILER_DIR;
 // Loader-hook threads (e.g. Hive Gateway's) run --require preloads again: only the main
@@ -149,8 +25,8 @@ if (directory && workerThreads.isMainThread) {
   const socketPath = path.join(directory, `profiler-${process.pid}.sock`);
   let session: inspector.Session | null = null;
   let samplingHeap = false;
-  const window = new WindowAccount();
-  let account: ProcessAccount | null = null;
+  const window = new accounts.WindowAccount();
+  let account: accounts.ProcessAccount | null = null;
 
   const post = <T,>(method: string, params?: object): Promise<T> =>
     new Promise((resolve, reject) => {
@@ -163,22 +39,12 @@ if (directory && workerThreads.isMainThread) {
     session.connect();
   };
 
-  /** RssAnon from /proc (Linux): resident memory without the mapped files (code, libraries) that come and go with use. */
-  const anonymousRss = (): number | null => {
-    try {
-      const line = /^RssAnon:\s+(\d+) kB/m.exec(fs.readFileSync('/proc/self/status', 'utf8'));
-      return line ? Number(line[1]) * 1024 : null;
-    } catch {
-      return null;
-    }
-  };
-
-  const handle = async (command: Command): Promise<object> => {
+  const handle = async (command: ProfilerCommand): Promise<ProfilerReply> => {
     switch (command.op) {
       case 'ping':
         return { pid: process.pid };
       case 'stats':
-        account ??= new ProcessAccount();
+        account ??= new accounts.ProcessAccount();
         return account.sample();
       case 'gc': {
         // As global.gc() does, not the inspector's HeapProfiler.collectGarbage: that is V8's
@@ -195,7 +61,7 @@ if (directory && workerThreads.isMainThread) {
           heapTotalBytes: memory.heapTotal,
           externalBytes: memory.external,
           arrayBuffersBytes: memory.arrayBuffers,
-          rssAnonBytes: anonymousRss(),
+          rssAnonBytes: accounts.anonymousRss(),
           heapPhysicalBytes: heap.total_physical_size,
           v8MallocedBytes: heap.malloced_memory,
         };
@@ -237,8 +103,8 @@ if (directory && workerThreads.isMainThread) {
       }
       case 'heapStart':
         connect();
-        await startHeapSampling(command.heapSamplingBytes ?? 131072);
-        return { started: true };
+        await startHeapSampling(command.heapSamplingBytes);
+        return { started: true as const };
       case 'heapStop':
         if (!session || !samplingHeap) throw new Error('allocations were not being sampled');
         return { heapSamples: await stopHeapSampling(command.heapFile) };
@@ -249,7 +115,7 @@ if (directory && workerThreads.isMainThread) {
         await post('Profiler.setSamplingInterval', { interval: command.intervalUs ?? 1000 });
         await post('Profiler.start');
         window.start();
-        return { started: true };
+        return { started: true as const };
       case 'stop': {
         if (!session) throw new Error('profiler was not started');
         const { profile } = await post<{ profile: { samples?: number[] } }>('Profiler.stop');
@@ -261,7 +127,7 @@ if (directory && workerThreads.isMainThread) {
         return { samples: profile.samples?.length ?? 0, heapSamples, ...account };
       }
       default:
-        throw new Error(`unknown command ${String((command as Command).op)}`);
+        throw new Error(`unknown command ${String((command as { op?: unknown }).op)}`);
     }
   };
 
@@ -291,9 +157,9 @@ if (directory && workerThreads.isMainThread) {
       while ((newline = buffer.indexOf('\n')) >= 0) {
         const line = buffer.slice(0, newline);
         buffer = buffer.slice(newline + 1);
-        let command: Command;
+        let command: ProfilerCommand;
         try {
-          command = JSON.parse(line) as Command;
+          command = JSON.parse(line) as ProfilerCommand;
         } catch {
           connection.write(`${JSON.stringify({ ok: false, error: 'bad command' })}\n`);
           continue;

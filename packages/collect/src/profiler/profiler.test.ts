@@ -15,13 +15,15 @@ import { ProfilerClient, withProfilerPreload } from './controller.js';
 const preload = path.join(repoRoot, 'packages/collect/dist/profiler/preload.cjs');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-profiler-'));
 /**
- * On { cpuMs, gcs }: forces `gcs` full GCs, then runs busyLoop until the process has used `cpuMs`
+ * On { cpuMs, gcs, objects }: forces `gcs` full GCs, allocates `objects` small objects, then runs busyLoop until the process has used `cpuMs`
  * more CPU, and answers once the GCs' perf entries have been queued (they are made on a later tick).
  */
 const script = `
   function busyLoop() { let x = 0; for (let i = 0; i < 2e5; i++) x += Math.sqrt(i); return x; }
-  process.on('message', ({ cpuMs, gcs }) => {
+  let kept = null;
+  process.on('message', ({ cpuMs, gcs, objects = 0 }) => {
     for (let i = 0; i < gcs; i++) globalThis.gc();
+    kept = Array.from({ length: objects }, (_, i) => ({ i, twice: 2 * i }));
     const start = process.cpuUsage();
     let calls = 0;
     const used = () => { const u = process.cpuUsage(start); return (u.user + u.system) / 1000; };
@@ -35,10 +37,10 @@ const child = spawn(process.execPath, ['--expose-gc', '-e', script], {
   stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
 });
 const ready = new Promise<void>((resolve) => child.once('message', () => resolve()));
-function work(cpuMs: number, gcs: number): Promise<{ calls: number }> {
+function work(cpuMs: number, gcs: number, objects = 0): Promise<{ calls: number }> {
   return new Promise((resolve) => {
     child.once('message', (reply) => resolve(reply as { calls: number }));
-    child.send({ cpuMs, gcs });
+    child.send({ cpuMs, gcs, objects });
   });
 }
 afterAll(() => child.kill('SIGKILL'));
@@ -135,6 +137,24 @@ describe('in-process CPU profiler', () => {
       expect(reading.rssBytes).toBeGreaterThan(reading.heapTotalBytes);
     }
     expect(readFileSync(file, 'utf8').slice(0, 40)).toMatch(/^\{"snapshot":\{/);
+    client.close();
+  });
+
+  it('switches inlining off and on, and samples allocations alone into a heap profile', async () => {
+    await ready;
+    const client = await ProfilerClient.connect(dir, child.pid!);
+    const off = await client.setInlining(false);
+    expect(off.ms).toBeGreaterThanOrEqual(0);
+    await client.startHeapSampling(16_384);
+    // 100,000 small objects: several MB, hundreds of samples at one per 16 kB.
+    await work(1, 0, 100_000);
+    const file = path.join(dir, 'alone.heapprofile');
+    const { heapSamples } = await client.stopHeapSampling(file);
+    expect(heapSamples).toBeGreaterThan(50);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { head: { children: unknown[] } }).head.children.length).toBeGreaterThan(0);
+    expect((await client.setInlining(true)).ms).toBeGreaterThanOrEqual(0);
+    // Stopping what was not started is an error with its reason, not a hang.
+    await expect(client.stopHeapSampling(file)).rejects.toThrow(/allocations were not being sampled/);
     client.close();
   });
 
