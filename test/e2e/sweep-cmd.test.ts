@@ -46,12 +46,16 @@ describe('sweep of a cmd: gateway', () => {
     const out = tempDir('cmd-cwd');
     const args = ['sweep', '--gateway', 'cmd:node stub-gateway.mjs', '--query', 'stub.graphql', '--expect', 'stub.expected.json'];
     const result = await runCli(
-      [...args, '--no-profile', '-c', '2', '-d', '1', '-w', '0', '--out', out, '--run-id', 'w', ...portArgs(4540)],
+      [...args, '--no-profile', '-c', '2', '-d', '1', '-w', '0', '--json', '--out', out, '--run-id', 'w', ...portArgs(4540)],
       { INIT_CWD: '' },
       path.join(repoRoot, 'fixtures'),
     );
     expect(result.code, result.stderr).toBe(0);
     const run = JSON.parse(readFileSync(path.join(out, 'w', 'results.json'), 'utf8')) as RunResult;
     expect(run.steps[0]!.requests.ok).toBeGreaterThan(0);
+    // A bare --json prints the record, analysis included, on stdout instead of the tables.
+    const printed = JSON.parse(result.stdout) as RunResult;
+    expect(printed.runId).toBe('w');
+    expect(printed.analysis!.outcome!.exitCode).toBe(0);
   }, 60_000);
 });

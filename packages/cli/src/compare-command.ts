@@ -64,7 +64,8 @@ interface CompareFlags extends ServiceFlags {
   expect?: string;
   profile: boolean;
   markdown?: string;
-  json?: string;
+  /** A file, or true: to stdout instead of the table. */
+  json?: string | true;
 }
 
 export function compareCommand(): Command {
@@ -194,7 +195,7 @@ export function compareCommand(): Command {
     .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry')
     .option('--no-profile', 'do not CPU-profile the windows (no bucket or function moves)')
     .option('--markdown <file>', 'write a PR comment in markdown')
-    .option('--json <file>', 'write the comparison as JSON');
+    .option('--json [file]', 'the comparison (compare.json) as JSON: to FILE, or to stdout instead of the table');
   command.addHelpText(
     'after',
     '\nExit codes: 0 no change or improvement, 1 regression, 2 bad input or no verdict (the comparison could not run to its end),\n3 inconclusive (the budget ran out), 4 invalid (a response failed validation), 130 interrupted.',
@@ -205,14 +206,14 @@ export function compareCommand(): Command {
 }
 
 async function compareAction(flags: CompareFlags): Promise<number> {
-  const copies: CompareCopies = { ...(flags.markdown ? { markdown: flags.markdown } : {}), ...(flags.json ? { json: flags.json } : {}) };
+  const copies: CompareCopies = { ...(flags.markdown ? { markdown: flags.markdown } : {}), ...(typeof flags.json === 'string' ? { json: flags.json } : {}) };
   if (flags.baselineRun || flags.candidateRun) return compareRunsAction(flags, copies);
   if (!flags.baseline || !flags.candidate) throw new GwprofError('compare needs --baseline and --candidate gateways (or --baseline-run and --candidate-run)');
   const progress = new ProgressLine();
   const { runDir, failure } = await withInterruptSignal((signal) => runComparison(compareOptions(flags, signal, progress)));
   progress.update('analysing profiles and writing the report…', true);
   const compare = await publishCompare(runDir, copies);
-  printCompare(compare, runDir, colorWanted(flags.color));
+  printCompareOrJson(compare, runDir, flags);
   throwIfBug(failure);
   return compareExitCode(compare);
 }
@@ -231,7 +232,7 @@ async function compareRunsAction(flags: CompareFlags, copies: CompareCopies): Pr
     commandLine: process.argv.slice(2),
   });
   const compare = await publishCompare(runDir, copies);
-  printCompare(compare, runDir, colorWanted(flags.color));
+  printCompareOrJson(compare, runDir, flags);
   return compareExitCode(compare);
 }
 
@@ -305,6 +306,12 @@ function loadOf(flags: CompareFlags): Pick<CompareOptions, 'load' | 'levels'> {
   if (flags.rate === 'auto') throw new GwprofError('compare --rate takes a list of rates (auto is for sweeps)');
   if (flags.rate) return { load: { kind: 'open', arrivals: flags.arrivals, maxInFlight: flags.maxInFlight }, levels: flags.rate };
   return { load: { kind: 'closed' }, levels: flags.concurrency ?? [...COMPARE.concurrency] };
+}
+
+/** The table, or with a bare --json the comparison as JSON on stdout (the run folder still has everything). */
+function printCompareOrJson(compare: PublishedCompare, runDir: string, flags: Pick<CompareFlags, 'json' | 'color'>): void {
+  if (flags.json === true) process.stdout.write(`${JSON.stringify(compare, null, 2)}\n`);
+  else printCompare(compare, runDir, colorWanted(flags.color));
 }
 
 export function printCompare(compare: PublishedCompare, runDir: string, color: boolean): void {

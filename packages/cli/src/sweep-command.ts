@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { DEFAULTS, SCENARIOS, findK6, runSweep, type SweepOptions } from '@gwprof/collect';
 import { publishRun } from '@gwprof/publish';
 import { allocationFramesNote, renderAllocationTable, renderBucketTable, renderCapacityLines, renderStepTable, runUnattributedLines } from '@gwprof/render';
-import { EXIT, GwprofError, type LoadShape, type RunResult, type Slo } from '@gwprof/results';
+import { EXIT, GwprofError, writeJsonAtomic, type LoadShape, type RunResult, type Slo } from '@gwprof/results';
 import { ProgressLine } from './progress.js';
 import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseDuration, parseIntegerList, parsePercent, parseRates, parseSlo, parseWholeNumber } from './options.js';
@@ -35,6 +35,8 @@ interface SweepFlags extends ServiceFlags {
   minSuccess: number;
   profile: boolean;
   allocationAttribution: boolean;
+  /** A file, or true: to stdout instead of the tables. */
+  json?: string | true;
   profiler: 'inspector' | 'clinic' | '0x';
   engine: 'gwprof' | 'k6';
   k6?: string;
@@ -111,6 +113,7 @@ export function sweepCommand(): Command {
     .option('--expect <file>', 'golden {"data": …} (or a list, one per variables entry); the queries gwprof ships have theirs')
     .option('--expect-none', 'do not compare data with a golden response (status and errors are still checked)', false)
     .option('--min-success <percent>', 'a step with a lower success rate fails the run', parsePercent('--min-success'), SWEEP.minSuccess * 100)
+    .option('--json [file]', 'the run record (results.json, its analysis included) as JSON: to FILE, or to stdout instead of the tables')
     .option('--no-profile', 'do not CPU-profile the gateway')
     .option(
       '--no-allocation-attribution',
@@ -177,7 +180,9 @@ async function sweepAction(flags: SweepFlags): Promise<number> {
   const { runDir, failure } = await withInterruptSignal((signal) => runSweep(sweepOptions(flags, signal, progress)));
   progress.update('analysing profiles and writing the report…', true);
   const { run, summary, report } = await publishRun(runDir);
-  printRun(run, runDir, [summary, report], colorWanted(flags.color));
+  if (flags.json === true) process.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
+  else printRun(run, runDir, [summary, report], colorWanted(flags.color));
+  if (typeof flags.json === 'string') writeJsonAtomic(path.resolve(flags.json), run);
   throwIfBug(failure);
   return exitCode(run);
 }
