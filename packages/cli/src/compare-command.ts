@@ -126,16 +126,13 @@ export function compareCommand(): Command {
       'load both sides at the same time in every window, each at the level, on the shared gateway core: less noise, but every figure is then measured with the other side as neighbour (docs/compare.md)',
       DESIGN.simultaneous,
     )
-    .option(
-      '--warm-together',
-      'launch and warm up both sides at the same time at the start of each epoch, then measure as usual: a pair is ready sooner, but it biased a known change upward (docs/compare.md); kept for the noise study',
-      DESIGN.warmTogether,
+    // Levers of the noise study (docs/validation/compare-error-rates.md), not of a user's comparison.
+    .addOption(
+      new Option('--warm-together', 'launch and warm up both sides at the same time at the start of each epoch (biased a known change upward)')
+        .default(DESIGN.warmTogether)
+        .hideHelp(),
     )
-    .option(
-      '--gc-before-window',
-      "force a full GC on each side just before each of its windows, so every window starts from the same point of the collector's cycle",
-      DESIGN.gcBeforeWindow,
-    )
+    .addOption(new Option('--gc-before-window', 'force a full GC on each side just before each of its windows').default(DESIGN.gcBeforeWindow).hideHelp())
     .addOption(
       new Option(
         '--measure <kind>',
