@@ -4,17 +4,7 @@
  * measures and records; everything derived (buckets, flame graphs, capacity) is the publish
  * pass's work, from the files.
  */
-import {
-  GwprofError,
-  RESULTS_SCHEMA_VERSION,
-  asError,
-  loadLabel,
-  writeRunResult,
-  type LoadShape,
-  type RunConfig,
-  type RunResult,
-  type Slo,
-} from '@gwprof/results';
+import { GwprofError, asError, loadLabel, writeRunResult, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
 import { loadScenario, type Scenario } from './fixtures.js';
 import { assertPortFree } from './ports.js';
 import { gatewayFromSpec } from './gateways/index.js';
@@ -24,7 +14,7 @@ import type { ProfilerKind, ServiceOptions } from './test-bed.js';
 import type { RunningGateway } from './gateway-process.js';
 import { attachGatewayUnderTest, gatewayUrlOf, isUrlSpec, launchGatewayUnderTest, type GatewayUnderTest } from './gateway-under-test.js';
 import { DEFAULTS, type ScenarioFiles } from './defaults.js';
-import { TOOL_VERSION } from './version.js';
+import { recordHeader } from './record-header.js';
 import { measureFanoutAlone } from './load/fanout-probe.js';
 import { RequestStream } from './load/request-stream.js';
 
@@ -181,14 +171,7 @@ function assertRunning(target: GatewayUnderTest, when: string): void {
 
 function newRun(options: SweepOptions, session: Session): RunResult {
   return {
-    schemaVersion: RESULTS_SCHEMA_VERSION,
-    tool: { name: 'gwprof', version: TOOL_VERSION },
-    kind: 'sweep',
-    runId: session.runId,
-    startedAt: new Date().toISOString(),
-    finishedAt: null,
-    state: 'running',
-    error: null,
+    ...recordHeader('sweep', session.runId),
     config: runConfig(options),
     environment: session.environment,
     fanoutAlone: null,

@@ -3,7 +3,7 @@
  * bounded memory, with a forced GC in a calm at the end of each interval and heap snapshots now and
  * then. `soak.json`-shaped `results.json` (kind "soak") is rewritten after every interval.
  */
-import type { FailureCounts, LatencyMs, RunEnvironment } from './types.js';
+import type { FailureCounts, LatencyMs, RecordHeader, RunEnvironment } from './types.js';
 
 export interface SoakConfig {
   gateway: string;
@@ -165,15 +165,7 @@ export interface SoakAnalysis {
   outcome?: { exitCode: number; reasons: string[] };
 }
 
-export interface SoakResult {
-  schemaVersion: number;
-  tool: { name: 'gwprof'; version: string };
-  kind: 'soak';
-  runId: string;
-  startedAt: string;
-  finishedAt: string | null;
-  state: 'running' | 'complete' | 'interrupted' | 'failed';
-  error: string | null;
+export interface SoakResult extends RecordHeader<'soak'> {
   config: SoakConfig;
   environment: RunEnvironment;
   intervals: SoakInterval[];

@@ -412,16 +412,21 @@ export interface CapacityAnalysis {
   notes: string[];
 }
 
-export interface RunResult {
+/** What every run record starts with: a sweep's results.json, a comparison's compare.json, a soak's results.json. */
+export interface RecordHeader<K extends 'sweep' | 'compare' | 'soak'> {
   schemaVersion: number;
   tool: { name: 'gwprof'; version: string };
-  kind: 'sweep';
+  kind: K;
   runId: string;
   startedAt: string;
   finishedAt: string | null;
   /** running: still being written; complete; interrupted (signal); failed (harness error). */
   state: 'running' | 'complete' | 'interrupted' | 'failed';
+  /** The harness error that ended the run early; null otherwise. */
   error: string | null;
+}
+
+export interface RunResult extends RecordHeader<'sweep'> {
   config: RunConfig;
   environment: RunEnvironment;
   /**
@@ -796,16 +801,7 @@ export interface MeasureStatement {
   notes: string[];
 }
 
-export interface CompareResult {
-  schemaVersion: number;
-  tool: { name: 'gwprof'; version: string };
-  kind: 'compare';
-  runId: string;
-  startedAt: string;
-  finishedAt: string | null;
-  state: 'running' | 'complete' | 'interrupted' | 'failed';
-  /** Harness error that ended the comparison early; null otherwise. */
-  error: string | null;
+export interface CompareResult extends RecordHeader<'compare'> {
   /** 'windows': both builds measured here; 'runs': two finished sweeps' tables (deltas only). */
   mode: 'windows' | 'runs';
   config: CompareConfig;

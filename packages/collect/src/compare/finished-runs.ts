@@ -5,16 +5,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import {
-  GwprofError,
-  RESULTS_SCHEMA_VERSION,
-  loadLevel,
-  readRunResult,
-  writeCompareResult,
-  type CompareResult,
-  type RunResult,
-  type StepRecord,
-} from '@gwprof/results';
+import { GwprofError, loadLevel, readRunResult, writeCompareResult, type CompareResult, type RunResult, type StepRecord } from '@gwprof/results';
+import { recordHeader } from '../record-header.js';
 
 export interface FinishedRunsOptions {
   baselineDir: string;
@@ -41,14 +33,11 @@ function runsRecord(options: FinishedRunsOptions, baseline: RunResult, candidate
   const now = new Date().toISOString();
   const load = shared[0]!.load;
   return {
-    schemaVersion: RESULTS_SCHEMA_VERSION,
+    ...recordHeader('compare', options.runId),
     tool: baseline.tool,
-    kind: 'compare',
-    runId: options.runId,
     startedAt: now,
     finishedAt: now,
     state: 'complete',
-    error: null,
     mode: 'runs',
     config: {
       baseline: `${baseline.config.gateway} (${options.baselineDir})`,

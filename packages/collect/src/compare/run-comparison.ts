@@ -5,21 +5,12 @@
  * means says whether the verdict is in. compare.json is rewritten after every window.
  */
 import { judgeComparison, mulberry32, type ComparisonVerdict } from '@gwprof/analysis';
-import {
-  GwprofError,
-  RESULTS_SCHEMA_VERSION,
-  asError,
-  compareLoadAt,
-  loadLabel,
-  writeCompareResult,
-  type CompareConfig,
-  type CompareResult,
-} from '@gwprof/results';
+import { GwprofError, asError, compareLoadAt, loadLabel, writeCompareResult, type CompareConfig, type CompareResult } from '@gwprof/results';
 import { loadScenario } from '../fixtures.js';
 import { gatewayFromSpec } from '../gateways/index.js';
 import { resolveNode } from '../node-binaries.js';
 import { openSession, type Session } from '../session.js';
-import { TOOL_VERSION } from '../version.js';
+import { recordHeader } from '../record-header.js';
 import { measureBlock, openLevels } from './blocks.js';
 import type { CompareOptions, ComparisonContext } from './context.js';
 import { budgetExceeded, finishEpoch, startEpoch } from './epochs.js';
@@ -175,14 +166,7 @@ function newCompare(options: CompareOptions, session: Session, nodes: CompareCon
     design: options.design,
   };
   return {
-    schemaVersion: RESULTS_SCHEMA_VERSION,
-    tool: { name: 'gwprof', version: TOOL_VERSION },
-    kind: 'compare',
-    runId: session.runId,
-    startedAt: new Date().toISOString(),
-    finishedAt: null,
-    state: 'running',
-    error: null,
+    ...recordHeader('compare', session.runId),
     mode: 'windows',
     config,
     environment: session.environment,

@@ -12,7 +12,6 @@ import * as hdr from 'hdr-histogram-js';
 import { judgeWindowSteadiness } from '@gwprof/analysis';
 import {
   GwprofError,
-  RESULTS_SCHEMA_VERSION,
   writeRunResult,
   type FailureCounts,
   type LoadShape,
@@ -23,7 +22,7 @@ import {
 } from '@gwprof/results';
 import { describeEnvironment } from '../environment.js';
 import { makeRunId, openRunFolder } from '../run-folder.js';
-import { TOOL_VERSION } from '../version.js';
+import { recordHeader } from '../record-header.js';
 import { emptyFailureCounts, sumFailures } from '../load/failure-log.js';
 import { summarizeLatency } from '../load/recorder.js';
 
@@ -234,14 +233,10 @@ export async function importK6Run(request: K6ImportRequest): Promise<{ runDir: s
   const step = k6Step(samples, { skipSec: request.skipSec, minSuccess: request.minSuccess });
   const folder = openRunFolder(request.outDir, request.runId ?? makeRunId('k6-import'));
   const run: RunResult = {
-    schemaVersion: RESULTS_SCHEMA_VERSION,
-    tool: { name: 'gwprof', version: TOOL_VERSION },
-    kind: 'sweep',
-    runId: folder.runId,
+    ...recordHeader('sweep', folder.runId),
     startedAt: step.startedAt,
     finishedAt: new Date().toISOString(),
     state: 'complete',
-    error: null,
     config: importConfig(request, step),
     environment: describeEnvironment({
       cpuPlan: { gateway: null, others: null },

@@ -5,7 +5,7 @@
  * interrupted soak keeps every finished interval. The verdict is the publish pass's, from the file.
  */
 import path from 'node:path';
-import { GwprofError, RESULTS_SCHEMA_VERSION, asError, writeSoakResult, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
+import { GwprofError, asError, writeSoakResult, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
 import { loadScenario, type Scenario } from '../fixtures.js';
 import { gatewayFromSpec } from '../gateways/index.js';
 import { openSession, type RunRequest, type Session } from '../session.js';
@@ -17,7 +17,7 @@ import { stepGatewayOf } from '../gateway-process.js';
 import { measureStep } from '../step/measure-step.js';
 import { RequestStream } from '../load/request-stream.js';
 import { DEFAULTS, type ScenarioFiles } from '../defaults.js';
-import { TOOL_VERSION } from '../version.js';
+import { recordHeader } from '../record-header.js';
 import { runInterval, type IntervalContext } from './soak-interval.js';
 import { SnapshotKeeper } from './snapshots.js';
 import { rssNetOfHeapUnderLoad, snapshotDue } from '@gwprof/analysis';
@@ -211,14 +211,7 @@ function newSoak(options: SoakOptions, session: Session): SoakResult {
     gatewayPort: options.gatewayPort,
   };
   return {
-    schemaVersion: RESULTS_SCHEMA_VERSION,
-    tool: { name: 'gwprof', version: TOOL_VERSION },
-    kind: 'soak',
-    runId: session.runId,
-    startedAt: new Date().toISOString(),
-    finishedAt: null,
-    state: 'running',
-    error: null,
+    ...recordHeader('soak', session.runId),
     config,
     environment: session.environment,
     intervals: [],
