@@ -34,6 +34,7 @@ const { values } = benchArgs({
     duration: { type: 'string', default: '10' },
     'table-only': { type: 'boolean', default: false },
     'force-inline': { type: 'boolean', default: false },
+    modes: { type: 'string', default: 'default,physical,no-inlining' },
     out: { type: 'string', default: path.join(repoRoot, 'docs', 'bench', 'allocation-attribution') },
   },
 });
@@ -49,6 +50,7 @@ interface StepEntry {
   callerBytes: Array<{ name: string; bytes: number }>;
   buckets: Record<string, number> | null;
   cpuMsPerOkRequest: number | null;
+  rssMaxMB?: number | null;
   warmupSec: number;
   attribution: unknown;
 }
@@ -109,6 +111,7 @@ function sweep(gateway: string, mode: Mode, truth: number): SweepEntry {
       callerBytes: (allocation?.topAllocators ?? []).slice(0, 3).map((f) => ({ name: f.functionName, bytes: f.bytesPerOkRequest })),
       buckets: allocation?.bucketBytesPerOkRequest ?? null,
       cpuMsPerOkRequest: step.gateway.cpuMsPerOkRequest,
+      rssMaxMB: step.gateway.rssMaxMB,
       warmupSec: step.timing.warmupSec,
       attribution: step.profile?.heap?.attribution ?? null,
     };
@@ -155,13 +158,42 @@ function summary(entries: SweepEntry[]): string[] {
   return lines;
 }
 
+/**
+ * What the inlining-off part costs the steps after it: per gateway and level, the median CPU per
+ * request and peak RSS with it (default) and without it (physical). A step follows the previous
+ * step's switches, so the first level shows none and the later ones whatever outlives them.
+ */
+function costTable(entries: SweepEntry[]): string[] {
+  const lines = [
+    '| gateway | c | sweeps (default / physical) | CPU ms/req default | physical | ratio | peak RSS MB default | physical |',
+    '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  const natural = entries.filter((e) => e.mode === 'default' || e.mode === 'physical');
+  const keys = [...new Set(natural.flatMap((e) => e.steps.map((s) => `${e.gateway}|${s.concurrency}`)))];
+  for (const key of keys) {
+    const [gateway, c] = key.split('|');
+    const of = (mode: Mode) =>
+      natural.filter((e) => e.gateway === gateway && e.mode === mode).flatMap((e) => e.steps.filter((s) => String(s.concurrency) === c));
+    const [withIt, without] = [of('default'), of('physical')];
+    const cpu = (steps: StepEntry[]) => median(steps.map((s) => s.cpuMsPerOkRequest ?? Number.NaN).filter(Number.isFinite));
+    const rss = (steps: StepEntry[]) => median(steps.map((s) => s.rssMaxMB ?? Number.NaN).filter(Number.isFinite));
+    const ratio = cpu(withIt) / cpu(without);
+    lines.push(
+      `| ${gateway} | ${c} | ${withIt.length} / ${without.length} | ${cpu(withIt).toFixed(2)} | ${cpu(without).toFixed(2)} | ${ratio.toFixed(3)} | ${rss(withIt).toFixed(0)} | ${rss(without).toFixed(0)} |`,
+    );
+  }
+  return lines;
+}
+
 const out = path.resolve(values.out);
 if (!values['table-only']) {
   const truth = truthBytes();
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const gateway of values.gateways.split(',')) {
-      for (let i = 0; i < MODES.length; i++) {
-        const mode = MODES[(i + round) % MODES.length]!;
+      const modes = values.modes.split(',') as Mode[];
+      for (const m of modes) if (!MODES.includes(m)) throw new Error(`--modes takes ${MODES.join(', ')}; got ${m}`);
+      for (let i = 0; i < modes.length; i++) {
+        const mode = modes[(i + round) % modes.length]!;
         const entry = sweep(gateway, mode, truth);
         appendEntry(out, 'runs.json', entry);
         process.stderr.write(`${table([entry]).slice(2).join('\n')}\n`);
@@ -170,4 +202,4 @@ if (!values['table-only']) {
   }
 }
 const entries = readEntries<SweepEntry>(out, 'runs.json');
-process.stdout.write(`${summary(entries).join('\n')}\n\n${table(entries).join('\n')}\n`);
+process.stdout.write(`${summary(entries).join('\n')}\n\n${costTable(entries).join('\n')}\n\n${table(entries).join('\n')}\n`);
