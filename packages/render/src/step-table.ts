@@ -1,6 +1,6 @@
 import type { RunResult } from '@gwprof/results';
 import { painter } from './ansi.js';
-import { failedStepReasons, failedSteps, fanoutNotes, stepLabel, stepTable, unsteadyLines, upstreamUnseenLines } from './step-rows.js';
+import { STEP_COLUMNS, failedStepReasons, failedSteps, fanoutNotes, stepLabel, stepTable, unsteadyLines, upstreamUnseenLines } from './step-rows.js';
 import { escapeTerminal } from './escape.js';
 import { formatTextTable } from './text-table.js';
 
@@ -9,17 +9,35 @@ export interface TerminalOptions {
   color?: boolean;
 }
 
+/** Columns of the step table left to summary.md and the report in a terminal. */
+const TERMINAL_HIDDEN = new Set(['p90 ms', 'max ms', 'in flight', 'subgraphs CPU %', 'loadgen CPU %']);
+
 /** The sweep's terminal table: one row per step, then why each failed step failed. */
 export function renderStepTable(run: RunResult, opts: TerminalOptions = {}): string {
   const p = painter(opts.color);
   if (run.steps.length === 0) return 'No steps recorded.';
   const table = stepTable(run);
+  // A terminal is about 120 columns: the rarer figures stay in summary.md and the report.
+  const hide = table.columns === STEP_COLUMNS ? TERMINAL_HIDDEN : new Set<string>();
+  const shown = table.columns.map((column, i) => (hide.has(column.header) ? -1 : i)).filter((i) => i >= 0);
   const rows = run.steps.map((step) => {
     const status = step.status === 'ok' ? p.green('ok') : step.status === 'failed' ? p.bold(p.red('FAILED')) : p.yellow(step.status);
-    const cells = table.cells(step, status);
+    const cells = shown.map((i) => table.cells(step, status)[i]!);
     return step.status === 'failed' ? cells.map((cell, i) => (i === 1 ? cell : p.red(cell))) : cells;
   });
-  const lines = [formatTextTable(table.columns, rows)];
+  const lines = [
+    formatTextTable(
+      shown.map((i) => table.columns[i]!),
+      rows,
+    ),
+  ];
+  if (shown.length < table.columns.length)
+    lines.push(
+      `(${table.columns
+        .filter((c) => hide.has(c.header))
+        .map((c) => c.header)
+        .join(', ')}: summary.md)`,
+    );
 
   const failed = failedSteps(run);
   if (failed.length > 0) {
