@@ -2,18 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { CompareWindow, StepRecord } from '@gwprof/results';
 import { compareMetric, GATING_METRIC, INFORMATIONAL_METRICS, judgeComparison, levelObservations } from './compare-windows.js';
 import { mulberry32 } from './random.js';
+import { metricStep } from './testing/steps.js';
 
-function step(level: number, cpuMs: number, status: StepRecord['status'] = 'ok'): StepRecord {
-  return {
-    load: { kind: 'closed', concurrency: level },
-    status,
-    failures: status === 'failed' ? ['success rate 90.00% is below the required 100.00%'] : [],
-    rps: 1000 / cpuMs,
-    latencyMs: { mean: 20, p50: 18, p75: 20, p80: 21, p90: 25, p95: 28, p99: 40, max: 50 },
-    gateway: { cpuPercent: 95, cpuMsPerOkRequest: cpuMs, rssMaxMB: 300, pids: [] },
-    fanout: 3.7,
-  } as unknown as StepRecord;
-}
+const step = (level: number, cpuMs: number, status: StepRecord['status'] = 'ok') => metricStep(level, cpuMs, status);
 
 /** One block per epoch, two windows per side, with multiplicative noise of about `noise` per window and a candidate slowdown. */
 function windows(epochs: number, slowdown: number, noise: number, seed: number, level = 20): CompareWindow[] {

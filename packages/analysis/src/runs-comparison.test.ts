@@ -1,19 +1,9 @@
 import type { CompareResult, RunResult, StepRecord } from '@gwprof/results';
 import { describe, expect, it } from 'vitest';
 import { analyzeRunsComparison } from './runs-comparison.js';
+import { metricStep } from './testing/steps.js';
 
-function step(id: string, level: number, cpuMs: number, status: StepRecord['status'] = 'ok'): StepRecord {
-  return {
-    id,
-    load: { kind: 'closed', concurrency: level },
-    status,
-    failures: status === 'failed' ? ['success rate 90.00% is below the required 100.00%'] : [],
-    rps: 1000 / cpuMs,
-    latencyMs: { mean: 20, p50: 18, p75: 20, p80: 21, p90: 25, p95: 28, p99: 40, max: 50 },
-    gateway: { cpuPercent: 95, cpuMsPerOkRequest: cpuMs, rssMaxMB: 300, pids: [] },
-    fanout: 3.7,
-  } as unknown as StepRecord;
-}
+const step = (id: string, level: number, cpuMs: number, status: StepRecord['status'] = 'ok') => metricStep(level, cpuMs, status, id);
 
 const run = (steps: StepRecord[], bucketMs: Record<string, number>) =>
   ({ steps, analysis: { steps: steps.map((s) => ({ stepId: s.id, bucketMsPerOkRequest: bucketMs, allocation: null })) } }) as unknown as RunResult;
