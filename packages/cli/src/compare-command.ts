@@ -317,5 +317,8 @@ export function printCompare(compare: PublishedCompare, runDir: string, color: b
 
 /** EXIT: 0 no change or improvement (or deltas only), 1 regression, 2 error, 3 inconclusive, 4 invalid, 130 interrupted. */
 export function compareExitCode(compare: PublishedCompare): number {
-  return compare.state === 'interrupted' ? EXIT.interrupted : compare.analysis.exitCode;
+  if (compare.state === 'interrupted') return EXIT.interrupted;
+  // No verdict: its reason on stderr too, where a CI log shows it next to the exit code.
+  if (compare.analysis.exitCode === EXIT.error) for (const reason of compare.analysis.verdictReasons) process.stderr.write(`gwprof: ${reason}\n`);
+  return compare.analysis.exitCode;
 }

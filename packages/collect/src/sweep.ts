@@ -7,7 +7,7 @@
 import { GwprofError, asError, loadLabel, writeRunResult, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
 import { loadScenario, type Scenario } from './fixtures.js';
 import { assertPortFree } from './ports.js';
-import { gatewayFromSpec } from './gateways/index.js';
+import { gatewayFromSpec, installGateway } from './gateways/index.js';
 import { measureStep, type StepSettings } from './step/measure-step.js';
 import { openSession, type Session } from './session.js';
 import type { ProfilerKind, ServiceOptions } from './test-bed.js';
@@ -56,6 +56,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   if (attached) gatewayUrlOf(options.gateway);
   else await checkPorts(options);
   const scenario = loadScenario(options.scenario);
+  if (!attached) await installGateway(options.gateway, options.onProgress);
   const adapter = attached ? null : gatewayFromSpec(options.gateway);
   const session = openSession({
     ...options,

@@ -2,7 +2,7 @@
  * `gwprof up`: the test bed of a sweep (subgraphs and a gateway, isolated the same way) kept
  * running for the maintainer's own tools (wrk, k6, a browser) until stopped.
  */
-import { gatewayFromSpec } from './gateways/index.js';
+import { gatewayFromSpec, installGateway } from './gateways/index.js';
 import { openSession, type Session } from './session.js';
 import type { ServiceOptions } from './test-bed.js';
 import { SUBGRAPH_NAMES, type SubgraphName } from './gateways/types.js';
@@ -25,6 +25,7 @@ export interface TestBedUp {
 }
 
 export async function bringUp(options: UpOptions): Promise<TestBedUp> {
+  await installGateway(options.gateway, options.onProgress);
   const adapter = gatewayFromSpec(options.gateway);
   const session: Session = openSession({
     ...options,

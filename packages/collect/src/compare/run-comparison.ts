@@ -7,7 +7,7 @@
 import { judgeComparison, mulberry32, type ComparisonVerdict } from '@gwprof/analysis';
 import { GwprofError, asError, compareLoadAt, loadLabel, writeCompareResult, type CompareConfig, type CompareResult } from '@gwprof/results';
 import { loadScenario } from '../fixtures.js';
-import { gatewayFromSpec } from '../gateways/index.js';
+import { gatewayFromSpec, installGateway } from '../gateways/index.js';
 import { resolveNode } from '../node-binaries.js';
 import { openSession, type Session } from '../session.js';
 import { recordHeader } from '../record-header.js';
@@ -31,6 +31,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
   checkOptions(options);
   const counting = options.design.measure === 'instructions';
   if (counting) ensureValgrind(options.onProgress);
+  for (const spec of new Set([options.baseline, options.candidate])) await installGateway(spec, options.onProgress);
   const adapters = { baseline: gatewayFromSpec(options.baseline), candidate: gatewayFromSpec(options.candidate) };
   const nodes = { baseline: resolveNode(options.baselineNode), candidate: resolveNode(options.candidateNode) };
   const scenario = loadScenario(options.scenario);

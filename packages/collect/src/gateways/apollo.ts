@@ -1,10 +1,10 @@
 /** The reference point: @apollo/gateway (IntrospectAndCompose) on @apollo/server 5. */
 import path from 'node:path';
-import { gatewaysDir } from '../paths.js';
+import { gatewayDir } from '../paths.js';
 import { resolveVersions } from './package-versions.js';
 import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
 
-const apolloDir = path.join(gatewaysDir, 'apollo');
+const apolloDir = gatewayDir('apollo');
 
 export function apolloGateway(): GatewayAdapter {
   return {

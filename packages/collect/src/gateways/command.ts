@@ -3,15 +3,8 @@
  * SUBGRAPH_<NAME>_URL per subgraph in its environment and must serve
  * http://127.0.0.1:$PORT/graphql.
  */
+import { userFolder } from '../paths.js';
 import type { GatewayAdapter, GatewayLaunch } from './types.js';
-
-/**
- * The folder the user started gwprof from: npm and pnpm run scripts in the package's own folder
- * and say where they were invoked in INIT_CWD.
- */
-export function userFolder(): string {
-  return process.env.INIT_CWD || process.cwd();
-}
 
 export function commandGateway(shellCommand: string, cwd = userFolder()): GatewayAdapter {
   return {

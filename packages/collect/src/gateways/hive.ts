@@ -12,12 +12,12 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { gatewaysDir } from '../paths.js';
+import { gatewayDir } from '../paths.js';
 import { resolvePackageFile, resolveVersions } from './package-versions.js';
 import { runToCompletion } from './run-to-completion.js';
 import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
 
-const hiveDir = path.join(gatewaysDir, 'hive');
+const hiveDir = gatewayDir('hive');
 
 /**
  * Where prepare() writes the supergraph composed from these subgraph addresses (never inside the

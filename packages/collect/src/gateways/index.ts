@@ -6,6 +6,7 @@ import type { GatewayAdapter } from './types.js';
 import { GwprofError } from '@gwprof/results';
 
 export * from './types.js';
+export { installGateway } from './install.js';
 
 export const BUILT_IN_GATEWAYS: Record<string, () => GatewayAdapter> = {
   mesh: meshGateway,

@@ -9,12 +9,12 @@
  */
 import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { gatewaysDir } from '../paths.js';
+import { gatewayDir } from '../paths.js';
 import { resolvePackageFile, resolveVersions } from './package-versions.js';
 import { runToCompletion } from './run-to-completion.js';
 import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
 
-const meshDir = path.join(gatewaysDir, 'mesh');
+const meshDir = gatewayDir('mesh');
 const workRoot = path.join(meshDir, '.work');
 /** Work folders older than this are from runs that died without cleaning up. */
 const STALE_MS = 24 * 3600_000;

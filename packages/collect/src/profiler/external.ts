@@ -3,6 +3,7 @@
  * the whole run and keep their HTML in the run folder. Both write their report after the
  * profiled process stops, which they arrange themselves on SIGINT.
  */
+import { GwprofError } from '@gwprof/results';
 import { createRequire } from 'node:module';
 import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -17,8 +18,18 @@ export interface ExternalProfiler {
 
 const require = createRequire(import.meta.url);
 
+/** A file of clinic or 0x; they are not installed with gwprof's package (large, and rarely wanted): one line says how. */
 function packageFile(name: string, file: string): string {
-  return path.join(path.dirname(require.resolve(`${name}/package.json`)), file);
+  let found: string;
+  try {
+    found = require.resolve(`${name}/package.json`);
+  } catch {
+    // The package's collect lists them as optional tools; the monorepo's as dependencies.
+    const manifest = require('../../package.json') as { dependencies?: Record<string, string>; optionalTools?: Record<string, string> };
+    const version = manifest.dependencies?.[name] ?? manifest.optionalTools?.[name] ?? 'latest';
+    throw new GwprofError(`--profiler ${name === '0x' ? '0x' : 'clinic'} needs the ${name} package: npm install ${name}@${version}`);
+  }
+  return path.join(path.dirname(found), file);
 }
 
 function findHtml(dir: string, runDir: string): string | null {

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { GwprofError, asError, writeSoakResult, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
 import { loadScenario, type Scenario } from '../fixtures.js';
-import { gatewayFromSpec } from '../gateways/index.js';
+import { gatewayFromSpec, installGateway } from '../gateways/index.js';
 import { openSession, type RunRequest, type Session } from '../session.js';
 import type { ServiceOptions } from '../test-bed.js';
 import type { RunningGateway } from '../gateway-process.js';
@@ -51,6 +51,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
   if (options.gateway.startsWith('url:'))
     throw new GwprofError('soak starts the gateway itself (it forces GCs and takes snapshots through its preload): give mesh, hive, apollo or cmd:…');
   const scenario = loadScenario(options.scenario);
+  await installGateway(options.gateway, options.onProgress);
   const adapter = gatewayFromSpec(options.gateway);
   const maxConcurrency = options.load.kind === 'closed' ? options.load.concurrency : 1000;
   const session = openSession({

@@ -1,0 +1,44 @@
+/**
+ * A built-in gateway's packages, installed on first use when gwprof runs as an installed package:
+ * its shipped folder (package.json with pinned versions and npm overrides, configuration) is copied
+ * into a cache folder and `npm install` runs there once. In the monorepo they are installed already.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { GwprofError } from '@gwprof/results';
+import { gatewayDir, gatewaysDir, inMonorepo } from '../paths.js';
+
+const MARKER = '.gwprof-installed';
+
+/** Installs the gateway's packages when they are not there yet; a no-op for cmd: gateways and in the monorepo. */
+export async function installGateway(spec: string, onProgress: (line: string, final: boolean) => void): Promise<void> {
+  if (inMonorepo || spec.startsWith('cmd:') || spec.startsWith('url:')) return;
+  const target = gatewayDir(spec);
+  if (existsSync(path.join(target, MARKER))) return;
+  const shipped = path.join(gatewaysDir, spec);
+  if (!existsSync(path.join(shipped, 'package.json'))) return;
+  onProgress(`installing the ${spec} gateway's pinned packages into ${target} (once)…`, true);
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  cpSync(shipped, target, { recursive: true, filter: (source) => !/[/\\](node_modules|\.work|\.mesh)([/\\]|$)/.test(source) });
+  await npmInstall(target, spec);
+  writeFileSync(path.join(target, MARKER), `${new Date().toISOString()}\n`);
+}
+
+function npmInstall(dir: string, spec: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('error', (error) => reject(new GwprofError(`the ${spec} gateway needs npm to install its packages: ${error.message}`)));
+    child.once('exit', (code) => {
+      if (code === 0) resolve();
+      else
+        reject(
+          new GwprofError(`npm install of the ${spec} gateway's packages failed (exit ${code}) in ${dir}: ${output.trim().split('\n').slice(-3).join(' | ')}`),
+        );
+    });
+  });
+}
