@@ -11,7 +11,7 @@ import { orphanGuardedCommand, pinnedCommand, type MemoryCap } from './isolation
 import { assertPortFree, waitForPort } from './ports.js';
 import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import { processTree } from './proc-stats.js';
-import { pidListeningOn } from './listening-pid.js';
+import { hasListener, pidListeningOn } from './listening-pid.js';
 import type { GatewayAdapter, GatewayContext, SubgraphName } from './gateways/types.js';
 import type { StepGateway } from './step/step-types.js';
 import { GwprofError } from '@gwprof/results';
@@ -228,7 +228,18 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
   }
 
   const tree = processTree(child.pid);
-  const serverPid = pidListeningOn(port, tree) ?? child.pid;
+  const listener = pidListeningOn(port, tree);
+  // Another process took the port while the gateway was starting (its readiness probe answered for
+  // it): every figure would be that process's. A Node gateway's socket is always in its own tree; a
+  // command may hand the port to a process outside it (a container's proxy), which is only logged.
+  if (listener === null && hasListener(port)) {
+    if (launch.isNodeScript || options.callgrind) {
+      await child.stop();
+      throw failure(`port ${port} is served by a process gwprof did not start (it took the port while the gateway was starting)`);
+    }
+    logger.warn({ port, pid: child.pid }, 'the listening socket is not in the gateway process tree');
+  }
+  const serverPid = listener ?? child.pid;
   logger.info({ event: 'gateway-ready', url, pid: child.pid, serverPid }, `gateway ${adapter.spec} ready`);
   const startup = { prepareMs: spawned - t0, listenMs: listening - spawned, readyMs: performance.now() - listening };
   return {

@@ -23,6 +23,11 @@ function listeningSockets(port: number): Array<{ inode: string; acceptQueue: num
   return sockets;
 }
 
+/** Whether anything listens on `port` (false also where /proc cannot say). */
+export function hasListener(port: number): boolean {
+  return listeningSockets(port).length > 0;
+}
+
 /** The pid among `candidates` that owns the listening socket on `port`, or null. */
 export function pidListeningOn(port: number, candidates: number[]): number | null {
   const inodes = new Set(listeningSockets(port).map((s) => s.inode));
