@@ -1,4 +1,5 @@
 export * from './types.js';
+export * from './failures.js';
 export * from './instruction-types.js';
 export * from './io.js';
 export * from './exit-codes.js';

@@ -3,7 +3,7 @@
  * is on only for fixed batches of requests, and a batch's count is what the gateway process
  * executed in user space while it answered them.
  */
-import type { FailureCounts, FailureSample } from './types.js';
+import type { FailureCounts, FailureSample } from './failures.js';
 
 /** How a comparison by instructions is measured (CompareDesign.instructions). */
 export interface InstructionDesign {

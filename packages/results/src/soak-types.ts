@@ -3,7 +3,8 @@
  * bounded memory, with a forced GC in a calm at the end of each interval and heap snapshots now and
  * then. `soak.json`-shaped `results.json` (kind "soak") is rewritten after every interval.
  */
-import type { FailureCounts, LatencyMs, RecordHeader, RunEnvironment } from './types.js';
+import type { FailureCounts } from './failures.js';
+import type { LatencyMs, RecordHeader, RunEnvironment } from './types.js';
 
 export interface SoakConfig {
   gateway: string;

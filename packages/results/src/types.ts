@@ -6,6 +6,7 @@
  * the file. Bump RESULTS_SCHEMA_VERSION on any incompatible change.
  */
 import type { InstructionBatch, InstructionDesign, InstructionMoves, InstructionProfileRecord, InstructionSide } from './instruction-types.js';
+import type { FailureCounts, FailureSample } from './failures.js';
 
 export const RESULTS_SCHEMA_VERSION = 3;
 
@@ -27,17 +28,6 @@ export interface RequestCounts {
   inFlightAtEnd: number;
 }
 
-export interface FailureCounts {
-  non2xx: number;
-  /** 2xx responses whose body was not JSON or had no `data`. */
-  badBody: number;
-  graphqlErrors: number;
-  /** `data` differs from the golden response. */
-  mismatch: number;
-  timeouts: number;
-  socketErrors: number;
-}
-
 export interface LatencyMs {
   mean: number;
   p50: number;
@@ -47,13 +37,6 @@ export interface LatencyMs {
   p95: number;
   p99: number;
   max: number;
-}
-
-export interface FailureSample {
-  kind: keyof FailureCounts;
-  /** Untrusted text from the gateway (status line, error message, body excerpt). Escape when rendering. */
-  message: string;
-  count: number;
 }
 
 export interface TopFunction {

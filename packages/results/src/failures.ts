@@ -1,0 +1,18 @@
+/** How a response failed validation: counts by kind, and samples of the messages. */
+export interface FailureCounts {
+  non2xx: number;
+  /** 2xx responses whose body was not JSON or had no `data`. */
+  badBody: number;
+  graphqlErrors: number;
+  /** `data` differs from the golden response. */
+  mismatch: number;
+  timeouts: number;
+  socketErrors: number;
+}
+
+export interface FailureSample {
+  kind: keyof FailureCounts;
+  /** Untrusted text from the gateway (status line, error message, body excerpt). Escape when rendering. */
+  message: string;
+  count: number;
+}
