@@ -1,5 +1,5 @@
 // What other packages and the benchmarks (bench/) use; everything else stays inside analysis.
-export { BUCKETS, BUCKET_ORDER, EXTRA_BUCKET_COLORS, UNATTRIBUTED_BUCKETS } from './bucket-catalog.js';
+export { BUCKETS, BUCKET_ORDER, EXTRA_BUCKET_COLORS, UNATTRIBUTED_BUCKETS } from './profiles/bucket-catalog.js';
 export {
   frameKey,
   parseCpuProfile,
@@ -9,12 +9,12 @@ export {
   type CpuProfile,
   type CpuProfileNode,
   type CpuProfileCallFrame,
-} from './cpuprofile.js';
-export { DEFAULT_BUCKET_RULES, loadBucketRules, type BucketRule } from './rules.js';
-export { analyzeProfile, attributeNodes, classifyNodes, orderBucketNames, type ProfileAnalysis } from './buckets.js';
-export { bucketCosts, compareGcWithNode, type BucketFunctionCost } from './bucket-costs.js';
-export { explainFrames, formatExplanations, parseExplainQuery } from './explain.js';
-export { diffFunctions, selfMsByFunction, type SideProfiles } from './function-diff.js';
+} from './profiles/cpuprofile.js';
+export { DEFAULT_BUCKET_RULES, loadBucketRules, type BucketRule } from './profiles/rules.js';
+export { analyzeProfile, attributeNodes, classifyNodes, orderBucketNames, type ProfileAnalysis } from './profiles/buckets.js';
+export { bucketCosts, compareGcWithNode, type BucketFunctionCost } from './profiles/bucket-costs.js';
+export { explainFrames, formatExplanations, parseExplainQuery } from './profiles/explain.js';
+export { diffFunctions, selfMsByFunction, type SideProfiles } from './profiles/function-diff.js';
 export {
   allocationsByFunction,
   analyzeAllocations,
@@ -26,15 +26,15 @@ export {
   type AllocationDiff,
   type HeapProfile,
   type SideHeapProfiles,
-} from './allocations.js';
-export { mergeStacks, type MergedStack, type MergedStacks } from './side-stacks.js';
-export { TOP_FUNCTIONS } from './top-functions.js';
+} from './profiles/allocations.js';
+export { mergeStacks, type MergedStack, type MergedStacks } from './profiles/side-stacks.js';
+export { TOP_FUNCTIONS } from './profiles/top-functions.js';
 // Capacity
-export { analyzeCapacity } from './capacity.js';
-export { analyzeRateCapacity } from './rate-capacity.js';
+export { analyzeCapacity } from './capacity/capacity.js';
+export { analyzeRateCapacity } from './capacity/rate-capacity.js';
 export { sweepOutcome } from './sweep-outcome.js';
 // Steady state (collect decides with these while a step runs)
-export { cpuWarmupDecision, warmupDecision, windowDecision, judgeWindowSteadiness, type WindowRule, type WindowSteadiness } from './steady-state.js';
+export { cpuWarmupDecision, warmupDecision, windowDecision, judgeWindowSteadiness, type WindowRule, type WindowSteadiness } from './capacity/steady-state.js';
 // Comparisons: the verdict, and the sequential rule behind it (bench/ replays and simulates it)
 export {
   blockChanges,
@@ -47,7 +47,7 @@ export {
   INFORMATIONAL_METRICS,
   type ComparisonDesign,
   type ComparisonVerdict,
-} from './compare-windows.js';
+} from './compare/compare-windows.js';
 export {
   DEFAULT_EPOCH_TEST,
   decideEpochs,
@@ -58,14 +58,14 @@ export {
   type EpochDecision,
   type EpochOutcome,
   type EpochTestDesign,
-} from './epoch-test.js';
-export { upstreamUnseen, upstreamUnseenBySide, type SideUpstreamUnseen } from './upstream.js';
+} from './compare/epoch-test.js';
+export { upstreamUnseen, upstreamUnseenBySide, type SideUpstreamUnseen } from './profiles/upstream.js';
 export { mulberry32 } from './random.js';
 export { mean, median, variance } from './descriptive.js';
-export { uslThroughput } from './usl.js';
-export { MOVE_FAMILY_CONFIDENCE, epochPairs, moveNoise, type EpochPair, type WindowCosts } from './move-noise.js';
+export { uslThroughput } from './capacity/usl.js';
+export { MOVE_FAMILY_CONFIDENCE, epochPairs, moveNoise, type EpochPair, type WindowCosts } from './compare/move-noise.js';
 // Soak: memory trends, the leak verdict, heap snapshots by class
-export { mannKendall, normalCdf, normalQuantile, theilSen, type MannKendall, type TheilSen, type TrendPoint } from './trend.js';
+export { mannKendall, normalCdf, normalQuantile, theilSen, type MannKendall, type TheilSen, type TrendPoint } from './soak/trend.js';
 export {
   DEFAULT_LEAK_DESIGN,
   calmsAfterWarmup,
@@ -78,8 +78,8 @@ export {
   snapshotDue,
   type LeakDesign,
   type SnapshotTime,
-} from './leak.js';
-export { analyzeSoak, leakDesignOf } from './soak-analysis.js';
+} from './soak/leak.js';
+export { analyzeSoak, leakDesignOf } from './soak/soak-analysis.js';
 export {
   growingClasses,
   summarizeHeapSnapshot,
@@ -87,7 +87,7 @@ export {
   type GrowingClass,
   type HeapClassSummary,
   type HeapSnapshotSummary,
-} from './heap-snapshot.js';
+} from './soak/heap-snapshot.js';
 // Comparisons by instructions: the verdict on callgrind's counts, dumps, and the measure in words
 export {
   INSTRUCTION_LEVEL,
@@ -97,11 +97,11 @@ export {
   instructionObservations,
   judgeInstructions,
   type InstructionTestDesign,
-} from './instruction-test.js';
-export { callgrindTotal, parseCallgrindDump, type CallgrindDump } from './callgrind-dump.js';
-export { instructionMeasure, timeMeasure } from './measure-statement.js';
-export { PerfMap, type JitCode } from './perf-map.js';
-export { callgrindContexts, type CallgrindContext } from './callgrind-contexts.js';
+} from './instructions/instruction-test.js';
+export { callgrindTotal, parseCallgrindDump, type CallgrindDump } from './instructions/callgrind-dump.js';
+export { instructionMeasure, timeMeasure } from './compare/measure-statement.js';
+export { PerfMap, type JitCode } from './instructions/perf-map.js';
+export { callgrindContexts, type CallgrindContext } from './instructions/callgrind-contexts.js';
 export {
   instructionBreakdown,
   instructionMoves,
@@ -109,7 +109,7 @@ export {
   instructionProfileOfFile,
   type InstructionBreakdown,
   type InstructionProfile,
-} from './instruction-profile.js';
-export { analyzeInstructionComparison } from './instruction-comparison.js';
-export { comparisonOutcome } from './comparison-outcome.js';
-export { analyzeRunsComparison } from './runs-comparison.js';
+} from './instructions/instruction-profile.js';
+export { analyzeInstructionComparison } from './instructions/instruction-comparison.js';
+export { comparisonOutcome } from './compare/comparison-outcome.js';
+export { analyzeRunsComparison } from './compare/runs-comparison.js';

@@ -1,6 +1,6 @@
 /** Test support (not built): seeded randomness and hand-built CPU and allocation profiles. */
-import type { CpuProfile, CpuProfileCallFrame, CpuProfileNode } from '../cpuprofile.js';
-import type { HeapProfile, HeapProfileNode } from '../allocations.js';
+import type { CpuProfile, CpuProfileCallFrame, CpuProfileNode } from '../profiles/cpuprofile.js';
+import type { HeapProfile, HeapProfileNode } from '../profiles/allocations.js';
 
 /** Seeded PRNG in [0, 1) so statistical tests have fixed answers. */
 export { mulberry32 } from '../random.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GwprofError } from '@gwprof/results';
 import { allocationsByFunction, analyzeAllocations, diffAllocations, mergeHeapProfiles, parseHeapProfile, placeByAttribution } from './allocations.js';
-import { frame, heapProfileOf } from './testing/profiles.js';
+import { frame, heapProfileOf } from '../testing/profiles.js';
 
 const pnpm = (pkg: string, file: string) => `file:///gw/node_modules/.pnpm/${pkg.replace('/', '+')}@1.0.0/node_modules/${pkg}/${file}`;
 const ticks = frame('processTicksAndRejections', 'node:internal/process/task_queues');

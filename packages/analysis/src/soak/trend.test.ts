@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from './random.js';
+import { mulberry32 } from '../random.js';
 import { mannKendall, normalCdf, normalQuantile, theilSen, type TrendPoint } from './trend.js';
 
 /** A standard normal draw (Box–Muller) from a seeded uniform source. */

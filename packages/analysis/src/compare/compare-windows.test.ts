@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CompareWindow, StepRecord } from '@gwprof/results';
 import { compareMetric, GATING_METRIC, INFORMATIONAL_METRICS, judgeComparison, levelObservations } from './compare-windows.js';
-import { mulberry32 } from './random.js';
-import { metricStep } from './testing/steps.js';
+import { mulberry32 } from '../random.js';
+import { metricStep } from '../testing/steps.js';
 
 const step = (level: number, cpuMs: number, status: StepRecord['status'] = 'ok') => metricStep(level, cpuMs, status);
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { callgrindContexts } from './callgrind-contexts.js';
 import { PerfMap } from './perf-map.js';
 import { instructionBreakdown, instructionProfile } from './instruction-profile.js';
-import { classifyNodes } from './buckets.js';
-import { DEFAULT_BUCKET_RULES } from './rules.js';
+import { classifyNodes } from '../profiles/buckets.js';
+import { DEFAULT_BUCKET_RULES } from '../profiles/rules.js';
 
 // JIT code of three JavaScript functions, as V8's --perf-basic-prof writes it.
 const MAP = `1000 100 JS:^execute /app/node_modules/graphql/execution/execute.js:120:10

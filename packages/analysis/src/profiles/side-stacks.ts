@@ -4,7 +4,7 @@
  */
 import { classifyNodes } from './buckets.js';
 import { frameKey, isIdleFrame, isRootFrame, selfWeights, type CpuProfile, type CpuProfileCallFrame, type CpuProfileNode } from './cpuprofile.js';
-import { median } from './descriptive.js';
+import { median } from '../descriptive.js';
 import { DEFAULT_BUCKET_RULES, type BucketRule } from './rules.js';
 
 export interface MergedStack {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUCKET_ORDER, analyzeProfile, bucketShares, orderBucketNames } from './buckets.js';
 import type { CpuProfile, CpuProfileNode } from './cpuprofile.js';
-import { frame, profileOf, profileOfTimeline } from './testing/profiles.js';
+import { frame, profileOf, profileOfTimeline } from '../testing/profiles.js';
 
 const pnpm = (pkg: string, file: string) => `file:///srv/gw/node_modules/.pnpm/${pkg.replace('/', '+')}@1.0.0/node_modules/${pkg}/${file}`;
 const graphqlFile = (file: string) => pnpm('graphql', file);

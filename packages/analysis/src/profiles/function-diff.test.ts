@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseCpuProfile, sampleDurationsUs, type CpuProfile } from './cpuprofile.js';
 import { diffFunctions, type FunctionDelta, type SideProfiles } from './function-diff.js';
-import { frame, profileOf, type Frame } from './testing/profiles.js';
+import { frame, profileOf, type Frame } from '../testing/profiles.js';
 
 const graphqlFile = (file: string) => `file:///srv/gw/node_modules/graphql/${file}`;
 const root = frame('', 'node:internal/main/run_main_module');
@@ -156,7 +156,7 @@ describe('diffFunctions', () => {
   });
 
   describe('on a real capture (legacy Mesh, varied user-reviews, c=10: 1,266 ok requests)', () => {
-    const url = new URL('./testing/mesh-varied-step-10.cpuprofile.gz', import.meta.url);
+    const url = new URL('../testing/mesh-varied-step-10.cpuprofile.gz', import.meta.url);
     const profile = parseCpuProfile(gunzipSync(readFileSync(url)).toString('utf8'), url.pathname);
     const okRequests = 1266;
 

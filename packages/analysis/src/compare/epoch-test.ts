@@ -22,8 +22,8 @@
  * +threshold, a false `no change` with probability ≤ α too (the interval's upper end must fall below
  * the threshold).
  */
-import { mean } from './descriptive.js';
-import { mulberry32 } from './random.js';
+import { mean } from '../descriptive.js';
+import { mulberry32 } from '../random.js';
 import { trimmedLocation } from './trimmed-mean.js';
 
 export interface EpochTestDesign {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SoakCalm, SoakInterval } from '@gwprof/results';
 import { DEFAULT_LEAK_DESIGN, judgeSoak, leakingClasses, snapshotDue } from './leak.js';
-import { mulberry32 } from './random.js';
+import { mulberry32 } from '../random.js';
 
 const RATE = 100;
 const INTERVAL = 60;

@@ -6,10 +6,10 @@
  * between processes, since counts can repeat exactly and a zero spread proves nothing.
  */
 import { EXIT, type InstructionBatch, type LevelDecision, type MetricComparison } from '@gwprof/results';
-import { decideEpochs, epochValues, type EpochBlock, type EpochTestDesign } from './epoch-test.js';
-import { blockLogRatio, summarize, type ComparisonVerdict } from './compare-windows.js';
-import { mean } from './descriptive.js';
-import { studentTQuantile } from './student-t.js';
+import { decideEpochs, epochValues, type EpochBlock, type EpochTestDesign } from '../compare/epoch-test.js';
+import { blockLogRatio, summarize, type ComparisonVerdict } from '../compare/compare-windows.js';
+import { mean } from '../descriptive.js';
+import { studentTQuantile } from '../compare/student-t.js';
 
 /** Instructions are counted at one level: requests one at a time. */
 export const INSTRUCTION_LEVEL = 1;

@@ -1,6 +1,6 @@
 import type { TopFunction } from '@gwprof/results';
 import { selfWeights, type CpuProfile, type CpuProfileCallFrame } from './cpuprofile.js';
-import { median } from './descriptive.js';
+import { median } from '../descriptive.js';
 import { DEFAULT_BUCKET_RULES, type BucketRule } from './rules.js';
 import { TOP_FUNCTIONS, tallyFunctions, topFunctions, topFunctionsByBucket, type BucketFunction } from './top-functions.js';
 

@@ -4,12 +4,12 @@
  * profile pair's reduced profiles, which the caller reads), and what the measure saw.
  */
 import type { CompareAnalysis, CompareLevel, CompareResult } from '@gwprof/results';
-import type { BucketRule } from './rules.js';
-import { classifyNodes } from './buckets.js';
-import { comparisonOutcome } from './comparison-outcome.js';
+import type { BucketRule } from '../profiles/rules.js';
+import { classifyNodes } from '../profiles/buckets.js';
+import { comparisonOutcome } from '../compare/comparison-outcome.js';
 import { instructionBreakdown, instructionMoves, type InstructionProfile } from './instruction-profile.js';
 import { INSTRUCTION_LEVEL, instructionMetric, instructionObservations, judgeInstructions } from './instruction-test.js';
-import { instructionMeasure } from './measure-statement.js';
+import { instructionMeasure } from '../compare/measure-statement.js';
 
 export function analyzeInstructionComparison(
   compare: CompareResult,

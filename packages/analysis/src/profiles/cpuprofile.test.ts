@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GwprofError } from '@gwprof/results';
 import { parseCpuProfile, readCpuProfile, sampleDurationsUs } from './cpuprofile.js';
-import { frame, profileOf } from './testing/profiles.js';
+import { frame, profileOf } from '../testing/profiles.js';
 
 const valid = profileOf([{ stack: [frame('main', '/app/main.js')], count: 3 }]);
 

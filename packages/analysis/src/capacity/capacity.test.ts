@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeCapacity, type CapacityStep } from './capacity.js';
 import { findKnee } from './knee.js';
 import { checkLittlesLaw } from './little.js';
-import { mulberry32 } from './testing/profiles.js';
+import { mulberry32 } from '../testing/profiles.js';
 import { fitUsl, uslThroughput } from './usl.js';
 
 const LEVELS = [1, 2, 4, 8, 16, 32, 64, 128];

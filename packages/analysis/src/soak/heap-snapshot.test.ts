@@ -13,7 +13,7 @@ import {
   type HeapSnapshotSummary,
   type RawHeapSnapshot,
 } from './heap-snapshot.js';
-import { mulberry32 } from './random.js';
+import { mulberry32 } from '../random.js';
 
 // ---------------------------------------------------------------------------------------------
 // Hand-written snapshots

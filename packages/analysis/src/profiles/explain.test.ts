@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { explainFrames, explainRule, formatExplanations, parseExplainQuery } from './explain.js';
 import { DEFAULT_BUCKET_RULES } from './rules.js';
-import { frame, profileOf } from './testing/profiles.js';
+import { frame, profileOf } from '../testing/profiles.js';
 
 const pnpm = (pkg: string, file: string) => `file:///gw/node_modules/.pnpm/${pkg.replace('/', '+')}@1.0.0/node_modules/${pkg}/${file}`;
 const ticks = frame('processTicksAndRejections', 'node:internal/process/task_queues');

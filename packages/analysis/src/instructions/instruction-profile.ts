@@ -10,7 +10,7 @@
  */
 import { ContextReader, readContextsFromFile, type CallgrindContext } from './callgrind-contexts.js';
 import type { InstructionMoves } from '@gwprof/results';
-import type { CpuProfile, CpuProfileCallFrame, CpuProfileNode } from './cpuprofile.js';
+import type { CpuProfile, CpuProfileCallFrame, CpuProfileNode } from '../profiles/cpuprofile.js';
 import type { PerfMap } from './perf-map.js';
 
 /** The collector's own code: a context whose chain passes through one of these is GC work. */

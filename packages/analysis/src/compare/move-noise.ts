@@ -6,7 +6,7 @@
  * at least `familyConfidence` of runs, however many buckets and functions are listed.
  */
 import type { MoveNoise } from '@gwprof/results';
-import { mean } from './descriptive.js';
+import { mean } from '../descriptive.js';
 import { studentTQuantile } from './student-t.js';
 
 /** What one epoch measured of an item on each side, per successful request (CPU ms, or bytes allocated). */

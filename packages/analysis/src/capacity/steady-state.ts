@@ -3,7 +3,7 @@
  * responses, used while a step runs (when may the warm-up end, when is the window long enough) and
  * after it (was the measured window steady?).
  */
-import { mean } from './descriptive.js';
+import { mean } from '../descriptive.js';
 
 export interface Trend {
   /** Least-squares slope, units per second. */

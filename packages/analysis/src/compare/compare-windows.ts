@@ -5,7 +5,7 @@
  * with plain 95% intervals, labelled as such: information, not verdicts.
  */
 import { EXIT, loadLabel, loadLevel, type BlockChange, type CompareWindow, type LevelDecision, type MetricComparison, type StepRecord } from '@gwprof/results';
-import { mean, median } from './descriptive.js';
+import { mean, median } from '../descriptive.js';
 import { decideEpochs, epochValues, type EpochBlock } from './epoch-test.js';
 import { studentTQuantile } from './student-t.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bucketCosts, bucketMsPerOkRequest, compareGcWithNode } from './bucket-costs.js';
 import { BUCKET_ORDER, analyzeProfile } from './buckets.js';
-import { frame, profileOf } from './testing/profiles.js';
+import { frame, profileOf } from '../testing/profiles.js';
 
 const root = frame('', 'node:internal/main/run_main_module');
 const execute = frame('executeFields', '/gw/node_modules/graphql/execution/execute.js');

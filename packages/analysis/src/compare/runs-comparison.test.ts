@@ -1,7 +1,7 @@
 import type { CompareResult, RunResult, StepRecord } from '@gwprof/results';
 import { describe, expect, it } from 'vitest';
 import { analyzeRunsComparison } from './runs-comparison.js';
-import { metricStep } from './testing/steps.js';
+import { metricStep } from '../testing/steps.js';
 
 const step = (id: string, level: number, cpuMs: number, status: StepRecord['status'] = 'ok') => metricStep(level, cpuMs, status, id);
 

@@ -11,7 +11,7 @@ import { explainFrames } from './explain.js';
 import { DEFAULT_BUCKET_RULES } from './rules.js';
 
 function fixture(name: string): CpuProfile {
-  const url = new URL(`../fixtures/profiles/${name}.cpuprofile`, import.meta.url);
+  const url = new URL(`../../fixtures/profiles/${name}.cpuprofile`, import.meta.url);
   return parseCpuProfile(readFileSync(url, 'utf8'), name);
 }
 

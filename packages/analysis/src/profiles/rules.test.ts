@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BUCKET_ORDER, analyzeProfile } from './buckets.js';
 import { GwprofError } from '@gwprof/results';
 import { DEFAULT_BUCKET_RULES, loadBucketRules } from './rules.js';
-import { frame, profileOf } from './testing/profiles.js';
+import { frame, profileOf } from '../testing/profiles.js';
 
 async function rulesFile(content: string): Promise<string> {
   const path = join(await mkdtemp(join(tmpdir(), 'gwprof-rules-')), 'rules.json');
