@@ -10,8 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLabel } from '@gwprof/results';
-import { renderFlameGraphHtml } from './flamegraph-html.js';
-import { renderReportHtml } from './report-html.js';
+import { renderFlameGraphHtml } from './flamegraph/flamegraph-html.js';
+import { renderReportHtml } from './sweep/report-html.js';
 import { makeCpuProfile, makeRunFixture } from './test-fixtures/run-fixture.js';
 
 const CHROMIUM = process.env.GWPROF_CHROMIUM ?? '/usr/bin/chromium';

@@ -1,17 +1,17 @@
 // Terminal
-export { renderStepTable } from './step-table.js';
-export { renderBucketTable, renderProfileBuckets } from './bucket-table.js';
-export { runUnattributedLines } from './unattributed.js';
-export { allocationFramesNote, renderAllocationTable } from './allocation-table.js';
-export { renderCapacityLines } from './capacity-facts.js';
-export { renderCompareTable } from './compare-table.js';
+export { renderStepTable } from './sweep/step-table.js';
+export { renderBucketTable, renderProfileBuckets } from './sweep/bucket-table.js';
+export { runUnattributedLines } from './sweep/unattributed.js';
+export { allocationFramesNote, renderAllocationTable } from './sweep/allocation-table.js';
+export { renderCapacityLines } from './sweep/capacity-facts.js';
+export { renderCompareTable } from './compare/compare-table.js';
 // Markdown
-export { renderSummaryMarkdown } from './summary-markdown.js';
-export { renderCompareMarkdown } from './compare-markdown.js';
+export { renderSummaryMarkdown } from './sweep/summary-markdown.js';
+export { renderCompareMarkdown } from './compare/compare-markdown.js';
 // HTML
-export { renderReportHtml } from './report-html.js';
-export { renderCompareReportHtml } from './compare-html.js';
-export { renderFlameGraphHtml } from './flamegraph-html.js';
+export { renderReportHtml } from './sweep/report-html.js';
+export { renderCompareReportHtml } from './compare/compare-html.js';
+export { renderFlameGraphHtml } from './flamegraph/flamegraph-html.js';
 // pprof, for `pprof -diff_base`
-export { encodePprofProfile, pprofDiffCommand } from './pprof-profile.js';
-export { renderSoakHtml, renderSoakMarkdown, renderSoakTerminal, soakClock, soakVerdictLine, thinIntervals } from './soak-report.js';
+export { encodePprofProfile, pprofDiffCommand } from './compare/pprof-profile.js';
+export { renderSoakHtml, renderSoakMarkdown, renderSoakTerminal, soakClock, soakVerdictLine, thinIntervals } from './soak/soak-report.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { stripAnsi } from './ansi.js';
+import { stripAnsi } from '../ansi.js';
 import { renderStepTable } from './step-table.js';
 import { renderCapacityLines } from './capacity-facts.js';
-import { SCRIPT_TAG, makeRunFixture } from './test-fixtures/run-fixture.js';
+import { SCRIPT_TAG, makeRunFixture } from '../test-fixtures/run-fixture.js';
 
 function rowOf(table: string, concurrency: number): string {
   const row = table.split('\n').find((line) => stripAnsi(line).trimStart().startsWith(`${concurrency} `));

@@ -1,7 +1,7 @@
 import type { StepAnalysis, TopFunction } from '@gwprof/results';
-import { escapeMarkdown, markdownCode } from './escape.js';
-import { shareAsPercent } from './format.js';
-import { type Column, formatMarkdownTable } from './text-table.js';
+import { escapeMarkdown, markdownCode } from '../escape.js';
+import { shareAsPercent } from '../format.js';
+import { type Column, formatMarkdownTable } from '../text-table.js';
 
 export function functionDisplayName(fn: Pick<TopFunction, 'functionName'>): string {
   return fn.functionName.trim() === '' ? '(anonymous)' : fn.functionName;

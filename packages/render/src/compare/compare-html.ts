@@ -1,6 +1,6 @@
 import { loadLevel, type CompareLevel, type MoveNoise, type PublishedCompare } from '@gwprof/results';
-import { escapeHtml } from './escape.js';
-import { NONE, fixed, integer, ms, signedPercent } from './format.js';
+import { escapeHtml } from '../escape.js';
+import { NONE, fixed, integer, ms, signedPercent } from '../format.js';
 import {
   INSTRUCTION_FUNCTION_HEADERS,
   instructionBucketLine,
@@ -34,12 +34,12 @@ import {
   verdictTone,
   windowLabel,
 } from './compare-rows.js';
-import { reproduceCommand } from './reproduce-command.js';
-import { factsTable, htmlPage, htmlTable } from './html-page.js';
-import { relativeHref } from './links.js';
-import { environmentFacts } from './run-facts.js';
-import { failureBreakdown } from './step-rows.js';
-import { dotPlot, lineChart } from './svg-chart.js';
+import { reproduceCommand } from '../sweep/reproduce-command.js';
+import { factsTable, htmlPage, htmlTable } from '../html-page.js';
+import { relativeHref } from '../links.js';
+import { environmentFacts } from '../sweep/run-facts.js';
+import { failureBreakdown } from '../sweep/step-rows.js';
+import { dotPlot, lineChart } from '../svg-chart.js';
 import { failedWindows } from '@gwprof/analysis';
 
 /** "c20" or "r300": the level in element ids. */

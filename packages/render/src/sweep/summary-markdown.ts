@@ -3,10 +3,10 @@ import { renderBucketTableMarkdown } from './bucket-table.js';
 import { ALLOCATION_NOTE, allocationFramesNote, renderAllocationTableMarkdown, topAllocatorLines } from './allocation-table.js';
 import { runUnattributedLines } from './unattributed.js';
 import { LITTLES_LAW_HEADERS, capacityFacts, littlesLawCells, rateCapacityFacts } from './capacity-facts.js';
-import { escapeMarkdown, markdownCode } from './escape.js';
-import { integer } from './format.js';
-import { relativeHref } from './links.js';
-import { factsMarkdownTable, truncate } from './markdown-blocks.js';
+import { escapeMarkdown, markdownCode } from '../escape.js';
+import { integer } from '../format.js';
+import { relativeHref } from '../links.js';
+import { factsMarkdownTable, truncate } from '../markdown-blocks.js';
 import { configFacts, environmentFacts } from './run-facts.js';
 import {
   stepMethod,
@@ -23,7 +23,7 @@ import {
   steadyStateCells,
 } from './step-rows.js';
 import { stepAnalysisOf } from './step-analysis.js';
-import { formatMarkdownTable } from './text-table.js';
+import { formatMarkdownTable } from '../text-table.js';
 import { renderTopFunctionsMarkdown } from './top-functions.js';
 
 const SAMPLE_MESSAGE_MAX = 300;

@@ -1,11 +1,11 @@
 import type { RateCapacity, RunResult, StepRecord } from '@gwprof/results';
 import { hasBuckets } from './bucket-rows.js';
 import { LITTLES_LAW_HEADERS, capacityFacts, littlesLawCells, rateCapacityFacts } from './capacity-facts.js';
-import { escapeHtml } from './escape.js';
-import { NONE, fixed, integer, shareAsPercent } from './format.js';
+import { escapeHtml } from '../escape.js';
+import { NONE, fixed, integer, shareAsPercent } from '../format.js';
 import { bucketTableData, type BucketUnit } from './bucket-table.js';
-import { type HtmlColumn, factsTable, htmlPage, htmlTable } from './html-page.js';
-import { relativeHref } from './links.js';
+import { type HtmlColumn, factsTable, htmlPage, htmlTable } from '../html-page.js';
+import { relativeHref } from '../links.js';
 import { configFacts, environmentFacts } from './run-facts.js';
 import { bucketsChart, cpuChart, latencyChart, memoryChart, stepSeriesCharts, throughputChart } from './run-charts.js';
 import { runUnattributedLines } from './unattributed.js';

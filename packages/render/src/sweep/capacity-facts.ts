@@ -1,6 +1,6 @@
 import type { CapacityAnalysis, LittlesLawCheck, RateCapacity, RunResult, Slo, UslFit } from '@gwprof/results';
-import { escapeTerminal } from './escape.js';
-import { NONE, fixed, integer, ms, sig } from './format.js';
+import { escapeTerminal } from '../escape.js';
+import { NONE, fixed, integer, ms, sig } from '../format.js';
 
 /** One labelled figure of the capacity analysis, as plain (unescaped) text. */
 export interface CapacityFact {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findExternalResourceLoads } from './test-fixtures/external-resources.js';
+import { findExternalResourceLoads } from '../test-fixtures/external-resources.js';
 import { renderReportHtml } from './report-html.js';
-import { makeRunFixture } from './test-fixtures/run-fixture.js';
+import { makeRunFixture } from '../test-fixtures/run-fixture.js';
 import { sweepOutcome } from '@gwprof/analysis';
 
 describe('renderReportHtml', () => {

@@ -5,11 +5,11 @@
  */
 import { rssNetOfHeap, rssNetOfHeapUnderLoad } from '@gwprof/analysis';
 import type { SoakInterval, SoakResult, SoakSnapshot, SoakTrend } from '@gwprof/results';
-import { escapeHtml, escapeMarkdown, markdownCode } from './escape.js';
-import { NONE, fixed } from './format.js';
-import { htmlPage, htmlTable } from './html-page.js';
-import { lineChart, type LineSeries } from './svg-chart.js';
-import { type Column, formatMarkdownTable, formatTextTable } from './text-table.js';
+import { escapeHtml, escapeMarkdown, markdownCode } from '../escape.js';
+import { NONE, fixed } from '../format.js';
+import { htmlPage, htmlTable } from '../html-page.js';
+import { lineChart, type LineSeries } from '../svg-chart.js';
+import { type Column, formatMarkdownTable, formatTextTable } from '../text-table.js';
 
 const MB = 1e6;
 const mb = (bytes: number | null | undefined): string => fixed(bytes == null ? null : bytes / MB, 1);

@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { mergeStacks, parseCpuProfile, sampleDurationsUs, type CpuProfile, type CpuProfileCallFrame, type CpuProfileNode } from '@gwprof/analysis';
 import { PPROF_REQUESTS_PER_VALUE, encodePprofProfile, pprofDiffCommand, type PprofSide } from './pprof-profile.js';
-import { decodePprofProfile, type DecodedPprof } from './test-fixtures/decode-pprof.js';
+import { decodePprofProfile, type DecodedPprof } from '../test-fixtures/decode-pprof.js';
 
 type Frame = Pick<CpuProfileCallFrame, 'functionName' | 'url' | 'lineNumber'>;
 const frame = (functionName: string, url = '', lineNumber = -1): Frame => ({ functionName, url, lineNumber });
@@ -142,7 +142,7 @@ describe('pprof profile of a side', () => {
   });
 
   describe('on a real capture (legacy Mesh, varied user-reviews, c=10: 1,266 ok requests)', () => {
-    const url = new URL('../../analysis/src/testing/mesh-varied-step-10.cpuprofile.gz', import.meta.url);
+    const url = new URL('../../../analysis/src/testing/mesh-varied-step-10.cpuprofile.gz', import.meta.url);
     const profile = parseCpuProfile(gunzipSync(readFileSync(url)).toString('utf8'), url.pathname);
     const okRequests = 1266;
     const decoded = decodePprofProfile(encodePprofProfile(side([profile], okRequests)));

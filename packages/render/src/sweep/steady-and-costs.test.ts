@@ -4,7 +4,7 @@ import { renderBucketTable, renderBucketTableMarkdown } from './bucket-table.js'
 import { renderReportHtml } from './report-html.js';
 import { renderStepTable } from './step-table.js';
 import { renderSummaryMarkdown } from './summary-markdown.js';
-import { makeRunFixture, withOutcome } from './test-fixtures/run-fixture.js';
+import { makeRunFixture, withOutcome } from '../test-fixtures/run-fixture.js';
 
 function unsteadyRun() {
   const run = makeRunFixture();

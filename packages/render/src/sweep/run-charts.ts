@@ -3,7 +3,7 @@ import { uslThroughput } from '@gwprof/analysis';
 import { bucketColor } from './buckets.js';
 import { isRateRun, levelCell, stepLabel } from './step-rows.js';
 import { missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';
-import { type LineSeries, type XMarker, lineChart, stackedBarChart } from './svg-chart.js';
+import { type LineSeries, type XMarker, lineChart, stackedBarChart } from '../svg-chart.js';
 
 function levels(run: RunResult): string[] {
   return run.steps.map(levelCell);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderBucketTable, renderBucketTableMarkdown } from './bucket-table.js';
 import { BUCKET_ORDER as BUCKET_DISPLAY_ORDER } from '@gwprof/analysis';
 import { loadLabel, loadLevel } from '@gwprof/results';
-import { makeRunFixture } from './test-fixtures/run-fixture.js';
+import { makeRunFixture } from '../test-fixtures/run-fixture.js';
 
 function cells(line: string): string[] {
   return line.trim().split(/\s{2,}/);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderReportHtml } from './report-html.js';
 import { renderStepTable } from './step-table.js';
 import { renderSummaryMarkdown } from './summary-markdown.js';
-import { makeRateRunFixture } from './test-fixtures/run-fixture.js';
+import { makeRateRunFixture } from '../test-fixtures/run-fixture.js';
 
 describe('a rate ladder', () => {
   const run = makeRateRunFixture();

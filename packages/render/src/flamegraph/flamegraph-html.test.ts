@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findExternalResourceLoads } from './test-fixtures/external-resources.js';
+import { findExternalResourceLoads } from '../test-fixtures/external-resources.js';
 import { renderFlameGraphHtml } from './flamegraph-html.js';
-import { makeCpuProfile } from './test-fixtures/run-fixture.js';
+import { makeCpuProfile } from '../test-fixtures/run-fixture.js';
 
 describe('renderFlameGraphHtml', () => {
   const profile = makeCpuProfile();

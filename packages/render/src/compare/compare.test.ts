@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { stripAnsi } from './ansi.js';
+import { stripAnsi } from '../ansi.js';
 import { renderCompareReportHtml } from './compare-html.js';
 import { renderCompareMarkdown } from './compare-markdown.js';
 import { renderCompareTable } from './compare-table.js';
-import { findExternalResourceLoads } from './test-fixtures/external-resources.js';
-import { makeCompareFixture } from './test-fixtures/run-fixture.js';
+import { findExternalResourceLoads } from '../test-fixtures/external-resources.js';
+import { makeCompareFixture } from '../test-fixtures/run-fixture.js';
 import { largestMoves } from './compare-rows.js';
 
 function tableRow(md: string, label: string): string[] {

@@ -1,6 +1,6 @@
 import { loadLabel, loadLevel, type FailureCounts, type RunResult, type StepRecord } from '@gwprof/results';
-import type { Column } from './text-table.js';
-import { NONE, fixed, integer, ms, successPercent } from './format.js';
+import type { Column } from '../text-table.js';
+import { NONE, fixed, integer, ms, successPercent } from '../format.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { upstreamUnseenWarning } from './upstream-unseen.js';
 import { upstreamUnseen } from '@gwprof/analysis';

@@ -1,5 +1,5 @@
 import type { CompareLevel, PublishedCompare } from '@gwprof/results';
-import { escapeMarkdown, markdownCode } from './escape.js';
+import { escapeMarkdown, markdownCode } from '../escape.js';
 import {
   ALLOCATION_HEADERS,
   allocationBucketLine,
@@ -22,7 +22,7 @@ import {
   upstreamUnseenCompareLines,
   windowLabel,
 } from './compare-rows.js';
-import { fencedBlock } from './markdown-blocks.js';
+import { fencedBlock } from '../markdown-blocks.js';
 import {
   INSTRUCTION_FUNCTION_HEADERS,
   instructionBucketLine,
@@ -30,8 +30,8 @@ import {
   instructionFunctionMoves,
   instructionMovesNote,
 } from './instruction-moves.js';
-import { reproduceCommand } from './reproduce-command.js';
-import { type Column, formatMarkdownTable } from './text-table.js';
+import { reproduceCommand } from '../sweep/reproduce-command.js';
+import { type Column, formatMarkdownTable } from '../text-table.js';
 import { failedWindows } from '@gwprof/analysis';
 
 function levelSection(level: CompareLevel, threshold: number | null, file: FileLink): string[] {

@@ -1,10 +1,10 @@
 import type { RunResult, TopFunction } from '@gwprof/results';
 import { bucketColumns } from './buckets.js';
 import { functionDisplayName, functionLocation } from './top-functions.js';
-import { NONE, fixed, integer, shareAsPercent } from './format.js';
+import { NONE, fixed, integer, shareAsPercent } from '../format.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { hasBuckets, missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';
-import { type Column, formatMarkdownTable, formatTextTable } from './text-table.js';
+import { type Column, formatMarkdownTable, formatTextTable } from '../text-table.js';
 import { levelCell, levelHeader } from './step-rows.js';
 import { unattributedHint, unattributedLine, type BucketsOfOne } from './unattributed.js';
 

@@ -9,7 +9,7 @@
  * bundle sets that hash and intercepts exactly that one script element: instead of loading a file it
  * calls loadFileFromBase64 with the profile embedded in this page. Nothing is fetched.
  */
-import { escapeHtml, jsonForScript } from './escape.js';
+import { escapeHtml, jsonForScript } from '../escape.js';
 import { loadSpeedscopeAssets } from './speedscope-assets.js';
 
 export interface FlameGraphOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderSummaryMarkdown } from './summary-markdown.js';
-import { IMG_TAG, SCRIPT_TAG, makeRunFixture, withOutcome } from './test-fixtures/run-fixture.js';
+import { IMG_TAG, SCRIPT_TAG, makeRunFixture, withOutcome } from '../test-fixtures/run-fixture.js';
 
 /** Markdown outside code spans and fenced blocks: where raw HTML would be rendered by GitHub. */
 function outsideCode(md: string): string {

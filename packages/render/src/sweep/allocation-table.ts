@@ -4,10 +4,10 @@
  */
 import type { AllocationSummary, RunResult } from '@gwprof/results';
 import { bucketColumns } from './buckets.js';
-import { NONE, fixed } from './format.js';
+import { NONE, fixed } from '../format.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { levelCell, levelHeader } from './step-rows.js';
-import { type Column, formatMarkdownTable, formatTextTable } from './text-table.js';
+import { type Column, formatMarkdownTable, formatTextTable } from '../text-table.js';
 import { functionDisplayName, functionLocation } from './top-functions.js';
 
 /** kB are 1,000 bytes and MB 1,000,000, as the tables say. */

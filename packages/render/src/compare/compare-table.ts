@@ -1,6 +1,6 @@
 import type { PublishedCompare } from '@gwprof/results';
-import { painter } from './ansi.js';
-import { escapeTerminal } from './escape.js';
+import { painter } from '../ansi.js';
+import { escapeTerminal } from '../escape.js';
 import {
   FUNCTION_HEADERS,
   metricHeaders,
@@ -18,7 +18,7 @@ import {
   verdictTone,
   windowLabel,
 } from './compare-rows.js';
-import type { TerminalOptions } from './step-table.js';
+import type { TerminalOptions } from '../sweep/step-table.js';
 import {
   INSTRUCTION_FUNCTION_HEADERS,
   instructionBucketLine,
@@ -26,7 +26,7 @@ import {
   instructionFunctionMoves,
   instructionMovesNote,
 } from './instruction-moves.js';
-import { type Column, formatTextTable } from './text-table.js';
+import { type Column, formatTextTable } from '../text-table.js';
 import { failedWindows } from '@gwprof/analysis';
 
 const columns = (headers: string[], numericFrom: number): Column[] =>

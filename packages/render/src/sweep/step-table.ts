@@ -1,8 +1,8 @@
 import type { RunResult } from '@gwprof/results';
-import { painter } from './ansi.js';
+import { painter } from '../ansi.js';
 import { STEP_COLUMNS, failedStepReasons, failedSteps, fanoutNotes, stepLabel, stepTable, unsteadyLines, upstreamUnseenLines } from './step-rows.js';
-import { escapeTerminal } from './escape.js';
-import { formatTextTable } from './text-table.js';
+import { escapeTerminal } from '../escape.js';
+import { formatTextTable } from '../text-table.js';
 
 export interface TerminalOptions {
   /** ANSI colors (failed steps in red). Off by default so output is plain text. */

@@ -1,5 +1,5 @@
 import type { RunConfig, RunEnvironment } from '@gwprof/results';
-import { NONE, integer } from './format.js';
+import { NONE, integer } from '../format.js';
 
 /** A labelled value as plain, unescaped text; each renderer escapes for its own format. */
 export interface Fact {
