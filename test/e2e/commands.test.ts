@@ -244,7 +244,7 @@ describe('conventions a user already knows', () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
     const port = await runCli(['sweep', '--subgraph-ports', '70000,4002,4003,4004']);
     expect(port.code).toBe(2);
-    expect(port.stderr).toMatch(/--subgraph-ports must be a comma-separated list of port numbers 1-65535/);
+    expect(port.stderr).toMatch(/^gwprof: option '--subgraph-ports <list>' argument '70000,4002,4003,4004' is invalid\. --subgraph-ports must be a comma-separated list of port numbers 1-65535/);
     const soak = await runCli(['soak', '-d', '20s']);
     expect(soak.code).toBe(2);
     expect(soak.stderr).toMatch(/^gwprof: --duration \(20 s\) is shorter than one interval/);
@@ -256,6 +256,19 @@ describe('conventions a user already knows', () => {
     const memory = await runCli(['sweep', '--gateway-memory', 'lots']);
     expect(memory.code).toBe(2);
     expect(memory.stderr).toMatch(/--gateway-memory must be a size like 512MB, 1GB or 768MiB/);
+  });
+
+  it('takes --json alike everywhere: no value or - is stdout instead of the table, a value a file', async () => {
+    const profileFile = path.join(repoRoot, 'packages/analysis/fixtures/profiles/mesh-c10.cpuprofile');
+    const dash = await runCli(['buckets', profileFile, '--json', '-']);
+    expect(dash.code).toBe(0);
+    expect((JSON.parse(dash.stdout) as { samples: number }).samples).toBeGreaterThan(0);
+    const file = path.join(tempDir('json'), 'buckets.json');
+    const toFile = await runCli(['buckets', profileFile, '--json', file]);
+    expect(toFile.code).toBe(0);
+    expect(toFile.stdout).toMatch(/samples/);
+    expect(() => JSON.parse(toFile.stdout)).toThrow();
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { file: string }).file).toBe(profileFile);
   });
 
   it('lists what each exit code of compare means in its help', async () => {

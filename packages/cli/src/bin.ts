@@ -29,6 +29,9 @@ const program = new Command('gwprof')
   .exitOverride()
   .hook('preAction', (_program, action) => assertLinux(action.name()));
 
+// One prefix for every error, commander's own included ("error: …" by default).
+const output = { outputError: (text: string, write: (text: string) => void) => write(text.replace(/^error: /, 'gwprof: ')) };
+program.configureOutput(output);
 for (const command of [
   sweepCommand(),
   compareCommand(),
@@ -40,7 +43,7 @@ for (const command of [
   reportCommand(),
   openCommand(),
 ]) {
-  program.addCommand(command.exitOverride().showHelpAfterError('(run with --help for usage)'));
+  program.addCommand(command.exitOverride().configureOutput(output).showHelpAfterError('(run with --help for usage)'));
 }
 
 try {

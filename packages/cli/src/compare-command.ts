@@ -6,6 +6,7 @@ import { EXIT, GwprofError, type PublishedCompare } from '@gwprof/results';
 import { publishCompare, type CompareCopies } from '@gwprof/publish';
 import { renderCompareTable } from '@gwprof/render';
 import { ProgressLine } from './progress.js';
+import { jsonFile, jsonToStdout, JSON_OPTION_HELP, type JsonFlag } from './json-option.js';
 import { throwIfBug } from './failures.js';
 import {
   collectKeyValue,
@@ -65,7 +66,7 @@ interface CompareFlags extends ServiceFlags {
   profile: boolean;
   markdown?: string;
   /** A file, or true: to stdout instead of the table. */
-  json?: string | true;
+  json?: JsonFlag;
 }
 
 export function compareCommand(): Command {
@@ -192,7 +193,7 @@ export function compareCommand(): Command {
     .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry')
     .option('--no-profile', 'do not CPU-profile the windows (no bucket or function moves)')
     .option('--markdown <file>', 'write a PR comment in markdown')
-    .option('--json [file]', 'the comparison (compare.json) as JSON: to FILE, or to stdout instead of the table');
+    .option('--json [file]', `the comparison (compare.json) ${JSON_OPTION_HELP}`);
   command.addHelpText(
     'after',
     '\nExit codes: 0 no change or improvement, 1 regression, 2 bad input or no verdict (the comparison could not run to its end),\n3 inconclusive (the budget ran out), 4 invalid (a response failed validation), 130 interrupted.',
@@ -203,7 +204,7 @@ export function compareCommand(): Command {
 }
 
 async function compareAction(flags: CompareFlags): Promise<number> {
-  const copies: CompareCopies = { ...(flags.markdown ? { markdown: flags.markdown } : {}), ...(typeof flags.json === 'string' ? { json: flags.json } : {}) };
+  const copies: CompareCopies = { ...(flags.markdown ? { markdown: flags.markdown } : {}), ...(jsonFile(flags.json) ? { json: jsonFile(flags.json)! } : {}) };
   if (flags.baselineRun || flags.candidateRun) return compareRunsAction(flags, copies);
   if (!flags.baseline || !flags.candidate) throw new GwprofError('compare needs --baseline and --candidate gateways (or --baseline-run and --candidate-run)');
   const progress = new ProgressLine();
@@ -307,7 +308,7 @@ function loadOf(flags: CompareFlags): Pick<CompareOptions, 'load' | 'levels'> {
 
 /** The table, or with a bare --json the comparison as JSON on stdout (the run folder still has everything). */
 function printCompareOrJson(compare: PublishedCompare, runDir: string, flags: Pick<CompareFlags, 'json' | 'color'>): void {
-  if (flags.json === true) process.stdout.write(`${JSON.stringify(compare, null, 2)}\n`);
+  if (jsonToStdout(flags.json)) process.stdout.write(`${JSON.stringify(compare, null, 2)}\n`);
   else printCompare(compare, runDir, colorWanted(flags.color));
 }
 

@@ -6,6 +6,7 @@ import { publishRun } from '@gwprof/publish';
 import { allocationFramesNote, renderAllocationTable, renderBucketTable, renderCapacityLines, renderStepTable, runUnattributedLines } from '@gwprof/render';
 import { EXIT, GwprofError, writeJsonAtomic, type LoadShape, type RunResult, type Slo } from '@gwprof/results';
 import { ProgressLine } from './progress.js';
+import { jsonFile, jsonToStdout, JSON_OPTION_HELP, type JsonFlag } from './json-option.js';
 import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseDuration, parseIntegerList, parsePercent, parseRates, parseSlo, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
@@ -36,7 +37,7 @@ interface SweepFlags extends ServiceFlags {
   profile: boolean;
   allocationAttribution: boolean;
   /** A file, or true: to stdout instead of the tables. */
-  json?: string | true;
+  json?: JsonFlag;
   profiler: 'inspector' | 'clinic' | '0x';
   engine: 'gwprof' | 'k6';
   k6?: string;
@@ -113,7 +114,7 @@ export function sweepCommand(): Command {
     .option('--expect <file>', 'golden {"data": …} (or a list, one per variables entry); the queries gwprof ships have theirs')
     .option('--expect-none', 'do not compare data with a golden response (status and errors are still checked)', false)
     .option('--min-success <percent>', 'a step with a lower success rate fails the run', parsePercent('--min-success'), SWEEP.minSuccess * 100)
-    .option('--json [file]', 'the run record (results.json, its analysis included) as JSON: to FILE, or to stdout instead of the tables')
+    .option('--json [file]', `the run record (results.json, its analysis included) ${JSON_OPTION_HELP}`)
     .option('--no-profile', 'do not CPU-profile the gateway')
     .option(
       '--no-allocation-attribution',
@@ -180,9 +181,10 @@ async function sweepAction(flags: SweepFlags): Promise<number> {
   const { runDir, failure } = await withInterruptSignal((signal) => runSweep(sweepOptions(flags, signal, progress)));
   progress.update('analysing profiles and writing the report…', true);
   const { run, summary, report } = await publishRun(runDir);
-  if (flags.json === true) process.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
+  if (jsonToStdout(flags.json)) process.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
   else printRun(run, runDir, [summary, report], colorWanted(flags.color));
-  if (typeof flags.json === 'string') writeJsonAtomic(path.resolve(flags.json), run);
+  const file = jsonFile(flags.json);
+  if (file) writeJsonAtomic(path.resolve(file), run);
   throwIfBug(failure);
   return exitCode(run);
 }
