@@ -244,7 +244,9 @@ describe('conventions a user already knows', () => {
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
     const port = await runCli(['sweep', '--subgraph-ports', '70000,4002,4003,4004']);
     expect(port.code).toBe(2);
-    expect(port.stderr).toMatch(/^gwprof: option '--subgraph-ports <list>' argument '70000,4002,4003,4004' is invalid\. --subgraph-ports must be a comma-separated list of port numbers 1-65535/);
+    expect(port.stderr).toMatch(
+      /^gwprof: option '--subgraph-ports <list>' argument '70000,4002,4003,4004' is invalid\. --subgraph-ports must be a comma-separated list of port numbers 1-65535/,
+    );
     const soak = await runCli(['soak', '-d', '20s']);
     expect(soak.code).toBe(2);
     expect(soak.stderr).toMatch(/^gwprof: --duration \(20 s\) is shorter than one interval/);

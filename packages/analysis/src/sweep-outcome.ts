@@ -13,9 +13,19 @@ export function sweepOutcome(run: Pick<RunResult, 'state' | 'error' | 'steps'>):
   const text = `${stepsText}${suffix}`;
   const failures = failed.map((s) => `${loadLabel(s.load)}: ${s.failures.join('; ')}`);
   if (run.state === 'interrupted')
-    return { text, ok: false, exitCode: EXIT.interrupted, reasons: [`interrupted: results.json keeps the ${run.steps.length} finished step(s)`] };
-  if (run.state === 'failed') return { text, ok: false, exitCode: EXIT.error, reasons: [run.error ?? 'sweep failed'] };
+    return {
+      verdict: text,
+      passed: false,
+      exitCode: EXIT.interrupted,
+      exitReasons: [`interrupted: results.json keeps the ${run.steps.length} finished step(s)`],
+    };
+  if (run.state === 'failed') return { verdict: text, passed: false, exitCode: EXIT.error, exitReasons: [run.error ?? 'sweep failed'] };
   if (failed.length > 0)
-    return { text, ok: false, exitCode: EXIT.failed, reasons: [`${failed.length} of ${run.steps.length} steps FAILED (${failures.join('; ')})`] };
-  return { text, ok: run.steps.length > 0 && run.state === 'complete', exitCode: EXIT.ok, reasons: [] };
+    return {
+      verdict: text,
+      passed: false,
+      exitCode: EXIT.failed,
+      exitReasons: [`${failed.length} of ${run.steps.length} steps FAILED (${failures.join('; ')})`],
+    };
+  return { verdict: text, passed: run.steps.length > 0 && run.state === 'complete', exitCode: EXIT.ok, exitReasons: [] };
 }

@@ -137,10 +137,10 @@ async function soakAction(flags: SoakFlags): Promise<number> {
   return soakExitCode(soak);
 }
 
-/** The exit code analysis derived (soak-outcome.ts: 0 no leak, 1 leak or crash, 2 harness error, 3 inconclusive, 130 interrupted). */
+/** record.analysis.exitCode (soak-outcome.ts: 0 no leak, 1 leak or crash, 2 harness error, 3 inconclusive, 130 interrupted). */
 export function soakExitCode(soak: SoakResult): number {
-  const outcome = soak.analysis?.outcome;
-  if (!outcome) throw new Error('the soak was not published: no outcome to exit with');
-  for (const reason of outcome.reasons) process.stderr.write(`${reason}\n`);
-  return outcome.exitCode;
+  const analysis = soak.analysis;
+  if (!analysis) throw new Error('the soak was not published: no exit code to exit with');
+  for (const reason of analysis.exitReasons) process.stderr.write(`${reason}\n`);
+  return analysis.exitCode;
 }

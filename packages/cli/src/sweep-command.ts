@@ -213,10 +213,10 @@ function framesLine(run: RunResult): string {
   return note ? `${note}\n` : '';
 }
 
-/** The exit code analysis derived (sweep-outcome.ts: 0 every step ok, 1 a step failed, 2 harness error, 130 interrupted), its reasons on stderr. */
+/** record.analysis.exitCode (sweep-outcome.ts: 0 every step ok, 1 a step failed, 2 harness error, 130 interrupted), its reasons on stderr. */
 export function exitCode(run: RunResult): number {
-  const outcome = run.analysis?.outcome;
-  if (!outcome) throw new Error('the run was not published: no outcome to exit with');
-  for (const reason of outcome.reasons) process.stderr.write(outcome.exitCode === EXIT.interrupted ? `${reason}\n` : `gwprof: ${reason}\n`);
-  return outcome.exitCode;
+  const analysis = run.analysis;
+  if (!analysis) throw new Error('the run was not published: no exit code to exit with');
+  for (const reason of analysis.exitReasons) process.stderr.write(analysis.exitCode === EXIT.interrupted ? `${reason}\n` : `gwprof: ${reason}\n`);
+  return analysis.exitCode;
 }

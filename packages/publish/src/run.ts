@@ -24,7 +24,7 @@ export async function publishRun(runDir: string, rules: RulesChoice = BUILT_IN_R
   const steps = await publishStepProfiles(runDir, run.steps, (step) => `${run.config.gateway} · ${loadLabel(step.load)} · ${run.runId}`, rules.rules);
   const rateSweep = run.config.rates.length > 0 || run.config.autoRate;
   run.analysis = {
-    outcome: sweepOutcome(run),
+    ...sweepOutcome(run),
     rules: rules.label,
     steps,
     capacity: rateSweep ? null : analyzeCapacity(run.steps, { minSuccess: run.config.minSuccess, timeoutSec: run.config.timeoutSec }),

@@ -162,8 +162,9 @@ export interface SoakAnalysis {
   harnessRssMbPerHour: number | null;
   /** The slope of the harness's heap after its own GC at the calms after the warm-up, MB per hour; absent in older results. */
   harnessHeapMbPerHour?: number | null;
-  /** The exit code (EXIT) and the lines printed beside it; absent in older results. */
-  outcome?: { exitCode: number; reasons: string[] };
+  /** The exit code (EXIT, soak-outcome.ts) and the lines printed beside it. */
+  exitCode: number;
+  exitReasons: string[];
 }
 
 export interface SoakResult extends RecordHeader<'soak'> {

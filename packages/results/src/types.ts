@@ -429,16 +429,15 @@ export interface RunResult extends RecordHeader<'sweep'> {
 /** Whether a run passed: the overall verdict every page prints and the CLI's exit code (EXIT). */
 export interface RunOutcome {
   /** "ALL STEPS OK", "2 STEPS FAILED (1 unsteady)", … */
-  text: string;
-  ok: boolean;
+  verdict: string;
+  passed: boolean;
   exitCode: number;
   /** What the CLI prints on stderr beside a code that is not 0: one line each. */
-  reasons: string[];
+  exitReasons: string[];
 }
 
-export interface RunAnalysis {
-  /** Derived in analysis (sweep-outcome.ts); absent in files written before it. */
-  outcome?: RunOutcome;
+/** Derived in analysis; publish writes it (sweep-outcome.ts for the verdict and exit code). */
+export interface RunAnalysis extends RunOutcome {
   /** The bucket rules used: "built-in", or the file given with --rules followed by the built-in ones. */
   rules: string;
   /** One per step that has a profile, in step order. */

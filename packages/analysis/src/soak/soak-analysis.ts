@@ -23,5 +23,5 @@ function classesThatGrew(soak: SoakResult): SoakAnalysis['growingClasses'] {
 
 export function analyzeSoak(soak: SoakResult): SoakAnalysis {
   const judged = judgeSoak(soak.intervals, soak.snapshots, leakDesignOf(soak), soak.crash !== null);
-  return { ...judged, growingClasses: classesThatGrew(soak), outcome: soakOutcome(soak, judged.verdict) };
+  return { ...judged, growingClasses: classesThatGrew(soak), ...soakOutcome(soak, judged.verdict) };
 }

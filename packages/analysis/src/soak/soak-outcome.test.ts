@@ -13,7 +13,7 @@ describe('soakOutcome', () => {
   });
 
   it('gives a soak that could not run exit 2 with its error, and an interrupted one 130', () => {
-    expect(soakOutcome(soak('failed'), null)).toEqual({ exitCode: 2, reasons: ['gwprof: port 4001 in use'] });
+    expect(soakOutcome(soak('failed'), null)).toEqual({ exitCode: 2, exitReasons: ['gwprof: port 4001 in use'] });
     expect(soakOutcome(soak('interrupted'), 'no leak').exitCode).toBe(130);
   });
 });

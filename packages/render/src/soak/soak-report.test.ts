@@ -87,6 +87,8 @@ const soak: SoakResult = {
   crash: null,
   analysis: {
     verdict: 'leak',
+    exitCode: 1,
+    exitReasons: [],
     reason: 'memory kept growing after the warm-up: heapAfterGc +342.00 MB/h (+950.0 B/request)',
     trends: [
       {

@@ -64,7 +64,7 @@ describe('renderReportHtml', () => {
 
   it('renders a run without steps, buckets or capacity', () => {
     const empty = { ...makeRunFixture(), steps: [], state: 'failed' as const, error: 'port 4001 in use' };
-    empty.analysis = { outcome: sweepOutcome(empty), rules: 'built-in', steps: [], capacity: null, rateCapacity: null };
+    empty.analysis = { ...sweepOutcome(empty), rules: 'built-in', steps: [], capacity: null, rateCapacity: null };
     const page = renderReportHtml(empty);
     expect(page).toContain('NO STEPS COMPLETED (run failed)');
     expect(page).toContain('port 4001 in use');

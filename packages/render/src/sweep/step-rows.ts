@@ -126,8 +126,8 @@ function upstreamUnseenOf(step: StepRecord): string[] {
 /** "ALL STEPS OK", "1 STEP FAILED", "NO STEPS", plus unsteady steps and the run state when it did not complete. */
 /** The run's overall verdict as analysis derived it (sweep-outcome.ts). */
 export function overallVerdict(run: RunResult): { ok: boolean; text: string } {
-  const outcome = run.analysis?.outcome;
-  return outcome ? { ok: outcome.ok, text: outcome.text } : { ok: false, text: 'NOT ANALYSED (run gwprof report on the folder)' };
+  const analysis = run.analysis;
+  return analysis ? { ok: analysis.passed, text: analysis.verdict } : { ok: false, text: 'NOT ANALYSED (run gwprof report on the folder)' };
 }
 
 /** "c=100: <reason>" for every reason a step was not a steady state. */

@@ -117,7 +117,7 @@ export function makeRunFixture(): RunResult {
 
 /** The run's outcome derived again, as publish does, after a test changed its steps or state. */
 export function withOutcome<R extends RunResult>(run: R): R {
-  if (run.analysis) run.analysis.outcome = sweepOutcome(run);
+  if (run.analysis) Object.assign(run.analysis, sweepOutcome(run));
   return run;
 }
 
@@ -197,7 +197,12 @@ function runFixture(): RunResult {
     probe: null,
     steps: [c10, c100, failed],
     artifacts: { 'gateway log': 'logs/gateway.log', evil: 'javascript:alert(1)' },
+    // The verdict and exit code are derived by withOutcome, as publish does.
     analysis: {
+      verdict: '',
+      passed: false,
+      exitCode: 0,
+      exitReasons: [],
       rules: 'built-in',
       steps: [
         analysisOf(c10, {
@@ -492,6 +497,10 @@ export function makeRateRunFixture(): RunResult {
   run.config = { ...run.config, concurrency: [], rates: [50, 100, 200], arrivals: 'poisson', slo: { latencyMs: { p99: 100 }, minSuccess: 0.9999 } };
   run.steps = [rung(50, 20, 0, 'ok', 50), rung(100, 45, 0, 'ok', 99.5), rung(200, 2400, 130, 'overloaded', 101)];
   run.analysis = {
+    verdict: '',
+    passed: false,
+    exitCode: 0,
+    exitReasons: [],
     rules: 'built-in',
     steps: [],
     capacity: null,
