@@ -35,8 +35,8 @@ describe('bucket rules', () => {
   it('lets a weak rule decide only when no ordinary rule matches on the stack', async () => {
     const path = await rulesFile(
       JSON.stringify([
-        { bucket: 'myServer', url: 'my-server\\.js$', weak: true },
-        { bucket: 'myPlanner', url: 'my-planner\\.js$' },
+        { bucket: 'myServer', url: 'my-server\\.js$', weak: true, new: true },
+        { bucket: 'myPlanner', url: 'my-planner\\.js$', new: true },
       ]),
     );
     const server = frame('handle', '/srv/my-server.js');
@@ -53,7 +53,7 @@ describe('bucket rules', () => {
   it('puts a maintainer’s rules before the defaults, with custom buckets before other', async () => {
     const path = await rulesFile(
       JSON.stringify([
-        { bucket: 'myPlanner', url: 'my-gateway[/\\\\]planner', comment: 'our planner' },
+        { bucket: 'myPlanner', url: 'my-gateway[/\\\\]planner', comment: 'our planner', new: true },
         { bucket: 'ticks', functionName: '^executeFields$' },
       ]),
     );
@@ -81,6 +81,11 @@ describe('bucket rules', () => {
       ['[{"bucket": "x", "functionName": 3}]', /rule 0: "functionName" must be a string/],
       ['[{"bucket": "x", "url": "a", "weak": "yes"}]', /rule 0: "weak" must be true or false/],
       ['[{"bucket": ', /invalid JSON/],
+      // A typo would make a bucket of its own: refused with the names, unless marked as new.
+      [
+        '[{"bucket": "plna", "url": "a"}]',
+        /rule 0 names bucket "plna", which is not one of gc, idle, .*: fix the name, or mark a bucket of your own with "new": true/,
+      ],
     ];
     for (const [content, pattern] of cases) {
       const path = await rulesFile(content);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import defaultRulesJson from './bucket-rules.json' with { type: 'json' };
 import { GwprofError } from '@gwprof/results';
+import { BUCKET_ORDER } from './bucket-catalog.js';
 
 /**
  * One line of a bucket rules file. A rule matches a stack frame when every regex it gives matches;
@@ -27,9 +28,11 @@ export interface BucketRule {
    * calls takes no bucket from anything above; without a rule of its own it is `unplaced`.
    */
   entry?: boolean;
+  /** A bucket of the maintainer's own, not in the catalog: without it an unknown name is refused, since a typo would make a bucket of its own. */
+  new?: boolean;
 }
 
-const RULE_FIELDS = new Set(['bucket', 'functionName', 'url', 'comment', 'weak', 'entry']);
+const RULE_FIELDS = new Set(['bucket', 'functionName', 'url', 'comment', 'weak', 'entry', 'new']);
 
 /** Checks a parsed rules file: an array of rules, known fields only, valid regexes. */
 export function parseBucketRules(value: unknown, source: string): BucketRule[] {
@@ -49,7 +52,7 @@ export function parseBucketRules(value: unknown, source: string): BucketRule[] {
     for (const field of ['functionName', 'url', 'comment'] as const) {
       if (rule[field] !== undefined && typeof rule[field] !== 'string') fail(`${where}: "${field}" must be a string`);
     }
-    for (const flag of ['weak', 'entry'] as const) {
+    for (const flag of ['weak', 'entry', 'new'] as const) {
       if (rule[flag] !== undefined && typeof rule[flag] !== 'boolean') fail(`${where}: "${flag}" must be true or false`);
     }
     for (const field of ['functionName', 'url'] as const) {
@@ -60,6 +63,11 @@ export function parseBucketRules(value: unknown, source: string): BucketRule[] {
       } catch (error) {
         fail(`${where}: "${field}" is not a valid regex (${(error as Error).message})`);
       }
+    }
+    if (!BUCKET_ORDER.includes(rule.bucket as string) && rule.new !== true) {
+      fail(
+        `${where} names bucket "${String(rule.bucket)}", which is not one of ${BUCKET_ORDER.join(', ')}: fix the name, or mark a bucket of your own with "new": true`,
+      );
     }
     return rule as unknown as BucketRule;
   });
