@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { loadLabel, loadLevel, readRunResult } from '../packages/results/dist/index.js';
+import { ensureChromium } from './ensure-chromium.mjs';
 
 const [runDir, outDir = 'docs', level] = process.argv.slice(2);
 if (!runDir) {
@@ -22,7 +23,7 @@ if (!chosen) {
   process.exit(2);
 }
 const browser = await chromium.launch({
-  executablePath: process.env.GWPROF_CHROMIUM ?? '/usr/bin/chromium',
+  executablePath: ensureChromium(),
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
 });
 try {
