@@ -4,7 +4,7 @@
  * measures and records; everything derived (buckets, flame graphs, capacity) is the publish
  * pass's work, from the files.
  */
-import { GwprofError, asError, loadLabel, writeRunResult, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
+import { GwprofError, loadLabel, writeRunResult, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
 import { loadScenario, type Scenario } from './fixtures.js';
 import { assertPortFree } from './ports.js';
 import { gatewayFromSpec, installGateway } from './gateways/index.js';
@@ -17,6 +17,7 @@ import { DEFAULTS, type ScenarioFiles } from './defaults.js';
 import { recordHeader } from './record-header.js';
 import { measureFanoutAlone } from './load/fanout-probe.js';
 import { RequestStream } from './load/request-stream.js';
+import { runLifecycle } from './run-lifecycle.js';
 
 export interface SweepOptions extends StepSettings, ServiceOptions {
   gateway: string;
@@ -70,9 +71,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   writeRunResult(runDir, run);
   logs.harness.info({ runDir, config: run.config }, 'sweep starting');
 
-  let failure: Error | null = null;
-  try {
-    if (options.signal.aborted) throw new Error('interrupted');
+  const failure = await runLifecycle({ record: run, session, signal: options.signal, write: () => writeRunResult(runDir, run), label: 'sweep' }, async () => {
     const target = adapter
       ? await launchGatewayUnderTest(await session.startBed(), adapter, options.gatewayEnv, 'gateway')
       : await attachGatewayUnderTest({
@@ -88,19 +87,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     await runSteps(options, levels, scenario, target, session, run);
     target.profiler?.close();
     await collectExternalReport(options, target, run);
-    run.state = options.signal.aborted ? 'interrupted' : 'complete';
-  } catch (error) {
-    run.state = options.signal.aborted ? 'interrupted' : 'failed';
-    failure = options.signal.aborted ? null : asError(error);
-    run.error = failure?.message ?? null;
-    logs.harness.error({ err: error }, 'sweep stopped');
-  } finally {
-    await session.close();
-    run.finishedAt = new Date().toISOString();
-    writeRunResult(runDir, run);
-    logs.harness.info({ state: run.state }, 'sweep finished');
-    logs.flush();
-  }
+  });
   return { run, runDir, failure };
 }
 

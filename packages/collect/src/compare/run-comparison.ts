@@ -5,7 +5,7 @@
  * means says whether the verdict is in. compare.json is rewritten after every window.
  */
 import { judgeComparison, mulberry32, type ComparisonVerdict } from '@gwprof/analysis';
-import { GwprofError, asError, compareLoadAt, loadLabel, writeCompareResult, type CompareConfig, type CompareResult } from '@gwprof/results';
+import { GwprofError, compareLoadAt, loadLabel, writeCompareResult, type CompareConfig, type CompareResult } from '@gwprof/results';
 import { loadScenario } from '../fixtures.js';
 import { gatewayFromSpec, installGateway } from '../gateways/index.js';
 import { resolveNode } from '../node-binaries.js';
@@ -17,6 +17,7 @@ import { budgetExceeded, finishEpoch, startEpoch } from './epochs.js';
 import { GatewayPair, SIDES } from './gateway-pair.js';
 import { ensureValgrind } from '../instructions/callgrind.js';
 import { countUntilDecided } from '../instructions/count-epochs.js';
+import { runLifecycle } from '../run-lifecycle.js';
 
 export type { CompareOptions } from './context.js';
 
@@ -48,42 +49,44 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
   const compare = newCompare(options, session, { baseline: nodes.baseline.version, candidate: nodes.candidate.version });
   writeCompareResult(session.runDir, compare);
   let pair: GatewayPair | null = null;
-  let failure: Error | null = null;
-  try {
-    const bed = await session.startBed();
-    pair = new GatewayPair(
-      bed,
-      {
-        baseline: { adapter: adapters.baseline, env: options.baselineEnv, port: options.gatewayPort, node: nodes.baseline },
-        candidate: { adapter: adapters.candidate, env: options.candidateEnv, port: options.candidatePort, node: nodes.candidate },
-      },
-      session.resources.memoryLimitMB,
-    );
-    const ctx: ComparisonContext = {
-      options,
-      scenario,
+  const failure = await runLifecycle(
+    {
+      record: compare,
       session,
-      pair,
-      compare,
-      random: mulberry32(seedOf(session.runId)),
-      started: performance.now(),
-      loadAt: (level) => compareLoadAt(options.load, level),
-    };
-    compare.stopReason = counting ? await countUntilDecided(ctx) : await measureUntilDecided(ctx);
-    compare.state = options.signal.aborted ? 'interrupted' : 'complete';
-  } catch (caught) {
-    compare.state = options.signal.aborted ? 'interrupted' : 'failed';
-    failure = options.signal.aborted ? null : asError(caught);
-    compare.error = failure?.message ?? null;
-    compare.stopReason = compare.error ?? 'interrupted';
-    session.logs.harness.error({ err: caught }, 'compare stopped');
-  } finally {
-    await pair?.stop();
-    pair?.release();
-    await session.close();
-    compare.finishedAt = new Date().toISOString();
-    writeCompareResult(session.runDir, compare);
-  }
+      signal: options.signal,
+      write: () => writeCompareResult(session.runDir, compare),
+      label: 'compare',
+      onStopped: () => {
+        compare.stopReason = compare.error ?? 'interrupted';
+      },
+      release: async () => {
+        await pair?.stop();
+        pair?.release();
+      },
+    },
+    async () => {
+      const bed = await session.startBed();
+      pair = new GatewayPair(
+        bed,
+        {
+          baseline: { adapter: adapters.baseline, env: options.baselineEnv, port: options.gatewayPort, node: nodes.baseline },
+          candidate: { adapter: adapters.candidate, env: options.candidateEnv, port: options.candidatePort, node: nodes.candidate },
+        },
+        session.resources.memoryLimitMB,
+      );
+      const ctx: ComparisonContext = {
+        options,
+        scenario,
+        session,
+        pair,
+        compare,
+        random: mulberry32(seedOf(session.runId)),
+        started: performance.now(),
+        loadAt: (level) => compareLoadAt(options.load, level),
+      };
+      compare.stopReason = counting ? await countUntilDecided(ctx) : await measureUntilDecided(ctx);
+    },
+  );
   return { compare, runDir: session.runDir, failure };
 }
 

@@ -5,7 +5,7 @@
  * interrupted soak keeps every finished interval. The verdict is the publish pass's, from the file.
  */
 import path from 'node:path';
-import { GwprofError, asError, writeSoakResult, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
+import { GwprofError, writeSoakResult, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
 import { loadScenario, type Scenario } from '../fixtures.js';
 import { gatewayFromSpec, installGateway } from '../gateways/index.js';
 import { openSession, type RunRequest, type Session } from '../session.js';
@@ -21,6 +21,7 @@ import { recordHeader } from '../record-header.js';
 import { runInterval, type IntervalContext } from './soak-interval.js';
 import { SnapshotKeeper } from './snapshots.js';
 import { rssNetOfHeapUnderLoad, snapshotDue } from '@gwprof/analysis';
+import { runLifecycle } from '../run-lifecycle.js';
 
 export interface SoakOptions extends ServiceOptions, RunRequest {
   gateway: string;
@@ -64,31 +65,22 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
   const soak = newSoak(options, session);
   writeSoakResult(session.runDir, soak);
   session.logs.harness.info({ config: soak.config }, 'soak starting');
-  let failure: Error | null = null;
-  try {
-    const bed = await session.startBed();
-    const launched = await bed.launchGateway({ adapter, gatewayEnv: options.gatewayEnv, processName: 'gateway' });
-    if (!launched.profiler) throw new GwprofError(`soak needs gwprof's preload in the gateway: ${launched.profilerUnavailable ?? 'it did not connect'}`);
-    if (soak.config.load.kind === 'open' && options.load.kind === 'open' && options.load.rate === null) {
-      const peak = await probePeak(options, scenario, launched.gateway, bed.subgraphs, session);
-      soak.config.load.rate = Math.max(1, Math.round(peak * options.rateFraction));
-      soak.config.rateFrom = { probedPeakRps: peak, fraction: options.rateFraction };
-      writeSoakResult(session.runDir, soak);
-    }
-    await soakIntervals(options, soak, session, scenario, launched.gateway, launched.profiler);
-    launched.profiler.close();
-    soak.state = options.signal.aborted ? 'interrupted' : 'complete';
-  } catch (error) {
-    soak.state = options.signal.aborted ? 'interrupted' : 'failed';
-    failure = options.signal.aborted ? null : asError(error);
-    soak.error = failure?.message ?? null;
-    session.logs.harness.error({ err: error }, 'soak stopped');
-  } finally {
-    await session.close();
-    soak.finishedAt = new Date().toISOString();
-    writeSoakResult(session.runDir, soak);
-    session.logs.flush();
-  }
+  const failure = await runLifecycle(
+    { record: soak, session, signal: options.signal, write: () => writeSoakResult(session.runDir, soak), label: 'soak' },
+    async () => {
+      const bed = await session.startBed();
+      const launched = await bed.launchGateway({ adapter, gatewayEnv: options.gatewayEnv, processName: 'gateway' });
+      if (!launched.profiler) throw new GwprofError(`soak needs gwprof's preload in the gateway: ${launched.profilerUnavailable ?? 'it did not connect'}`);
+      if (soak.config.load.kind === 'open' && options.load.kind === 'open' && options.load.rate === null) {
+        const peak = await probePeak(options, scenario, launched.gateway, bed.subgraphs, session);
+        soak.config.load.rate = Math.max(1, Math.round(peak * options.rateFraction));
+        soak.config.rateFrom = { probedPeakRps: peak, fraction: options.rateFraction };
+        writeSoakResult(session.runDir, soak);
+      }
+      await soakIntervals(options, soak, session, scenario, launched.gateway, launched.profiler);
+      launched.profiler.close();
+    },
+  );
   return { soak, runDir: session.runDir, failure };
 }
 
