@@ -33,6 +33,7 @@ export { TOP_FUNCTIONS } from './profiles/top-functions.js';
 export { analyzeCapacity } from './capacity/capacity.js';
 export { analyzeRateCapacity } from './capacity/rate-capacity.js';
 export { sweepOutcome } from './sweep-outcome.js';
+export { stepFailures, stepStatus } from './step-verdict.js';
 // Steady state (collect decides with these while a step runs)
 export { cpuWarmupDecision, warmupDecision, windowDecision, judgeWindowSteadiness, type WindowRule, type WindowSteadiness } from './capacity/steady-state.js';
 // Comparisons: the verdict, and the sequential rule behind it (bench/ replays and simulates it)

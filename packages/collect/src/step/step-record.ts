@@ -1,6 +1,6 @@
 /** A step's record from what was measured: counts, rates and latency of the window, verdict, caveats. */
 import type { LoadShape, RateFacts, StepRecord, SeriesPoint } from '@gwprof/results';
-import type { WindowSteadiness } from '@gwprof/analysis';
+import { stepFailures, stepStatus, type WindowSteadiness } from '@gwprof/analysis';
 import { SUBGRAPH_NAMES } from '../gateways/types.js';
 import type { WindowStats } from '../load/recorder.js';
 import type { Settled } from './settle.js';
@@ -27,14 +27,15 @@ export function buildStepRecord(parts: StepParts): StepRecord {
   const { stats, window } = parts;
   const rate = rateFacts(parts);
   const { measurements } = window;
-  const failures = failureReasons(parts);
+  const verdictInput = { requests: stats.requests, minSuccess: parts.minSuccess, gatewayExit: parts.gatewayExit, rate, steady: parts.steadiness.steady };
+  const failures = stepFailures(verdictInput);
   const successRate = stats.requests.total > 0 ? stats.requests.ok / stats.requests.total : 0;
   const steady = parts.steadiness;
   return {
     id: parts.id,
     load: parts.load,
     rate,
-    status: failures.length > 0 ? 'failed' : rate && !rate.scheduleKept ? 'overloaded' : steady.steady ? 'ok' : 'unsteady',
+    status: stepStatus(verdictInput),
     failures,
     warnings: [...overloadReasons(rate, parts.load.kind === 'open' ? parts.load.maxInFlight : 0), ...warnings(parts)],
     startedAt: parts.startedAt,
@@ -91,17 +92,6 @@ function overloadReasons(rate: RateFacts | null, maxInFlight: number): string[] 
   if (rate.dropped > 0) reasons.push(`the gateway fell behind: ${rate.dropped} sends refused at the in-flight cap of ${maxInFlight}`);
   if (rate.lagMs && rate.lagMs.p99 > MAX_P99_LAG_MS)
     reasons.push(`the load generator fell behind its schedule: sends left up to ${rate.lagMs.p99} ms late (p99)`);
-  return reasons;
-}
-
-function failureReasons({ stats, minSuccess, gatewayExit }: StepParts): string[] {
-  const reasons: string[] = [];
-  const { total, ok } = stats.requests;
-  if (total === 0) reasons.push('no response at all in the measured window');
-  else if (ok / total < minSuccess) {
-    reasons.push(`success rate ${((ok / total) * 100).toFixed(2)}% is below the required ${(minSuccess * 100).toFixed(2)}%`);
-  }
-  if (gatewayExit) reasons.push(gatewayExit);
   return reasons;
 }
 
