@@ -49,6 +49,7 @@ describe('gwprof compare', () => {
     ]);
     const compare = JSON.parse(readFileSync(json, 'utf8')) as PublishedCompare;
     expect(result.code).toBe(1);
+    expect(compare.analysis.exitCode).toBe(result.code);
     expect(compare.analysis.verdict).toBe('regression');
     const level = compare.analysis.levels[0]!;
     expect(level.decision!.outcome).toBe('regression');

@@ -82,6 +82,7 @@ describe('k6 as gwprof load engine and peer', () => {
     expect(step.failureCounts.mismatch).toBe(step.requests.failed);
     expect(step.status).toBe('failed');
     expect(code).toBe(1);
+    expect(run.analysis!.exitCode).toBe(code);
   }, 120_000);
 
   it('splits one rate over two execution segments, and the import merges them into that rate', async () => {

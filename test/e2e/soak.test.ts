@@ -93,6 +93,8 @@ describe('gwprof soak', () => {
     ]);
     const soak = readSoak(path.join(out, 's'));
     expect(result.code).toBe(1);
+    // The exit code is the one analysis derived and the record keeps.
+    expect(soak.analysis!.exitCode).toBe(result.code);
     expect(soak.crash!.exitCode).toBe(3);
     expect(soak.crash!.logTail.join('\n')).toMatch(/exiting after 2000 requests/);
     expect(soak.crash!.atSec).toBeGreaterThan(5);
