@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RESULTS_SCHEMA_VERSION, type PublishedCompare, type RunResult, type StepRecord } from '@gwprof/results';
-import { makeCompareFixture } from '../../packages/render/src/test-fixtures/run-fixture.js';
+import { makeCompareFixture } from '../../packages/render/src/test-fixtures/compare-fixture.js';
 import { cliBin, repoRoot, runCli, tempDir } from './cli.js';
 
 /** A tiny V8 profile: root → parserOnHeadersComplete → graphql execute (3 samples), plus 1 GC sample. */

@@ -4,7 +4,7 @@ import { renderCompareReportHtml } from './compare-html.js';
 import { renderCompareMarkdown } from './compare-markdown.js';
 import { renderCompareTable } from './compare-table.js';
 import { findExternalResourceLoads } from '../test-fixtures/external-resources.js';
-import { makeCompareFixture } from '../test-fixtures/run-fixture.js';
+import { makeCompareFixture } from '../test-fixtures/compare-fixture.js';
 import { largestMoves } from './compare-rows.js';
 
 function tableRow(md: string, label: string): string[] {
