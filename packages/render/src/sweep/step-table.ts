@@ -9,8 +9,9 @@ export interface TerminalOptions {
   color?: boolean;
 }
 
-/** Columns of the step table left to summary.md and the report in a terminal. */
-const TERMINAL_HIDDEN = new Set(['p90 ms', 'max ms', 'in flight', 'subgraphs CPU %', 'loadgen CPU %']);
+/** Columns of the step tables left to summary.md and the report in a terminal, so it fits 120 columns. */
+const TERMINAL_HIDDEN = new Set(['p90 ms', 'max ms', 'in flight', 'order warn', 'subgraphs CPU %', 'loadgen CPU %']);
+const LADDER_TERMINAL_HIDDEN = new Set(['mean ms', 'p80 ms', 'p95 ms', 'max ms', 'gw RSS MB', 'gc %', 'loadgen CPU %']);
 
 /** The sweep's terminal table: one row per step, then why each failed step failed. */
 export function renderStepTable(run: RunResult, opts: TerminalOptions = {}): string {
@@ -18,7 +19,7 @@ export function renderStepTable(run: RunResult, opts: TerminalOptions = {}): str
   if (run.steps.length === 0) return 'No steps recorded.';
   const table = stepTable(run);
   // A terminal is about 120 columns: the rarer figures stay in summary.md and the report.
-  const hide = table.columns === STEP_COLUMNS ? TERMINAL_HIDDEN : new Set<string>();
+  const hide = table.columns === STEP_COLUMNS ? TERMINAL_HIDDEN : LADDER_TERMINAL_HIDDEN;
   const shown = table.columns.map((column, i) => (hide.has(column.header) ? -1 : i)).filter((i) => i >= 0);
   const rows = run.steps.map((step) => {
     const status = step.status === 'ok' ? p.green('ok') : step.status === 'failed' ? p.bold(p.red('FAILED')) : p.yellow(step.status);
