@@ -47,7 +47,13 @@ export function bucketTableData(run: RunResult, unit: BucketUnit): { columns: Co
 export function renderBucketTable(run: RunResult, unit: BucketUnit = 'share'): string {
   if (!hasBuckets(run)) return '';
   const { columns, rows } = bucketTableData(run, unit);
-  return formatTextTable(columns, rows);
+  // A terminal's 120 columns: the caption gives the unit, and buckets nothing fell in stay in summary.md.
+  const kept = columns.map((_, i) => i < 2 || rows.some((row) => !/^(0\.0+|–)$/.test(row[i] ?? '')));
+  const headers = columns.filter((_, i) => kept[i]).map((column) => ({ ...column, header: column.header.replace(/ %$/, '') }));
+  return formatTextTable(
+    headers,
+    rows.map((row) => row.filter((_, i) => kept[i])),
+  );
 }
 
 /** The same table as GitHub markdown; empty string when no step has buckets. */
