@@ -38,6 +38,10 @@ describe('the CI recipe', () => {
     expect(post.run).toContain('<!-- gwprof-compare -->');
     expect(post.run).toContain('PATCH');
     expect(post.run).toContain('GITHUB_STEP_SUMMARY');
+    // gwprof is pinned by version and installed as a package, not run from a clone.
+    const checkout = steps.find((s) => s.uses?.startsWith('actions/checkout') && s.name?.includes('gwprof')) as Step & { with: { ref?: string } };
+    expect(checkout.with.ref).toMatch(/^v\d+\.\d+\.\d+$/);
+    expect(steps.some((s) => /npm install .*gwprof-\*\.tgz/.test(s.run ?? ''))).toBe(true);
     // The artifact is uploaded before the comment that links it.
     expect(steps.findIndex((s) => s.id === 'artifact')).toBeLessThan(steps.indexOf(post));
   });
