@@ -32,8 +32,10 @@ export function renderStepTable(run: RunResult, opts: TerminalOptions = {}): str
       rows,
     ),
   ];
+  // After a blank line, so whoever reads the table (a script, a test) finds its rows alone.
   if (shown.length < table.columns.length)
     lines.push(
+      '',
       `(${table.columns
         .filter((c) => hide.has(c.header))
         .map((c) => c.header)
