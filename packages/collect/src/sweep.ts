@@ -53,12 +53,13 @@ export interface SweepOutcome {
 }
 
 export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
+  // Bad input first (the gateway spec, the scenario's files), then what the machine may refuse (ports).
   const attached = isUrlSpec(options.gateway);
   if (attached) gatewayUrlOf(options.gateway);
-  else await checkPorts(options);
-  const scenario = loadScenario(options.scenario);
-  if (!attached) await installGateway(options.gateway, options.onProgress);
   const adapter = attached ? null : gatewayFromSpec(options.gateway);
+  const scenario = loadScenario(options.scenario);
+  if (!attached) await checkPorts(options);
+  if (!attached) await installGateway(options.gateway, options.onProgress);
   const session = openSession({
     ...options,
     label: options.gateway.replace(/^url:.*/, 'url'),
