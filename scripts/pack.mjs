@@ -80,7 +80,8 @@ cpSync(path.join(root, 'fixtures'), path.join(stage, 'fixtures'), { recursive: t
 const overrides = { '@graphql-tools/delegate': '12.2.1', graphql: '16.11.0' };
 for (const name of readdirSync(path.join(root, 'gateways'))) {
   const target = path.join(stage, 'gateways', name);
-  cpSync(path.join(root, 'gateways', name), target, { recursive: true, filter: (f) => !/[/\\](node_modules|\.work|\.mesh)([/\\]|$)/.test(f) });
+  const shipped = path.join(root, 'gateways', name);
+  cpSync(shipped, target, { recursive: true, filter: (f) => !/(^|[/\\])(node_modules|\.work|\.mesh)([/\\]|$)/.test(path.relative(shipped, f)) });
   const manifest = readJson(path.join(target, 'package.json'));
   writeFileSync(path.join(target, 'package.json'), `${JSON.stringify({ ...manifest, overrides }, null, 2)}\n`);
 }

@@ -1,8 +1,8 @@
 /**
  * gwprof as a user installs it: `node scripts/pack.mjs` writes gwprof-<version>.tgz, npm installs it
  * into an empty folder, and `npx gwprof` sweeps and compares a `cmd:` gateway from there, with run
- * folders in that folder. The built-in gateways' first-use install (npm, from the registry) is
- * checked by hand: docs/your-gateway.md says how.
+ * folders in that folder; a built-in gateway's pinned packages are installed on its first use,
+ * with npm from the registry, into a cache (here a temporary one).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -17,10 +17,13 @@ const candidatePorts = ['--candidate-port', String(BASE_PORT + 5), '--candidate-
 let user: string;
 let tarball: string;
 
+let cache: string;
+
 function npx(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     // INIT_CWD unset: gwprof is started from the user's folder, as a user would.
-    const child = spawn('npx', ['--no-install', 'gwprof', ...args], { cwd: user, env: { ...process.env, INIT_CWD: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = { ...process.env, INIT_CWD: '', XDG_CACHE_HOME: cache };
+    const child = spawn('npx', ['--no-install', 'gwprof', ...args], { cwd: user, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -34,6 +37,7 @@ describe('the installable package', () => {
     const out = tempDir('pack');
     tarball = execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'pack.mjs'), '--out', out], { encoding: 'utf8' }).trim();
     user = tempDir('user');
+    cache = tempDir('cache');
     writeFileSync(path.join(user, 'package.json'), '{"name":"my-gateway","private":true}\n');
     execFileSync('npm', ['install', tarball, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: user, encoding: 'utf8' });
   }, 240_000);
@@ -98,4 +102,14 @@ describe('the installable package', () => {
     expect(result.analysis.verdict).toBe('regression');
     expect(readdirSync(path.join(user, 'profiles')).sort()).toEqual(['compare', 'sweep']);
   }, 240_000);
+
+  it('runs the quick sweep of the demo on Mesh, installing its pinned packages into the cache on first use', async () => {
+    const sweep = await npx(['sweep', '--quick', '--no-color', '--run-id', 'quick', ...ports]);
+    expect(sweep.code, sweep.stderr).toBe(0);
+    expect(sweep.stderr).toMatch(/installing the mesh gateway's pinned packages into .*gateways[/\\]mesh \(once\)/);
+    const run = JSON.parse(readFileSync(path.join(user, 'profiles', 'quick', 'results.json'), 'utf8')) as RunResult;
+    expect(run.config.gateway).toBe('mesh');
+    expect(run.steps.map((s) => s.status).every((s) => s === 'ok' || s === 'unsteady')).toBe(true);
+    expect(run.environment.gatewayPackages['@graphql-mesh/cli']).toMatch(/^0\.103\./);
+  }, 600_000);
 });

@@ -145,11 +145,11 @@ export function runsTable(entries: readonly InstructionRunEntry[]): string[] {
     const verdictMinutes = sorted(rs.map((r) => r.verdictMinutes ?? r.minutes));
     const minutes = sorted(rs.map((r) => r.minutes));
     const median = (values: number[]) => values[Math.floor((values.length - 1) / 2)]!.toFixed(1);
-    return `| ${gateway} | ${Number(percent) === 0 ? 'A/A' : `+${percent}%`} | ${rs.length} | ${count('no change')} | ${count('no change', 10)} | ${count('regression')} | ${count('regression', 10)} | ${count('inconclusive')} | ${count('improvement')} | ${count('invalid')} | ${readText} | ${median(verdictMinutes)} | ${verdictMinutes.at(-1)!.toFixed(1)} | ${median(minutes)} |`;
+    return `| ${gateway} | ${Number(percent) === 0 ? 'A/A' : `+${percent}%`} | ${rs.length} | ${count('no change')} | ${count('no change', 10)} | ${count('regression')} | ${count('regression', 10)} | ${count('inconclusive')} | ${count('improvement')} | ${count('invalid')} | ${count('error')} | ${readText} | ${median(verdictMinutes)} | ${verdictMinutes.at(-1)!.toFixed(1)} | ${median(minutes)} |`;
   });
   return [
-    '| gateway | planted | runs | no change | within 10 min | regression | within 10 min | inconclusive | improvement | invalid | read ÷ planted | median min to verdict | max min to verdict | median min in all |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |',
+    '| gateway | planted | runs | no change | within 10 min | regression | within 10 min | inconclusive | improvement | invalid | error | read ÷ planted | median min to verdict | max min to verdict | median min in all |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |',
     ...rows,
   ];
 }

@@ -21,7 +21,8 @@ export async function installGateway(spec: string, onProgress: (line: string, fi
   onProgress(`installing the ${spec} gateway's pinned packages into ${target} (once)…`, true);
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
-  cpSync(shipped, target, { recursive: true, filter: (source) => !/[/\\](node_modules|\.work|\.mesh)([/\\]|$)/.test(source) });
+  // Relative to the shipped folder: the package itself lives under a node_modules.
+  cpSync(shipped, target, { recursive: true, filter: (source) => !/(^|[/\\])(node_modules|\.work|\.mesh)([/\\]|$)/.test(path.relative(shipped, source)) });
   await npmInstall(target, spec);
   writeFileSync(path.join(target, MARKER), `${new Date().toISOString()}\n`);
 }
