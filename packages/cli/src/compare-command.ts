@@ -204,7 +204,8 @@ export function compareCommand(): Command {
 }
 
 async function compareAction(flags: CompareFlags): Promise<number> {
-  const copies: CompareCopies = { ...(flags.markdown ? { markdown: flags.markdown } : {}), ...(jsonFile(flags.json) ? { json: jsonFile(flags.json)! } : {}) };
+  const json = jsonFile(flags.json);
+  const copies: CompareCopies = { ...(flags.markdown ? { markdown: flags.markdown } : {}), ...(json ? { json } : {}) };
   if (flags.baselineRun || flags.candidateRun) return compareRunsAction(flags, copies);
   if (!flags.baseline || !flags.candidate) throw new GwprofError('compare needs --baseline and --candidate gateways (or --baseline-run and --candidate-run)');
   const progress = new ProgressLine();

@@ -104,7 +104,9 @@ export function deriveAllocationSummary(
   attribution: HeapProfile | null = null,
 ): AllocationSummary {
   const window = analyzeAllocations(profile, { rules });
-  const placed = attribution ? placeByAttribution(window, analyzeAllocations(attribution, { rules })) : window;
+  // The inlining-off profile, analysed once: its shares place the window's bytes, its own total is kept beside them.
+  const attributed = attribution ? analyzeAllocations(attribution, { rules }) : null;
+  const placed = attributed ? placeByAttribution(window, attributed) : window;
   const ok = step.requests.ok;
   const perOk = (bytes: number) => bytes / ok;
   const attributionOk = takenAttribution(step)?.okResponses ?? 0;
@@ -117,10 +119,8 @@ export function deriveAllocationSummary(
     bucketBytesPerOkRequest: ok > 0 ? Object.fromEntries(Object.entries(placed.bytesByBucket).map(([bucket, bytes]) => [bucket, perOk(bytes)])) : null,
     topAllocators: placed.topAllocators.map(({ bytes, ...f }) => ({ ...f, bytesPerOkRequest: ok > 0 ? perOk(bytes) : 0 })),
     gcMsPerOkRequest: step.profile!.nodeGc && ok > 0 ? step.profile!.nodeGc.ms / ok : null,
-    frames: attribution ? 'allocating' : 'physical',
-    ...(attribution
-      ? { attributionBytesPerOkRequest: attributionOk > 0 ? analyzeAllocations(attribution, { rules, top: 0 }).bytes / attributionOk : null }
-      : {}),
+    frames: attributed ? 'allocating' : 'physical',
+    ...(attributed ? { attributionBytesPerOkRequest: attributionOk > 0 ? attributed.bytes / attributionOk : null } : {}),
   };
 }
 
