@@ -120,7 +120,7 @@ const others = execFileSync('taskset', ['-p', '-c', String(process.pid)], { enco
 // What the gateway did for a run's successful responses: subgraph requests (fan-out; Mesh merges
 // concurrent subgraph calls, so fan-out falls when requests arrive together) and its CPU time.
 const subgraphs = await attachSubgraphs(DEFAULTS.subgraphPorts);
-const subgraphRequests = async (): Promise<number> => Object.values(await subgraphs.requestCounts()).reduce((a, b) => a + b, 0);
+const subgraphRequests = async (): Promise<number> => Object.values(await subgraphs.requestCounts!()).reduce((a, b) => a + b, 0);
 const gatewayCpuMs = (): number => cpuSeconds([bed.gateway.pid]) * 1000;
 async function withGatewayWork(run: () => Promise<ToolRun>): Promise<MeasuredRun> {
   const [calls, cpu] = [await subgraphRequests(), gatewayCpuMs()];

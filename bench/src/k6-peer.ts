@@ -84,7 +84,7 @@ const others = execFileSync('taskset', ['-p', '-c', String(process.pid)], { enco
   .pop()!
   .trim();
 const subgraphs = await attachSubgraphs(DEFAULTS.subgraphPorts);
-const subgraphRequests = async (): Promise<number> => Object.values(await subgraphs.requestCounts()).reduce((a, b) => a + b, 0);
+const subgraphRequests = async (): Promise<number> => Object.values(await subgraphs.requestCounts!()).reduce((a, b) => a + b, 0);
 const port = Number(new URL(url).port);
 
 const percentile = (sorted: number[], p: number): number | null =>

@@ -12,6 +12,7 @@ import { upCommand } from './up-command.js';
 import { soakCommand } from './soak-command.js';
 import { exportCommand } from './export-command.js';
 import { importCommand } from './import-command.js';
+import { goldensCommand } from './goldens-command.js';
 import { assertLinux } from './platform.js';
 
 // A closed pipe (`gwprof … | head`, a parent that died) must not crash the harness before it
@@ -37,6 +38,7 @@ for (const command of [
   compareCommand(),
   soakCommand(),
   upCommand(),
+  goldensCommand(),
   exportCommand(),
   importCommand(),
   bucketsCommand(),

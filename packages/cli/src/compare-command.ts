@@ -22,6 +22,7 @@ import {
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
 import { scenarioFrom, subgraphPortsFrom } from './defaults.js';
+import { SCENARIO_FILE_HELP, chooseScenario, scenarioSourceOf } from './scenario-option.js';
 
 const COMPARE = DEFAULTS.compare;
 const DESIGN = COMPARE.design;
@@ -30,6 +31,7 @@ const COUNTING = COMPARE.instructions;
 interface CompareFlags extends ServiceFlags {
   baseline?: string;
   candidate?: string;
+  scenario?: string;
   baselineEnv?: Record<string, string>;
   candidateEnv?: Record<string, string>;
   baselineRun?: string;
@@ -185,6 +187,7 @@ export function compareCommand(): Command {
     .option('--candidate-node <version>', 'Node.js of the candidate (same forms): compare one gateway on two Node versions', 'current')
     .option('--v8-flag <flag>', "a V8 flag on both sides' node command lines, e.g. --single-threaded-gc (repeatable)", collectList)
     .option('--seed-per-epoch', 'give both sides the same fresh --hash-seed and --random-seed every epoch', DESIGN.seedPerEpoch)
+    .option('--scenario <name|file>', `the requests: ${SCENARIO_FILE_HELP}, or a built-in scenario by name (default: the query below)`)
     .option(
       '--query <file>',
       `GraphQL query to POST (default: ${path.relative(process.cwd(), COMPARE.scenario.query)}, with its variable sets cycled per request and their golden responses)`,
@@ -255,7 +258,7 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
       '--candidate-subgraph-ports',
     ),
     ...load,
-    scenario: scenarioFrom(flags, COMPARE.scenario),
+    scenario: flags.scenario ? scenarioSourceOf(chooseScenario(flags.scenario), flags, COMPARE.scenario) : scenarioFrom(flags, COMPARE.scenario),
     ...(flags.baselineNode ? { baselineNode: flags.baselineNode } : {}),
     ...(flags.candidateNode ? { candidateNode: flags.candidateNode } : {}),
     design: {

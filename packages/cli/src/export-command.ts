@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULTS, SCENARIOS, exportK6 } from '@gwprof/collect';
 import { GwprofError, type LoadShape } from '@gwprof/results';
 import { parseDuration, parsePositiveNumber, parseWholeNumber } from './options.js';
-import { scenarioFrom } from './defaults.js';
+import { chooseScenario, scenarioHelp, scenarioSourceOf } from './scenario-option.js';
 
 interface ExportFlags {
   out: string;
@@ -38,13 +38,12 @@ export function exportCommand(): Command {
     .option('-d, --duration <time>', 'how long k6 runs: 30s, 5m…', parseDuration('--duration'), 60)
     .option('--timeout <seconds>', 'a request without a response after this long is a timeout', parsePositiveNumber('--timeout'), DEFAULTS.timeoutSec)
     .option('--url <url>', 'the gateway (GWPROF_URL overrides it when k6 runs)', `http://127.0.0.1:${DEFAULTS.gatewayPort}/graphql`)
-    .option('--scenario <name>', `the request stream (${Object.keys(SCENARIOS).join(', ')})`, DEFAULTS.sweep.scenario)
+    .option('--scenario <name|file>', scenarioHelp(), DEFAULTS.sweep.scenario)
     .option('--query <file>', "GraphQL query instead of the scenario's")
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
     .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry')
     .action((_tool: string, flags: ExportFlags) => {
-      const scenario = SCENARIOS[flags.scenario];
-      if (!scenario) throw new GwprofError(`--scenario must be one of ${Object.keys(SCENARIOS).join(', ')} (got "${flags.scenario}")`);
+      const chosen = chooseScenario(flags.scenario);
       if (flags.rate !== undefined && flags.concurrency !== undefined)
         throw new GwprofError('give --concurrency (closed loop) or --rate (open loop), not both');
       const load: LoadShape =
@@ -53,8 +52,8 @@ export function exportCommand(): Command {
           : { kind: 'closed', concurrency: flags.concurrency ?? 10 };
       const written = exportK6({
         outDir: flags.out,
-        scenario: scenarioFrom(flags, scenario.files),
-        scenarioName: flags.scenario,
+        scenario: scenarioSourceOf(chosen, flags, SCENARIOS[DEFAULTS.sweep.scenario]!.files),
+        scenarioName: chosen.name,
         url: flags.url,
         load,
         durationSec: flags.duration,

@@ -10,12 +10,14 @@ import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseDuration, parsePositiveNumber, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
-import { scenarioFrom } from './defaults.js';
+import { chooseScenario, gatewayOf, scenarioHelp, scenarioSourceOf } from './scenario-option.js';
 
 const SOAK = DEFAULTS.soak;
 
 interface SoakFlags extends ServiceFlags {
   gateway: string;
+  scenario: string;
+  expectNone?: boolean;
   gatewayEnv?: Record<string, string>;
   rate?: number;
   concurrency?: number;
@@ -72,11 +74,12 @@ export function soakCommand(): Command {
       parsePositiveNumber('--leak-threshold'),
       SOAK.leakThresholdBytesPerRequest,
     )
+    .option('--scenario <name|file>', scenarioHelp(), SOAK.scenario)
     .option('--query <file>', 'GraphQL query to POST instead of the default stream')
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
     .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry');
-  return addServiceOptions(command).action(async (flags: SoakFlags) => {
-    process.exitCode = await soakAction(flags);
+  return addServiceOptions(command).action(async (flags: SoakFlags, self: Command) => {
+    process.exitCode = await soakAction(flags, self.getOptionValueSource('gateway'));
   });
 }
 
@@ -101,15 +104,16 @@ export function soakSchedule(flags: Pick<SoakFlags, 'duration' | 'interval' | 'c
   return { intervalSec, snapshotEvery, warmupSec };
 }
 
-function soakOptions(flags: SoakFlags, signal: AbortSignal, progress: ProgressLine): SoakOptions {
+function soakOptions(flags: SoakFlags, gatewaySource: string | undefined, signal: AbortSignal, progress: ProgressLine): SoakOptions {
   if (flags.rate !== undefined && flags.concurrency !== undefined) throw new GwprofError('give --rate (open loop) or --concurrency (closed loop), not both');
   const services = serviceOptions(flags);
+  const chosen = chooseScenario(flags.scenario);
   return {
     ...services,
-    gateway: flags.gateway,
+    ...gatewayOf(flags.gateway, gatewaySource, chosen),
     gatewayEnv: flags.gatewayEnv ?? {},
-    scenarioName: SOAK.scenario,
-    scenario: scenarioFrom(flags, SCENARIOS[SOAK.scenario]!.files),
+    scenarioName: chosen.name,
+    scenario: scenarioSourceOf(chosen, flags, SCENARIOS[SOAK.scenario]!.files),
     load:
       flags.concurrency !== undefined
         ? { kind: 'closed', concurrency: flags.concurrency }
@@ -125,9 +129,9 @@ function soakOptions(flags: SoakFlags, signal: AbortSignal, progress: ProgressLi
   };
 }
 
-async function soakAction(flags: SoakFlags): Promise<number> {
+async function soakAction(flags: SoakFlags, gatewaySource: string | undefined): Promise<number> {
   const progress = new ProgressLine();
-  const { runDir, failure } = await withInterruptSignal((signal) => runSoak(soakOptions(flags, signal, progress)));
+  const { runDir, failure } = await withInterruptSignal((signal) => runSoak(soakOptions(flags, gatewaySource, signal, progress)));
   progress.update('analysing the soak and writing the report…', true);
   const { soak, summary, report } = await publishSoak(runDir);
   process.stdout.write(

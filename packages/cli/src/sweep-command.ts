@@ -11,7 +11,7 @@ import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseDuration, parseIntegerList, parsePercent, parseRates, parseSlo, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
-import { scenarioFrom } from './defaults.js';
+import { chooseScenario, gatewayOf, scenarioHelp, scenarioSourceOf } from './scenario-option.js';
 
 const { sweep: SWEEP, quick: QUICK } = DEFAULTS;
 
@@ -48,7 +48,7 @@ export function sweepCommand(): Command {
     .description('start the subgraphs and a gateway, sweep load over concurrency levels, validate every response and profile the gateway')
     .option(
       '-g, --gateway <spec>',
-      'gateway under test: mesh, hive, apollo, cmd:<shell command> (run in the folder you started gwprof from; gets PORT and SUBGRAPH_<NAME>_URL), or url:<http://127.0.0.1:…> for one already running (e.g. by gwprof up)',
+      "gateway under test: mesh, hive, apollo, cmd:<shell command> (run in the folder you started gwprof from; gets PORT and SUBGRAPH_<NAME>_URL), or url:<http://127.0.0.1:…> for one already running (e.g. by gwprof up); default: a scenario file's gateway: (run in its folder), else mesh",
       DEFAULTS.gateway,
     )
     .option(
@@ -99,16 +99,7 @@ export function sweepCommand(): Command {
       parseDuration('--warmup', 1, { allowZero: true }),
     )
     .option('-q, --quick', 'a short run that still exercises everything (two levels, short steps)', false)
-    .addOption(
-      new Option(
-        '--scenario <name>',
-        Object.entries(SCENARIOS)
-          .map(([name, s]) => `${name}: ${s.description}`)
-          .join('; '),
-      )
-        .choices(Object.keys(SCENARIOS))
-        .default(SWEEP.scenario),
-    )
+    .option('--scenario <name|file>', scenarioHelp(), SWEEP.scenario)
     .option('--query <file>', "GraphQL query to POST instead of the scenario's (the queries gwprof ships bring their variables and golden responses)")
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
     .option('--expect <file>', 'golden {"data": …} (or a list, one per variables entry); the queries gwprof ships have theirs')
@@ -131,33 +122,34 @@ export function sweepCommand(): Command {
         .choices(['inspector', 'clinic', '0x'])
         .default(SWEEP.profiler),
     );
-  return addServiceOptions(command).action(async (flags: SweepFlags) => {
-    process.exitCode = await sweepAction(flags);
+  return addServiceOptions(command).action(async (flags: SweepFlags, self: Command) => {
+    process.exitCode = await sweepAction(flags, self.getOptionValueSource('gateway'));
   });
 }
 
 /** The flags as collect's options: defaults filled in, nothing else. */
-function sweepOptions(flags: SweepFlags, signal: AbortSignal, progress: ProgressLine): SweepOptions {
+function sweepOptions(flags: SweepFlags, gatewaySource: string | undefined, signal: AbortSignal, progress: ProgressLine): SweepOptions {
   const preset = flags.quick ? QUICK : SWEEP;
-  const scenario = SCENARIOS[flags.scenario]!;
+  const chosen = chooseScenario(flags.scenario);
+  const scenario = chosen.preset;
   const services = serviceOptions(flags);
   return {
     ...services,
     // The scenario's isolation (seed 000: 1 CPU, 512 MB) unless the flags say otherwise.
-    ...(scenario.gatewayCpus !== undefined && services.gatewayCpus === undefined ? { gatewayCpus: scenario.gatewayCpus } : {}),
-    ...(scenario.gatewayMemoryMB !== undefined && services.gatewayMemoryMB === undefined ? { gatewayMemoryMB: scenario.gatewayMemoryMB } : {}),
-    gateway: flags.gateway,
+    ...(scenario?.gatewayCpus !== undefined && services.gatewayCpus === undefined ? { gatewayCpus: scenario.gatewayCpus } : {}),
+    ...(scenario?.gatewayMemoryMB !== undefined && services.gatewayMemoryMB === undefined ? { gatewayMemoryMB: scenario.gatewayMemoryMB } : {}),
+    ...gatewayOf(flags.gateway, gatewaySource, chosen),
     ...(flags.gatewayPid !== undefined ? { gatewayPid: flags.gatewayPid } : {}),
     gatewayEnv: flags.gatewayEnv ?? {},
-    scenarioName: flags.scenario,
-    levels: levelsOf(flags, flags.concurrency ?? [...(flags.quick ? preset.concurrency : scenario.concurrency)]),
+    scenarioName: chosen.name,
+    levels: levelsOf(flags, flags.concurrency ?? [...(flags.quick || !scenario ? preset.concurrency : scenario.concurrency)]),
     ...(flags.rate === 'auto' ? { autoRate: { arrivals: flags.arrivals, maxInFlight: flags.maxInFlight } } : {}),
     slo: flags.slo ?? null,
     durationSec: flags.duration ?? preset.durationSec,
     maxDurationSec: Math.max(flags.maxDuration ?? preset.maxDurationSec, flags.duration ?? preset.durationSec),
     warmupSec: flags.warmup ?? preset.warmupSec,
     settleSec: DEFAULTS.settleSec,
-    scenario: scenarioFrom(flags, scenario.files),
+    scenario: scenarioSourceOf(chosen, flags, SCENARIOS[SWEEP.scenario]!.files),
     minSuccess: flags.minSuccess / 100,
     profiler: flags.profile ? flags.profiler : 'none',
     allocationAttribution: flags.allocationAttribution ? { ...DEFAULTS.allocationAttribution } : null,
@@ -176,9 +168,9 @@ function levelsOf(flags: SweepFlags, concurrency: number[]): LoadShape[] {
   return concurrency.map((c) => ({ kind: 'closed', concurrency: c }));
 }
 
-async function sweepAction(flags: SweepFlags): Promise<number> {
+async function sweepAction(flags: SweepFlags, gatewaySource: string | undefined): Promise<number> {
   const progress = new ProgressLine();
-  const { runDir, failure } = await withInterruptSignal((signal) => runSweep(sweepOptions(flags, signal, progress)));
+  const { runDir, failure } = await withInterruptSignal((signal) => runSweep(sweepOptions(flags, gatewaySource, signal, progress)));
   progress.update('analysing profiles and writing the report…', true);
   const { run, summary, report } = await publishRun(runDir);
   if (jsonToStdout(flags.json)) process.stdout.write(`${JSON.stringify(run, null, 2)}\n`);

@@ -31,9 +31,9 @@ describe('loadScenario', () => {
     const v = file('v.json', JSON.stringify([{ id: '1' }, { id: '2' }]));
     const e = file('e.json', JSON.stringify([{ data: { user: { id: '1' } } }, { data: { user: { id: '2' } } }]));
     const scenario = loadScenario({ query: q, variables: v, expect: e });
-    expect(scenario.operationName).toBe('Q');
-    expect(scenario.variableSets).toEqual([{ id: '1' }, { id: '2' }]);
-    expect(scenario.expected).toEqual([{ user: { id: '1' } }, { user: { id: '2' } }]);
+    expect(scenario.requests.map((r) => r.operationName)).toEqual(['Q', 'Q']);
+    expect(scenario.requests.map((r) => r.variables)).toEqual([{ id: '1' }, { id: '2' }]);
+    expect(scenario.requests.map((r) => r.expected)).toEqual([{ user: { id: '1' } }, { user: { id: '2' } }]);
   });
 
   it('rejects goldens that do not match the variables count, or lack data', () => {

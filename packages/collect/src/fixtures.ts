@@ -1,25 +1,15 @@
 /**
- * The request a sweep sends: a query file, optional variables (one object, or a list cycled
- * per request so gateways that share identical in-flight requests are measured fairly) and an
- * optional golden response (one, or one per variables entry).
+ * The request stream a sweep sends from files: a query file, optional variables (one object, or a
+ * list cycled per request so gateways that share identical in-flight requests are measured fairly)
+ * and an optional golden response (one, or one per variables entry).
  */
 import { readFileSync } from 'node:fs';
-import { type DocumentNode, GraphQLError, Kind, parse } from 'graphql';
-import { selectionOrderOf, type SelectionOrder } from './validate-response.js';
 import { GwprofError } from '@gwprof/results';
+import { parseOperation, scenarioRequest, type Scenario } from './scenario.js';
 
-export interface Scenario {
-  queryFile: string;
-  query: string;
-  operationName: string | undefined;
-  /** null: no variables; otherwise cycled round-robin, one entry per request. */
-  variableSets: Record<string, unknown>[] | null;
-  /** Golden `data` per variables entry (or a single one), or null to check only status and errors. */
-  expected: unknown[] | null;
-  order: SelectionOrder;
-}
+export type { Scenario } from './scenario.js';
 
-function readText(file: string, what: string): string {
+export function readText(file: string, what: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
@@ -28,7 +18,7 @@ function readText(file: string, what: string): string {
   }
 }
 
-function readJson(file: string, what: string): unknown {
+export function readJson(file: string, what: string): unknown {
   const text = readText(file, what);
   try {
     return JSON.parse(text);
@@ -38,21 +28,7 @@ function readJson(file: string, what: string): unknown {
 }
 
 export function loadScenario(files: { query: string; variables?: string | null; expect?: string | null }): Scenario {
-  const query = readText(files.query, 'query file');
-  if (query.trim() === '') throw new GwprofError(`query file ${files.query} is empty`);
-  let document: DocumentNode;
-  try {
-    document = parse(query);
-  } catch (error) {
-    const message = error instanceof GraphQLError ? error.message.split('\n')[0] : String(error);
-    const location = error instanceof GraphQLError && error.locations?.[0] ? ` (line ${error.locations[0].line}, column ${error.locations[0].column})` : '';
-    throw new GwprofError(`query file ${files.query} is not valid GraphQL: ${message}${location}`);
-  }
-  const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
-  if (operations.length !== 1) {
-    throw new GwprofError(`query file ${files.query} must hold exactly one operation (found ${operations.length})`);
-  }
-  const operationName = operations[0]!.name?.value;
+  const operation = parseOperation(readText(files.query, 'query file'), `query file ${files.query}`);
 
   let variableSets: Record<string, unknown>[] | null = null;
   if (files.variables) {
@@ -82,5 +58,7 @@ export function loadScenario(files: { query: string; variables?: string | null; 
     expected = list.map((entry) => (entry as { data: unknown }).data);
   }
 
-  return { queryFile: files.query, query, operationName, variableSets, expected, order: selectionOrderOf(document, operationName) };
+  const goldenOf = (i: number): unknown => (expected ? (expected.length === 1 ? expected[0] : expected[i]) : null);
+  const requests = (variableSets ?? [null]).map((variables, i) => scenarioRequest(operation, variables, goldenOf(i)));
+  return { source: files.query, requests };
 }

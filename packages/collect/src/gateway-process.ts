@@ -12,14 +12,14 @@ import { assertPortFree, waitForPort } from './ports.js';
 import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import { processTree } from './proc-stats.js';
 import { hasListener, pidListeningOn } from './listening-pid.js';
-import type { GatewayAdapter, GatewayContext, SubgraphName } from './gateways/types.js';
+import type { GatewayAdapter, GatewayContext } from './gateways/types.js';
 import type { StepGateway } from './step/step-types.js';
 import { GwprofError } from '@gwprof/results';
 
 export interface GatewayStartOptions {
   adapter: GatewayAdapter;
   port: number;
-  subgraphUrls: Record<SubgraphName, string>;
+  subgraphUrls: Record<string, string>;
   /** --gateway-env, for the gateway process only. */
   extraEnv: Record<string, string>;
   /** NODE_OPTIONS additions (profiler preload, heap cap), appended after the user's. */
@@ -113,9 +113,9 @@ function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-export function gatewayEnvironment(port: number, subgraphUrls: Record<SubgraphName, string>): Record<string, string> {
+export function gatewayEnvironment(port: number, subgraphUrls: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = { PORT: String(port) };
-  for (const [name, url] of Object.entries(subgraphUrls)) env[`SUBGRAPH_${name.toUpperCase()}_URL`] = url;
+  for (const [name, url] of Object.entries(subgraphUrls)) env[`SUBGRAPH_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_URL`] = url;
   return env;
 }
 

@@ -67,11 +67,13 @@ export async function launchGatewayUnderTest(
 export async function attachGatewayUnderTest(options: {
   spec: string;
   pid: number | null;
+  /** Subgraphs gwprof started for it; null: the demo's at subgraphPorts, started by someone else. */
+  subgraphs: RunningSubgraphs | null;
   subgraphPorts: Record<SubgraphName, number>;
   profile: boolean;
 }): Promise<GatewayUnderTest> {
   const url = gatewayUrlOf(options.spec);
-  const subgraphs = await attachSubgraphs(options.subgraphPorts);
+  const subgraphs = options.subgraphs ?? (await attachSubgraphs(options.subgraphPorts));
   let profiler: GatewayProfiler | null = null;
   let profilerUnavailable: string | null = null;
   if (options.profile) {

@@ -4,7 +4,7 @@
  * test bed (subgraphs, gateway launcher) and its teardown.
  */
 import { openRunFolder, makeRunId, type RunFolder } from './run-folder.js';
-import { planResources, startTestBed, type ProfilerKind, type ResourcePlan, type ServiceOptions, type TestBed } from './test-bed.js';
+import { planResources, startTestBed, type OwnSubgraphs, type ProfilerKind, type ResourcePlan, type ServiceOptions, type TestBed } from './test-bed.js';
 import { describeEnvironment } from './environment.js';
 import type { RunEnvironment } from '@gwprof/results';
 
@@ -27,6 +27,8 @@ export interface SessionOptions extends ServiceOptions {
   attached?: boolean;
   gatewayPackages: Record<string, string>;
   profiler: ProfilerKind;
+  /** A scenario file's subgraphs, instead of the demo's. */
+  ownSubgraphs?: OwnSubgraphs | null;
   commandLine: string[];
   onProgress: (line: string, final: boolean) => void;
 }
@@ -69,6 +71,7 @@ export function openSession(options: SessionOptions): Session {
         logs: folder.logs,
         subgraphPorts: options.subgraphPorts,
         ...(options.candidateSubgraphPorts ? { candidateSubgraphPorts: options.candidateSubgraphPorts } : {}),
+        ownSubgraphs: options.ownSubgraphs ?? null,
         subgraphDelayMs: options.subgraphDelayMs,
         gatewayPort: options.gatewayPort,
         profiler: options.profiler,

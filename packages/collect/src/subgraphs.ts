@@ -13,18 +13,22 @@ import { GwprofError } from '@gwprof/results';
 export const DEFAULT_SUBGRAPH_PORTS: Record<SubgraphName, number> = { accounts: 4001, reviews: 4002, products: 4003, inventory: 4004 };
 
 export interface RunningSubgraphs {
-  urls: Record<SubgraphName, string>;
+  /** Name → the URL the gateway reaches it at. */
+  urls: Record<string, string>;
   /** The process serving a subgraph; null when it is not ours and could not be found. */
-  pidOf(name: SubgraphName): number | null;
-  /** Requests each subgraph has served so far. */
-  requestCounts(): Promise<Record<SubgraphName, number>>;
+  pidOf(name: string): number | null;
+  /**
+   * Requests each subgraph has served so far; null when gwprof cannot count them (a scenario
+   * file's own subgraphs: not gwprof's code, and not proxied).
+   */
+  requestCounts: (() => Promise<Record<string, number>>) | null;
   stop(): Promise<void>;
 }
 
 /** Requests served so far on these ports, from each subgraph's /__gwprof/stats there. */
-function countRequests(ports: Record<SubgraphName, number>): () => Promise<Record<SubgraphName, number>> {
+function countRequests(ports: Record<SubgraphName, number>): () => Promise<Record<string, number>> {
   return async () => {
-    const counts = {} as Record<SubgraphName, number>;
+    const counts: Record<string, number> = {};
     await Promise.all(
       SUBGRAPH_NAMES.map(async (name) => {
         const response = await fetch(`http://127.0.0.1:${ports[name]}/__gwprof/stats`, { signal: AbortSignal.timeout(5000) });
@@ -44,7 +48,7 @@ export async function attachSubgraphs(ports: Record<SubgraphName, number>): Prom
   const requestCounts = countRequests(ports);
   const everyPid = readdirSync('/proc').map(Number).filter(Number.isInteger);
   const pids = Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, pidListeningOn(ports[name], everyPid)])) as Record<SubgraphName, number | null>;
-  return { urls: urlsOf(ports), pidOf: (name) => pids[name], requestCounts, stop: async () => undefined };
+  return { urls: urlsOf(ports), pidOf: (name) => pids[name as SubgraphName] ?? null, requestCounts, stop: async () => undefined };
 }
 
 /** The subgraphs as each gateway sees them: the run's addresses, and a comparison's candidate's own (null otherwise). */
@@ -91,7 +95,7 @@ export async function startSubgraphs(options: {
   }
   const view = (ports: Record<SubgraphName, number>): RunningSubgraphs => ({
     urls: urlsOf(ports),
-    pidOf: (name) => processes[name].pid,
+    pidOf: (name) => processes[name as SubgraphName]?.pid ?? null,
     requestCounts: countRequests(ports),
     stop,
   });

@@ -5,7 +5,8 @@
  * pass's work, from the files.
  */
 import { GwprofError, loadLabel, writeRunResult, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
-import { loadScenario, type Scenario } from './fixtures.js';
+import type { Scenario } from './scenario.js';
+import { checkGatewayForScenario, loadRequests, ownSubgraphsOf, recordedSource, type ScenarioSource } from './scenario-source.js';
 import { assertPortFree } from './ports.js';
 import { gatewayFromSpec, installGateway } from './gateways/index.js';
 import { measureStep, type StepSettings } from './step/measure-step.js';
@@ -13,7 +14,7 @@ import { openSession, type Session } from './session.js';
 import type { ProfilerKind, ServiceOptions } from './test-bed.js';
 import type { RunningGateway } from './gateway-process.js';
 import { attachGatewayUnderTest, gatewayUrlOf, isUrlSpec, launchGatewayUnderTest, type GatewayUnderTest } from './gateway-under-test.js';
-import { DEFAULTS, type ScenarioFiles } from './defaults.js';
+import { DEFAULTS } from './defaults.js';
 import { recordHeader } from './record-header.js';
 import { measureFanoutAlone } from './load/fanout-probe.js';
 import { RequestStream } from './load/request-stream.js';
@@ -24,6 +25,8 @@ export interface SweepOptions extends StepSettings, ServiceOptions {
   /** For a url: gateway: its local process, to measure its CPU and memory and to profile it. */
   gatewayPid?: number;
   gatewayEnv: Record<string, string>;
+  /** Where a cmd: gateway runs: the user's folder unless given (a scenario file's own gateway runs from the file's folder). */
+  gatewayCwd?: string;
   /** The steps' loads, in order: closed-loop connections or open-loop rates. */
   levels: LoadShape[];
   /**
@@ -34,7 +37,7 @@ export interface SweepOptions extends StepSettings, ServiceOptions {
   slo: Slo | null;
   /** The --scenario it came from, for the record. */
   scenarioName: string;
-  scenario: ScenarioFiles;
+  scenario: ScenarioSource;
   profiler: ProfilerKind;
   outDir: string;
   runId?: string;
@@ -56,9 +59,11 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   // Bad input first (the gateway spec, the scenario's files), then what the machine may refuse (ports).
   const attached = isUrlSpec(options.gateway);
   if (attached) gatewayUrlOf(options.gateway);
-  const adapter = attached ? null : gatewayFromSpec(options.gateway);
-  const scenario = loadScenario(options.scenario);
-  if (!attached) await checkPorts(options);
+  const adapter = attached ? null : gatewayFromSpec(options.gateway, options.gatewayCwd);
+  checkGatewayForScenario([options.gateway], options.scenario);
+  const scenario = loadRequests(options.scenario);
+  const ownSubgraphs = ownSubgraphsOf(options.scenario);
+  if (!attached) await checkPorts(options, ownSubgraphs !== null);
   if (!attached) await installGateway(options.gateway, options.onProgress);
   const session = openSession({
     ...options,
@@ -66,6 +71,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     maxConcurrency: Math.max(...options.levels.map((l) => (l.kind === 'closed' ? l.concurrency : l.maxInFlight))),
     attached,
     gatewayPackages: adapter?.packageVersions() ?? {},
+    ownSubgraphs,
   });
   const { runDir, logs } = session;
   const run = newRun(options, session);
@@ -78,6 +84,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
       : await attachGatewayUnderTest({
           spec: options.gateway,
           pid: options.gatewayPid ?? null,
+          // A scenario file's subgraphs are started (or found) by gwprof even for a gateway it does not start.
+          subgraphs: ownSubgraphs ? (await session.startBed()).subgraphs : null,
           subgraphPorts: options.subgraphPorts,
           profile: options.profiler !== 'none',
         });
@@ -128,7 +136,7 @@ async function runSteps(
 
 async function fanoutAlone(target: GatewayUnderTest, scenario: Scenario, options: SweepOptions): Promise<RunResult['fanoutAlone']> {
   options.onProgress('measuring fan-out with one request at a time…', false);
-  const variants = scenario.variableSets?.length ?? 1;
+  const variants = scenario.requests.length;
   return measureFanoutAlone(target.step.url, new RequestStream(scenario), target.subgraphs, Math.min(20, Math.max(5, variants)), options.timeoutSec * 1000);
 }
 
@@ -145,11 +153,13 @@ async function collectExternalReport(options: SweepOptions, target: GatewayUnder
  * What a flag parser cannot check: ports that must differ, and are free. Before the run folder
  * exists, so a busy port is one line and nothing else (the services check again as they start).
  */
-async function checkPorts(options: SweepOptions): Promise<void> {
-  const ports = [options.gatewayPort, ...Object.values(options.subgraphPorts)];
+/** The scenario file's own subgraphs check their ports when they start. */
+async function checkPorts(options: SweepOptions, ownSubgraphs: boolean): Promise<void> {
+  const subgraphPorts: Record<string, number> = ownSubgraphs ? {} : options.subgraphPorts;
+  const ports = [options.gatewayPort, ...Object.values(subgraphPorts)];
   if (new Set(ports).size !== ports.length) throw new GwprofError(`gateway and subgraph ports must all differ (got ${ports.join(', ')})`);
   await assertPortFree(options.gatewayPort, `gateway ${options.gateway}`);
-  for (const [name, port] of Object.entries(options.subgraphPorts)) await assertPortFree(port, `subgraph ${name}`);
+  for (const [name, port] of Object.entries(subgraphPorts)) await assertPortFree(port, `subgraph ${name}`);
 }
 
 function assertRunning(target: GatewayUnderTest, when: string): void {
@@ -208,9 +218,7 @@ function runConfig(options: SweepOptions): RunConfig {
     maxDurationSec: options.maxDurationSec,
     warmupSec: options.warmupSec,
     windowMinimums: DEFAULTS.windowMinimums,
-    query: options.scenario.query,
-    variables: options.scenario.variables,
-    expect: options.scenario.expect,
+    ...recordedSource(options.scenario),
     minSuccess: options.minSuccess,
     timeoutSec: options.timeoutSec,
     subgraphDelayMs: options.subgraphDelayMs,

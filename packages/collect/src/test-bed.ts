@@ -11,6 +11,8 @@ import { createMemoryCap, pinSelf, planCpuSets, type CpuPlan, type MemoryCap } f
 import type { RunLogs } from './log.js';
 import { ProcessRegistry } from './processes.js';
 import { startSubgraphs, type RunningSubgraphs, type SubgraphViews } from './subgraphs.js';
+import { startScenarioSubgraphs } from './scenario-subgraphs.js';
+import type { ScenarioSubgraph } from './scenario-file.js';
 import { startGateway, type CallgrindLaunch, type RunningGateway } from './gateway-process.js';
 import type { NodeBinary } from './node-binaries.js';
 import { ProfilerClient, withProfilerPreload } from './profiler/controller.js';
@@ -29,6 +31,13 @@ export interface ServiceOptions {
   gatewayPort: number;
   gatewayCpus?: number;
   gatewayMemoryMB?: number;
+}
+
+/** A scenario file's own subgraphs, started or found in place of the demo's. */
+export interface OwnSubgraphs {
+  subgraphs: ScenarioSubgraph[];
+  /** The scenario file's folder: where their commands run. */
+  dir: string;
 }
 
 export interface ResourcePlan {
@@ -93,6 +102,8 @@ export async function startTestBed(options: {
   logs: RunLogs;
   subgraphPorts: Record<SubgraphName, number>;
   candidateSubgraphPorts?: Record<SubgraphName, number>;
+  /** Instead of the demo's subgraphs; both sides of a comparison share them. */
+  ownSubgraphs?: OwnSubgraphs | null;
   subgraphDelayMs: number;
   gatewayPort: number;
   profiler: ProfilerKind;
@@ -110,17 +121,28 @@ export async function startTestBed(options: {
   };
   pinSelf(resources.cpuPlan.others);
 
-  let views: SubgraphViews;
-  try {
-    options.onProgress('starting subgraphs…', false);
-    views = await startSubgraphs({
-      ports: options.subgraphPorts,
-      candidatePorts: options.candidateSubgraphPorts ?? null,
-      delayMs: options.subgraphDelayMs,
+  const ownSubgraphViews = async (own: OwnSubgraphs): Promise<SubgraphViews> => {
+    const subgraphs = await startScenarioSubgraphs({
+      ...own,
       cpus: resources.cpuPlan.others,
       registry,
       logger: (name) => logs.forProcess(`subgraph-${name}`),
     });
+    return { subgraphs, candidate: options.candidateSubgraphPorts ? subgraphs : null };
+  };
+  let views: SubgraphViews;
+  try {
+    options.onProgress('starting subgraphs…', false);
+    views = options.ownSubgraphs
+      ? await ownSubgraphViews(options.ownSubgraphs)
+      : await startSubgraphs({
+          ports: options.subgraphPorts,
+          candidatePorts: options.candidateSubgraphPorts ?? null,
+          delayMs: options.subgraphDelayMs,
+          cpus: resources.cpuPlan.others,
+          registry,
+          logger: (name) => logs.forProcess(`subgraph-${name}`),
+        });
   } catch (error) {
     await close();
     throw error;

@@ -10,9 +10,14 @@ export interface SoakConfig {
   gateway: string;
   gatewayEnv: Record<string, string>;
   scenario: string;
-  query: string;
+  /** The query file sent; null when the requests came from a scenario file. */
+  query: string | null;
   variables: string | null;
   expect: string | null;
+  /** The scenario file of the user's own operations (and subgraphs); absent or null otherwise. */
+  scenarioFile?: string | null;
+  /** The scenario file's own subgraphs: not gwprof's code nor proxied, so their requests (fan-out) cannot be counted. */
+  ownSubgraphs?: string[] | null;
   /** Open loop at a fixed rate, or closed loop at a number of connections. */
   load: { kind: 'open'; rate: number; arrivals: 'poisson' | 'uniform' } | { kind: 'closed'; concurrency: number };
   /** How the rate was chosen: given, or a fraction of a closed-loop probe's peak. */

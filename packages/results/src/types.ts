@@ -323,9 +323,14 @@ export interface RunConfig {
   warmupSec: number;
   /** What every measured window had to hold, unless it reached maxDurationSec; null in files from before schema 3. */
   windowMinimums: { minRoundTrips: number; minResponses: number } | null;
-  query: string;
+  /** The query file sent; null when the requests came from a scenario file. */
+  query: string | null;
   variables: string | null;
   expect: string | null;
+  /** The scenario file of the user's own operations (and subgraphs); absent or null otherwise. */
+  scenarioFile?: string | null;
+  /** The scenario file's own subgraphs: not gwprof's code nor proxied, so their requests (fan-out) cannot be counted. */
+  ownSubgraphs?: string[] | null;
   minSuccess: number;
   timeoutSec: number;
   subgraphDelayMs: number;
@@ -699,7 +704,12 @@ export interface CompareConfig {
   load: { kind: 'closed' } | { kind: 'open'; arrivals: 'poisson' | 'uniform'; maxInFlight: number };
   /** Load levels; every epoch measures a block at each level still open. */
   levels: number[];
-  query: string;
+  /** The query file sent; null when the requests came from a scenario file. */
+  query: string | null;
+  /** The scenario file of the user's own operations (and subgraphs); absent or null otherwise. */
+  scenarioFile?: string | null;
+  /** The scenario file's own subgraphs: not gwprof's code nor proxied, so their requests (fan-out) cannot be counted. */
+  ownSubgraphs?: string[] | null;
   profile: boolean;
   /** Mean bytes between allocation samples; null when allocations were not sampled. */
   heapSamplingBytes: number | null;

@@ -1,7 +1,7 @@
 /** What the parts of a running comparison share: its options, services, record and random source. */
 import type { CompareConfig, CompareDesign, CompareResult, LoadShape } from '@gwprof/results';
-import type { ScenarioFiles } from '../defaults.js';
-import type { Scenario } from '../fixtures.js';
+import type { Scenario } from '../scenario.js';
+import type { ScenarioSource } from '../scenario-source.js';
 import type { RunRequest, Session } from '../session.js';
 import type { ServiceOptions } from '../test-bed.js';
 import type { GatewayPair } from './gateway-pair.js';
@@ -19,7 +19,7 @@ export interface CompareOptions extends ServiceOptions, RunRequest {
   /** closed: levels are connections; open: levels are requests per second (overhead at equal load). */
   load: CompareConfig['load'];
   levels: number[];
-  scenario: ScenarioFiles;
+  scenario: ScenarioSource;
   design: CompareDesign;
   profile: boolean;
   samplingIntervalUs: number;

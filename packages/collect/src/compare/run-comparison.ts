@@ -6,7 +6,7 @@
  */
 import { judgeComparison, mulberry32, type ComparisonVerdict } from '@gwprof/analysis';
 import { GwprofError, compareLoadAt, loadLabel, writeCompareResult, type CompareConfig, type CompareResult } from '@gwprof/results';
-import { loadScenario } from '../fixtures.js';
+import { checkGatewayForScenario, loadRequests, ownSubgraphsOf, recordedSource } from '../scenario-source.js';
 import { gatewayFromSpec, installGateway } from '../gateways/index.js';
 import { resolveNode } from '../node-binaries.js';
 import { openSession, type Session } from '../session.js';
@@ -35,7 +35,8 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
   for (const spec of new Set([options.baseline, options.candidate])) await installGateway(spec, options.onProgress);
   const adapters = { baseline: gatewayFromSpec(options.baseline), candidate: gatewayFromSpec(options.candidate) };
   const nodes = { baseline: resolveNode(options.baselineNode), candidate: resolveNode(options.candidateNode) };
-  const scenario = loadScenario(options.scenario);
+  checkGatewayForScenario([options.baseline, options.candidate], options.scenario);
+  const scenario = loadRequests(options.scenario);
   const session = openSession({
     ...options,
     label: 'compare',
@@ -45,6 +46,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     ),
     // Counting needs the preload too: it forces the full GC before each batch.
     profiler: options.profile || counting ? 'inspector' : 'none',
+    ownSubgraphs: ownSubgraphsOf(options.scenario),
   });
   const compare = newCompare(options, session, { baseline: nodes.baseline.version, candidate: nodes.candidate.version });
   writeCompareResult(session.runDir, compare);
@@ -163,7 +165,9 @@ function newCompare(options: CompareOptions, session: Session, nodes: CompareCon
     candidateEnv: options.candidateEnv,
     load: options.load,
     levels: options.levels,
-    query: options.scenario.query,
+    query: recordedSource(options.scenario).query,
+    scenarioFile: recordedSource(options.scenario).scenarioFile,
+    ownSubgraphs: recordedSource(options.scenario).ownSubgraphs,
     profile: options.profile,
     heapSamplingBytes: options.profile ? options.heapSamplingBytes : null,
     nodes,

@@ -15,11 +15,12 @@ export const BUILT_IN_GATEWAYS: Record<string, () => GatewayAdapter> = {
 };
 
 /** Turns a gateway spec (mesh, hive, apollo, cmd:<shell command>) into its adapter. */
-export function gatewayFromSpec(spec: string): GatewayAdapter {
+/** `cwd`: where a cmd: gateway runs (default the user's folder; a scenario file's own gateway runs from the file's). */
+export function gatewayFromSpec(spec: string, cwd?: string): GatewayAdapter {
   if (spec.startsWith('cmd:')) {
     const command = spec.slice(4).trim();
     if (!command) throw new GwprofError('gateway spec cmd: needs a command, e.g. cmd:"node dist/server.js"');
-    return commandGateway(command);
+    return commandGateway(command, cwd);
   }
   const factory = BUILT_IN_GATEWAYS[spec];
   if (!factory) {

@@ -10,7 +10,8 @@ export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
 
 export interface GatewayContext {
   port: number;
-  subgraphUrls: Record<SubgraphName, string>;
+  /** The demo's four for the built-in gateways; a scenario file's own for `cmd:` gateways. */
+  subgraphUrls: Record<string, string>;
   /** PORT and SUBGRAPH_<NAME>_URL, as given to every gateway process. */
   env: Record<string, string>;
   /** The run folder: adapters may write generated files under it. */

@@ -2,13 +2,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadShape } from '@gwprof/results';
-import { loadScenario } from '../fixtures.js';
-import type { ScenarioFiles } from '../defaults.js';
+import { isScenarioFile, loadRequests, type ScenarioSource } from '../scenario-source.js';
 import { k6Data, k6Script } from './k6-script.js';
 
 export interface K6ExportRequest {
   outDir: string;
-  scenario: ScenarioFiles;
+  scenario: ScenarioSource;
   scenarioName: string;
   url: string;
   load: LoadShape;
@@ -18,13 +17,14 @@ export interface K6ExportRequest {
 
 /** The files written: the script and the data it loads (next to it). */
 export function exportK6(request: K6ExportRequest): { script: string; data: string } {
-  const scenario = loadScenario(request.scenario);
+  const scenario = loadRequests(request.scenario);
   mkdirSync(request.outDir, { recursive: true });
   const dataFile = 'gwprof-k6-data.json';
   const script = path.join(request.outDir, 'gwprof-k6.js');
   const data = path.join(request.outDir, dataFile);
   writeFileSync(data, k6Data(scenario));
-  const source = `${request.scenarioName} (${path.basename(request.scenario.query)}, ${scenario.variableSets?.length ?? 1} variable sets)`;
+  const from = isScenarioFile(request.scenario) ? request.scenario.path : request.scenario.query;
+  const source = `${request.scenarioName} (${path.basename(from)}, ${scenario.requests.length} distinct requests)`;
   writeFileSync(script, k6Script({ url: request.url, load: request.load, durationSec: request.durationSec, timeoutSec: request.timeoutSec, dataFile, source }));
   return { script, data };
 }

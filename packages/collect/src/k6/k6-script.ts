@@ -6,8 +6,7 @@
  * (`--execution-segment`, k6-operator) no request is sent twice.
  */
 import type { LoadShape } from '@gwprof/results';
-import type { Scenario } from '../fixtures.js';
-import { requestBodies } from '../load/request-stream.js';
+import type { Scenario } from '../scenario.js';
 import { REQUEST_HEADERS } from '../load/exchange.js';
 
 export interface K6ExportOptions {
@@ -23,9 +22,7 @@ export interface K6ExportOptions {
 
 /** Requests and goldens, loaded once by the script into a SharedArray. */
 export function k6Data(scenario: Scenario): string {
-  const bodies = requestBodies(scenario);
-  const expected = (i: number) => (scenario.expected ? ((scenario.expected.length === 1 ? scenario.expected[0] : scenario.expected[i]) ?? null) : null);
-  return JSON.stringify({ requests: bodies.map((body, i) => ({ body, expected: expected(i) })) });
+  return JSON.stringify({ requests: scenario.requests.map((request) => ({ body: request.body, expected: request.expected ?? null })) });
 }
 
 /** The load tag every sample carries, which `gwprof import k6` reads back. */

@@ -21,14 +21,16 @@ export async function measureFanoutAlone(
   requests: number,
   timeoutMs: number,
 ): Promise<FanoutAlone> {
+  const counts = subgraphs.requestCounts;
+  if (!counts) return { requests: 0, fanout: null };
   const { origin, pathname } = new URL(url);
   const client = keepAliveClient(origin);
   const inFlight = new InFlight(timeoutMs);
   try {
-    const before = await subgraphs.requestCounts();
+    const before = await counts();
     for (let i = 0; i < requests; i++) await exchange(client, pathname, stream.take(), stream, inFlight, performance.now(), () => undefined);
-    const after = await subgraphs.requestCounts();
-    const served = Object.keys(after).reduce((sum, name) => sum + after[name as keyof typeof after] - before[name as keyof typeof before], 0);
+    const after = await counts();
+    const served = Object.keys(after).reduce((sum, name) => sum + after[name]! - (before[name] ?? 0), 0);
     return { requests, fanout: Math.round((served / requests) * 1000) / 1000 };
   } catch {
     return { requests, fanout: null };

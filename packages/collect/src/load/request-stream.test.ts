@@ -32,7 +32,7 @@ describe('RequestStream', () => {
           query: path.join(fixturesDir, 'user-reviews.graphql'),
           variables: path.join(fixturesDir, 'user-reviews.variables.json'),
           expect: path.join(fixturesDir, 'user-reviews.expected.json'),
-        }).expected![3],
+        }).requests[3]!.expected,
       ),
     );
     const text = JSON.stringify({ data: golden });
@@ -46,7 +46,7 @@ describe('RequestStream', () => {
 
 describe('the default stream (varied user-reviews)', () => {
   const scenario = loadScenario(VARIED_QUERY);
-  const sets = scenario.variableSets as { userId: string; first: number; offset: number }[];
+  const sets = scenario.requests.map((r) => r.variables) as { userId: string; first: number; offset: number }[];
 
   it('never has two requests for the same user or the same topProducts page among 2,000 in a row', () => {
     // A closed loop at c connections has about c consecutive entries in flight: below c=2000 no two of
@@ -67,7 +67,7 @@ describe('the default stream (varied user-reviews)', () => {
   });
 
   it('has a golden answer per entry, for the user and the page that entry asks for', () => {
-    const goldens = scenario.expected as { user: { id: string }; topProducts: unknown[] }[];
+    const goldens = scenario.requests.map((r) => r.expected) as { user: { id: string }; topProducts: unknown[] }[];
     expect(goldens).toHaveLength(sets.length);
     goldens.forEach((golden, i) => {
       expect(golden.user.id).toBe(sets[i]!.userId);

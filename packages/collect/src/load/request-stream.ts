@@ -1,21 +1,20 @@
 /**
- * The requests a step sends: the scenario's body, one per variables entry, taken round-robin so
- * that consecutive requests differ (a gateway sharing identical in-flight requests is then
- * measured on real work), each with the golden response it must match.
+ * The requests a step sends: the scenario's requests taken round-robin so that consecutive
+ * requests differ (a gateway sharing identical in-flight requests is then measured on real work),
+ * each with the golden response it must match.
  */
-import type { Scenario } from '../fixtures.js';
+import type { Scenario } from '../scenario.js';
 import { validateResponse, type ResponseVerdict } from '../validate-response.js';
 
 export interface PreparedRequest {
-  /** Which variables entry (0 without variables). */
+  /** Which of the scenario's requests. */
   index: number;
   body: string;
 }
 
-/** The request bodies of a scenario, one per variables entry, exactly as sent. */
+/** The request bodies of a scenario, exactly as sent. */
 export function requestBodies(scenario: Scenario): string[] {
-  const sets = scenario.variableSets ?? [{}];
-  return sets.map((variables) => JSON.stringify({ query: scenario.query, operationName: scenario.operationName, variables }));
+  return scenario.requests.map((request) => request.body);
 }
 
 export class RequestStream {
@@ -33,7 +32,7 @@ export class RequestStream {
     return { index, body: this.bodies[index]! };
   }
 
-  /** Request `index` of the stream (its variables entry, cycled), without moving the round-robin. */
+  /** Request `index` of the stream (cycled), without moving the round-robin. */
   request(index: number): PreparedRequest {
     const wrapped = index % this.bodies.length;
     return { index: wrapped, body: this.bodies[wrapped]! };
@@ -48,16 +47,10 @@ export class RequestStream {
     const key = `${index}:${status}:${text}`;
     const known = this.verdicts.get(key);
     if (known) return known;
-    const verdict = validateResponse(status, text, { order: this.scenario.order, expected: this.expectedFor(index) });
+    const request = this.scenario.requests[index]!;
+    const verdict = validateResponse(status, text, { order: request.order, expected: request.expected });
     if (this.verdicts.size < MAX_REMEMBERED) this.verdicts.set(key, verdict);
     return verdict;
-  }
-
-  /** The golden `data` of a request, or null when the scenario has none. */
-  private expectedFor(index: number): unknown {
-    const expected = this.scenario.expected;
-    if (!expected) return null;
-    return expected.length === 1 ? expected[0] : expected[index];
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { GwprofError, writeSoakResult, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
-import { loadScenario, type Scenario } from '../fixtures.js';
+import type { Scenario } from '../scenario.js';
 import { gatewayFromSpec, installGateway } from '../gateways/index.js';
 import { openSession, type RunRequest, type Session } from '../session.js';
 import type { ServiceOptions } from '../test-bed.js';
@@ -16,7 +16,8 @@ import type { RunningSubgraphs } from '../subgraphs.js';
 import { stepGatewayOf } from '../gateway-process.js';
 import { measureStep } from '../step/measure-step.js';
 import { RequestStream } from '../load/request-stream.js';
-import { DEFAULTS, type ScenarioFiles } from '../defaults.js';
+import { DEFAULTS } from '../defaults.js';
+import { checkGatewayForScenario, loadRequests, ownSubgraphsOf, recordedSource, type RecordedSource, type ScenarioSource } from '../scenario-source.js';
 import { recordHeader } from '../record-header.js';
 import { runInterval, type IntervalContext } from './soak-interval.js';
 import { SnapshotKeeper } from './snapshots.js';
@@ -26,8 +27,10 @@ import { runLifecycle } from '../run-lifecycle.js';
 export interface SoakOptions extends ServiceOptions, RunRequest {
   gateway: string;
   gatewayEnv: Record<string, string>;
+  /** Where a cmd: gateway runs: the user's folder unless given (a scenario file's own gateway runs from the file's folder). */
+  gatewayCwd?: string;
   scenarioName: string;
-  scenario: ScenarioFiles;
+  scenario: ScenarioSource;
   /** `rate: null`: a fraction of the closed-loop peak, probed first. */
   load: { kind: 'open'; rate: number | null; arrivals: 'poisson' | 'uniform' } | { kind: 'closed'; concurrency: number };
   rateFraction: number;
@@ -51,9 +54,10 @@ export interface SoakOutcome {
 export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
   if (options.gateway.startsWith('url:'))
     throw new GwprofError('soak starts the gateway itself (it forces GCs and takes snapshots through its preload): give mesh, hive, apollo or cmd:…');
-  const scenario = loadScenario(options.scenario);
+  checkGatewayForScenario([options.gateway], options.scenario);
+  const scenario = loadRequests(options.scenario);
   await installGateway(options.gateway, options.onProgress);
-  const adapter = gatewayFromSpec(options.gateway);
+  const adapter = gatewayFromSpec(options.gateway, options.gatewayCwd);
   const maxConcurrency = options.load.kind === 'closed' ? options.load.concurrency : 1000;
   const session = openSession({
     ...options,
@@ -61,6 +65,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
     maxConcurrency,
     gatewayPackages: adapter.packageVersions(),
     profiler: 'inspector',
+    ownSubgraphs: ownSubgraphsOf(options.scenario),
   });
   const soak = newSoak(options, session);
   writeSoakResult(session.runDir, soak);
@@ -187,9 +192,7 @@ function newSoak(options: SoakOptions, session: Session): SoakResult {
     gateway: options.gateway,
     gatewayEnv: options.gatewayEnv,
     scenario: options.scenarioName,
-    query: path.resolve(options.scenario.query),
-    variables: options.scenario.variables ? path.resolve(options.scenario.variables) : null,
-    expect: options.scenario.expect ? path.resolve(options.scenario.expect) : null,
+    ...absolutePaths(recordedSource(options.scenario)),
     load: options.load.kind === 'open' ? { kind: 'open', rate: options.load.rate ?? 0, arrivals: options.load.arrivals } : options.load,
     rateFrom: null,
     durationSec: options.durationSec,
@@ -212,4 +215,9 @@ function newSoak(options: SoakOptions, session: Session): SoakResult {
     crash: null,
     analysis: null,
   };
+}
+
+function absolutePaths(source: RecordedSource): RecordedSource {
+  const resolve = (file: string | null) => (file === null ? null : path.resolve(file));
+  return { ...source, query: resolve(source.query), variables: resolve(source.variables), expect: resolve(source.expect) };
 }

@@ -1,6 +1,6 @@
 /** What one step is given and what its phases return: shared by the step's files, sweep and compare. */
 import type { LoadShape, StepTiming } from '@gwprof/results';
-import type { Scenario } from '../fixtures.js';
+import type { Scenario } from '../scenario.js';
 import type { RunLogs } from '../log.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
 import type { RunningSubgraphs } from '../subgraphs.js';

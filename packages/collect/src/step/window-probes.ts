@@ -5,7 +5,6 @@
  */
 import path from 'node:path';
 import type { StepProfile } from '@gwprof/results';
-import { SUBGRAPH_NAMES, type SubgraphName } from '../gateways/types.js';
 import { TreeUsageMeter } from '../proc-stats.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
@@ -15,9 +14,9 @@ type Usage = ReturnType<TreeUsageMeter['stop']>;
 export interface WindowMeasurements {
   gateway: Usage | null;
   /** null: a subgraph whose process is not known. */
-  subgraphs: Record<SubgraphName, Usage | null>;
-  /** Subgraph requests served during the window; null when the counts could not be read. */
-  subgraphRequests: Record<SubgraphName, number> | null;
+  subgraphs: Record<string, Usage | null>;
+  /** Subgraph requests served during the window; null when they could not be counted. */
+  subgraphRequests: Record<string, number> | null;
   loadgenCpuSeconds: number;
   profile: StepProfile | null;
   /** Caveats (no profile, no counts), one line each. */
@@ -60,11 +59,11 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
   const gatewayMeter = gatewayPid === null ? null : new TreeUsageMeter(() => [gatewayPid]);
   // Subgraphs: CPU only, no periodic /proc scans competing with the load generator.
   const subgraphMeters = Object.fromEntries(
-    SUBGRAPH_NAMES.map((n) => {
+    Object.keys(targets.subgraphs.urls).map((n) => {
       const pid = targets.subgraphs.pidOf(n);
       return [n, pid === null ? null : new TreeUsageMeter(() => [pid], null)];
     }),
-  ) as Record<SubgraphName, TreeUsageMeter | null>;
+  );
   const countsBefore = await readCounts(targets.subgraphs, warnings);
   gatewayMeter?.start();
   for (const meter of Object.values(subgraphMeters)) meter?.start();
@@ -77,13 +76,11 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
       const loadgen = process.cpuUsage(loadgenBefore);
       const externalSeconds = externalLoadgen?.stop().cpuSeconds ?? 0;
       const gateway = gatewayMeter?.stop() ?? null;
-      const subgraphs = Object.fromEntries(Object.entries(subgraphMeters).map(([n, m]) => [n, m?.stop() ?? null])) as Record<SubgraphName, Usage | null>;
+      const subgraphs = Object.fromEntries(Object.entries(subgraphMeters).map(([n, m]) => [n, m?.stop() ?? null]));
       const profile = await stopProfile(targets, profileError, warnings);
       const countsAfter = await readCounts(targets.subgraphs, warnings);
       const subgraphRequests =
-        countsBefore && countsAfter
-          ? (Object.fromEntries(SUBGRAPH_NAMES.map((n) => [n, countsAfter[n] - countsBefore[n]])) as Record<SubgraphName, number>)
-          : null;
+        countsBefore && countsAfter ? Object.fromEntries(Object.keys(countsAfter).map((n) => [n, countsAfter[n]! - (countsBefore[n] ?? 0)])) : null;
       return { gateway, subgraphs, subgraphRequests, loadgenCpuSeconds: (loadgen.user + loadgen.system) / 1e6 + externalSeconds, profile, warnings };
     },
   };
@@ -118,7 +115,9 @@ async function stopProfile(targets: ProbeTargets, startError: string | null, war
   return profile;
 }
 
-async function readCounts(subgraphs: RunningSubgraphs, warnings: string[]): Promise<Record<SubgraphName, number> | null> {
+async function readCounts(subgraphs: RunningSubgraphs, warnings: string[]): Promise<Record<string, number> | null> {
+  // Subgraphs gwprof cannot count: the run's notes say so once, not every step.
+  if (!subgraphs.requestCounts) return null;
   try {
     return await subgraphs.requestCounts();
   } catch (error) {

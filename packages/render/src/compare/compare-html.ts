@@ -269,7 +269,7 @@ function setupSection(compare: PublishedCompare): string {
         c.load.kind === 'closed' ? c.levels.join(', ') : `${c.levels.join(', ')} req/s, ${c.load.arrivals} arrivals, at most ${c.load.maxInFlight} in flight`,
     },
     ...designFacts(compare),
-    { label: 'Query', value: c.query },
+    c.scenarioFile ? { label: 'Scenario file', value: c.scenarioFile } : { label: 'Query', value: c.query ?? NONE },
     { label: 'Reproduce', value: reproduceCommand(compare) },
   ];
   return `<section id="environment"><h2>Environment</h2>${

@@ -23,6 +23,7 @@ import {
   windowLabel,
 } from './compare-rows.js';
 import { fencedBlock } from '../markdown-blocks.js';
+import { NONE } from '../format.js';
 import {
   INSTRUCTION_FUNCTION_HEADERS,
   instructionBucketLine,
@@ -124,7 +125,7 @@ function setupLines(compare: PublishedCompare): string[] {
   const design = designText(compare);
   if (design) {
     lines.push(
-      `- Load: ${c.load.kind === 'closed' ? `concurrency ${c.levels.join(', ')}` : `${c.levels.join(', ')} req/s (${c.load.arrivals} arrivals, at most ${c.load.maxInFlight} in flight)`}, query ${markdownCode(c.query)}; ${escapeMarkdown(design.measurement)}`,
+      `- Load: ${c.load.kind === 'closed' ? `concurrency ${c.levels.join(', ')}` : `${c.levels.join(', ')} req/s (${c.load.arrivals} arrivals, at most ${c.load.maxInFlight} in flight)`}, ${c.scenarioFile ? `scenario file ${markdownCode(c.scenarioFile)}` : `query ${markdownCode(c.query ?? NONE)}`}; ${escapeMarkdown(design.measurement)}`,
       `- Test: ${escapeMarkdown(design.test)}`,
     );
   }

@@ -30,8 +30,7 @@ export function reproduceCommand(compare: PublishedCompare): string {
           ...(c.load.kind === 'closed' ? ['--concurrency', c.levels.join(',')] : ['--rate', c.levels.join(','), '--arrivals', c.load.arrivals]),
           '--window',
           String(d.windowSec),
-          '--query',
-          c.query,
+          ...(c.scenarioFile ? ['--scenario', c.scenarioFile] : c.query ? ['--query', c.query] : []),
           // The design keeps the threshold as a fraction; the flag takes a percentage.
           '--threshold',
           String(Number((d.threshold * 100).toFixed(3))),

@@ -57,9 +57,13 @@ export function configFacts(config: RunConfig): Fact[] {
         }
       : { label: 'Concurrency', value: config.concurrency.join(', ') },
     { label: 'Window per step', value: `${config.durationSec}–${config.maxDurationSec} s, after a warm-up of at most ${config.warmupSec} s` },
-    { label: 'Query', value: config.query },
-    { label: 'Variables', value: config.variables ?? NONE },
-    { label: 'Expected response', value: config.expect ?? 'none (status, JSON and errors only)' },
+    ...(config.scenarioFile
+      ? [{ label: 'Scenario file', value: config.scenarioFile }]
+      : [
+          { label: 'Query', value: config.query ?? NONE },
+          { label: 'Variables', value: config.variables ?? NONE },
+          { label: 'Expected response', value: config.expect ?? 'none (status, JSON and errors only)' },
+        ]),
     { label: 'Minimum success', value: thresholdPercent(config.minSuccess) },
     { label: 'Request timeout', value: `${config.timeoutSec} s` },
     { label: 'Subgraph delay', value: `${config.subgraphDelayMs} ms` },

@@ -141,6 +141,12 @@ export function unsteadyLines(run: RunResult): string[] {
  * in-flight ones. gwprof counts subgraph calls, not what is in them, so it names both.
  */
 export function fanoutNotes(run: RunResult): string[] {
+  const own = run.config.ownSubgraphs;
+  if (own && own.length > 0) {
+    return [
+      `fan-out ${NONE}: the scenario file's subgraphs (${own.join(', ')}) are not gwprof's code and are not proxied, so gwprof cannot count the requests they get`,
+    ];
+  }
   const alone = run.fanoutAlone?.fanout;
   if (!alone) return [];
   return run.steps
@@ -148,7 +154,7 @@ export function fanoutNotes(run: RunResult): string[] {
     .map(
       (step) =>
         `${stepLabel(step)}: fan-out ${fixed(step.fanout, 2)} against ${fixed(alone, 2)} for one request at a time: the gateway merged subgraph calls across concurrent requests (batched entity fetches or shared identical in-flight calls), so each response cost fewer subgraph round trips than one request alone` +
-        (run.config.variables ? '' : ' (this stream repeats one request: the default scenario varies them)'),
+        (run.config.variables || run.config.scenarioFile ? '' : ' (this stream repeats one request: the default scenario varies them)'),
     );
 }
 

@@ -1,0 +1,69 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readScenarioFile } from './scenario-file.js';
+import { requestKey, scenarioOfFile, writeGoldens } from './goldens.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-scenario-file-'));
+const file = (name: string, content: string): string => {
+  const p = path.join(dir, name);
+  writeFileSync(p, content);
+  return p;
+};
+
+file('a.graphql', 'query A($id: ID!) { a(id: $id) { id } }');
+const VALID = `
+gateway: cmd:node gw.js
+subgraphs:
+  - { name: things, url: "http://127.0.0.1:4999/graphql", command: node things.js }
+operations:
+  - { queryFile: a.graphql, variables: [{ id: "1" }, { id: "2" }, { id: "3" }] }
+  - { query: "query B { b } query C { c }", operationName: C }
+goldens: goldens.json
+`;
+
+describe('readScenarioFile', () => {
+  it("takes paths from the file's folder and names the scenario after the file", () => {
+    const spec = readScenarioFile(file('shop.yaml', VALID));
+    expect(spec.name).toBe('shop');
+    expect(spec.dir).toBe(dir);
+    expect(spec.goldens).toBe(path.join(dir, 'goldens.json'));
+    expect(spec.subgraphs).toEqual([{ name: 'things', url: 'http://127.0.0.1:4999/graphql', port: 4999, command: 'node things.js' }]);
+    expect(spec.operations[0]!.query).toMatch(/query A/);
+  });
+
+  it('says in one line what to fix', () => {
+    const cases: [string, RegExp][] = [
+      ['operations: []', /operations must list at least one operation/],
+      ['operations: [{ query: "{ a }", queryFile: a.graphql }]', /give query \(the text\) or queryFile \(a path\), one of them/],
+      ['operations: [{ query: "{ a }", vars: {} }]', /operations\[0\]: unknown field "vars"/],
+      ['subgraphs: [{ name: x, url: "http://10.0.0.2:80/graphql" }]\noperations: [{ query: "{ a }" }]', /loopback/],
+      ['subgraphs: [{ name: x, url: "http://127.0.0.1/graphql" }]\noperations: [{ query: "{ a }" }]', /with a port/],
+      ['operations: [{ query: "{ a }", variables: [1] }]', /variables must be an object or a non-empty list of objects/],
+      ['operations: [ { query: ', /is not valid YAML or JSON/],
+    ];
+    for (const [text, message] of cases) expect(() => readScenarioFile(file('bad.yaml', text))).toThrow(message);
+  });
+});
+
+describe('scenarioOfFile', () => {
+  it('interleaves the operations and picks the named operation of a document', () => {
+    const spec = { ...readScenarioFile(file('mix.yaml', VALID)), goldens: null };
+    const requests = scenarioOfFile(spec).requests;
+    expect(requests.map((r) => r.operationName)).toEqual(['A', 'C', 'A', 'A']);
+    expect(requests.map((r) => r.variables)).toEqual([{ id: '1' }, null, { id: '2' }, { id: '3' }]);
+    expect(requests.every((r) => r.expected === null)).toBe(true);
+  });
+
+  it('gives each request the golden recorded for its own body, and refuses one that was not recorded', () => {
+    const spec = readScenarioFile(file('keyed.yaml', VALID));
+    expect(() => scenarioOfFile(spec)).toThrow(/goldens file .*goldens\.json does not exist: record it with gwprof goldens/);
+    const requests = scenarioOfFile(spec, false).requests;
+    const responses = requests.map((r, i) => ({ operationName: r.operationName ?? null, variables: r.variables, request: requestKey(r.body), data: { n: i } }));
+    writeGoldens(spec.goldens!, { gwprof: 'goldens', scenario: 'shop', recordedFrom: 'x', recordedAt: '', responses: [...responses].reverse() });
+    expect(scenarioOfFile(spec).requests.map((r) => r.expected)).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }, { n: 3 }]);
+    writeGoldens(spec.goldens!, { gwprof: 'goldens', scenario: 'shop', recordedFrom: 'x', recordedAt: '', responses: responses.slice(1) });
+    expect(() => scenarioOfFile(spec)).toThrow(/no response for operation A with variables \{"id":"1"\}: record them again/);
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * A scenario file (YAML or JSON): the user's own subgraphs, gateway and operations. Paths and
+ * commands inside it are taken from the file's own folder, so the file and what it names travel
+ * together. docs/scenario-file.md is its reference.
+ */
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { GwprofError } from '@gwprof/results';
+import { readJson, readText } from './fixtures.js';
+
+export interface ScenarioSubgraph {
+  name: string;
+  /** Where the gateway reaches it: on this machine's loopback. */
+  url: string;
+  port: number;
+  /** A shell command gwprof starts (from the file's folder, with PORT set) and stops; null when it is already running. */
+  command: string | null;
+}
+
+export interface ScenarioOperation {
+  /** The document's text. */
+  query: string;
+  /** The operation to send, when the document holds more than one. */
+  operationName: string | undefined;
+  /** Where the query came from, for messages. */
+  where: string;
+  /** Cycled per request; null: sent without variables. */
+  variables: Record<string, unknown>[] | null;
+}
+
+export interface ScenarioFileSpec {
+  kind: 'scenario-file';
+  /** Absolute path of the file. */
+  path: string;
+  /** Its folder: where its paths and commands are taken from. */
+  dir: string;
+  name: string;
+  /** The gateway to measure when --gateway is not given. */
+  gateway: string | null;
+  subgraphs: ScenarioSubgraph[];
+  operations: ScenarioOperation[];
+  /** The recorded golden responses (absolute); null: responses are checked for status and errors only. */
+  goldens: string | null;
+}
+
+type Fields = Record<string, unknown>;
+
+const TOP_LEVEL = new Set(['name', 'gateway', 'subgraphs', 'operations', 'goldens']);
+const SUBGRAPH_FIELDS = new Set(['name', 'url', 'command']);
+const OPERATION_FIELDS = new Set(['query', 'queryFile', 'operationName', 'variables', 'variablesFile']);
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** True when a --scenario value names a file rather than a built-in scenario. */
+export function looksLikeScenarioFile(value: string): boolean {
+  return /\.(ya?ml|json)$/i.test(value) || value.includes('/');
+}
+
+export function readScenarioFile(file: string): ScenarioFileSpec {
+  const absolute = path.resolve(file);
+  const where = `scenario file ${file}`;
+  const text = readText(absolute, 'scenario file');
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (error) {
+    throw new GwprofError(`${where} is not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const top = record(raw, where);
+  unknownFields(top, TOP_LEVEL, where);
+  const dir = path.dirname(absolute);
+  const operations = list(top.operations, `${where}: operations`).map((entry, i) => operationOf(entry, dir, `${where}: operations[${i}]`));
+  if (operations.length === 0) throw new GwprofError(`${where}: operations must list at least one operation`);
+  const subgraphs =
+    top.subgraphs === undefined ? [] : list(top.subgraphs, `${where}: subgraphs`).map((entry, i) => subgraphOf(entry, `${where}: subgraphs[${i}]`));
+  const names = subgraphs.map((s) => s.name);
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw new GwprofError(`${where}: subgraph ${twice} is listed twice`);
+  const ports = subgraphs.map((s) => s.port);
+  const shared = ports.find((p, i) => ports.indexOf(p) !== i);
+  if (shared !== undefined) throw new GwprofError(`${where}: two subgraphs have port ${shared}`);
+  return {
+    kind: 'scenario-file',
+    path: absolute,
+    dir,
+    name: optionalString(top.name, `${where}: name`) ?? path.basename(absolute).replace(/\.(ya?ml|json)$/i, ''),
+    gateway: optionalString(top.gateway, `${where}: gateway`) ?? null,
+    subgraphs,
+    operations,
+    goldens: top.goldens === undefined ? null : path.resolve(dir, requiredString(top.goldens, `${where}: goldens`)),
+  };
+}
+
+function subgraphOf(raw: unknown, where: string): ScenarioSubgraph {
+  const fields = record(raw, where);
+  unknownFields(fields, SUBGRAPH_FIELDS, where);
+  const name = requiredString(fields.name, `${where}: name`);
+  if (!/^[A-Za-z][\w-]*$/.test(name)) throw new GwprofError(`${where}: name "${name}" must start with a letter and hold only letters, digits, _ and -`);
+  const url = requiredString(fields.url, `${where}: url`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new GwprofError(`${where}: url "${url}" is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' || !LOOPBACK.has(parsed.hostname) || parsed.port === '') {
+    throw new GwprofError(
+      `${where}: url "${url}" must be http on this machine's loopback with a port (e.g. http://127.0.0.1:4101/graphql): gwprof sends load to loopback only`,
+    );
+  }
+  return { name, url, port: Number(parsed.port), command: optionalString(fields.command, `${where}: command`) ?? null };
+}
+
+function operationOf(raw: unknown, dir: string, where: string): ScenarioOperation {
+  const fields = record(raw, where);
+  unknownFields(fields, OPERATION_FIELDS, where);
+  if ((fields.query === undefined) === (fields.queryFile === undefined))
+    throw new GwprofError(`${where}: give query (the text) or queryFile (a path), one of them`);
+  const queryFile = fields.queryFile === undefined ? null : path.resolve(dir, requiredString(fields.queryFile, `${where}: queryFile`));
+  const query = queryFile ? readText(queryFile, `${where}: queryFile`) : requiredString(fields.query, `${where}: query`);
+  if (fields.variables !== undefined && fields.variablesFile !== undefined) throw new GwprofError(`${where}: give variables or variablesFile, not both`);
+  const variablesRaw =
+    fields.variablesFile !== undefined
+      ? readJson(path.resolve(dir, requiredString(fields.variablesFile, `${where}: variablesFile`)), `${where}: variablesFile`)
+      : fields.variables;
+  return {
+    query,
+    operationName: optionalString(fields.operationName, `${where}: operationName`),
+    where: queryFile ? `${where} (${queryFile})` : where,
+    variables: variablesRaw === undefined ? null : variableSets(variablesRaw, `${where}: variables`),
+  };
+}
+
+function variableSets(raw: unknown, where: string): Record<string, unknown>[] {
+  const sets = Array.isArray(raw) ? raw : [raw];
+  if (sets.length === 0 || !sets.every((v) => v !== null && typeof v === 'object' && !Array.isArray(v))) {
+    throw new GwprofError(`${where} must be an object or a non-empty list of objects`);
+  }
+  return sets as Record<string, unknown>[];
+}
+
+function record(raw: unknown, where: string): Fields {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new GwprofError(`${where} must be a mapping of fields`);
+  return raw as Fields;
+}
+
+function list(raw: unknown, where: string): unknown[] {
+  if (!Array.isArray(raw)) throw new GwprofError(`${where} must be a list`);
+  return raw;
+}
+
+function requiredString(raw: unknown, where: string): string {
+  if (typeof raw !== 'string' || raw.trim() === '') throw new GwprofError(`${where} must be a non-empty string`);
+  return raw;
+}
+
+function optionalString(raw: unknown, where: string): string | undefined {
+  return raw === undefined ? undefined : requiredString(raw, where);
+}
+
+function unknownFields(fields: Fields, known: Set<string>, where: string): void {
+  const extra = Object.keys(fields).find((key) => !known.has(key));
+  if (extra) throw new GwprofError(`${where}: unknown field "${extra}" (known: ${[...known].join(', ')})`);
+}

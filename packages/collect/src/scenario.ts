@@ -1,0 +1,64 @@
+/**
+ * The request stream of a run, whatever it was made from (the demo's query files, or a scenario
+ * file of the user's own operations): every distinct request exactly as sent, each with the golden
+ * `data` it must match and the selection order its answer should follow.
+ */
+import { type DocumentNode, GraphQLError, Kind, parse } from 'graphql';
+import { GwprofError } from '@gwprof/results';
+import { selectionOrderOf, type SelectionOrder } from './validate-response.js';
+
+export interface ScenarioRequest {
+  /** The POST body, exactly as sent. */
+  body: string;
+  operationName: string | undefined;
+  variables: Record<string, unknown> | null;
+  /** Golden `data`, or null to check only status and errors. */
+  expected: unknown;
+  order: SelectionOrder;
+}
+
+export interface Scenario {
+  /** What the requests were made from: a query file, or a scenario file. */
+  source: string;
+  /** Taken round-robin, one per request, so consecutive requests differ. */
+  requests: ScenarioRequest[];
+}
+
+export interface ParsedOperation {
+  query: string;
+  operationName: string | undefined;
+  order: SelectionOrder;
+}
+
+/** One operation of a GraphQL document: the only one, or the one named. `where` names the document in errors. */
+export function parseOperation(query: string, where: string, operationName?: string): ParsedOperation {
+  if (query.trim() === '') throw new GwprofError(`${where} is empty`);
+  let document: DocumentNode;
+  try {
+    document = parse(query);
+  } catch (error) {
+    const message = error instanceof GraphQLError ? error.message.split('\n')[0] : String(error);
+    const location = error instanceof GraphQLError && error.locations?.[0] ? ` (line ${error.locations[0].line}, column ${error.locations[0].column})` : '';
+    throw new GwprofError(`${where} is not valid GraphQL: ${message}${location}`);
+  }
+  const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+  const names = operations.map((o) => o.name?.value);
+  if (operationName !== undefined) {
+    if (!names.includes(operationName)) throw new GwprofError(`${where} has no operation named ${operationName} (it has ${names.join(', ') || 'none'})`);
+    return { query, operationName, order: selectionOrderOf(document, operationName) };
+  }
+  if (operations.length !== 1) {
+    throw new GwprofError(`${where} must hold exactly one operation (found ${operations.length}), or name the one to send`);
+  }
+  return { query, operationName: names[0], order: selectionOrderOf(document, names[0]) };
+}
+
+export function scenarioRequest(operation: ParsedOperation, variables: Record<string, unknown> | null, expected: unknown): ScenarioRequest {
+  return {
+    body: JSON.stringify({ query: operation.query, operationName: operation.operationName, variables: variables ?? {} }),
+    operationName: operation.operationName,
+    variables,
+    expected,
+    order: operation.order,
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * End to end: a scenario file of one's own (a subgraph gwprof starts, a `cmd:` gateway, two
+ * operations): goldens recorded once from the gateway, a sweep validated against them, fan-out
+ * marked as not countable, a wrong answer caught, and an edited operation refused.
+ */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '@gwprof/results';
+import { repoRoot, runCli, tempDir } from './cli.js';
+
+const GATEWAY_PORT = ['--gateway-port', '4780'];
+const SHORT = ['-c', '2', '-d', '1', '-w', '0', '--no-profile'];
+
+function copyScenario(): string {
+  const dir = tempDir('own-scenario');
+  cpSync(path.join(repoRoot, 'fixtures/own-scenario'), dir, { recursive: true });
+  return path.join(dir, 'scenario.yaml');
+}
+
+describe('a scenario file of your own', () => {
+  it('records goldens from its gateway, sweeps against them, and says fan-out cannot be counted', async () => {
+    const scenario = copyScenario();
+    const out = tempDir('own-scenario-runs');
+    // From gwprof's root: the file's commands and paths must still be taken from the file's folder.
+    const recorded = await runCli(['goldens', '--scenario', scenario, '--out', out, ...GATEWAY_PORT]);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    const goldens = JSON.parse(readFileSync(path.join(path.dirname(scenario), 'goldens.json'), 'utf8'));
+    expect(goldens.recordedFrom).toBe('cmd:node gateway.mjs');
+    expect(goldens.responses.map((r: { operationName: string }) => r.operationName)).toEqual(['Product', 'Products', 'Product', 'Products', 'Product']);
+    expect(goldens.responses[0].data).toEqual({ product: { id: '1', name: 'Product 1', price: 100 } });
+
+    const swept = await runCli(['sweep', '--scenario', scenario, ...SHORT, '--out', out, '--run-id', 'own', ...GATEWAY_PORT]);
+    expect(swept.code, swept.stderr).toBe(0);
+    const run = JSON.parse(readFileSync(path.join(out, 'own', 'results.json'), 'utf8')) as RunResult;
+    expect(run.config.gateway).toBe('cmd:node gateway.mjs');
+    expect(run.config.scenario).toBe('catalog');
+    expect(run.config.scenarioFile).toBe(scenario);
+    expect(run.config.ownSubgraphs).toEqual(['catalog']);
+    const step = run.steps[0]!;
+    expect(step.requests.ok).toBeGreaterThan(50);
+    expect(step.requests.failed).toBe(0);
+    expect(step.fanout).toBeNull();
+    expect(swept.stdout).toMatch(/fan-out –: the scenario file's subgraphs \(catalog\) .* cannot count/);
+  }, 120_000);
+
+  it('fails the step when the gateway answers other data than the goldens, and refuses goldens of another operation', async () => {
+    const scenario = copyScenario();
+    const out = tempDir('own-scenario-wrong');
+    expect((await runCli(['goldens', '--scenario', scenario, '--out', out, ...GATEWAY_PORT])).code).toBe(0);
+
+    // Three requests in five ask for a price, and every price is one off: most responses fail.
+    const wrong = await runCli([
+      'sweep',
+      '--scenario',
+      scenario,
+      '--gateway-env',
+      'OFF_BY_ONE_PRICE=1',
+      ...SHORT,
+      '--out',
+      out,
+      '--run-id',
+      'wrong',
+      ...GATEWAY_PORT,
+    ]);
+    expect(wrong.code).toBe(1);
+    const step = (JSON.parse(readFileSync(path.join(out, 'wrong', 'results.json'), 'utf8')) as RunResult).steps[0]!;
+    expect(step.status).toBe('failed');
+    expect(step.failureCounts.mismatch).toBeGreaterThan(step.requests.ok);
+    expect(step.failureSamples[0]!.message).toMatch(/data\.product\.price: expected \d+/);
+
+    writeFileSync(scenario, readFileSync(scenario, 'utf8').replace('{ first: 5 }', '{ first: 6 }'));
+    const edited = await runCli(['sweep', '--scenario', scenario, ...SHORT, '--out', out, ...GATEWAY_PORT]);
+    expect(edited.code).toBe(2);
+    expect(edited.stderr).toMatch(/has no response for operation Products with variables \{"first":6\}: record them again/);
+  }, 120_000);
+
+  it('refuses a built-in gateway in front of its own subgraphs, in one line', async () => {
+    const result = await runCli(['sweep', '--scenario', copyScenario(), '--gateway', 'mesh', ...SHORT, ...GATEWAY_PORT]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toMatch(/^gwprof: gateway mesh serves gwprof's demo subgraphs, not the subgraphs of .*scenario\.yaml/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
