@@ -1,7 +1,7 @@
 /**
  * The CI recipe (examples/gwprof-compare.yml) is YAML GitHub must be able to read, and every
  * shell step is shell bash can parse: a recipe that has never run must at least be well-formed.
- * Running its steps for real belongs to an end-to-end test of the installed package.
+ * Running its steps for real is test/recipe/ci-recipe-run.slow.ts (`pnpm test:recipe`).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -103,6 +103,8 @@ export interface InstructionMoves {
   truncatedShare: { baseline: number; candidate: number };
   /** Share of each side's instructions in JIT code V8's perf map did not name. */
   unnamedJitShare: { baseline: number; candidate: number };
+  /** Requests of the profile pair's batch that failed (a timeout under callgrind): their work is in the counts but not in the divisor. Absent in older files. */
+  failedRequests?: { baseline: number; candidate: number };
   /** Every bucket with instructions on either side, largest move first. */
   buckets: InstructionBucketMove[];
   /** The functions whose self instructions per request moved most, largest move first. */

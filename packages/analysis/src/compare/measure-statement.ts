@@ -25,6 +25,7 @@ export function instructionMeasure(design: CompareDesign, epochs: readonly Instr
       'contention between threads or requests (requests go one at a time)',
       'waiting on I/O and on the subgraphs',
       "effects of V8's optimising tier (TurboFan), such as deoptimisation loops: the count runs without it",
+      "a change's size in optimised code: the count weighs JavaScript at its baseline-tier cost, so a change in work done outside JavaScript (stack traces, the GC, native code) reads smaller than in time, and one in plain JavaScript larger (Apollo Gateway 2.9.0 → 2.14.4: +20% counted, +41% CPU time)",
       "time itself: under callgrind the gateway runs 30 to 60 times slower on valgrind's clock, so no CPU time per request is shown beside the count (--measure time measures it)",
     ],
     notes: [

@@ -26,8 +26,16 @@ export function analyzeInstructionComparison(
   const moves =
     profiles && record?.sides
       ? instructionMoves(
-          { breakdown: instructionBreakdown(profiles.baseline, (p) => classifyNodes(p, rules)), ok: record.sides.baseline.batch.ok },
-          { breakdown: instructionBreakdown(profiles.candidate, (p) => classifyNodes(p, rules)), ok: record.sides.candidate.batch.ok },
+          {
+            breakdown: instructionBreakdown(profiles.baseline, (p) => classifyNodes(p, rules)),
+            ok: record.sides.baseline.batch.ok,
+            requests: record.sides.baseline.batch.requests,
+          },
+          {
+            breakdown: instructionBreakdown(profiles.candidate, (p) => classifyNodes(p, rules)),
+            ok: record.sides.candidate.batch.ok,
+            requests: record.sides.candidate.batch.requests,
+          },
           record.separateCallers,
         )
       : null;

@@ -12,6 +12,7 @@ import { ContextReader, readContextsFromFile, type CallgrindContext } from './ca
 import type { InstructionMoves } from '@gwprof/results';
 import type { CpuProfile, CpuProfileCallFrame, CpuProfileNode } from '../profiles/cpuprofile.js';
 import type { PerfMap } from './perf-map.js';
+import { sideFreeKey } from '../profiles/function-diff.js';
 
 /** The collector's own code: a context whose chain passes through one of these is GC work. */
 const GC_FRAME =
@@ -146,7 +147,8 @@ export function instructionBreakdown(profile: InstructionProfile, classify: (pro
     byBucket[bucket] = (byBucket[bucket] ?? 0) + weight;
     const frame = byId.get(id)!.callFrame;
     const line = frame.lineNumber + 1;
-    const key = `${frame.functionName}|${frame.url}|${line}`;
+    // The same function in the two sides' installs or checkouts is one entry.
+    const key = sideFreeKey(frame);
     const entry = byFunction.get(key) ?? { functionName: frame.functionName, url: frame.url, line, bucket, self: 0 };
     entry.self += weight;
     byFunction.set(key, entry);
@@ -159,8 +161,8 @@ const FUNCTION_MOVES = 30;
 
 /** The two sides' breakdowns per successful request, and what moved, largest first. */
 export function instructionMoves(
-  baseline: { breakdown: InstructionBreakdown; ok: number },
-  candidate: { breakdown: InstructionBreakdown; ok: number },
+  baseline: { breakdown: InstructionBreakdown; ok: number; requests: number },
+  candidate: { breakdown: InstructionBreakdown; ok: number; requests: number },
   separateCallers: number,
 ): InstructionMoves {
   const per = (side: { breakdown: InstructionBreakdown; ok: number }, n: number) => n / Math.max(1, side.ok);
@@ -193,6 +195,7 @@ export function instructionMoves(
     totalPerOkRequest: { baseline: per(baseline, baseline.breakdown.total), candidate: per(candidate, candidate.breakdown.total) },
     truncatedShare: { baseline: share(baseline, baseline.breakdown.truncated), candidate: share(candidate, candidate.breakdown.truncated) },
     unnamedJitShare: { baseline: share(baseline, baseline.breakdown.unnamedJit), candidate: share(candidate, candidate.breakdown.unnamedJit) },
+    failedRequests: { baseline: baseline.requests - baseline.ok, candidate: candidate.requests - candidate.ok },
     buckets: largest(buckets),
     functions: largest(functions).slice(0, FUNCTION_MOVES),
   };

@@ -43,6 +43,29 @@ const baseStacks = [
 ];
 
 describe('diffFunctions', () => {
+  it('lines up the same function of two installs or checkouts, and keeps apart functions that differ', () => {
+    // The base branch checked out in baseline/ with npm, the PR in candidate/ with pnpm.
+    const at = (root: string) => ({
+      handler: frame('handle', `file:///ws/${root}/dist/server.js`, 10),
+      request: frame(
+        'Request',
+        `file:///ws/${root}/node_modules/${root === 'candidate' ? '.pnpm/minipass-fetch@3.0.5/node_modules/' : ''}minipass-fetch/lib/request.js`,
+        28,
+      ),
+    });
+    const stacks = (f: ReturnType<typeof at>, extra: number) => [
+      { stack: [root, f.handler, f.request], count: 30 + extra },
+      { stack: [root, f.handler], count: 10 },
+    ];
+    const diff = diffFunctions(side(10, ms(stacks(at('baseline'), 0))), side(10, ms(stacks(at('candidate'), 20))));
+    expect(diff.functions.filter((fn) => fn.functionName === 'Request')).toHaveLength(1);
+    expect(named(diff.functions, 'Request').self).toEqual({ baseline: 3, candidate: 5, delta: 2 });
+    expect(named(diff.functions, 'handle').self).toEqual({ baseline: 1, candidate: 1, delta: 0 });
+    const elsewhere = frame('Request', 'file:///ws/candidate/node_modules/node-fetch/lib/request.js', 28);
+    const apart = diffFunctions(side(10, ms(stacks(at('baseline'), 0))), side(10, ms([{ stack: [root, elsewhere], count: 30 }])));
+    expect(apart.functions.filter((fn) => fn.functionName === 'Request')).toHaveLength(2);
+  });
+
   it('puts a function added to the candidate first, at its exact cost per request', () => {
     const candidate = ms([...baseStacks, { stack: [root, handler, burn], count: 20 }]);
     const diff = diffFunctions(side(10, ms(baseStacks)), side(10, candidate));

@@ -26,7 +26,7 @@ export interface MsPerRequest {
 }
 
 export interface FunctionDelta {
-  /** The function's identity across nodes and profiles (`frameKey`). */
+  /** The function's identity across nodes and profiles (`sideFreeKey`: the same in two installs or checkouts). */
   key: string;
   /** '(anonymous)' when V8 gives no name. */
   functionName: string;
@@ -155,14 +155,14 @@ function addProfile(profile: CpuProfile, rules: readonly BucketRule[], functions
   return cpuUs;
 }
 
-/** Each function's self time in one profile, ms, `(idle)` left out; keyed by `frameKey`. */
+/** Each function's self time in one profile, ms, `(idle)` left out; keyed by `sideFreeKey`. */
 export function selfMsByFunction(profile: CpuProfile): Map<string, number> {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const ms = new Map<string, number>();
   for (const [id, us] of selfWeights(profile).selfUs) {
     const frame = byId.get(id)!.callFrame;
     if (isIdleFrame(frame)) continue;
-    const key = frameKey(frame);
+    const key = sideFreeKey(frame);
     ms.set(key, (ms.get(key) ?? 0) + us / 1000);
   }
   return ms;
@@ -174,8 +174,25 @@ function parentIds(nodes: readonly CpuProfileNode[]): Map<number, number> {
   return parents;
 }
 
+/**
+ * A function's identity across the two sides: the two builds of a comparison are often installed or
+ * checked out in different folders (baseline/ and candidate/, two node_modules), so a file counts
+ * the same when its path inside its package (after the last node_modules/) matches or, outside
+ * packages, its last two path components do. Name, line and column must match too.
+ */
+export function sideFreeKey(frame: CpuProfileCallFrame): string {
+  return frameKey({ ...frame, url: sideFreeUrl(frame.url) });
+}
+
+function sideFreeUrl(url: string): string {
+  const inPackage = url.lastIndexOf('node_modules/');
+  if (inPackage >= 0) return url.slice(inPackage + 'node_modules/'.length);
+  if (!url.startsWith('file://') && !url.startsWith('/')) return url;
+  return url.split('/').slice(-2).join('/');
+}
+
 function tallyFor(functions: Map<string, FunctionTally>, frame: CpuProfileCallFrame): FunctionTally {
-  const key = frameKey(frame);
+  const key = sideFreeKey(frame);
   let tally = functions.get(key);
   if (!tally) {
     tally = { frame, selfUs: 0, totalUs: 0, selfUsByBucket: new Map() };

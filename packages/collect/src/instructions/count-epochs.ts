@@ -27,6 +27,8 @@ import { sendSequential } from './sequential-batch.js';
 
 /** A request under callgrind may take seconds: never sooner than this is it a timeout. */
 const MIN_TIMEOUT_MS = 120_000;
+/** The profile pair's requests, with callers kept, may take this many times longer. */
+const PROFILE_TIMEOUT_FACTOR = 4;
 
 export async function countUntilDecided(ctx: ComparisonContext): Promise<string> {
   const reason = await epochsUntilDecided(ctx);
@@ -160,7 +162,9 @@ async function profilePair(ctx: ComparisonContext, design: InstructionDesign): P
     const started = await startPair(ctx, 'profile', design, extras);
     if (!started) return;
     const requests = design.profileRequests ?? design.batchRequests;
-    const batches = await Promise.all(SIDES.map((side) => countBatch(ctx, started.sides[side], side, 0, 1, design, requests)));
+    // Keeping callers makes callgrind several times slower again: a request gets longer before it is a timeout.
+    const timeout = PROFILE_TIMEOUT_FACTOR * timeoutMs(ctx);
+    const batches = await Promise.all(SIDES.map((side) => countBatch(ctx, started.sides[side], side, 0, 1, design, requests, timeout)));
     if (batches.some((b) => b === null)) return;
     ctx.options.onProgress("reducing the profile pair's dumps…", false);
     const sides = {} as Record<Side, InstructionProfileSide>;
@@ -237,6 +241,7 @@ async function countBatch(
   batch: number,
   design: InstructionDesign,
   requests = design.batchRequests,
+  timeout = timeoutMs(ctx),
 ): Promise<InstructionBatch | null> {
   const { gateway, outBase } = side;
   const pid = gateway.process!.serverPid;
@@ -249,7 +254,7 @@ async function countBatch(
   }
   const indices = Array.from({ length: requests }, (_, i) => i);
   await startCounting(pid);
-  const sent = await sendSequential(gateway.step.url, new RequestStream(ctx.scenario), indices, timeoutMs(ctx), ctx.options.signal);
+  const sent = await sendSequential(gateway.step.url, new RequestStream(ctx.scenario), indices, timeout, ctx.options.signal);
   const dump = await stopCounting(pid, outBase, `${name}-e${epoch || 'profile'}-b${batch}`);
   if (ctx.options.signal.aborted) return null;
   ctx.options.onProgress(

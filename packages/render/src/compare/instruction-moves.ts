@@ -55,5 +55,10 @@ export function instructionFunctionCells(f: InstructionFunctionMove): string[] {
 /** Where the figures come from and what they may miss. */
 export function instructionMovesNote(moves: InstructionMoves): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  return `From one more pair of processes after the verdict, one batch a side, ${moves.separateCallers} callers kept per count (${instructionCount(moves.totalPerOkRequest.baseline)} → ${instructionCount(moves.totalPerOkRequest.candidate)} per request there); a builtin's or the runtime's instructions count for the JavaScript function that called them. Outer frames cut off: ${pct(moves.truncatedShare.baseline)} / ${pct(moves.truncatedShare.candidate)} of the instructions (their bucket may be wrong); JIT code without a name: ${pct(moves.unnamedJitShare.baseline)} / ${pct(moves.unnamedJitShare.candidate)}.`;
+  const failed = moves.failedRequests;
+  const failures =
+    failed && failed.baseline + failed.candidate > 0
+      ? ` ${failed.baseline} baseline and ${failed.candidate} candidate requests of that pair failed (a timeout under callgrind): their work is in its counts but not in the requests they are divided by, so its per-request figures read high; the verdict's batches are not affected.`
+      : '';
+  return `From one more pair of processes after the verdict, one batch a side, ${moves.separateCallers} callers kept per count (${instructionCount(moves.totalPerOkRequest.baseline)} → ${instructionCount(moves.totalPerOkRequest.candidate)} per request there); a builtin's or the runtime's instructions count for the JavaScript function that called them. Outer frames cut off: ${pct(moves.truncatedShare.baseline)} / ${pct(moves.truncatedShare.candidate)} of the instructions (their bucket may be wrong); JIT code without a name: ${pct(moves.unnamedJitShare.baseline)} / ${pct(moves.unnamedJitShare.candidate)}.${failures}`;
 }
