@@ -75,6 +75,26 @@ describe('a scenario file of your own', () => {
     expect(edited.stderr).toMatch(/has no response for operation Products with variables \{"first":6\}: record them again/);
   }, 120_000);
 
+  it('exports its requests and goldens to k6, and refuses --query beside it', async () => {
+    const scenario = copyScenario();
+    expect((await runCli(['goldens', '--scenario', scenario, '--out', tempDir('own-scenario-k6-runs'), ...GATEWAY_PORT])).code).toBe(0);
+    const dir = tempDir('own-scenario-k6');
+    const exported = await runCli(['export', 'k6', '--scenario', scenario, '-o', dir]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const data = JSON.parse(readFileSync(path.join(dir, 'gwprof-k6-data.json'), 'utf8')) as { requests: { body: string; expected: unknown }[] };
+    expect(data.requests.map((r) => JSON.parse(r.body).operationName)).toEqual(['Product', 'Products', 'Product', 'Products', 'Product']);
+    expect(data.requests[1]!.expected).toEqual({
+      products: [
+        { id: '1', name: 'Product 1' },
+        { id: '2', name: 'Product 2' },
+      ],
+    });
+    expect(readFileSync(path.join(dir, 'gwprof-k6.js'), 'utf8')).toMatch(/catalog \(scenario\.yaml, 5 distinct requests\)/);
+    const mixed = await runCli(['export', 'k6', '--scenario', scenario, '--query', 'x.graphql', '-o', dir]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/--query does not combine with a scenario file/);
+  }, 60_000);
+
   it('refuses a built-in gateway in front of its own subgraphs, in one line', async () => {
     const result = await runCli(['sweep', '--scenario', copyScenario(), '--gateway', 'mesh', ...SHORT, ...GATEWAY_PORT]);
     expect(result.code).toBe(2);

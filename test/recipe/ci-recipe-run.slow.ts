@@ -4,7 +4,7 @@
  * (examples/sample-gateway: `main`, and `pr`, which does more work per request). It checks the
  * comment, the step outputs and the exit codes for no change, a regression and a typo, and that the
  * comment is one per PR, updated in place. Each comparison counts instructions under callgrind for
- * real, so this suite takes about 15 minutes: `pnpm test:recipe` (docs/validation/ci-recipe.md).
+ * real, so this suite takes about 11 minutes: `pnpm test:recipe` (docs/validation/ci-recipe.md).
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

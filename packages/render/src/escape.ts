@@ -45,6 +45,8 @@ export function escapeMarkdown(value: unknown): string {
 export function markdownCode(value: unknown, inTable = false): string {
   const flat = String(value).replace(/\r?\n/g, ' ');
   const text = inTable ? flat.replace(/\|/g, '\\|') : flat;
+  // An empty code span would render as two backticks: an empty cell stays empty.
+  if (text === '') return '';
   let fence = '`';
   while (text.includes(fence)) fence += '`';
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
