@@ -34,31 +34,34 @@ export function requestKey(body: string): string {
 
 /**
  * The requests of a scenario file: every operation with each of its variable sets, interleaved
- * (first set of each operation, then the second…), so the stream mixes operations. `withGoldens`
- * false gives them no golden (for recording).
+ * (first set of each operation, then the second…), so the stream mixes operations. A request's
+ * golden is the one given in the file (`expect`), else the recorded one; `withGoldens` false gives
+ * them none (for recording).
  */
 export function scenarioOfFile(spec: ScenarioFileSpec, withGoldens = true): Scenario {
   const perOperation = spec.operations.map((op) => {
     const parsed = parseOperation(op.query, op.where, op.operationName);
-    return (op.variables ?? [null]).map((variables) => scenarioRequest(parsed, variables, null));
+    const given = (i: number) => (withGoldens && op.expected ? (op.expected.length === 1 ? op.expected[0] : op.expected[i]) : null);
+    return (op.variables ?? [null]).map((variables, i) => ({
+      request: scenarioRequest(parsed, variables, given(i)),
+      given: withGoldens && op.expected !== null,
+    }));
   });
-  const requests: ScenarioRequest[] = [];
+  const entries: { request: ScenarioRequest; given: boolean }[] = [];
   const rounds = Math.max(...perOperation.map((r) => r.length));
-  for (let round = 0; round < rounds; round++) for (const ops of perOperation) if (round < ops.length) requests.push(ops[round]!);
-  if (!withGoldens || spec.goldens === null) return { source: spec.path, requests };
-  const goldens = readGoldens(spec);
-  return {
-    source: spec.path,
-    requests: requests.map((request) => {
-      const golden = goldens.get(requestKey(request.body));
-      if (!golden) {
-        throw new GwprofError(
-          `goldens file ${spec.goldens} has no response for operation ${request.operationName ?? '(unnamed)'} with variables ${JSON.stringify(request.variables ?? {})}: record them again with gwprof goldens --scenario ${spec.path}`,
-        );
-      }
-      return { ...request, expected: golden.data };
-    }),
-  };
+  for (let round = 0; round < rounds; round++) for (const ops of perOperation) if (round < ops.length) entries.push(ops[round]!);
+  const recorded = withGoldens && spec.goldens !== null && entries.some((e) => !e.given) ? readGoldens(spec) : null;
+  const requests = entries.map(({ request, given }) => {
+    if (given || !recorded) return request;
+    const golden = recorded.get(requestKey(request.body));
+    if (!golden) {
+      throw new GwprofError(
+        `goldens file ${spec.goldens} has no response for operation ${request.operationName ?? '(unnamed)'} with variables ${JSON.stringify(request.variables ?? {})}: record them again with gwprof goldens --scenario ${spec.path}`,
+      );
+    }
+    return { ...request, expected: golden.data };
+  });
+  return { source: spec.path, requests };
 }
 
 function readGoldens(spec: ScenarioFileSpec): Map<string, GoldenResponse> {

@@ -56,6 +56,20 @@ describe('scenarioOfFile', () => {
     expect(requests.every((r) => r.expected === null)).toBe(true);
   });
 
+  it('takes goldens given in the file before recorded ones, one for every set or one per set', () => {
+    const given = `
+operations:
+  - { queryFile: a.graphql, variables: [{ id: "1" }, { id: "2" }], expect: [{ data: { a: 1 } }, { data: { a: 2 } }] }
+  - { query: "{ b }", expect: { data: { b: true } } }
+`;
+    const requests = scenarioOfFile(readScenarioFile(file('given.yaml', given))).requests;
+    expect(requests.map((r) => r.expected)).toEqual([{ a: 1 }, { b: true }, { a: 2 }]);
+    expect(scenarioOfFile(readScenarioFile(file('given.yaml', given)), false).requests.every((r) => r.expected === null)).toBe(true);
+    expect(() =>
+      readScenarioFile(file('bad-given.yaml', 'operations: [{ query: "{ b }", variables: [{}, {}, {}], expect: [{ data: 1 }, { data: 2 }] }]')),
+    ).toThrow(/has 2 responses for 3 variable sets/);
+  });
+
   it('gives each request the golden recorded for its own body, and refuses one that was not recorded', () => {
     const spec = readScenarioFile(file('keyed.yaml', VALID));
     expect(() => scenarioOfFile(spec)).toThrow(/goldens file .*goldens\.json does not exist: record it with gwprof goldens/);

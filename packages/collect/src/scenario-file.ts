@@ -26,6 +26,8 @@ export interface ScenarioOperation {
   where: string;
   /** Cycled per request; null: sent without variables. */
   variables: Record<string, unknown>[] | null;
+  /** Golden `data` given in the file: one for every variable set, or one per set; null: from the goldens file. */
+  expected: unknown[] | null;
 }
 
 export interface ScenarioFileSpec {
@@ -47,7 +49,7 @@ type Fields = Record<string, unknown>;
 
 const TOP_LEVEL = new Set(['name', 'gateway', 'subgraphs', 'operations', 'goldens']);
 const SUBGRAPH_FIELDS = new Set(['name', 'url', 'command']);
-const OPERATION_FIELDS = new Set(['query', 'queryFile', 'operationName', 'variables', 'variablesFile']);
+const OPERATION_FIELDS = new Set(['query', 'queryFile', 'operationName', 'variables', 'variablesFile', 'expect', 'expectFile']);
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** True when a --scenario value names a file rather than a built-in scenario. */
@@ -122,12 +124,30 @@ function operationOf(raw: unknown, dir: string, where: string): ScenarioOperatio
     fields.variablesFile !== undefined
       ? readJson(path.resolve(dir, requiredString(fields.variablesFile, `${where}: variablesFile`)), `${where}: variablesFile`)
       : fields.variables;
+  if (fields.expect !== undefined && fields.expectFile !== undefined) throw new GwprofError(`${where}: give expect or expectFile, not both`);
+  const expectRaw =
+    fields.expectFile !== undefined
+      ? readJson(path.resolve(dir, requiredString(fields.expectFile, `${where}: expectFile`)), `${where}: expectFile`)
+      : fields.expect;
+  const variables = variablesRaw === undefined ? null : variableSets(variablesRaw, `${where}: variables`);
   return {
     query,
     operationName: optionalString(fields.operationName, `${where}: operationName`),
     where: queryFile ? `${where} (${queryFile})` : where,
-    variables: variablesRaw === undefined ? null : variableSets(variablesRaw, `${where}: variables`),
+    variables,
+    expected: expectRaw === undefined ? null : goldenData(expectRaw, variables?.length ?? 1, `${where}: expect`),
   };
+}
+
+/** `{data: …}`, or a list of them: one for every variable set, or one per set. */
+function goldenData(raw: unknown, sets: number, where: string): unknown[] {
+  const list = Array.isArray(raw) ? raw : [raw];
+  if (!list.every((e) => e !== null && typeof e === 'object' && !Array.isArray(e) && 'data' in e)) {
+    throw new GwprofError(`${where} must be {"data": …} or a list of them`);
+  }
+  if (list.length !== 1 && list.length !== sets)
+    throw new GwprofError(`${where} has ${list.length} responses for ${sets} variable sets: give one, or one per set`);
+  return list.map((e) => (e as { data: unknown }).data);
 }
 
 function variableSets(raw: unknown, where: string): Record<string, unknown>[] {
