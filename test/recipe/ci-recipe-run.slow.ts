@@ -130,6 +130,8 @@ describe('the CI recipe, run', () => {
     expect(all[0]!.body).toMatch(/regression/i);
     expect(readFileSync(ws.env.FAKE_GH_LOG!, 'utf8')).toMatch(/"-X","PATCH","repos\/org\/gateway\/issues\/comments\/1000"/);
     expect(triggered(failStep, '1')).toBe(true);
+    // GitHub substitutes the step's expression before bash runs it.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: GitHub's expression syntax, not a template
     expect(runStep(ws, failStep.run!.replaceAll('${{ steps.compare.outputs.exit_code }}', '1')).status).toBe(1);
   }, 1_200_000);
 

@@ -10,13 +10,13 @@ fs.appendFileSync(process.env.FAKE_GH_LOG, `${JSON.stringify(args)}\n`);
 if (args[0] !== 'api') process.exit(2);
 const state = process.env.FAKE_GH_STATE;
 const comments = fs.existsSync(state) ? JSON.parse(fs.readFileSync(state, 'utf8')) : [];
-const valueOf = (flag) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : null);
+const argAfter = (flag) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : null);
 const route = args.find((a) => a.startsWith('repos/'));
-const field = valueOf('-F');
+const field = argAfter('-F');
 const body = field ? fs.readFileSync(field.replace(/^body=@/, ''), 'utf8') : null;
-const method = valueOf('-X') ?? (field ? 'POST' : 'GET');
+const method = argAfter('-X') ?? (field ? 'POST' : 'GET');
 if (method === 'GET') {
-  process.stdout.write(execFileSync('jq', ['-r', valueOf('--jq') ?? '.'], { input: JSON.stringify(comments) }));
+  process.stdout.write(execFileSync('jq', ['-r', argAfter('--jq') ?? '.'], { input: JSON.stringify(comments) }));
 } else if (method === 'POST') {
   comments.push({ id: 1000 + comments.length, body });
 } else if (method === 'PATCH') {
