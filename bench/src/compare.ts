@@ -10,7 +10,7 @@
 //   node bench/dist/compare.js record     --label aa [--burn 5] [--minutes 30]   record windows and epochs of A/A (or A/B with a CPU burn of N%)
 //   node bench/dist/compare.js evaluate   [--replays 2000] [--label aa]           noise components and error rates by resampling the recordings (no load)
 //                                         [--since 2026-11-26T12:00]               only the recordings made from then on
-//                                         [--statistic trimmed]                    the rule on the epochs' trimmed mean instead
+//                                         [--statistic trimmed|huber]              the rule on a robust centre of the epochs instead
 //   node bench/dist/compare.js runs       [--aa 10] [--burn5 10] [--burn10 10]     real comparisons with the stopping rule
 //                                         [--budget 10] [--budget5 20]             their budgets in minutes (+5% runs take budget5)
 //                                         [--recalibrate]                          calibrate the burn before every burn run

@@ -94,8 +94,10 @@ export function evaluateCommand({ values, out }: CommandContext): string {
   if (Number.isNaN(since)) throw new Error(`--since must be a date, got ${values.since}`);
   const dated = readEntries<Recording>(out, 'compare-recordings.json').filter((rec) => Date.parse(rec.date) >= since);
   const recordings = mergeByLabel(dated).filter((rec) => !values.label || rec.label === values.label);
-  // --statistic trimmed: the same rule on Yuen's trimmed mean of the epochs (a study of the time measure's robustness).
-  const design: ReplayDesign = values.statistic === 'trimmed' ? { ...COMPARE_DESIGN, statistic: 'trimmed' } : COMPARE_DESIGN;
+  // --statistic trimmed|huber: the same rule on a robust centre of the epochs (a study of the time measure's robustness).
+  const statistic = values.statistic ?? 'mean';
+  if (!['mean', 'trimmed', 'huber'].includes(statistic)) throw new Error(`--statistic must be mean, trimmed or huber, got ${statistic}`);
+  const design: ReplayDesign = statistic === 'mean' ? COMPARE_DESIGN : { ...COMPARE_DESIGN, statistic: statistic as 'trimmed' | 'huber' };
   const rows = recordings.flatMap((rec) => replayRows(rec, replays, design));
   appendEntry(out, 'compare-evaluation.json', { date: new Date().toISOString(), replays, design, rows });
   return `${noiseTable(recordings.map((rec) => ({ name: rec.label, windows: rec.windows, epochs: rec.epochs })))}\n\n${evaluationTable(rows)}\n`;

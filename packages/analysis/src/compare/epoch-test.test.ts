@@ -161,3 +161,31 @@ describe('the trimmed statistic', () => {
     expect(trimmed.interval!.high).toBeLessThan(0.04);
   });
 });
+
+describe('the Huber statistic', () => {
+  const design = resolveEpochDesign({ ...DESIGN, statistic: 'huber' });
+
+  it('holds the false-regression rate at α over all looks under normal epochs, checked with another random source', () => {
+    const paths = 50_000;
+    const z = normals(paths * DESIGN.maxEpochs);
+    let crossed = 0;
+    for (let p = 0; p < paths; p++) {
+      const values = Array.from(z.subarray(p * DESIGN.maxEpochs, (p + 1) * DESIGN.maxEpochs));
+      for (let n = DESIGN.minEpochs; n <= DESIGN.maxEpochs; n++) {
+        if (decideEpochs(values.slice(0, n), { ...design, minEpochSd: 0, threshold: 1e-9 }).outcome === 'regression') {
+          crossed++;
+          break;
+        }
+      }
+    }
+    expect(Math.abs(crossed / paths - 0.05)).toBeLessThan(0.007);
+  }, 120_000);
+
+  it('caps the pull of two far epochs of ten', () => {
+    const epochs = [0.02, -0.02, 0.015, -0.015, 0.01, -0.01, 0.005, -0.005, Math.log(1.149), Math.log(1.173)];
+    const huber = decideEpochs(epochs, { ...DESIGN, maxEpochs: 10, statistic: 'huber' });
+    const plain = decideEpochs(epochs, { ...DESIGN, maxEpochs: 10 });
+    expect(huber.relativeChange).toBeLessThan(plain.relativeChange / 2);
+    expect(huber.outcome).not.toBe('regression');
+  });
+});

@@ -25,6 +25,7 @@
 import { mean } from '../descriptive.js';
 import { mulberry32 } from '../random.js';
 import { trimmedLocation } from './trimmed-mean.js';
+import { huberLocation } from './huber-location.js';
 
 export interface EpochTestDesign {
   /** Smallest relative change that counts: `no change` means within ±threshold. */
@@ -40,10 +41,11 @@ export interface EpochTestDesign {
   /** Floor on the per-epoch standard deviation (log units), so identical epochs cannot give a zero-width interval. */
   minEpochSd: number;
   /**
-   * The epochs' centre and spread: `mean` (the t statistic) or `trimmed` (Yuen's 20% trimmed mean and
-   * its winsorized standard error, trimmed-mean.ts), each with boundaries calibrated for itself.
+   * The epochs' centre and spread: `mean` (the t statistic), `trimmed` (Yuen's 20% trimmed mean and
+   * its winsorized standard error, trimmed-mean.ts) or `huber` (Huber's M-estimate, huber-location.ts),
+   * each with boundaries calibrated for itself.
    */
-  statistic: 'mean' | 'trimmed';
+  statistic: 'mean' | 'trimmed' | 'huber';
 }
 
 export const DEFAULT_EPOCH_TEST: Omit<EpochTestDesign, 'maxEpochs'> = {
@@ -98,7 +100,7 @@ export function resolveEpochDesign(design: Partial<EpochTestDesign> & { maxEpoch
   check(Number.isInteger(d.maxEpochs) && d.maxEpochs >= d.minEpochs, `maxEpochs must be an integer ≥ minEpochs (${d.minEpochs}), got ${d.maxEpochs}`);
   check(d.spendingPower > 0, `spendingPower must be > 0, got ${d.spendingPower}`);
   check(d.minEpochSd >= 0, `minEpochSd must be ≥ 0, got ${d.minEpochSd}`);
-  check(d.statistic === 'mean' || d.statistic === 'trimmed', `statistic must be mean or trimmed, got ${String(d.statistic)}`);
+  check(['mean', 'trimmed', 'huber'].includes(d.statistic), `statistic must be mean, trimmed or huber, got ${String(d.statistic)}`);
   return d;
 }
 
@@ -123,8 +125,8 @@ export function decideEpochs(values: readonly number[], design: Partial<EpochTes
 function centerAndSpread(values: readonly number[], d: EpochTestDesign): { m: number; sd: number | null } {
   const n = values.length;
   if (n < 2) return { m: n > 0 ? values[0]! : 0, sd: null };
-  if (d.statistic === 'trimmed') {
-    const t = trimmedLocation(values);
+  if (d.statistic !== 'mean') {
+    const t = robustLocation(d.statistic)(values);
     return { m: t.center, sd: Math.max(d.minEpochSd, t.standardError * Math.sqrt(n)) };
   }
   const m = mean(values);
@@ -150,7 +152,7 @@ const CALIBRATION_PATHS = 20_000;
  * seed), so the same design gives the same boundaries in the live run, the publish pass and replays.
  */
 export function spendingBoundaries(design: EpochTestDesign): number[] {
-  if (design.statistic === 'trimmed') return trimmedBoundaries(design);
+  if (design.statistic !== 'mean') return robustBoundaries(design);
   const key = `${design.alpha}|${design.minEpochs}|${design.maxEpochs}|${design.spendingPower}`;
   const cached = boundaryCache.get(key);
   if (cached) return cached;
@@ -179,13 +181,18 @@ export function spendingBoundaries(design: EpochTestDesign): number[] {
   return boundaries;
 }
 
+function robustLocation(statistic: 'trimmed' | 'huber'): (values: readonly number[]) => { center: number; standardError: number } {
+  return statistic === 'trimmed' ? (values) => trimmedLocation(values) : (values) => huberLocation(values);
+}
+
 /**
- * The same calibration for Yuen's trimmed t (trimmed mean over its standard error): each path keeps
- * its epochs, and at each look the statistic is taken over them. Under normal epochs it is a little
- * wider than t's, which is the price of not following a far epoch.
+ * The same calibration for a robust location over its standard error (Yuen's trimmed t, Huber's):
+ * each path keeps its epochs, and at each look the statistic is taken over them. Under normal epochs
+ * it is a little wider than t's, which is the price of not following a far epoch.
  */
-function trimmedBoundaries(design: EpochTestDesign): number[] {
-  const key = `trimmed|${design.alpha}|${design.minEpochs}|${design.maxEpochs}|${design.spendingPower}`;
+function robustBoundaries(design: EpochTestDesign): number[] {
+  const key = `${design.statistic}|${design.alpha}|${design.minEpochs}|${design.maxEpochs}|${design.spendingPower}`;
+  const locate = robustLocation(design.statistic as 'trimmed' | 'huber');
   const cached = boundaryCache.get(key);
   if (cached) return cached;
   const random = mulberry32(0x5eed);
@@ -201,7 +208,7 @@ function trimmedBoundaries(design: EpochTestDesign): number[] {
     const ts: Array<{ t: number; j: number }> = [];
     for (let j = 0; j < CALIBRATION_PATHS; j++) {
       if (!alive[j]) continue;
-      const t = trimmedLocation(Array.from(paths[j]!.subarray(0, n)));
+      const t = locate(Array.from(paths[j]!.subarray(0, n)));
       ts.push({ t: t.standardError > 0 ? t.center / t.standardError : t.center > 0 ? Infinity : -Infinity, j });
     }
     spent += spendLook(ts, crossings, alive, boundaries);
