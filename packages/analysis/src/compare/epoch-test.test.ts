@@ -135,19 +135,7 @@ describe('the trimmed statistic', () => {
   it('holds the false-regression rate at α over all looks under normal epochs, checked with another random source', () => {
     // 50,000 paths: a sampling sd of 0.1 points; with the calibration's own error, a wrong boundary
     // is what lands outside α ± 0.7 points.
-    const paths = 50_000;
-    const z = normals(paths * DESIGN.maxEpochs);
-    let crossed = 0;
-    for (let p = 0; p < paths; p++) {
-      const values = Array.from(z.subarray(p * DESIGN.maxEpochs, (p + 1) * DESIGN.maxEpochs));
-      for (let n = DESIGN.minEpochs; n <= DESIGN.maxEpochs; n++) {
-        if (decideEpochs(values.slice(0, n), { ...design, minEpochSd: 0, threshold: 1e-9 }).outcome === 'regression') {
-          crossed++;
-          break;
-        }
-      }
-    }
-    expect(Math.abs(crossed / paths - 0.05)).toBeLessThan(0.007);
+    expect(Math.abs(falseRegressionRate(design, 50_000) - 0.05)).toBeLessThan(0.007);
   }, 60_000);
 
   it("keeps two far epochs of ten from moving its interval, where they drag the mean's past the threshold", () => {
@@ -166,19 +154,7 @@ describe('the Huber statistic', () => {
   const design = resolveEpochDesign({ ...DESIGN, statistic: 'huber' });
 
   it('holds the false-regression rate at α over all looks under normal epochs, checked with another random source', () => {
-    const paths = 50_000;
-    const z = normals(paths * DESIGN.maxEpochs);
-    let crossed = 0;
-    for (let p = 0; p < paths; p++) {
-      const values = Array.from(z.subarray(p * DESIGN.maxEpochs, (p + 1) * DESIGN.maxEpochs));
-      for (let n = DESIGN.minEpochs; n <= DESIGN.maxEpochs; n++) {
-        if (decideEpochs(values.slice(0, n), { ...design, minEpochSd: 0, threshold: 1e-9 }).outcome === 'regression') {
-          crossed++;
-          break;
-        }
-      }
-    }
-    expect(Math.abs(crossed / paths - 0.05)).toBeLessThan(0.007);
+    expect(Math.abs(falseRegressionRate(design, 50_000) - 0.05)).toBeLessThan(0.007);
   }, 120_000);
 
   it('caps the pull of two far epochs of ten', () => {
@@ -189,3 +165,19 @@ describe('the Huber statistic', () => {
     expect(huber.outcome).not.toBe('regression');
   });
 });
+
+/** The share of simulated A/A paths (normal epochs from `normals`) that any look calls a regression. */
+function falseRegressionRate(design: ReturnType<typeof resolveEpochDesign>, paths: number): number {
+  const z = normals(paths * DESIGN.maxEpochs);
+  let crossed = 0;
+  for (let p = 0; p < paths; p++) {
+    const values = Array.from(z.subarray(p * DESIGN.maxEpochs, (p + 1) * DESIGN.maxEpochs));
+    for (let n = DESIGN.minEpochs; n <= DESIGN.maxEpochs; n++) {
+      if (decideEpochs(values.slice(0, n), { ...design, minEpochSd: 0, threshold: 1e-9 }).outcome === 'regression') {
+        crossed++;
+        break;
+      }
+    }
+  }
+  return crossed / paths;
+}
