@@ -41,10 +41,8 @@ async function goldensAction(flags: GoldensFlags): Promise<number> {
   const outFile = flags.goldens ? path.resolve(flags.goldens) : scenario.goldens;
   if (!outFile) throw new GwprofError(`give --goldens <file>, or goldens: <file> in ${flags.scenario}: there is nowhere to write them`);
   const progress = new ProgressLine();
-  let interrupted: AbortSignal | null = null;
-  const recorded = await withInterruptSignal((signal) => {
-    interrupted = signal;
-    return recordGoldens({
+  const recorded = await withInterruptSignal((signal) =>
+    recordGoldens({
       ...serviceOptions(flags),
       scenario,
       reference,
@@ -53,11 +51,12 @@ async function goldensAction(flags: GoldensFlags): Promise<number> {
       outFile,
       signal,
       onProgress: (line, final) => progress.update(line, final),
-    });
-  }).catch((error: unknown) => {
-    if ((interrupted as AbortSignal | null)?.aborted) return null;
-    throw error;
-  });
+    }).catch((error: unknown) => {
+      // Ctrl-C: whatever the recording failed with after it, the answer is "interrupted".
+      if (signal.aborted) return null;
+      throw error;
+    }),
+  );
   if (!recorded) {
     process.stderr.write('interrupted: no goldens written\n');
     return EXIT.interrupted;

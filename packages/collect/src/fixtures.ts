@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { GwprofError } from '@gwprof/results';
-import { parseOperation, scenarioRequest, type Scenario } from './scenario.js';
+import { asGoldenData, asVariableSets, goldenFor, parseOperation, scenarioRequest, type Scenario } from './scenario.js';
 
 export type { Scenario } from './scenario.js';
 
@@ -32,33 +32,22 @@ export function loadScenario(files: { query: string; variables?: string | null; 
 
   let variableSets: Record<string, unknown>[] | null = null;
   if (files.variables) {
-    const raw = readJson(files.variables, 'variables file');
-    const list = Array.isArray(raw) ? raw : [raw];
-    if (list.length === 0 || !list.every((v) => v !== null && typeof v === 'object' && !Array.isArray(v))) {
-      throw new GwprofError(`variables file ${files.variables} must hold an object or a non-empty list of objects`);
-    }
-    variableSets = list as Record<string, unknown>[];
+    variableSets = asVariableSets(readJson(files.variables, 'variables file'));
+    if (!variableSets) throw new GwprofError(`variables file ${files.variables} must hold an object or a non-empty list of objects`);
   }
 
   let expected: unknown[] | null = null;
   if (files.expect) {
-    const raw = readJson(files.expect, 'expected-response file');
-    const list = Array.isArray(raw) ? raw : [raw];
-    for (const entry of list) {
-      if (entry === null || typeof entry !== 'object' || !('data' in entry)) {
-        throw new GwprofError(`expected-response file ${files.expect} must hold {"data": …} or a list of them`);
-      }
-    }
+    expected = asGoldenData(readJson(files.expect, 'expected-response file'));
+    if (!expected) throw new GwprofError(`expected-response file ${files.expect} must hold {"data": …} or a list of them`);
     const count = variableSets?.length ?? 1;
-    if (list.length !== 1 && list.length !== count) {
+    if (expected.length !== 1 && expected.length !== count) {
       throw new GwprofError(
-        `expected-response file ${files.expect} has ${list.length} responses but the variables file has ${count} entries: give one, or one per entry`,
+        `expected-response file ${files.expect} has ${expected.length} responses but the variables file has ${count} entries: give one, or one per entry`,
       );
     }
-    expected = list.map((entry) => (entry as { data: unknown }).data);
   }
 
-  const goldenOf = (i: number): unknown => (expected ? (expected.length === 1 ? expected[0] : expected[i]) : null);
-  const requests = (variableSets ?? [null]).map((variables, i) => scenarioRequest(operation, variables, goldenOf(i)));
+  const requests = (variableSets ?? [null]).map((variables, i) => scenarioRequest(operation, variables, goldenFor(expected, i)));
   return { source: files.query, requests };
 }

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { GwprofError } from '@gwprof/results';
 import { readJson } from './fixtures.js';
-import { parseOperation, scenarioRequest, type Scenario, type ScenarioRequest } from './scenario.js';
+import { goldenFor, parseOperation, scenarioRequest, type Scenario, type ScenarioRequest } from './scenario.js';
 import type { ScenarioFileSpec } from './scenario-file.js';
 
 export interface GoldenResponse {
@@ -41,7 +41,7 @@ export function requestKey(body: string): string {
 export function scenarioOfFile(spec: ScenarioFileSpec, withGoldens = true): Scenario {
   const perOperation = spec.operations.map((op) => {
     const parsed = parseOperation(op.query, op.where, op.operationName);
-    const given = (i: number) => (withGoldens && op.expected ? (op.expected.length === 1 ? op.expected[0] : op.expected[i]) : null);
+    const given = (i: number) => (withGoldens ? goldenFor(op.expected, i) : null);
     return (op.variables ?? [null]).map((variables, i) => ({
       request: scenarioRequest(parsed, variables, given(i)),
       given: withGoldens && op.expected !== null,

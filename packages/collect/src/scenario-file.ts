@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { GwprofError } from '@gwprof/results';
 import { readJson, readText } from './fixtures.js';
+import { asGoldenData, asVariableSets } from './scenario.js';
 
 export interface ScenarioSubgraph {
   name: string;
@@ -141,21 +142,17 @@ function operationOf(raw: unknown, dir: string, where: string): ScenarioOperatio
 
 /** `{data: …}`, or a list of them: one for every variable set, or one per set. */
 function goldenData(raw: unknown, sets: number, where: string): unknown[] {
-  const list = Array.isArray(raw) ? raw : [raw];
-  if (!list.every((e) => e !== null && typeof e === 'object' && !Array.isArray(e) && 'data' in e)) {
-    throw new GwprofError(`${where} must be {"data": …} or a list of them`);
-  }
-  if (list.length !== 1 && list.length !== sets)
-    throw new GwprofError(`${where} has ${list.length} responses for ${sets} variable sets: give one, or one per set`);
-  return list.map((e) => (e as { data: unknown }).data);
+  const data = asGoldenData(raw);
+  if (!data) throw new GwprofError(`${where} must be {"data": …} or a list of them`);
+  if (data.length !== 1 && data.length !== sets)
+    throw new GwprofError(`${where} has ${data.length} responses for ${sets} variable sets: give one, or one per set`);
+  return data;
 }
 
 function variableSets(raw: unknown, where: string): Record<string, unknown>[] {
-  const sets = Array.isArray(raw) ? raw : [raw];
-  if (sets.length === 0 || !sets.every((v) => v !== null && typeof v === 'object' && !Array.isArray(v))) {
-    throw new GwprofError(`${where} must be an object or a non-empty list of objects`);
-  }
-  return sets as Record<string, unknown>[];
+  const sets = asVariableSets(raw);
+  if (!sets) throw new GwprofError(`${where} must be an object or a non-empty list of objects`);
+  return sets;
 }
 
 function record(raw: unknown, where: string): Fields {

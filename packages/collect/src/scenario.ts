@@ -62,3 +62,22 @@ export function scenarioRequest(operation: ParsedOperation, variables: Record<st
     order: operation.order,
   };
 }
+
+/** An object, or a non-empty list of objects, as the list of variable sets; null when it is neither. */
+export function asVariableSets(raw: unknown): Record<string, unknown>[] | null {
+  const list = Array.isArray(raw) ? raw : [raw];
+  const objects = list.length > 0 && list.every((v) => v !== null && typeof v === 'object' && !Array.isArray(v));
+  return objects ? (list as Record<string, unknown>[]) : null;
+}
+
+/** `{"data": …}` or a list of them, as the list of their `data`; null when it is not. */
+export function asGoldenData(raw: unknown): unknown[] | null {
+  const list = Array.isArray(raw) ? raw : [raw];
+  const responses = list.every((e) => e !== null && typeof e === 'object' && !Array.isArray(e) && 'data' in e);
+  return responses ? list.map((e) => (e as { data: unknown }).data) : null;
+}
+
+/** The golden of variable set `i`: one golden for every set, or one per set; null without goldens. */
+export function goldenFor(expected: readonly unknown[] | null, i: number): unknown {
+  return expected ? (expected.length === 1 ? expected[0] : expected[i]) : null;
+}

@@ -10,9 +10,8 @@
  */
 import { ContextReader, readContextsFromFile, type CallgrindContext } from './callgrind-contexts.js';
 import type { InstructionMoves } from '@gwprof/results';
-import type { CpuProfile, CpuProfileCallFrame, CpuProfileNode } from '../profiles/cpuprofile.js';
+import { sideFreeKey, type CpuProfile, type CpuProfileCallFrame, type CpuProfileNode } from '../profiles/cpuprofile.js';
 import type { PerfMap } from './perf-map.js';
-import { sideFreeKey } from '../profiles/function-diff.js';
 
 /** The collector's own code: a context whose chain passes through one of these is GC work. */
 const GC_FRAME =

@@ -187,3 +187,20 @@ export function isRootFrame(frame: Pick<CpuProfileCallFrame, 'functionName' | 'u
 export function frameKey(frame: CpuProfileCallFrame): string {
   return `${frame.functionName}\0${frame.url}\0${frame.lineNumber}\0${frame.columnNumber}`;
 }
+
+/**
+ * A function's identity across the two sides: the two builds of a comparison are often installed or
+ * checked out in different folders (baseline/ and candidate/, two node_modules), so a file counts
+ * the same when its path inside its package (after the last node_modules/) matches or, outside
+ * packages, its last two path components do. Name, line and column must match too.
+ */
+export function sideFreeKey(frame: CpuProfileCallFrame): string {
+  return frameKey({ ...frame, url: sideFreeUrl(frame.url) });
+}
+
+function sideFreeUrl(url: string): string {
+  const inPackage = url.lastIndexOf('node_modules/');
+  if (inPackage >= 0) return url.slice(inPackage + 'node_modules/'.length);
+  if (!url.startsWith('file://') && !url.startsWith('/')) return url;
+  return url.split('/').slice(-2).join('/');
+}

@@ -1,5 +1,5 @@
 import { classifyNodes, orderBucketNames } from './buckets.js';
-import { frameKey, isIdleFrame, selfWeights, type CpuProfile, type CpuProfileCallFrame, type CpuProfileNode } from './cpuprofile.js';
+import { isIdleFrame, sideFreeKey, selfWeights, type CpuProfile, type CpuProfileCallFrame, type CpuProfileNode } from './cpuprofile.js';
 import { DEFAULT_BUCKET_RULES, type BucketRule } from './rules.js';
 import { TOP_FUNCTIONS } from './top-functions.js';
 
@@ -172,23 +172,6 @@ function parentIds(nodes: readonly CpuProfileNode[]): Map<number, number> {
   const parents = new Map<number, number>();
   for (const node of nodes) for (const child of node.children ?? []) parents.set(child, node.id);
   return parents;
-}
-
-/**
- * A function's identity across the two sides: the two builds of a comparison are often installed or
- * checked out in different folders (baseline/ and candidate/, two node_modules), so a file counts
- * the same when its path inside its package (after the last node_modules/) matches or, outside
- * packages, its last two path components do. Name, line and column must match too.
- */
-export function sideFreeKey(frame: CpuProfileCallFrame): string {
-  return frameKey({ ...frame, url: sideFreeUrl(frame.url) });
-}
-
-function sideFreeUrl(url: string): string {
-  const inPackage = url.lastIndexOf('node_modules/');
-  if (inPackage >= 0) return url.slice(inPackage + 'node_modules/'.length);
-  if (!url.startsWith('file://') && !url.startsWith('/')) return url;
-  return url.split('/').slice(-2).join('/');
 }
 
 function tallyFor(functions: Map<string, FunctionTally>, frame: CpuProfileCallFrame): FunctionTally {

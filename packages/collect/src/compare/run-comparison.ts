@@ -30,12 +30,12 @@ export interface ComparisonOutcome {
 
 export async function runComparison(options: CompareOptions): Promise<ComparisonOutcome> {
   checkOptions(options);
+  checkGatewayForScenario([options.baseline, options.candidate], options.scenario);
   const counting = options.design.measure === 'instructions';
   if (counting) ensureValgrind(options.onProgress);
   for (const spec of new Set([options.baseline, options.candidate])) await installGateway(spec, options.onProgress);
   const adapters = { baseline: gatewayFromSpec(options.baseline), candidate: gatewayFromSpec(options.candidate) };
   const nodes = { baseline: resolveNode(options.baselineNode), candidate: resolveNode(options.candidateNode) };
-  checkGatewayForScenario([options.baseline, options.candidate], options.scenario);
   const scenario = loadRequests(options.scenario);
   const session = openSession({
     ...options,
@@ -158,6 +158,7 @@ function progressAfterEpoch(ctx: ComparisonContext, epoch: number, verdict: Comp
 }
 
 function newCompare(options: CompareOptions, session: Session, nodes: CompareConfig['nodes']): CompareResult {
+  const { query, scenarioFile, ownSubgraphs } = recordedSource(options.scenario);
   const config: CompareConfig = {
     baseline: options.baseline,
     candidate: options.candidate,
@@ -165,9 +166,9 @@ function newCompare(options: CompareOptions, session: Session, nodes: CompareCon
     candidateEnv: options.candidateEnv,
     load: options.load,
     levels: options.levels,
-    query: recordedSource(options.scenario).query,
-    scenarioFile: recordedSource(options.scenario).scenarioFile,
-    ownSubgraphs: recordedSource(options.scenario).ownSubgraphs,
+    query,
+    scenarioFile,
+    ownSubgraphs,
     profile: options.profile,
     heapSamplingBytes: options.profile ? options.heapSamplingBytes : null,
     nodes,
