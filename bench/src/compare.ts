@@ -11,10 +11,12 @@
 //   node bench/dist/compare.js evaluate   [--replays 2000] [--label aa]           noise components and error rates by resampling the recordings (no load)
 //                                         [--since 2026-11-26T12:00]               only the recordings made from then on
 //                                         [--statistic trimmed|huber]              the rule on a robust centre of the epochs instead
+//                                         [--hold yes|no]                          a verdict must hold without its farthest epoch (compare's default: yes)
 //   node bench/dist/compare.js runs       [--aa 10] [--burn5 10] [--burn10 10]     real comparisons with the stopping rule
 //                                         [--budget 10] [--budget5 20]             their budgets in minutes (+5% runs take budget5)
 //                                         [--recalibrate]                          calibrate the burn before every burn run
 //   node bench/dist/compare.js runs-table [--since 2026-11-25T12:00]               every recorded real comparison, as one table (no load)
+//   node bench/dist/compare.js redecide   [--since 2026-11-25T12:00]               each real comparison's own epochs decided again, plain and held (no load)
 //
 // Common: [--gateway mesh] [--flags='--seed-per-epoch'] (extra `gwprof compare` flags, e.g. a lever of the
 // noise study) [--out docs/bench/compare-epochs]. Results are appended to <out>/compare-<command>.json
@@ -29,6 +31,7 @@ import { createDriver, extraFlags, type CommandContext } from './compare/driver.
 import { evaluateCommand } from './compare/evaluate.js';
 import { recordCommand } from './compare/record.js';
 import { runsCommand } from './compare/runs.js';
+import { redecideCommand } from './compare/redecide.js';
 import { runsTableCommand } from './compare/runs-table.js';
 
 const COMMANDS: Record<string, (context: CommandContext) => string> = {
@@ -36,6 +39,7 @@ const COMMANDS: Record<string, (context: CommandContext) => string> = {
   evaluate: evaluateCommand,
   runs: runsCommand,
   'runs-table': runsTableCommand,
+  redecide: redecideCommand,
 };
 
 const { values, positionals } = benchArgs({
@@ -56,6 +60,7 @@ const { values, positionals } = benchArgs({
     out: { type: 'string', default: path.join(repoRoot, 'docs', 'bench', 'compare-epochs') },
     since: { type: 'string' },
     statistic: { type: 'string', default: 'mean' },
+    hold: { type: 'string' },
   },
 });
 

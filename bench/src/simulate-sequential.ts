@@ -36,8 +36,8 @@ const list = (s: string): number[] => s.split(',').map(Number);
 const runs = Number(args.runs);
 const pairSeconds = Number(args['pair-seconds']);
 const roundSeconds = Number(args['round-seconds']);
-const { threshold, alpha, minEpochs, spendingPower } = DEFAULTS.compare.design;
-const design: ReplayDesign = { threshold, alpha, minEpochs, spendingPower, ...(JSON.parse(args.design) as ReplayDesign) };
+const { threshold, alpha, minEpochs, spendingPower, holdWithoutFarthest } = DEFAULTS.compare.design;
+const design: ReplayDesign = { threshold, alpha, minEpochs, spendingPower, holdWithoutFarthest, ...(JSON.parse(args.design) as ReplayDesign) };
 
 /** Standard normal by Box–Muller. */
 function gaussian(random: () => number): number {

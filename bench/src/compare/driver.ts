@@ -28,6 +28,8 @@ export interface BenchValues {
   since?: string;
   /** evaluate: the rule on the epochs' mean (default) or their trimmed mean. */
   statistic?: string;
+  /** evaluate: `yes` (compare's default) when a regression or an improvement must hold without its farthest epoch, `no` for the plain rule. */
+  hold?: string;
 }
 
 /** What every subcommand gets; it returns what to print on stdout. */

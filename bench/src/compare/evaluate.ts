@@ -7,8 +7,8 @@ import { evaluateProcedure, type EpochDraw, type ProcedureRates, type ReplayDesi
 import type { Recording } from './record.js';
 
 /** The test `gwprof compare` runs with: the CLI's defaults. */
-const { threshold, alpha, minEpochs, spendingPower } = DEFAULTS.compare.design;
-const COMPARE_DESIGN: ReplayDesign = { threshold, alpha, minEpochs, spendingPower };
+const { threshold, alpha, minEpochs, spendingPower, holdWithoutFarthest } = DEFAULTS.compare.design;
+const COMPARE_DESIGN: ReplayDesign = { threshold, alpha, minEpochs, spendingPower, holdWithoutFarthest };
 
 interface EvaluationRow extends ProcedureRates {
   recording: string;
@@ -87,6 +87,13 @@ export function mergeByLabel(recordings: readonly Recording[]): Recording[] {
   return [...byLabel.values()];
 }
 
+/** --hold yes|no; absent: compare's default. */
+function holdOption(value: string | undefined): boolean {
+  if (value === undefined) return holdWithoutFarthest;
+  if (value !== 'yes' && value !== 'no') throw new Error(`--hold must be yes or no, got ${value}`);
+  return value === 'yes';
+}
+
 export function evaluateCommand({ values, out }: CommandContext): string {
   const replays = Number(values.replays);
   // --since: one day's recordings alone (the machine's speed and noise differ from day to day).
@@ -97,7 +104,11 @@ export function evaluateCommand({ values, out }: CommandContext): string {
   // --statistic trimmed|huber: the same rule on a robust centre of the epochs (a study of the time measure's robustness).
   const statistic = values.statistic ?? 'mean';
   if (!['mean', 'trimmed', 'huber'].includes(statistic)) throw new Error(`--statistic must be mean, trimmed or huber, got ${statistic}`);
-  const design: ReplayDesign = statistic === 'mean' ? COMPARE_DESIGN : { ...COMPARE_DESIGN, statistic: statistic as 'trimmed' | 'huber' };
+  const design: ReplayDesign = {
+    ...COMPARE_DESIGN,
+    ...(statistic === 'mean' ? {} : { statistic: statistic as 'trimmed' | 'huber' }),
+    holdWithoutFarthest: holdOption(values.hold),
+  };
   const rows = recordings.flatMap((rec) => replayRows(rec, replays, design));
   appendEntry(out, 'compare-evaluation.json', { date: new Date().toISOString(), replays, design, rows });
   return `${noiseTable(recordings.map((rec) => ({ name: rec.label, windows: rec.windows, epochs: rec.epochs })))}\n\n${evaluationTable(rows)}\n`;

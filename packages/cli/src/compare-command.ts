@@ -266,6 +266,7 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
       alpha: DESIGN.alpha,
       minEpochs: flags.minEpochs,
       spendingPower: DESIGN.spendingPower,
+      holdWithoutFarthest: !counting && DESIGN.holdWithoutFarthest,
       windowSec: flags.window,
       leadInSec: flags.leadIn,
       warmupSec: flags.warmup,

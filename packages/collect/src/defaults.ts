@@ -113,6 +113,8 @@ export const DEFAULTS = {
       alpha: DEFAULT_EPOCH_TEST.alpha,
       minEpochs: DEFAULT_EPOCH_TEST.minEpochs,
       spendingPower: DEFAULT_EPOCH_TEST.spendingPower,
+      /** A time verdict resting on one far epoch waits for more (docs/validation/compare-error-rates.md: one far epoch). */
+      holdWithoutFarthest: true,
       /** Measured seconds per window, after a lead-in on fresh connections (docs/compare.md: noise per minute). */
       windowSec: 5,
       /** The side's connections only need refilling after the other side's turn: the processes are warm. */

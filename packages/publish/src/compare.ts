@@ -71,9 +71,10 @@ async function analyzeWindows(runDir: string, compare: CompareResult): Promise<C
   if (!c.design) throw new GwprofError(`compare.json of mode "windows" has no design: it was not written by gwprof compare`);
   const label = (level: number) => loadLabel(compareLoadAt(c.load, level));
   const { threshold, alpha, minEpochs, spendingPower } = c.design;
+  const holdWithoutFarthest = c.design.holdWithoutFarthest ?? false;
   // A run that ended before its plan was fixed never reached a look.
   const maxEpochs = compare.plan?.maxEpochs ?? minEpochs;
-  const verdict = judgeComparison(compare.windows, { levels: c.levels, label, threshold, alpha, minEpochs, maxEpochs, spendingPower });
+  const verdict = judgeComparison(compare.windows, { levels: c.levels, label, threshold, alpha, minEpochs, maxEpochs, spendingPower, holdWithoutFarthest });
   const { analyses, profiles, heaps } = await readWindowProfiles(runDir, compare);
   const byStep = new Map(analyses.map((a) => [a.stepId, a]));
   const levels: CompareLevel[] = [];

@@ -729,6 +729,11 @@ export interface CompareDesign {
   minEpochs: number;
   /** Error spending α · (n / maxEpochs)^ρ over the looks. */
   spendingPower: number;
+  /**
+   * A regression or an improvement must also hold with the epoch that pulls most its way left out;
+   * otherwise the comparison goes on, and ends inconclusive at its last look. Absent in older results (false).
+   */
+  holdWithoutFarthest?: boolean;
   /** Measured seconds per window, after a lead-in of leadInSec on the same connections. */
   windowSec: number;
   leadInSec: number;

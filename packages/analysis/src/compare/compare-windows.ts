@@ -19,6 +19,8 @@ export interface ComparisonDesign {
   /** The last look; a level still open there is inconclusive. */
   maxEpochs: number;
   spendingPower: number;
+  /** A regression or an improvement must hold without its farthest epoch (epoch-test.ts); default false. */
+  holdWithoutFarthest?: boolean;
 }
 
 /**
@@ -109,7 +111,8 @@ export function decideLevel(windows: readonly CompareWindow[], level: number, de
   const base = { alpha, maxEpochs: design.maxEpochs, blocks: blocks.length };
   if (blocks.length === 0) return { ...base, outcome: 'continue', epochs: 0, relativeChange: 0, interval: null, reason: 'no block measured yet' };
   const { threshold, minEpochs, maxEpochs, spendingPower } = design;
-  const decision = decideEpochs(epochValues(blocks), { threshold, alpha, minEpochs, maxEpochs, spendingPower });
+  const holdWithoutFarthest = design.holdWithoutFarthest ?? false;
+  const decision = decideEpochs(epochValues(blocks), { threshold, alpha, minEpochs, maxEpochs, spendingPower, holdWithoutFarthest });
   return {
     ...base,
     outcome: decision.outcome,

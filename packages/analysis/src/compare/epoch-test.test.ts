@@ -150,6 +150,63 @@ describe('the trimmed statistic', () => {
   });
 });
 
+describe('a verdict that must hold without its farthest epoch', () => {
+  const held = { ...DESIGN, holdWithoutFarthest: true };
+  // The epochs of a real A/A comparison (Mesh, 2026-11-26 23:56) that the plain rule called a regression after 9.
+  const realFalseAlarm = [-0.0023, 0.0421, 0.0383, 0.0462, 0.0693, -0.0207, 0.1406, 0.1475, 0.1011];
+
+  it('waits where a regression rests on its slowest epoch, and says why', () => {
+    const plain = decideEpochs(realFalseAlarm, { ...DESIGN, maxEpochs: 22 });
+    const decision = decideEpochs(realFalseAlarm, { ...held, maxEpochs: 22 });
+    expect(plain.outcome).toBe('regression');
+    expect(decision.outcome).toBe('continue');
+    expect(decision.interval).toEqual(plain.interval);
+    expect(decision.reason).toMatch(/only with its slowest epoch: \[−0\.\d%, \+11\.\d%\] without it/);
+  });
+
+  it('still calls a 4× slowdown and a 4× speedup at the first look', () => {
+    const wobble = [0.01, -0.01, 0.02, -0.02];
+    expect(
+      decideEpochs(
+        wobble.map((w) => Math.log(4) + w),
+        held,
+      ).outcome,
+    ).toBe('regression');
+    expect(
+      decideEpochs(
+        wobble.map((w) => -Math.log(4) + w),
+        held,
+      ).outcome,
+    ).toBe('improvement');
+  });
+
+  it('calls a regression only where the plain rule does, and still catches a change of four times the threshold', () => {
+    const z = normals(4000 * DESIGN.maxEpochs);
+    let extra = 0;
+    let caught = 0;
+    for (let p = 0; p < 4000; p++) {
+      const aa = Array.from(z.subarray(p * DESIGN.maxEpochs, (p + 1) * DESIGN.maxEpochs), (v) => 0.05 * v);
+      for (let n = DESIGN.minEpochs; n <= DESIGN.maxEpochs; n++) {
+        const h = decideEpochs(aa.slice(0, n), held).outcome;
+        if ((h === 'regression' || h === 'improvement') && decideEpochs(aa.slice(0, n), DESIGN).outcome !== h) extra++;
+      }
+      const shifted = aa.map((v) => v + Math.log(1.2));
+      if (firstVerdict(shifted, held) === 'regression') caught++;
+    }
+    expect(extra).toBe(0);
+    expect(caught / 4000).toBeGreaterThan(0.99);
+  }, 60_000);
+});
+
+/** The first verdict along a path, look by look, or inconclusive at its last look. */
+function firstVerdict(values: readonly number[], design: Parameters<typeof decideEpochs>[1]): string {
+  for (let n = 1; n <= values.length; n++) {
+    const { outcome } = decideEpochs(values.slice(0, n), design);
+    if (outcome !== 'continue') return outcome;
+  }
+  return 'inconclusive';
+}
+
 describe('the Huber statistic', () => {
   const design = resolveEpochDesign({ ...DESIGN, statistic: 'huber' });
 

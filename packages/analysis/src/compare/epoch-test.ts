@@ -18,6 +18,10 @@
  *   - `regression` when it lies above 0 (the candidate is slower), otherwise;
  *   - `improvement` when it lies below 0;
  *   - `continue` otherwise; at `maxEpochs` or the budget the comparison is `inconclusive`.
+ * With `holdWithoutFarthest`, a regression or an improvement must also hold when the epoch that
+ * pulls the most its way is left out (the same boundary over the other n − 1): a verdict that rests
+ * on one far epoch is not one, and waits for more epochs, or ends `inconclusive` at the last look.
+ * Its verdicts are a subset of the plain rule's, so the false-alarm rate stays within α.
  * Under no change, a false regression happens with probability ≤ α; at a true change of exactly
  * +threshold, a false `no change` with probability ≤ α too (the interval's upper end must fall below
  * the threshold).
@@ -46,6 +50,8 @@ export interface EpochTestDesign {
    * each with boundaries calibrated for itself.
    */
   statistic: 'mean' | 'trimmed' | 'huber';
+  /** A regression or an improvement must hold with its farthest epoch left out (see above). */
+  holdWithoutFarthest: boolean;
 }
 
 export const DEFAULT_EPOCH_TEST: Omit<EpochTestDesign, 'maxEpochs'> = {
@@ -55,6 +61,7 @@ export const DEFAULT_EPOCH_TEST: Omit<EpochTestDesign, 'maxEpochs'> = {
   spendingPower: 1,
   minEpochSd: 0.005,
   statistic: 'mean',
+  holdWithoutFarthest: false,
 };
 
 export type EpochOutcome = 'regression' | 'no change' | 'improvement' | 'continue';
@@ -100,6 +107,7 @@ export function resolveEpochDesign(design: Partial<EpochTestDesign> & { maxEpoch
   check(Number.isInteger(d.maxEpochs) && d.maxEpochs >= d.minEpochs, `maxEpochs must be an integer ≥ minEpochs (${d.minEpochs}), got ${d.maxEpochs}`);
   check(d.spendingPower > 0, `spendingPower must be > 0, got ${d.spendingPower}`);
   check(d.minEpochSd >= 0, `minEpochSd must be ≥ 0, got ${d.minEpochSd}`);
+  check(typeof d.holdWithoutFarthest === 'boolean', `holdWithoutFarthest must be true or false, got ${String(d.holdWithoutFarthest)}`);
   check(['mean', 'trimmed', 'huber'].includes(d.statistic), `statistic must be mean, trimmed or huber, got ${String(d.statistic)}`);
   return d;
 }
@@ -118,7 +126,27 @@ export function decideEpochs(values: readonly number[], design: Partial<EpochTes
   const half = (boundary * sd) / Math.sqrt(n);
   const interval = { low: Math.expm1(m - half), high: Math.expm1(m + half) };
   const outcome = outcomeOf(interval, d.threshold);
+  if (d.holdWithoutFarthest && (outcome === 'regression' || outcome === 'improvement')) {
+    const without = intervalWithoutFarthest(values, outcome, boundary, d);
+    if (outcomeOf(without, d.threshold) !== outcome)
+      return { ...base, outcome: 'continue', boundary, interval, reason: restsOnOneEpoch(outcome, interval, without, n, d) };
+  }
   return { ...base, outcome, boundary, interval, reason: reasonFor(outcome, interval, n, d) };
+}
+
+/** The interval at the same boundary over the epochs left when the one that pulls most toward `outcome` is left out. */
+function intervalWithoutFarthest(
+  values: readonly number[],
+  outcome: 'regression' | 'improvement',
+  boundary: number,
+  d: EpochTestDesign,
+): { low: number; high: number } {
+  const farthest = outcome === 'regression' ? Math.max(...values) : Math.min(...values);
+  const rest = [...values];
+  rest.splice(rest.indexOf(farthest), 1);
+  const { m, sd } = centerAndSpread(rest, d);
+  const half = (boundary * (sd ?? d.minEpochSd)) / Math.sqrt(rest.length);
+  return { low: Math.expm1(m - half), high: Math.expm1(m + half) };
 }
 
 /** The epochs' centre and their spread as a per-epoch sd (floored), by the design's statistic; sd null with one epoch. */
@@ -241,6 +269,18 @@ function tStatistic(sum: number, squares: number, n: number): number {
 }
 
 const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
+
+function restsOnOneEpoch(
+  outcome: 'regression' | 'improvement',
+  interval: { low: number; high: number },
+  without: { low: number; high: number },
+  n: number,
+  d: EpochTestDesign,
+): string {
+  const range = (i: { low: number; high: number }) => `[${pct(i.low)}, ${pct(i.high)}]`;
+  const way = outcome === 'regression' ? 'slowest' : 'fastest';
+  return `${n} epochs, interval ${range(interval)} lies ${outcome === 'regression' ? 'above' : 'below'} 0 only with its ${way} epoch: ${range(without)} without it, beyond ±${(d.threshold * 100).toFixed(1)}%: not decided`;
+}
 
 function reasonFor(outcome: EpochOutcome, interval: { low: number; high: number }, n: number, d: EpochTestDesign): string {
   const range = `[${pct(interval.low)}, ${pct(interval.high)}]`;

@@ -15,7 +15,7 @@ import { studentTQuantile } from '../compare/student-t.js';
 export const INSTRUCTION_LEVEL = 1;
 
 /** The epoch test's design, the statistic being the mean; minEpochSd is the measured noise between processes. */
-export type InstructionTestDesign = Omit<EpochTestDesign, 'statistic'>;
+export type InstructionTestDesign = Omit<EpochTestDesign, 'statistic' | 'holdWithoutFarthest'>;
 
 function usable(batch: InstructionBatch): number | null {
   const v = batch.instructionsPerOkRequest;

@@ -137,9 +137,19 @@ async function measureUntilDecided(ctx: ComparisonContext): Promise<string> {
 
 function judge(ctx: ComparisonContext): ComparisonVerdict {
   const { threshold, alpha, minEpochs, spendingPower } = ctx.options.design;
+  const holdWithoutFarthest = ctx.options.design.holdWithoutFarthest ?? false;
   const maxEpochs = ctx.compare.plan?.maxEpochs ?? minEpochs;
   const label = (level: number) => loadLabel(ctx.loadAt(level));
-  return judgeComparison(ctx.compare.windows, { levels: ctx.options.levels, label, threshold, alpha, minEpochs, maxEpochs, spendingPower });
+  return judgeComparison(ctx.compare.windows, {
+    levels: ctx.options.levels,
+    label,
+    threshold,
+    alpha,
+    minEpochs,
+    maxEpochs,
+    spendingPower,
+    holdWithoutFarthest,
+  });
 }
 
 function budgetReason(ctx: ComparisonContext, epochs: number): string {
