@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyShippedGateway } from '../packages/collect/dist/gateways/install.js';
 
 const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const outIndex = process.argv.indexOf('--out');
@@ -81,7 +82,7 @@ const overrides = { '@graphql-tools/delegate': '12.2.1', graphql: '16.11.0' };
 for (const name of readdirSync(path.join(root, 'gateways'))) {
   const target = path.join(stage, 'gateways', name);
   const shipped = path.join(root, 'gateways', name);
-  cpSync(shipped, target, { recursive: true, filter: (f) => !/(^|[/\\])(node_modules|\.work|\.mesh)([/\\]|$)/.test(path.relative(shipped, f)) });
+  copyShippedGateway(shipped, target);
   const manifest = readJson(path.join(target, 'package.json'));
   writeFileSync(path.join(target, 'package.json'), `${JSON.stringify({ ...manifest, overrides }, null, 2)}\n`);
 }

@@ -1,21 +1,42 @@
 /**
  * End to end: a scenario file of one's own (a subgraph gwprof starts, a `cmd:` gateway, two
  * operations): goldens recorded once from the gateway, a sweep validated against them, fan-out
- * marked as not countable, a wrong answer caught, and an edited operation refused.
+ * marked as not countable (or counted through gwprof's proxy, when asked), a wrong answer caught,
+ * and an edited operation refused.
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunResult } from '@gwprof/results';
+import type { CompareResult, RunResult } from '@gwprof/results';
 import { repoRoot, runCli, tempDir } from './cli.js';
 
 const GATEWAY_PORT = ['--gateway-port', '4780'];
 const SHORT = ['-c', '2', '-d', '1', '-w', '0', '--no-profile'];
 
+/** Does anything accept connections on 127.0.0.1:port? */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 function copyScenario(): string {
   const dir = tempDir('own-scenario');
   cpSync(path.join(repoRoot, 'fixtures/own-scenario'), dir, { recursive: true });
   return path.join(dir, 'scenario.yaml');
+}
+
+/** The fixture with its subgraph behind gwprof's counting proxy. */
+function proxiedCopy(): string {
+  const scenario = copyScenario();
+  writeFileSync(scenario, readFileSync(scenario, 'utf8').replace('command: node catalog-subgraph.mjs', 'command: node catalog-subgraph.mjs\n    proxy: true'));
+  return scenario;
 }
 
 describe('a scenario file of your own', () => {
@@ -43,6 +64,64 @@ describe('a scenario file of your own', () => {
     expect(step.fanout).toBeNull();
     expect(swept.stdout).toMatch(/fan-out –: the scenario file's subgraphs \(catalog\) .* cannot count/);
   }, 120_000);
+
+  it('counts fan-out through its proxy when the file asks, and stops the proxy with the run', async () => {
+    const scenario = copyScenario();
+    writeFileSync(
+      scenario,
+      readFileSync(scenario, 'utf8').replace('command: node catalog-subgraph.mjs', 'command: node catalog-subgraph.mjs\n    proxy: true'),
+    );
+    const out = tempDir('own-scenario-proxied');
+    expect((await runCli(['goldens', '--scenario', scenario, '--out', out, ...GATEWAY_PORT])).code).toBe(0);
+    const swept = await runCli(['sweep', '--scenario', scenario, ...SHORT, '--out', out, '--run-id', 'proxied', ...GATEWAY_PORT]);
+    expect(swept.code, swept.stderr).toBe(0);
+    const run = JSON.parse(readFileSync(path.join(out, 'proxied', 'results.json'), 'utf8')) as RunResult;
+    expect(run.config.proxiedSubgraphs).toEqual(['catalog']);
+    // The stand-in gateway calls its subgraph exactly once per request: fan-out 1, up to the requests in flight at the window's edges.
+    const step = run.steps[0]!;
+    expect(step.requests.failed).toBe(0);
+    expect(Math.abs(step.fanout! - 1)).toBeLessThan(0.05);
+    expect(swept.stdout).toMatch(/fan-out counted by gwprof's counting proxy in front of catalog/);
+    expect(await listening(4781)).toBe(false);
+  }, 120_000);
+
+  it("compares two gateways on its subgraphs, both loaded at once, each side's fan-out counted through proxies of its own", async () => {
+    const scenario = proxiedCopy();
+    const dir = path.dirname(scenario);
+    const out = tempDir('own-scenario-compare');
+    expect((await runCli(['goldens', '--scenario', scenario, '--out', out, ...GATEWAY_PORT])).code).toBe(0);
+    const gateway = `cmd:node ${path.join(dir, 'gateway.mjs')}`;
+    const result = await runCli([
+      'compare',
+      '--scenario',
+      scenario,
+      '--baseline',
+      gateway,
+      '--candidate',
+      gateway,
+      '-c',
+      '2',
+      ...['--window', '2', '--lead-in', '1', '-w', '1', '--windows-per-side', '1', '--min-epochs', '3', '--budget', '3', '--threshold', '50'],
+      '--simultaneous',
+      '--no-profile',
+      '--out',
+      out,
+      '--run-id',
+      'cmp',
+      ...GATEWAY_PORT,
+      ...['--candidate-port', '4782', '--subgraph-ports', '4783,4784,4785,4786', '--candidate-subgraph-ports', '4793,4794,4795,4796'],
+    ]);
+    expect([0, 3], result.stderr).toContain(result.code);
+    const compare = JSON.parse(readFileSync(path.join(out, 'cmp', 'compare.json'), 'utf8')) as CompareResult;
+    expect(compare.config.proxiedSubgraphs).toEqual(['catalog']);
+    expect(compare.windows.length).toBeGreaterThanOrEqual(6);
+    // One subgraph call per request on each side: shared counts would read 2 on both.
+    for (const window of compare.windows) {
+      expect(window.step.status).toBe('passed');
+      expect(Math.abs(window.step.fanout! - 1)).toBeLessThan(0.1);
+    }
+    expect(await listening(4781)).toBe(false);
+  }, 300_000);
 
   it('fails the step when the gateway answers other data than the goldens, and refuses goldens of another operation', async () => {
     const scenario = copyScenario();

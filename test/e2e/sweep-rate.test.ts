@@ -75,13 +75,19 @@ describe('fixed-rate steps against a stub with a known service time', () => {
     const theory = service * (1 + rho / (2 * (1 - rho)));
     // Tolerance from the window mean's sampling distribution (10⁴ simulated 30 s windows of an
     // M/D/1 queue at D = 20 ms, ρ = 0.4, against theory at each window's own sent rate):
-    // σ = 2.9%, skewed right: its 1-in-10⁴ quantiles are −8.4% and +15.0%. So 5σ = ±15%. Above
-    // that, one-sided, 5 ms for what theory leaves out: the send's lag and the client's half of the
-    // round trip, and the stub's wake-up, which lengthens its service and which the queue at ρ = 0.4
-    // doubles. Together 2.5–3 ms on this machine, loaded or not; 5 ms leaves room for one slower or
-    // busier. No queueing at all (W = D, or evenly spaced arrivals) would be 25% below theory.
+    // σ = 2.9%, skewed right: its 1-in-10⁴ quantiles are −8.4% and +15.0%. So 5σ = ±15%. No
+    // queueing at all (W = D, or evenly spaced arrivals) would be 25% below theory.
     expect(step.latencyMs!.mean).toBeGreaterThan(theory * 0.85);
-    expect(step.latencyMs!.mean).toBeLessThan(theory * 1.15 + 5);
+    // Above, theory leaves out the send's lag, the round trip and the stub's wake-up, which
+    // lengthens its service, and the queue multiplies that: with both cores busy it reached 41 ms
+    // against 37 ms allowed for a quiet machine. The step measures it itself: at ρ ≈ 0.4 six
+    // requests in ten find the stub idle, so the median response waited for nothing, and is the
+    // service as this machine ran it then, overheads included (it counts the round trip as service:
+    // a looser bound, never a tighter one). 1 ms more for the median's own scatter.
+    const served = Math.max(service, step.latencyMs!.p50);
+    const rhoServed = Math.min(0.9, (step.rate!.sentRps * served) / 1000);
+    const theoryServed = served * (1 + rhoServed / (2 * (1 - rhoServed)));
+    expect(step.latencyMs!.mean).toBeLessThan(theoryServed * 1.15 + 1);
   }, 120_000);
 
   it('shows a gateway that freezes 1 s in every 5 at its p99, measured from intended send times', async () => {

@@ -32,3 +32,15 @@ export async function waitForPort(port: number, timeoutMs: number, isAlive: () =
   }
   throw new Error(`nothing listened on port ${port} within ${Math.round(timeoutMs / 1000)} s`);
 }
+
+/** A port nothing listens on now, chosen by the kernel (another process could take it before it is used). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -29,8 +29,13 @@ describe('readScenarioFile', () => {
     expect(spec.name).toBe('shop');
     expect(spec.dir).toBe(dir);
     expect(spec.goldens).toBe(path.join(dir, 'goldens.json'));
-    expect(spec.subgraphs).toEqual([{ name: 'things', url: 'http://127.0.0.1:4999/graphql', port: 4999, command: 'node things.js' }]);
+    expect(spec.subgraphs).toEqual([{ name: 'things', url: 'http://127.0.0.1:4999/graphql', port: 4999, command: 'node things.js', proxy: false }]);
     expect(spec.operations[0]!.query).toMatch(/query A/);
+  });
+
+  it('puts a counting proxy in front of a subgraph it starts when asked', () => {
+    const spec = readScenarioFile(file('proxied.yaml', VALID.replace('command: node things.js', 'command: node things.js, proxy: true')));
+    expect(spec.subgraphs[0]!.proxy).toBe(true);
   });
 
   it('says in one line what to fix', () => {
@@ -42,6 +47,11 @@ describe('readScenarioFile', () => {
       ['subgraphs: [{ name: x, url: "http://127.0.0.1/graphql" }]\noperations: [{ query: "{ a }" }]', /with a port/],
       ['operations: [{ query: "{ a }", variables: [1] }]', /variables must be an object or a non-empty list of objects/],
       ['operations: [ { query: ', /is not valid YAML or JSON/],
+      ['subgraphs: [{ name: x, url: "http://127.0.0.1:4999/graphql", proxy: true }]\noperations: [{ query: "{ a }" }]', /proxy: true needs a command/],
+      [
+        'subgraphs: [{ name: x, url: "http://127.0.0.1:4999/graphql", command: x, proxy: yes }]\noperations: [{ query: "{ a }" }]',
+        /proxy must be true or false/,
+      ],
     ];
     for (const [text, message] of cases) expect(() => readScenarioFile(file('bad.yaml', text))).toThrow(message);
   });

@@ -16,6 +16,11 @@ export interface ScenarioSubgraph {
   port: number;
   /** A shell command gwprof starts (from the file's folder, with PORT set) and stops; null when it is already running. */
   command: string | null;
+  /**
+   * gwprof starts it on an inner port and puts its counting proxy on `port`, so its requests (the
+   * fan-out) are counted, at the cost of one more loopback hop per subgraph call. Needs a command.
+   */
+  proxy: boolean;
 }
 
 export interface ScenarioOperation {
@@ -49,7 +54,7 @@ export interface ScenarioFileSpec {
 type Fields = Record<string, unknown>;
 
 const TOP_LEVEL = new Set(['name', 'gateway', 'subgraphs', 'operations', 'goldens']);
-const SUBGRAPH_FIELDS = new Set(['name', 'url', 'command']);
+const SUBGRAPH_FIELDS = new Set(['name', 'url', 'command', 'proxy']);
 const OPERATION_FIELDS = new Set(['query', 'queryFile', 'operationName', 'variables', 'variablesFile', 'expect', 'expectFile']);
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -110,7 +115,13 @@ function subgraphOf(raw: unknown, where: string): ScenarioSubgraph {
       `${where}: url "${url}" must be http on this machine's loopback with a port (e.g. http://127.0.0.1:4101/graphql): gwprof sends load to loopback only`,
     );
   }
-  return { name, url, port: Number(parsed.port), command: optionalString(fields.command, `${where}: command`) ?? null };
+  const command = optionalString(fields.command, `${where}: command`) ?? null;
+  if (fields.proxy !== undefined && typeof fields.proxy !== 'boolean') throw new GwprofError(`${where}: proxy must be true or false`);
+  const proxy = fields.proxy === true;
+  if (proxy && command === null) {
+    throw new GwprofError(`${where}: proxy: true needs a command: gwprof must start the subgraph on a port of its own to put its counting proxy on ${url}`);
+  }
+  return { name, url, port: Number(parsed.port), command, proxy };
 }
 
 function operationOf(raw: unknown, dir: string, where: string): ScenarioOperation {

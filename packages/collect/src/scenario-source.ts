@@ -31,15 +31,24 @@ export interface RecordedSource {
   expect: string | null;
   scenarioFile: string | null;
   ownSubgraphs: string[] | null;
+  proxiedSubgraphs: string[] | null;
 }
 
 /** What the records keep of it: the query files, or the scenario file and its own subgraphs. */
 export function recordedSource(source: ScenarioSource): RecordedSource {
   if (isScenarioFile(source)) {
     const own = source.subgraphs.map((s) => s.name);
-    return { query: null, variables: null, expect: source.goldens, scenarioFile: source.path, ownSubgraphs: own.length > 0 ? own : null };
+    const proxied = source.subgraphs.filter((s) => s.proxy).map((s) => s.name);
+    return {
+      query: null,
+      variables: null,
+      expect: source.goldens,
+      scenarioFile: source.path,
+      ownSubgraphs: own.length > 0 ? own : null,
+      proxiedSubgraphs: proxied.length > 0 ? proxied : null,
+    };
   }
-  return { query: source.query, variables: source.variables, expect: source.expect, scenarioFile: null, ownSubgraphs: null };
+  return { query: source.query, variables: source.variables, expect: source.expect, scenarioFile: null, ownSubgraphs: null, proxiedSubgraphs: null };
 }
 
 /**

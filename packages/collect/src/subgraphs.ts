@@ -25,12 +25,12 @@ export interface RunningSubgraphs {
   stop(): Promise<void>;
 }
 
-/** Requests served so far on these ports, from each subgraph's /__gwprof/stats there. */
-function countRequests(ports: Record<SubgraphName, number>): () => Promise<Record<string, number>> {
+/** Requests served so far on these ports, from each subgraph's (or counting proxy's) /__gwprof/stats there. */
+export function countRequests(ports: Record<string, number>): () => Promise<Record<string, number>> {
   return async () => {
     const counts: Record<string, number> = {};
     await Promise.all(
-      SUBGRAPH_NAMES.map(async (name) => {
+      Object.keys(ports).map(async (name) => {
         const response = await fetch(`http://127.0.0.1:${ports[name]}/__gwprof/stats`, { signal: AbortSignal.timeout(5000) });
         counts[name] = ((await response.json()) as { requests: number }).requests;
       }),

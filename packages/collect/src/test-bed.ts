@@ -121,15 +121,14 @@ export async function startTestBed(options: {
   };
   pinSelf(resources.cpuPlan.others);
 
-  const ownSubgraphViews = async (own: OwnSubgraphs): Promise<SubgraphViews> => {
-    const subgraphs = await startScenarioSubgraphs({
+  const ownSubgraphViews = (own: OwnSubgraphs): Promise<SubgraphViews> =>
+    startScenarioSubgraphs({
       ...own,
       cpus: resources.cpuPlan.others,
       registry,
       logger: (name) => logs.forProcess(`subgraph-${name}`),
+      candidate: options.candidateSubgraphPorts !== undefined,
     });
-    return { subgraphs, candidate: options.candidateSubgraphPorts ? subgraphs : null };
-  };
   let views: SubgraphViews;
   try {
     options.onProgress('starting subgraphs…', false);

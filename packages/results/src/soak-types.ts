@@ -16,8 +16,13 @@ export interface SoakConfig {
   expect: string | null;
   /** The scenario file of the user's own operations (and subgraphs); absent or null otherwise. */
   scenarioFile?: string | null;
-  /** The scenario file's own subgraphs: not gwprof's code nor proxied, so their requests (fan-out) cannot be counted. */
+  /** The scenario file's own subgraphs (not gwprof's code); absent or null with the demo's. */
   ownSubgraphs?: string[] | null;
+  /**
+   * Those of them counted through gwprof's counting proxy (`proxy: true`): one more loopback hop per
+   * subgraph call. Fan-out is counted only when all of them are. Absent in older results (none).
+   */
+  proxiedSubgraphs?: string[] | null;
   /** Open loop at a fixed rate, or closed loop at a number of connections. */
   load: { kind: 'open'; rate: number; arrivals: 'poisson' | 'uniform' } | { kind: 'closed'; concurrency: number };
   /** How the rate was chosen: given, or a fraction of a closed-loop probe's peak. */

@@ -329,8 +329,13 @@ export interface RunConfig {
   expect: string | null;
   /** The scenario file of the user's own operations (and subgraphs); absent or null otherwise. */
   scenarioFile?: string | null;
-  /** The scenario file's own subgraphs: not gwprof's code nor proxied, so their requests (fan-out) cannot be counted. */
+  /** The scenario file's own subgraphs (not gwprof's code); absent or null with the demo's. */
   ownSubgraphs?: string[] | null;
+  /**
+   * Those of them counted through gwprof's counting proxy (`proxy: true`): one more loopback hop per
+   * subgraph call. Fan-out is counted only when all of them are. Absent in older results (none).
+   */
+  proxiedSubgraphs?: string[] | null;
   minSuccess: number;
   timeoutSec: number;
   subgraphDelayMs: number;
@@ -708,8 +713,13 @@ export interface CompareConfig {
   query: string | null;
   /** The scenario file of the user's own operations (and subgraphs); absent or null otherwise. */
   scenarioFile?: string | null;
-  /** The scenario file's own subgraphs: not gwprof's code nor proxied, so their requests (fan-out) cannot be counted. */
+  /** The scenario file's own subgraphs (not gwprof's code); absent or null with the demo's. */
   ownSubgraphs?: string[] | null;
+  /**
+   * Those of them counted through gwprof's counting proxy (`proxy: true`): one more loopback hop per
+   * subgraph call. Fan-out is counted only when all of them are. Absent in older results (none).
+   */
+  proxiedSubgraphs?: string[] | null;
   profile: boolean;
   /** Mean bytes between allocation samples; null when allocations were not sampled. */
   heapSamplingBytes: number | null;

@@ -168,7 +168,7 @@ function progressAfterEpoch(ctx: ComparisonContext, epoch: number, verdict: Comp
 }
 
 function newCompare(options: CompareOptions, session: Session, nodes: CompareConfig['nodes']): CompareResult {
-  const { query, scenarioFile, ownSubgraphs } = recordedSource(options.scenario);
+  const { query, scenarioFile, ownSubgraphs, proxiedSubgraphs } = recordedSource(options.scenario);
   const config: CompareConfig = {
     baseline: options.baseline,
     candidate: options.candidate,
@@ -179,6 +179,7 @@ function newCompare(options: CompareOptions, session: Session, nodes: CompareCon
     query,
     scenarioFile,
     ownSubgraphs,
+    proxiedSubgraphs,
     profile: options.profile,
     heapSamplingBytes: options.profile ? options.heapSamplingBytes : null,
     nodes,

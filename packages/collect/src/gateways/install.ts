@@ -21,10 +21,15 @@ export async function installGateway(spec: string, onProgress: (line: string, fi
   onProgress(`installing the ${spec} gateway's pinned packages into ${target} (once)…`, true);
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
-  // Relative to the shipped folder: the package itself lives under a node_modules.
-  cpSync(shipped, target, { recursive: true, filter: (source) => !/(^|[/\\])(node_modules|\.work|\.mesh)([/\\]|$)/.test(path.relative(shipped, source)) });
+  copyShippedGateway(shipped, target);
   await npmInstall(target, spec);
   writeFileSync(path.join(target, MARKER), `${new Date().toISOString()}\n`);
+}
+
+/** A built-in gateway's shipped files (package.json, configuration), without installed packages or build output; also used by scripts/pack.mjs. */
+export function copyShippedGateway(shipped: string, target: string): void {
+  // Relative to the shipped folder: the package itself lives under a node_modules.
+  cpSync(shipped, target, { recursive: true, filter: (source) => !/(^|[/\\])(node_modules|\.work|\.mesh)([/\\]|$)/.test(path.relative(shipped, source)) });
 }
 
 function npmInstall(dir: string, spec: string): Promise<void> {

@@ -136,19 +136,33 @@ export function unsteadyLines(run: RunResult): string[] {
 }
 
 /**
- * Why a step's fan-out is below that of one request alone: under concurrency the gateway merged
- * subgraph calls, batching entity fetches of several requests into one call or sharing identical
- * in-flight ones. gwprof counts subgraph calls, not what is in them, so it names both.
+ * What the run's fan-out figures are: none where a scenario file's subgraph is uncounted, counted
+ * through gwprof's proxy where the file asks for it, and why a step's fan-out is below that of one
+ * request alone: under concurrency the gateway merged subgraph calls, batching entity fetches of
+ * several requests into one call or sharing identical in-flight ones. gwprof counts subgraph
+ * calls, not what is in them, so it names both.
  */
 export function fanoutNotes(run: RunResult): string[] {
-  const own = run.config.ownSubgraphs;
-  if (own && own.length > 0) {
+  const own = run.config.ownSubgraphs ?? [];
+  const proxied = run.config.proxiedSubgraphs ?? [];
+  const uncounted = own.filter((name) => !proxied.includes(name));
+  if (uncounted.length > 0) {
     return [
-      `fan-out ${NONE}: the scenario file's subgraphs (${own.join(', ')}) are not gwprof's code and are not proxied, so gwprof cannot count the requests they get`,
+      `fan-out ${NONE}: the scenario file's subgraphs (${uncounted.join(', ')}) are not gwprof's code and are not proxied (proxy: true in the file counts them), so gwprof cannot count the requests they get`,
     ];
   }
+  const through =
+    proxied.length > 0
+      ? [
+          `fan-out counted by gwprof's counting proxy in front of ${proxied.join(', ')}: each subgraph call took one more loopback hop, in the gateway's latency (its cost: docs/scenario-file.md)`,
+        ]
+      : [];
   const alone = run.fanoutAlone?.fanout;
-  if (!alone) return [];
+  if (!alone) return through;
+  return [...through, ...mergedCallNotes(run, alone)];
+}
+
+function mergedCallNotes(run: RunResult, alone: number): string[] {
   return run.steps
     .filter((step) => step.fanout !== null && step.fanout < alone * 0.9)
     .map(

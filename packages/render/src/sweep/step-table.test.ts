@@ -23,6 +23,19 @@ describe('renderStepTable', () => {
     expect(table).not.toMatch(/\bok\b.*non2xx/);
   });
 
+  it("says whether a scenario file's subgraphs were counted, and through what", () => {
+    const uncounted = makeRunFixture();
+    uncounted.config.ownSubgraphs = ['catalog', 'reviews'];
+    uncounted.config.proxiedSubgraphs = ['catalog'];
+    expect(stripAnsi(renderStepTable(uncounted))).toMatch(/fan-out –: the scenario file's subgraphs \(reviews\) are not gwprof's code and are not proxied/);
+    const proxied = makeRunFixture();
+    proxied.config.ownSubgraphs = ['catalog'];
+    proxied.config.proxiedSubgraphs = ['catalog'];
+    const table = stripAnsi(renderStepTable(proxied));
+    expect(table).toMatch(/fan-out counted by gwprof's counting proxy in front of catalog: each subgraph call took one more loopback hop/);
+    expect(table).not.toMatch(/fan-out –/);
+  });
+
   it('lists why failed steps failed, one line each, control characters removed', () => {
     const withNewline = makeRunFixture();
     withNewline.steps[2]!.failures.push('line one\nline two\u001b[2J');
