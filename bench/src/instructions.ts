@@ -9,6 +9,8 @@
 //                                                                  real comparisons: A/A and planted +1/2/5/10%, interleaved
 //   node bench/dist/instructions.js table [--since 2026-11-27]      every recorded run: by kind, then one by one (no load)
 //   node bench/dist/instructions.js noise FILE…                     noise components of compare.json files (or their slim copies) (no load)
+//   node bench/dist/instructions.js settle RUN_DIR                  each counted batch of a comparison run with TurboFan on: instructions
+//                                                                  per request and the optimising compilers' share, in order (no load)
 //
 // Results are appended to <out>/compare-instruction-runs.json and <out>/loop-cost.json
 // ([--out docs/bench/compare-instructions]).
@@ -20,6 +22,7 @@ import { appendEntry, readEntries } from './compare/json-log.js';
 import { measureLoopCost, type LoopCost } from './instructions/loop-cost.js';
 import { runOne, runPlan, runsDetail, runsTable, type InstructionRunEntry } from './instructions/runs.js';
 import { noiseLines, noiseOf, type NoiseBatch } from './instructions/noise.js';
+import { settleRows, settleTable } from './instructions/settle.js';
 import { readFileSync } from 'node:fs';
 
 const { values, positionals } = benchArgs(
@@ -38,7 +41,7 @@ const { values, positionals } = benchArgs(
       out: { type: 'string', default: path.join(repoRoot, 'docs', 'bench', 'compare-instructions') },
     },
   },
-  { usage: 'loop-cost|runs|table|noise', min: 1 },
+  { usage: 'loop-cost|runs|table|noise|settle', min: 1 },
 );
 
 const out = path.resolve(values.out);
@@ -88,7 +91,9 @@ if (command === 'loop-cost') {
     const batches = (JSON.parse(readFileSync(file, 'utf8')) as { batches: NoiseBatch[] }).batches;
     process.stdout.write(`${noiseLines(path.basename(file), noiseOf(batches)).join('\n')}\n`);
   }
+} else if (command === 'settle') {
+  process.stdout.write(`${settleTable(settleRows(path.resolve(positionals[1] ?? '.'))).join('\n')}\n`);
 } else {
-  process.stderr.write('usage: node bench/dist/instructions.js loop-cost|runs|table (see the header of bench/src/instructions.ts)\n');
+  process.stderr.write('usage: node bench/dist/instructions.js loop-cost|runs|table|noise|settle (see the header of bench/src/instructions.ts)\n');
   process.exit(2);
 }
