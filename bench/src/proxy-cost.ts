@@ -113,7 +113,7 @@ for (let pair = 1; pair <= Number(values.pairs); pair++) {
       });
     }
     const proxy = logLine(runDir, 'counting proxies stopped');
-    const forwarded = proxy ? (proxy.requests as Record<string, number>).catalog! : null;
+    const forwarded = proxy ? (proxy.forwarded as Array<{ requests: number }>).reduce((sum, p) => sum + p.requests, 0) : null;
     totals.push({
       pair,
       mode,

@@ -11,8 +11,9 @@ process.stdout.write(`${JSON.stringify({ msg: 'counting proxies ready', proxies:
 
 const stopped = (): void => {
   const cpu = process.cpuUsage();
-  const requests = Object.fromEntries(list.map((p, i) => [p.name, proxies[i]!.requests()]));
-  process.stdout.write(`${JSON.stringify({ msg: 'counting proxies stopped', requests, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
+  // A comparison's candidate has proxies of its own for the same subgraphs: one entry per port.
+  const forwarded = list.map((p, i) => ({ name: p.name, listen: p.listen, requests: proxies[i]!.requests() }));
+  process.stdout.write(`${JSON.stringify({ msg: 'counting proxies stopped', forwarded, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
   process.exit(0);
 };
 process.on('SIGTERM', stopped);
