@@ -11,11 +11,12 @@ const PLAIN: ReplayDesign = { threshold, alpha, minEpochs, spendingPower, holdWi
 const HOLD: ReplayDesign = { ...PLAIN, holdWithoutFarthest: true };
 
 /**
- * The run's last look as its plan fixed it after epoch minEpochs − 1: the epochs that fit in the
- * budget at the pace of its epochs after the first (the first holds the builds). An estimate from
- * the epochs' own seconds; the plain rule's column shows whether it gives back the run's verdict.
+ * The run's last look: as recorded, or for older entries as its plan fixed it after epoch
+ * minEpochs − 1, the epochs that fit in the budget at the pace of its epochs after the first (the
+ * first holds the builds). The plain rule's column shows whether it gives back the run's verdict.
  */
 export function plannedLastLook(run: RunEntry): number {
+  if (run.maxEpochs) return run.maxEpochs;
   const seconds = run.epochRecords.map((e) => e.seconds ?? 0);
   const fixedAfter = minEpochs - 1;
   if (seconds.length < fixedAfter) return Math.max(minEpochs, run.epochs ?? minEpochs);
@@ -42,7 +43,7 @@ export function redecideCommand({ values, out }: CommandContext): string {
     return `| ${i + 1} | ${run.date.slice(0, 16).replace('T', ' ')} | ${run.gateway} | ${run.kind} | ${run.budget} | ${run.verdict ?? '–'} (${run.epochs ?? '–'}) | ${last} | ${shown(redecide(epochs, PLAIN, last))} | ${shown(redecide(epochs, HOLD, last))} |`;
   });
   return `${[
-    '| # | date (UTC) | gateway | candidate | budget min | recorded verdict (epochs) | last look, estimated | plain rule (epochs) | holds without its farthest epoch (epochs) |',
+    '| # | date (UTC) | gateway | candidate | budget min | recorded verdict (epochs) | last look (recorded, or estimated for older runs) | plain rule (epochs) | holds without its farthest epoch (epochs) |',
     '| ---: | --- | --- | --- | ---: | --- | ---: | --- | --- |',
     ...rows,
   ].join('\n')}\n`;

@@ -35,6 +35,8 @@ export interface RunEntry {
   change: number | null;
   interval: { low: number; high: number } | null;
   epochs: number | null;
+  /** The plan's last look; absent in entries from before 2026-11-27 18:00. */
+  maxEpochs?: number | null;
   burnUs: number;
   baselineCpuMs: number | null;
   windows: SlimWindow[];
@@ -81,6 +83,8 @@ function runEntry(run: PlannedRun, r: CompareRun, burnUs: number) {
     change: level?.decision?.relativeChange ?? null,
     interval: level?.decision?.interval ?? null,
     epochs: level?.decision?.epochs ?? null,
+    // The last look the run's plan fixed: `redecide` replays its epochs up to it.
+    maxEpochs: level?.decision?.maxEpochs ?? null,
     burnUs,
     baselineCpuMs: level?.gating?.baseline?.median ?? null,
     // The design the run had (defaults included), so that the entry says what it measured.

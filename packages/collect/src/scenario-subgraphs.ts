@@ -62,11 +62,11 @@ export async function startScenarioSubgraphs(options: StartOptions): Promise<Sub
   }
   const everyPid = readdirSync('/proc').map(Number).filter(Number.isInteger);
   const pids = new Map(options.subgraphs.map((s) => [s.name, processes.get(s.name)?.pid ?? pidListeningOn(s.port, everyPid)]));
+  // Fan-out is every subgraph's requests: with one of them uncounted, a count of the others would read low.
+  const allCounted = options.subgraphs.every((s) => s.proxy);
   const view = (entries: ProxyEntry[]): RunningSubgraphs => {
     const portOf = (s: ScenarioSubgraph) => entries.find((e) => e.name === s.name)?.listen ?? s.port;
     const urlOf = (s: ScenarioSubgraph) => Object.assign(new URL(s.url), { port: String(portOf(s)) }).toString();
-    // Fan-out is every subgraph's requests: with one of them uncounted, a count of the others would read low.
-    const allCounted = options.subgraphs.every((s) => s.proxy);
     return {
       urls: Object.fromEntries(options.subgraphs.map((s) => [s.name, urlOf(s)])),
       pidOf: (name) => pids.get(name) ?? null,

@@ -70,8 +70,7 @@ async function analyzeWindows(runDir: string, compare: CompareResult): Promise<C
   const c = compare.config;
   if (!c.design) throw new GwprofError(`compare.json of mode "windows" has no design: it was not written by gwprof compare`);
   const label = (level: number) => loadLabel(compareLoadAt(c.load, level));
-  const { threshold, alpha, minEpochs, spendingPower } = c.design;
-  const holdWithoutFarthest = c.design.holdWithoutFarthest ?? false;
+  const { threshold, alpha, minEpochs, spendingPower, holdWithoutFarthest } = c.design;
   // A run that ended before its plan was fixed never reached a look.
   const maxEpochs = compare.plan?.maxEpochs ?? minEpochs;
   const verdict = judgeComparison(compare.windows, { levels: c.levels, label, threshold, alpha, minEpochs, maxEpochs, spendingPower, holdWithoutFarthest });

@@ -123,8 +123,7 @@ export function decideEpochs(values: readonly number[], design: Partial<EpochTes
     return { ...base, outcome: 'continue', boundary: null, interval: null, reason: `${pct(Math.expm1(m))} over ${n} epoch${n === 1 ? '' : 's'}: ${why}` };
   }
   const boundary = spendingBoundaries(d)[n - d.minEpochs]!;
-  const half = (boundary * sd) / Math.sqrt(n);
-  const interval = { low: Math.expm1(m - half), high: Math.expm1(m + half) };
+  const interval = intervalOf(m, sd, n, boundary);
   const outcome = outcomeOf(interval, d.threshold);
   if (d.holdWithoutFarthest && (outcome === 'regression' || outcome === 'improvement')) {
     const without = intervalWithoutFarthest(values, outcome, boundary, d);
@@ -145,7 +144,12 @@ function intervalWithoutFarthest(
   const rest = [...values];
   rest.splice(rest.indexOf(farthest), 1);
   const { m, sd } = centerAndSpread(rest, d);
-  const half = (boundary * (sd ?? d.minEpochSd)) / Math.sqrt(rest.length);
+  return intervalOf(m, sd ?? d.minEpochSd, rest.length, boundary);
+}
+
+/** centre ± boundary · sd/√n, as relative changes. */
+function intervalOf(m: number, sd: number, n: number, boundary: number): { low: number; high: number } {
+  const half = (boundary * sd) / Math.sqrt(n);
   return { low: Math.expm1(m - half), high: Math.expm1(m + half) };
 }
 

@@ -136,8 +136,7 @@ async function measureUntilDecided(ctx: ComparisonContext): Promise<string> {
 }
 
 function judge(ctx: ComparisonContext): ComparisonVerdict {
-  const { threshold, alpha, minEpochs, spendingPower } = ctx.options.design;
-  const holdWithoutFarthest = ctx.options.design.holdWithoutFarthest ?? false;
+  const { threshold, alpha, minEpochs, spendingPower, holdWithoutFarthest } = ctx.options.design;
   const maxEpochs = ctx.compare.plan?.maxEpochs ?? minEpochs;
   const label = (level: number) => loadLabel(ctx.loadAt(level));
   return judgeComparison(ctx.compare.windows, {
