@@ -2,7 +2,7 @@
 # Which of the counting V8 flags are needed: legacy Mesh A/A under callgrind with the whole set and
 # with each flag left out, 3 batches a side per pair of processes.
 cd /work/main
-OUT=docs/bench/compare-instructions/v8-flags
+OUT=bench/results/compare-instructions/v8-flags
 FULL="--no-opt --predictable --predictable-gc-schedule --hash-seed=1 --random-seed=1 --no-concurrent-sweeping --expose-gc"
 variants=("full" "--predictable" "--predictable-gc-schedule" "--hash-seed=1" "--random-seed=1" "--no-concurrent-sweeping" "--no-opt")
 for v in "${variants[@]}"; do

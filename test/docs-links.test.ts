@@ -1,5 +1,6 @@
 /**
- * Every relative link in the documentation resolves: README.md, CONTRIBUTING.md and docs/**\/*.md.
+ * Every relative link in the documentation resolves: README.md, CONTRIBUTING.md, docs/**\/*.md,
+ * bench/README.md and the pages kept with the benchmarks' raw output (bench/results/**\/*.md).
  * A link `[text](target)` (or an image, or a reference definition `[id]: target`) outside fenced
  * code blocks and code spans must name a file or folder inside this repository; when it names a
  * markdown file (or only `#anchor`, the same file), the anchor must match one of that file's
@@ -130,28 +131,31 @@ function markdownFilesUnder(dir: string): string[] {
 
 /**
  * A page gwprof itself wrote into a run folder (a sweep's summary.md, a comparison's comment),
- * kept under docs/bench/ as raw data: its links point into the run folder it was written in, which
+ * kept under bench/results/ as raw data: its links point into the run folder it was written in, which
  * is not kept, and raw data is not edited.
  */
 function isCopiedRunPage(file: string, root: string): boolean {
-  if (!path.relative(root, file).startsWith(path.join('docs', 'bench') + path.sep)) return false;
+  if (!path.relative(root, file).startsWith(path.join('bench', 'results') + path.sep)) return false;
   const firstLine = readFileSync(file, 'utf8').split('\n', 1)[0]!;
   return /^# gwprof run `/.test(firstLine) || /^## gwprof compare: /.test(firstLine);
 }
 
-/** README.md, CONTRIBUTING.md and every markdown file under docs/ but copied run pages. */
+/** README.md, CONTRIBUTING.md, every markdown file under docs/, bench/README.md and bench/results/ but copied run pages. */
 function documentationFiles(root: string): string[] {
-  return [path.join(root, 'README.md'), path.join(root, 'CONTRIBUTING.md'), ...markdownFilesUnder(path.join(root, 'docs'))]
-    .filter((f) => existsSync(f))
-    .filter((f) => !isCopiedRunPage(f, root));
+  const rootPages = ['README.md', 'CONTRIBUTING.md', path.join('bench', 'README.md')].map((name) => path.join(root, name));
+  const folders = [path.join(root, 'docs'), path.join(root, 'bench', 'results')];
+  const pages = [...rootPages, ...folders.filter((dir) => existsSync(dir)).flatMap((dir) => markdownFilesUnder(dir))];
+  return pages.filter((f) => existsSync(f) && !isCopiedRunPage(f, root));
 }
 
 describe('documentation links', () => {
   const files = documentationFiles(repoRoot);
 
-  it('checks README, CONTRIBUTING and the docs pages', () => {
+  it('checks README, CONTRIBUTING, the docs pages and the pages kept with raw output', () => {
     const names = files.map((f) => path.relative(repoRoot, f));
-    expect(names).toEqual(expect.arrayContaining(['README.md', 'CONTRIBUTING.md', path.join('docs', 'methodology.md')]));
+    expect(names).toEqual(
+      expect.arrayContaining(['README.md', 'CONTRIBUTING.md', path.join('docs', 'methodology.md'), path.join('bench', 'results', 'README.md')]),
+    );
     const linkCount = files.reduce((n, f) => n + markdownLinks(readFileSync(f, 'utf8')).length, 0);
     expect(linkCount).toBeGreaterThan(50);
   });

@@ -13,7 +13,7 @@
 // on its own is its choice; --force-inline makes it certain (GWPROF_AUDIT_FORCE_INLINE=1).
 //
 //   node bench/dist/allocation-attribution.js [--gateways mesh,hive] [--rounds 2] [--concurrency 10,20] [--duration 10] [--force-inline]
-// Appends one JSON object per sweep to <out>/runs.json ([--out docs/bench/allocation-attribution]);
+// Appends one JSON object per sweep to <out>/runs.json ([--out bench/results/allocation-attribution]);
 // prints a markdown table of every sweep in <out> on stdout.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -35,7 +35,7 @@ const { values } = benchArgs({
     'table-only': { type: 'boolean', default: false },
     'force-inline': { type: 'boolean', default: false },
     modes: { type: 'string', default: 'default,physical,no-inlining' },
-    out: { type: 'string', default: path.join(repoRoot, 'docs', 'bench', 'allocation-attribution') },
+    out: { type: 'string', default: path.join(repoRoot, 'bench', 'results', 'allocation-attribution') },
   },
 });
 const fixture = (name: string) => path.join(repoRoot, 'fixtures', name);

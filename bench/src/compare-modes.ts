@@ -12,7 +12,7 @@
 // gateway would not pay alone. Results are appended to <out>/compare-modes.json as each run ends.
 //
 //   node bench/dist/compare-modes.js [--gateway mesh] [--burn-us 2000] [--minutes 5] [--rounds 2]
-//     [--modes in-turn,warm-together,simultaneous] [--out docs/bench/compare-epochs]
+//     [--modes in-turn,warm-together,simultaneous] [--out bench/results/compare-epochs]
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { benchArgs } from './args.js';
@@ -34,7 +34,7 @@ const { values } = benchArgs({
     minutes: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '2' },
     modes: { type: 'string', default: Object.keys(MODE_FLAGS).join(',') },
-    out: { type: 'string', default: path.join(repoRoot, 'docs', 'bench', 'compare-epochs') },
+    out: { type: 'string', default: path.join(repoRoot, 'bench', 'results', 'compare-epochs') },
   },
 });
 const modes = values.modes.split(',');

@@ -19,7 +19,7 @@
 //   node bench/dist/compare.js redecide   [--since 2026-11-25T12:00]               each real comparison's own epochs decided again, plain and held (no load)
 //
 // Common: [--gateway mesh] [--flags='--seed-per-epoch'] (extra `gwprof compare` flags, e.g. a lever of the
-// noise study) [--out docs/bench/compare-epochs]. Results are appended to <out>/compare-<command>.json
+// noise study) [--out bench/results/compare-epochs]. Results are appended to <out>/compare-<command>.json
 // (recordings, evaluation, runs) and printed as markdown tables. Each command lives in
 // bench/src/compare/; driver.ts runs the CLI. record and runs drive load for minutes to hours: on a
 // shared machine wrap them in `flock <lock file> node bench/dist/compare.js …` (bench/README.md).
@@ -57,7 +57,7 @@ const { values, positionals } = benchArgs({
     budget: { type: 'string', default: '10' },
     budget5: { type: 'string', default: '20' },
     recalibrate: { type: 'boolean', default: false },
-    out: { type: 'string', default: path.join(repoRoot, 'docs', 'bench', 'compare-epochs') },
+    out: { type: 'string', default: path.join(repoRoot, 'bench', 'results', 'compare-epochs') },
     since: { type: 'string' },
     statistic: { type: 'string', default: 'mean' },
     hold: { type: 'string' },

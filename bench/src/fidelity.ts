@@ -12,10 +12,10 @@
 // alternates by pair and by level. Per run it also counts the subgraph calls per successful response
 // (fan-out) and the gateway's CPU time per successful response: Mesh merges subgraph calls that
 // arrive together, so at saturation its throughput follows how closely the clients' requests bunch
-// (docs/bench/start-race.md).
+// (bench/results/start-race/start-race.md).
 //
 //   node bench/dist/fidelity.js [--levels 10,100,300] [--pairs 5] [--duration 20] [--level-warmup 10] [--gateway mesh]
-//                               [--scenario varied|seed-000] [--out docs/bench/fidelity.json]
+//                               [--scenario varied|seed-000] [--out bench/results/fidelity/fidelity.json]
 // Needs wrk (Debian: apt-get install wrk).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';

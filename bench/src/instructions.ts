@@ -13,7 +13,7 @@
 //                                                                  per request and the optimising compilers' share, in order (no load)
 //
 // Results are appended to <out>/compare-instruction-runs.json and <out>/loop-cost.json
-// ([--out docs/bench/compare-instructions]).
+// ([--out bench/results/compare-instructions]).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { benchArgs } from './args.js';
@@ -38,7 +38,7 @@ const { values, positionals } = benchArgs(
       'baseline-instructions': { type: 'string' },
       flags: { type: 'string', default: '' },
       since: { type: 'string', default: '' },
-      out: { type: 'string', default: path.join(repoRoot, 'docs', 'bench', 'compare-instructions') },
+      out: { type: 'string', default: path.join(repoRoot, 'bench', 'results', 'compare-instructions') },
     },
   },
   { usage: 'loop-cost|runs|table|noise|settle', min: 1 },

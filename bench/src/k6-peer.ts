@@ -14,7 +14,7 @@
 //    loop at the same rate and in-flight cap: both must show the arrivals they could not send as dropped.
 //
 //   node bench/dist/k6-peer.js [--levels 10,100] [--rounds 5] [--duration 20] [--split-rate 100] [--split-seconds 30] [--split-pairs 3]
-//                              [--overload-rate 400] [--max-in-flight 100] [--gateway mesh] [--k6 .tools/bin/k6] [--out docs/bench/k6-peer.json]
+//                              [--overload-rate 400] [--max-in-flight 100] [--gateway mesh] [--k6 .tools/bin/k6] [--out bench/results/k6/k6-peer.json]
 // Needs k6 (node scripts/ensure-k6.mjs builds it) and wrk (apt-get install wrk).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

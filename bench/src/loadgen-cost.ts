@@ -6,7 +6,7 @@
 // which engine goes first. What it proves: the load generator's cost per request is small beside
 // a gateway's, and the open-loop scheduler keeps its sends on time (lag p99) at that rate.
 //
-//   node bench/dist/loadgen-cost.js [--pairs 5] [--seconds 15] [--service-ms 0.2] [--connections 10] [--out docs/bench/loadgen-cost.json]
+//   node bench/dist/loadgen-cost.js [--pairs 5] [--seconds 15] [--service-ms 0.2] [--connections 10] [--out bench/results/loadgen-cost/loadgen-cost.json]
 import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -10,7 +10,7 @@
 // allocation profiles add to a sweep).
 //
 //   node bench/dist/profiler-overhead.js [--rounds 8] [--duration 10] [--concurrency 20] [--interval 4000] [--heap 32768,65536,131072] [--gateway mesh]
-// Prints one JSON object (save it with > docs/bench/….json).
+// Prints one JSON object (save it with > bench/results/profiler-overhead/….json).
 import path from 'node:path';
 import { benchArgs } from './args.js';
 import { median, mulberry32 } from '@gwprof/analysis';

@@ -7,7 +7,7 @@
 // request (its own process.cpuUsage, logged at its stop), and fan-out through the proxy against the
 // truth (1, the gateway's one call per request) and against the subgraph's own count of what it served.
 //
-//   node bench/dist/proxy-cost.js [--pairs 3] [--levels 1,10] [--duration 10] [--out docs/bench/proxy-cost]
+//   node bench/dist/proxy-cost.js [--pairs 3] [--levels 1,10] [--duration 10] [--out bench/results/proxy-cost]
 // Prints a markdown table on stdout; writes every run's figures to <out>/proxy-cost.json.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ const { values } = benchArgs({
     pairs: { type: 'string', default: '3' },
     levels: { type: 'string', default: '1,10' },
     duration: { type: 'string', default: '10' },
-    out: { type: 'string', default: path.join(repoRoot, 'docs', 'bench', 'proxy-cost') },
+    out: { type: 'string', default: path.join(repoRoot, 'bench', 'results', 'proxy-cost') },
   },
 });
 const cli = path.join(repoRoot, 'packages/cli/dist/bin.js');

@@ -6,7 +6,7 @@
 // per successful request; then stops it and times the stop. The warm-up curve says when CPU per
 // request stops falling: the criterion compare's warm-up ends on.
 //
-//   node bench/dist/restart-cost.js [--gateway mesh] [--restarts 6] [--seconds 30] [--concurrency 20] [--out docs/bench/restart-cost.json]
+//   node bench/dist/restart-cost.js [--gateway mesh] [--restarts 6] [--seconds 30] [--concurrency 20] [--out bench/results/compare-epochs/restart-cost.json]
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchArgs } from './args.js';

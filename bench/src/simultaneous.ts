@@ -13,7 +13,7 @@
 //   node bench/dist/simultaneous.js [--gateway mesh] [--pairs 8] [--rounds 6] [--window 5] [--concurrency 20]
 //     [--together-concurrency 10] (connections per side in a simultaneous round; default half of --concurrency)
 //     [--b-env NODE_OPTIONS=--require\ fixtures/burn-cpu-per-request.cjs --b-env GWPROF_BURN_US=1000]
-//     [--out docs/bench/compare-epochs/simultaneous.json]
+//     [--out bench/results/compare-epochs/simultaneous.json]
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchArgs } from './args.js';

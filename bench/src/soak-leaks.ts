@@ -6,7 +6,7 @@
 // stayed so) and the time a clean run first said `no leak`.
 //
 //   node bench/dist/soak-leaks.js [--gateway mesh] [--leaks js-class,listener,buffer,none] [--bytes 1024] [--duration 10m] [--interval 30s] [--rate R] [--warmup 3m] [--snapshot-every N]
-//     [--verdict-at-minutes 30,60] [--out docs/bench/soak]
+//     [--verdict-at-minutes 30,60] [--out bench/results/soak]
 // --verdict-at-minutes also records the verdict had the soak been stopped then (the calms up to it).
 // --replay FILE judges an earlier soak's results.json with today's analysis instead of running one
 // (the record says so), for when the analysis changed after the soak was measured.
@@ -33,7 +33,7 @@ const { values } = benchArgs({
     'snapshot-every': { type: 'string' },
     'verdict-at-minutes': { type: 'string' },
     replay: { type: 'string' },
-    out: { type: 'string', default: 'docs/bench/soak' },
+    out: { type: 'string', default: 'bench/results/soak' },
   },
 });
 const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');

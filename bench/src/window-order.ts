@@ -4,7 +4,7 @@
 // BAAB) against the other orders, and the trend of a window's CPU per request with its place in the
 // block. Reads the JSON logs of recordings and real runs; drives no load.
 //
-//   node bench/dist/window-order.js [--since 2026-11-26] [--until 2026-11-27T00:00] docs/bench/compare-epochs/compare-recordings.json docs/bench/compare-epochs/compare-runs.json
+//   node bench/dist/window-order.js [--since 2026-11-26] [--until 2026-11-27T00:00] bench/results/compare-epochs/compare-recordings.json bench/results/compare-epochs/compare-runs.json
 //
 // Only entries of the default design (no extra flags) dated from --since up to (not including) --until.
 import { readFileSync } from 'node:fs';

@@ -119,7 +119,7 @@ describe('judgeWindowSteadiness', () => {
 });
 
 describe('cpuWarmupDecision', () => {
-  // A fresh Mesh process's CPU ms per request, second by second (docs/bench/compare-epochs/restart-cost-mesh.json, restart 2).
+  // A fresh Mesh process's CPU ms per request, second by second (bench/results/compare-epochs/restart-cost-mesh.json, restart 2).
   const mesh = [24.0, 12.5, 16.83, 12.38, 9.81, 7.17, 8.33, 9.26, 7.35, 8.2, 7.75, 7.3, 6.85, 6.25, 7.25, 6.37, 6.15];
 
   it('waits while CPU per request falls by more than 5% from one 3-second span to the next', () => {

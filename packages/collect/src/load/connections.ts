@@ -7,7 +7,7 @@
  * to 100–300 ms, and the last connections wait in its accept queue for tens of seconds: timeouts
  * that belong to the start of the run, not to the gateway's steady state. Opening every connection
  * first lets an idle gateway accept them all in a few milliseconds; then the requests go out.
- * (docs/bench/start-race.md has the measurements.)
+ * (bench/results/start-race/start-race.md has the measurements.)
  */
 import net from 'node:net';
 import { buildConnector, Client } from 'undici';
