@@ -33,6 +33,7 @@ export { TOP_FUNCTIONS } from './profiles/top-functions.js';
 export { analyzeCapacity } from './capacity/capacity.js';
 export { analyzeRateCapacity } from './capacity/rate-capacity.js';
 export { sweepOutcome } from './sweep-outcome.js';
+export { exitCodeOf, type Finding } from './exit-code.js';
 export { stepFailures, stepStatus } from './step-verdict.js';
 // Steady state (collect decides with these while a step runs)
 export { cpuWarmupDecision, warmupDecision, windowDecision, judgeWindowSteadiness, type WindowRule, type WindowSteadiness } from './capacity/steady-state.js';
@@ -47,8 +48,9 @@ export {
   GATING_METRIC,
   INFORMATIONAL_METRICS,
   type ComparisonDesign,
-  type ComparisonVerdict,
 } from './compare/compare-windows.js';
+export { comparisonVerdict, findingOf, type ComparisonVerdict } from './compare/verdict.js';
+export { judgeRecord } from './judge-record.js';
 export {
   DEFAULT_EPOCH_TEST,
   decideEpochs,

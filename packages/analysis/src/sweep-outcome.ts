@@ -2,7 +2,8 @@
  * Whether a sweep passed, in one place: the overall verdict every page prints and the exit code
  * the CLI returns, from the run's state and its steps' statuses.
  */
-import { EXIT, loadLabel, type RunOutcome, type RunResult } from '@gwprof/results';
+import { loadLabel, type RunOutcome, type RunResult } from '@gwprof/results';
+import { exitCodeOf } from './exit-code.js';
 
 export function sweepOutcome(run: Pick<RunResult, 'state' | 'error' | 'steps'>): RunOutcome {
   const failed = run.steps.filter((s) => s.status === 'failed');
@@ -10,22 +11,15 @@ export function sweepOutcome(run: Pick<RunResult, 'state' | 'error' | 'steps'>):
   const suffix = `${unsteady > 0 ? ` (${unsteady} unsteady)` : ''}${run.state === 'complete' ? '' : ` (run ${run.state})`}`;
   const stepsText =
     run.steps.length === 0 ? 'NO STEPS COMPLETED' : failed.length === 0 ? 'ALL STEPS OK' : `${failed.length} ${failed.length === 1 ? 'STEP' : 'STEPS'} FAILED`;
-  const text = `${stepsText}${suffix}`;
-  const failures = failed.map((s) => `${loadLabel(s.load)}: ${s.failures.join('; ')}`);
+  const verdict = `${stepsText}${suffix}`;
+  // A harness failure leaves nothing to judge; otherwise the steps decide.
+  const exitCode = exitCodeOf(run.state, run.state === 'failed' ? null : failed.length > 0 ? 'failed' : 'passed');
   if (run.state === 'interrupted')
-    return {
-      verdict: text,
-      passed: false,
-      exitCode: EXIT.interrupted,
-      exitReasons: [`interrupted: results.json keeps the ${run.steps.length} finished step(s)`],
-    };
-  if (run.state === 'failed') return { verdict: text, passed: false, exitCode: EXIT.error, exitReasons: [run.error ?? 'sweep failed'] };
-  if (failed.length > 0)
-    return {
-      verdict: text,
-      passed: false,
-      exitCode: EXIT.failed,
-      exitReasons: [`${failed.length} of ${run.steps.length} steps FAILED (${failures.join('; ')})`],
-    };
-  return { verdict: text, passed: run.steps.length > 0 && run.state === 'complete', exitCode: EXIT.ok, exitReasons: [] };
+    return { verdict, passed: false, exitCode, exitReasons: [`interrupted: results.json keeps the ${run.steps.length} finished step(s)`] };
+  if (run.state === 'failed') return { verdict, passed: false, exitCode, exitReasons: [run.error ?? 'sweep failed'] };
+  if (failed.length > 0) {
+    const failures = failed.map((s) => `${loadLabel(s.load)}: ${s.failures.join('; ')}`);
+    return { verdict, passed: false, exitCode, exitReasons: [`${failed.length} of ${run.steps.length} steps FAILED (${failures.join('; ')})`] };
+  }
+  return { verdict, passed: run.steps.length > 0 && run.state === 'complete', exitCode, exitReasons: [] };
 }

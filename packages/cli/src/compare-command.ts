@@ -321,9 +321,8 @@ export function printCompare(compare: PublishedCompare, runDir: string, color: b
   process.stdout.write(`\n${renderCompareTable(compare, { color })}\n\nrun folder: ${runDir}\n`);
 }
 
-/** EXIT: 0 no change or improvement (or deltas only), 1 regression, 2 error, 3 inconclusive, 4 invalid, 130 interrupted. */
+/** The record's exit code (analysis's comparisonOutcome through exitCodeOf), its reason on stderr when there is no verdict. */
 export function compareExitCode(compare: PublishedCompare): number {
-  if (compare.state === 'interrupted') return EXIT.interrupted;
   // No verdict: its reason on stderr too, where a CI log shows it next to the exit code.
   if (compare.analysis.exitCode === EXIT.error) for (const reason of compare.analysis.verdictReasons) process.stderr.write(`gwprof: ${reason}\n`);
   return compare.analysis.exitCode;

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { GwprofError } from '@gwprof/results';
-import { asGoldenData, asVariableSets, goldenFor, parseOperation, scenarioRequest, type Scenario } from './scenario.js';
+import { scenarioOfQueryFiles, type QueryFiles, type Scenario } from './scenario.js';
 
 export type { Scenario } from './scenario.js';
 
@@ -27,27 +27,11 @@ export function readJson(file: string, what: string): unknown {
   }
 }
 
-export function loadScenario(files: { query: string; variables?: string | null; expect?: string | null }): Scenario {
-  const operation = parseOperation(readText(files.query, 'query file'), `query file ${files.query}`);
-
-  let variableSets: Record<string, unknown>[] | null = null;
-  if (files.variables) {
-    variableSets = asVariableSets(readJson(files.variables, 'variables file'));
-    if (!variableSets) throw new GwprofError(`variables file ${files.variables} must hold an object or a non-empty list of objects`);
-  }
-
-  let expected: unknown[] | null = null;
-  if (files.expect) {
-    expected = asGoldenData(readJson(files.expect, 'expected-response file'));
-    if (!expected) throw new GwprofError(`expected-response file ${files.expect} must hold {"data": …} or a list of them`);
-    const count = variableSets?.length ?? 1;
-    if (expected.length !== 1 && expected.length !== count) {
-      throw new GwprofError(
-        `expected-response file ${files.expect} has ${expected.length} responses but the variables file has ${count} entries: give one, or one per entry`,
-      );
-    }
-  }
-
-  const requests = (variableSets ?? [null]).map((variables, i) => scenarioRequest(operation, variables, goldenFor(expected, i)));
-  return { source: files.query, requests };
+/** The files read first, then made into requests in one go (scenario.ts checks what they hold). */
+export function loadScenario(files: QueryFiles): Scenario {
+  return scenarioOfQueryFiles(files, {
+    query: readText(files.query, 'query file'),
+    variables: files.variables ? readJson(files.variables, 'variables file') : null,
+    expect: files.expect ? readJson(files.expect, 'expected-response file') : null,
+  });
 }

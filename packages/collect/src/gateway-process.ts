@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { NodeBinary } from './node-binaries.js';
-import { orphanGuardedCommand, pinnedCommand, type MemoryCap } from './isolation.js';
+import { orphanGuardedCommand, type MemoryCap } from './isolation.js';
 import { assertPortFree, waitForPort } from './ports.js';
 import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import { processTree } from './proc-stats.js';
@@ -196,7 +196,6 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
   if (options.callgrind && !launch.isNodeScript) ({ command, args } = underCallgrind(options.callgrind, node, command, args));
   ({ command, args } = orphanGuardedCommand(command, args));
   if (options.memoryCap) ({ command, args } = options.memoryCap.wrap(command, args));
-  ({ command, args } = pinnedCommand(options.cpus, command, args));
 
   const nodeOptions = [options.extraEnv.NODE_OPTIONS ?? process.env.NODE_OPTIONS, ...options.nodeOptions].filter(Boolean).join(' ');
   const env: NodeJS.ProcessEnv = {
@@ -208,7 +207,7 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
     ...(node ? { PATH: `${path.dirname(node)}:${options.extraEnv.PATH ?? process.env.PATH ?? ''}` } : {}),
   };
   const name = options.processName ?? 'gateway';
-  const child = options.registry.spawn({ name, command, args, cwd: launch.cwd, env, logger });
+  const child = options.registry.spawn({ name, command, args, cwd: launch.cwd, env, logger, cpus: options.cpus });
   const url = `http://127.0.0.1:${port}/graphql`;
 
   const failure = (reason: string): GwprofError => {

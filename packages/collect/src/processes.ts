@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Logger } from 'pino';
+import { pinnedCommand } from './isolation.js';
 
 export interface ExitInfo {
   code: number | null;
@@ -36,6 +37,8 @@ export interface SpawnOptions {
   cwd?: string;
   env: NodeJS.ProcessEnv;
   logger: Logger;
+  /** The CPU set it runs on (taskset); null or absent: any. */
+  cpus?: string | null;
   /** Output logged before the rest is only counted (default LOG_CAP_BYTES). */
   logCapBytes?: number;
 }
@@ -137,7 +140,8 @@ function cappedLog(options: SpawnOptions): { line: (stream: 'stdout' | 'stderr',
 }
 
 export function spawnManaged(options: SpawnOptions): ManagedProcess {
-  const child: ChildProcess = spawn(options.command, options.args, {
+  const { command, args } = pinnedCommand(options.cpus ?? null, options.command, options.args);
+  const child: ChildProcess = spawn(command, args, {
     cwd: options.cwd,
     env: options.env,
     detached: true,

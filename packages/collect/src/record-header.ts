@@ -1,7 +1,9 @@
-/** The start of every record gwprof writes: its schema, the tool, its kind and id, and a running state. */
-import { RESULTS_SCHEMA_VERSION, type RecordHeader } from '@gwprof/results';
+/** What every record gwprof writes begins with, and what the records of one gateway under test share. */
+import { RESULTS_SCHEMA_VERSION, type RecordHeader, type ServicesRecord } from '@gwprof/results';
+import type { ServiceOptions } from './test-bed.js';
 import { TOOL_VERSION } from './version.js';
 
+/** The start of every record: its schema, the tool, its kind and id, and a running state. */
 export function recordHeader<K extends 'sweep' | 'compare' | 'soak'>(kind: K, runId: string): RecordHeader<K> {
   return {
     schemaVersion: RESULTS_SCHEMA_VERSION,
@@ -13,4 +15,9 @@ export function recordHeader<K extends 'sweep' | 'compare' | 'soak'>(kind: K, ru
     state: 'running',
     error: null,
   };
+}
+
+/** The services around one gateway, as a sweep and a soak record them. */
+export function servicesRecord(options: ServiceOptions & { timeoutSec: number }): ServicesRecord {
+  return { timeoutSec: options.timeoutSec, subgraphDelayMs: options.subgraphDelayMs, subgraphPorts: options.subgraphPorts, gatewayPort: options.gatewayPort };
 }

@@ -2,7 +2,7 @@
  * Where a run's requests come from: query files (the demo's, or `--query`), or a scenario file of
  * the user's own operations and subgraphs.
  */
-import { GwprofError } from '@gwprof/results';
+import { GwprofError, type RequestSourceRecord } from '@gwprof/results';
 import type { ScenarioFiles } from './defaults.js';
 import { loadScenario } from './fixtures.js';
 import { scenarioOfFile } from './goldens.js';
@@ -25,17 +25,8 @@ export function ownSubgraphsOf(source: ScenarioSource): OwnSubgraphs | null {
   return isScenarioFile(source) && source.subgraphs.length > 0 ? { subgraphs: source.subgraphs, dir: source.dir } : null;
 }
 
-export interface RecordedSource {
-  query: string | null;
-  variables: string | null;
-  expect: string | null;
-  scenarioFile: string | null;
-  ownSubgraphs: string[] | null;
-  proxiedSubgraphs: string[] | null;
-}
-
 /** What the records keep of it: the query files, or the scenario file and its own subgraphs. */
-export function recordedSource(source: ScenarioSource): RecordedSource {
+export function recordedSource(source: ScenarioSource): RequestSourceRecord {
   if (isScenarioFile(source)) {
     const own = source.subgraphs.map((s) => s.name);
     const proxied = source.subgraphs.filter((s) => s.proxy).map((s) => s.name);
@@ -64,4 +55,16 @@ export function checkGatewayForScenario(specs: string[], source: ScenarioSource)
       );
     }
   }
+}
+
+/** A run's requests opened once: checked against the gateways it will be sent to, loaded, and what the record and the test bed need of them. */
+export interface OpenedRequests {
+  scenario: Scenario;
+  recorded: RequestSourceRecord;
+  ownSubgraphs: OwnSubgraphs | null;
+}
+
+export function openRequests(source: ScenarioSource, gatewaySpecs: string[]): OpenedRequests {
+  checkGatewayForScenario(gatewaySpecs, source);
+  return { scenario: loadRequests(source), recorded: recordedSource(source), ownSubgraphs: ownSubgraphsOf(source) };
 }

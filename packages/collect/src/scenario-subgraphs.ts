@@ -11,7 +11,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { GwprofError } from '@gwprof/results';
-import { pinnedCommand } from './isolation.js';
 import { pidListeningOn } from './listening-pid.js';
 import { assertPortFree, freePort, waitForPort } from './ports.js';
 import type { ManagedProcess, ProcessRegistry } from './processes.js';
@@ -78,11 +77,11 @@ export async function startScenarioSubgraphs(options: StartOptions): Promise<Sub
 }
 
 function spawnSubgraph(subgraph: ScenarioSubgraph, port: number, options: StartOptions): ManagedProcess {
-  const { command, args } = pinnedCommand(options.cpus, 'sh', ['-c', `exec ${subgraph.command}`]);
   return options.registry.spawn({
     name: `subgraph-${subgraph.name}`,
-    command,
-    args,
+    command: 'sh',
+    args: ['-c', `exec ${subgraph.command}`],
+    cpus: options.cpus,
     cwd: options.dir,
     env: { ...process.env, PORT: String(port), NODE_OPTIONS: '' },
     logger: options.logger(subgraph.name),
@@ -91,11 +90,11 @@ function spawnSubgraph(subgraph: ScenarioSubgraph, port: number, options: StartO
 
 /** One process for every counting proxy, on the harness's cores like the subgraphs. */
 async function startProxies(list: ProxyEntry[], options: StartOptions): Promise<ManagedProcess> {
-  const { command, args } = pinnedCommand(options.cpus, process.execPath, [PROXY_MAIN]);
   const proxy = options.registry.spawn({
     name: 'counting-proxy',
-    command,
-    args,
+    command: process.execPath,
+    args: [PROXY_MAIN],
+    cpus: options.cpus,
     env: { ...process.env, PROXIES: JSON.stringify(list), NODE_OPTIONS: '' },
     logger: options.logger('counting-proxy'),
   });

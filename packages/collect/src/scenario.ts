@@ -24,6 +24,43 @@ export interface Scenario {
   requests: ScenarioRequest[];
 }
 
+/** A query file, with optional variables (one object, or a list cycled per request) and goldens (one, or one per set). */
+export interface QueryFiles {
+  query: string;
+  variables?: string | null;
+  expect?: string | null;
+}
+
+/** What query files held: the query's text, and the variables' and goldens' parsed JSON (null when not given). */
+export interface QueryFileContents {
+  query: string;
+  variables: unknown;
+  expect: unknown;
+}
+
+/** The requests of query files: one per variable set, each with its golden. */
+export function scenarioOfQueryFiles(files: QueryFiles, contents: QueryFileContents): Scenario {
+  const operation = parseOperation(contents.query, `query file ${files.query}`);
+  let variableSets: Record<string, unknown>[] | null = null;
+  if (files.variables) {
+    variableSets = asVariableSets(contents.variables);
+    if (!variableSets) throw new GwprofError(`variables file ${files.variables} must hold an object or a non-empty list of objects`);
+  }
+  let expected: unknown[] | null = null;
+  if (files.expect) {
+    expected = asGoldenData(contents.expect);
+    if (!expected) throw new GwprofError(`expected-response file ${files.expect} must hold {"data": …} or a list of them`);
+    const count = variableSets?.length ?? 1;
+    if (expected.length !== 1 && expected.length !== count) {
+      throw new GwprofError(
+        `expected-response file ${files.expect} has ${expected.length} responses but the variables file has ${count} entries: give one, or one per entry`,
+      );
+    }
+  }
+  const requests = (variableSets ?? [null]).map((variables, i) => scenarioRequest(operation, variables, goldenFor(expected, i)));
+  return { source: files.query, requests };
+}
+
 export interface ParsedOperation {
   query: string;
   operationName: string | undefined;

@@ -3,7 +3,6 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pidListeningOn } from './listening-pid.js';
 import type { Logger } from 'pino';
-import { pinnedCommand } from './isolation.js';
 import { assertPortFree, waitForPort } from './ports.js';
 import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import { subgraphsDir } from './paths.js';
@@ -74,11 +73,11 @@ export async function startSubgraphs(options: {
   for (const name of SUBGRAPH_NAMES) for (const port of portsOf(name)) await assertPortFree(port, `subgraph ${name}`);
   const processes = {} as Record<SubgraphName, ManagedProcess>;
   for (const name of SUBGRAPH_NAMES) {
-    const { command, args } = pinnedCommand(options.cpus, process.execPath, [path.join(subgraphsDir, name, 'dist', 'main.js')]);
     processes[name] = options.registry.spawn({
       name: `subgraph-${name}`,
-      command,
-      args,
+      command: process.execPath,
+      args: [path.join(subgraphsDir, name, 'dist', 'main.js')],
+      cpus: options.cpus,
       env: { ...process.env, PORT: portsOf(name).join(','), SUBGRAPH_DELAY_MS: String(options.delayMs), NODE_OPTIONS: '' },
       logger: options.logger(name),
     });

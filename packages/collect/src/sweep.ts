@@ -4,9 +4,9 @@
  * measures and records; everything derived (buckets, flame graphs, capacity) is the publish
  * pass's work, from the files.
  */
-import { GwprofError, loadLabel, writeRunResult, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
+import { GwprofError, loadLabel, writeRunResult, type LoadShape, type RequestSourceRecord, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
 import type { Scenario } from './scenario.js';
-import { checkGatewayForScenario, loadRequests, ownSubgraphsOf, recordedSource, type ScenarioSource } from './scenario-source.js';
+import { openRequests, type ScenarioSource } from './scenario-source.js';
 import { assertPortFree } from './ports.js';
 import { gatewayFromSpec, installGateway } from './gateways/index.js';
 import { measureStep, type StepSettings } from './step/measure-step.js';
@@ -15,7 +15,7 @@ import type { ProfilerKind, ServiceOptions } from './test-bed.js';
 import type { RunningGateway } from './gateway-process.js';
 import { attachGatewayUnderTest, gatewayUrlOf, isUrlSpec, launchGatewayUnderTest, type GatewayUnderTest } from './gateway-under-test.js';
 import { DEFAULTS } from './defaults.js';
-import { recordHeader } from './record-header.js';
+import { recordHeader, servicesRecord } from './record-header.js';
 import { measureFanoutAlone } from './load/fanout-probe.js';
 import { RequestStream } from './load/request-stream.js';
 import { runLifecycle } from './run-lifecycle.js';
@@ -60,9 +60,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   const attached = isUrlSpec(options.gateway);
   if (attached) gatewayUrlOf(options.gateway);
   const adapter = attached ? null : gatewayFromSpec(options.gateway, options.gatewayCwd);
-  checkGatewayForScenario([options.gateway], options.scenario);
-  const scenario = loadRequests(options.scenario);
-  const ownSubgraphs = ownSubgraphsOf(options.scenario);
+  const { scenario, recorded, ownSubgraphs } = openRequests(options.scenario, [options.gateway]);
   if (!attached) await checkPorts(options, ownSubgraphs !== null);
   if (!attached) await installGateway(options.gateway, options.onProgress);
   const session = openSession({
@@ -74,7 +72,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     ownSubgraphs,
   });
   const { runDir, logs } = session;
-  const run = newRun(options, session);
+  const run = newRun(options, session, recorded);
   writeRunResult(runDir, run);
   logs.harness.info({ runDir, config: run.config }, 'sweep starting');
 
@@ -168,10 +166,10 @@ function assertRunning(target: GatewayUnderTest, when: string): void {
   throw new Error(`gateway exited ${when}${tail ? `; last log lines: ${tail}` : ''}`);
 }
 
-function newRun(options: SweepOptions, session: Session): RunResult {
+function newRun(options: SweepOptions, session: Session, recorded: RequestSourceRecord): RunResult {
   return {
     ...recordHeader('sweep', session.runId),
-    config: runConfig(options),
+    config: runConfig(options, recorded),
     environment: session.environment,
     fanoutAlone: null,
     probe: null,
@@ -204,7 +202,7 @@ async function stopProfiledGateway(gateway: RunningGateway): Promise<void> {
   await leaderExit;
 }
 
-function runConfig(options: SweepOptions): RunConfig {
+function runConfig(options: SweepOptions, recorded: RequestSourceRecord): RunConfig {
   return {
     gateway: options.gateway,
     gatewayEnv: options.gatewayEnv,
@@ -218,12 +216,9 @@ function runConfig(options: SweepOptions): RunConfig {
     maxDurationSec: options.maxDurationSec,
     warmupSec: options.warmupSec,
     windowMinimums: DEFAULTS.windowMinimums,
-    ...recordedSource(options.scenario),
+    ...recorded,
+    ...servicesRecord(options),
     minSuccess: options.minSuccess,
-    timeoutSec: options.timeoutSec,
-    subgraphDelayMs: options.subgraphDelayMs,
-    subgraphPorts: options.subgraphPorts,
-    gatewayPort: options.gatewayPort,
     profile: options.profiler !== 'none',
     profiler: options.profiler,
     samplingIntervalUs: options.samplingIntervalUs,

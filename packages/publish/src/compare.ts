@@ -31,7 +31,7 @@ import {
   analyzeProfile,
   blockChanges,
   compareMetric,
-  judgeComparison,
+  judgeRecord,
   type CpuProfile,
   type HeapProfile,
 } from '@gwprof/analysis';
@@ -70,10 +70,7 @@ async function analyzeWindows(runDir: string, compare: CompareResult): Promise<C
   const c = compare.config;
   if (!c.design) throw new GwprofError(`compare.json of mode "windows" has no design: it was not written by gwprof compare`);
   const label = (level: number) => loadLabel(compareLoadAt(c.load, level));
-  const { threshold, alpha, minEpochs, spendingPower, holdWithoutFarthest } = c.design;
-  // A run that ended before its plan was fixed never reached a look.
-  const maxEpochs = compare.plan?.maxEpochs ?? minEpochs;
-  const verdict = judgeComparison(compare.windows, { levels: c.levels, label, threshold, alpha, minEpochs, maxEpochs, spendingPower, holdWithoutFarthest });
+  const verdict = judgeRecord(compare);
   const { analyses, profiles, heaps } = await readWindowProfiles(runDir, compare);
   const byStep = new Map(analyses.map((a) => [a.stepId, a]));
   const levels: CompareLevel[] = [];
@@ -95,10 +92,11 @@ async function analyzeWindows(runDir: string, compare: CompareResult): Promise<C
 
 /** A comparison by instructions: analysis derives it from the record and the profile pair's reduced profiles. */
 function analyzeInstructions(runDir: string, compare: CompareResult): CompareAnalysis {
+  const verdict = judgeRecord(compare);
   const sides = compare.instructionProfile?.sides;
   const read = (file: string) => JSON.parse(readFileSync(path.join(runDir, file), 'utf8')) as InstructionProfile;
   const profiles = sides ? { baseline: read(sides.baseline.profileFile), candidate: read(sides.candidate.profileFile) } : null;
-  return analyzeInstructionComparison(compare, profiles, BUILT_IN_RULES.rules);
+  return analyzeInstructionComparison(compare, verdict, profiles, BUILT_IN_RULES.rules);
 }
 
 /** Every window's profiles, parsed once: their analysis for the record, the profiles for the level's merges. */

@@ -67,6 +67,9 @@ export function readCompareResult(runDir: string): CompareResult {
   }
   const compare = value as CompareResult;
   compare.config.heapSamplingBytes ??= null;
+  // Comparisons recorded before the request source was one record kept no variables or goldens file.
+  compare.config.variables ??= null;
+  compare.config.expect ??= null;
   withoutAllocations(
     compare.windows.map((w) => w.step),
     compare.analysis?.windows ?? [],

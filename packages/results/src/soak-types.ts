@@ -4,25 +4,12 @@
  * then. `soak.json`-shaped `results.json` (kind "soak") is rewritten after every interval.
  */
 import type { FailureCounts } from './failures.js';
-import type { LatencyMs, RecordHeader, RunEnvironment } from './types.js';
+import type { LatencyMs, RecordHeader, RequestSourceRecord, RunEnvironment, ServicesRecord } from './types.js';
 
-export interface SoakConfig {
+export interface SoakConfig extends RequestSourceRecord, ServicesRecord {
   gateway: string;
   gatewayEnv: Record<string, string>;
   scenario: string;
-  /** The query file sent; null when the requests came from a scenario file. */
-  query: string | null;
-  variables: string | null;
-  expect: string | null;
-  /** The scenario file of the user's own operations (and subgraphs); absent or null otherwise. */
-  scenarioFile?: string | null;
-  /** The scenario file's own subgraphs (not gwprof's code); absent or null with the demo's. */
-  ownSubgraphs?: string[] | null;
-  /**
-   * Those of them counted through gwprof's counting proxy (`proxy: true`): one more loopback hop per
-   * subgraph call. Fan-out is counted only when all of them are. Absent in older results (none).
-   */
-  proxiedSubgraphs?: string[] | null;
   /** Open loop at a fixed rate, or closed loop at a number of connections. */
   load: { kind: 'open'; rate: number; arrivals: 'poisson' | 'uniform' } | { kind: 'closed'; concurrency: number };
   /** How the rate was chosen: given, or a fraction of a closed-loop probe's peak. */
@@ -37,10 +24,6 @@ export interface SoakConfig {
   warmupSec: number;
   /** A slope above this many bytes per successful request is a leak. */
   leakThresholdBytesPerRequest: number;
-  timeoutSec: number;
-  subgraphDelayMs: number;
-  subgraphPorts: Record<string, number>;
-  gatewayPort: number;
 }
 
 /** The gateway's state sampled during an interval's load (every few seconds): means and maxima. */

@@ -7,6 +7,7 @@
  */
 import type { InstructionBatch, InstructionDesign, InstructionMoves, InstructionProfileRecord, InstructionSide } from './instruction-types.js';
 import type { FailureCounts, FailureSample } from './failures.js';
+import type { ExitCode } from './exit-codes.js';
 
 export const RESULTS_SCHEMA_VERSION = 3;
 
@@ -301,7 +302,33 @@ export interface RunEnvironment {
   hostname: string;
 }
 
-export interface RunConfig {
+/** Where a run's requests came from, as every record keeps it: query files, or a scenario file and its own subgraphs. */
+export interface RequestSourceRecord {
+  /** The query file sent; null when the requests came from a scenario file. */
+  query: string | null;
+  variables: string | null;
+  /** The goldens checked: an expected-response file, or the scenario file's goldens file; null when none were given. */
+  expect: string | null;
+  /** The scenario file of the user's own operations (and subgraphs); absent or null otherwise. */
+  scenarioFile?: string | null;
+  /** The scenario file's own subgraphs (not gwprof's code); absent or null with the demo's. */
+  ownSubgraphs?: string[] | null;
+  /**
+   * Those of them counted through gwprof's counting proxy (`proxy: true`): one more loopback hop per
+   * subgraph call. Fan-out is counted only when all of them are. Absent in older results (none).
+   */
+  proxiedSubgraphs?: string[] | null;
+}
+
+/** The services around one gateway under test, as a sweep and a soak record them. */
+export interface ServicesRecord {
+  timeoutSec: number;
+  subgraphDelayMs: number;
+  subgraphPorts: Record<string, number>;
+  gatewayPort: number;
+}
+
+export interface RunConfig extends RequestSourceRecord, ServicesRecord {
   gateway: string;
   gatewayEnv: Record<string, string>;
   /** The named experiment (--scenario); query, variables and expect below are what it sent. */
@@ -323,24 +350,7 @@ export interface RunConfig {
   warmupSec: number;
   /** What every measured window had to hold, unless it reached maxDurationSec; null in files from before schema 3. */
   windowMinimums: { minRoundTrips: number; minResponses: number } | null;
-  /** The query file sent; null when the requests came from a scenario file. */
-  query: string | null;
-  variables: string | null;
-  expect: string | null;
-  /** The scenario file of the user's own operations (and subgraphs); absent or null otherwise. */
-  scenarioFile?: string | null;
-  /** The scenario file's own subgraphs (not gwprof's code); absent or null with the demo's. */
-  ownSubgraphs?: string[] | null;
-  /**
-   * Those of them counted through gwprof's counting proxy (`proxy: true`): one more loopback hop per
-   * subgraph call. Fan-out is counted only when all of them are. Absent in older results (none).
-   */
-  proxiedSubgraphs?: string[] | null;
   minSuccess: number;
-  timeoutSec: number;
-  subgraphDelayMs: number;
-  subgraphPorts: Record<string, number>;
-  gatewayPort: number;
   profile: boolean;
   profiler: 'inspector' | 'clinic' | '0x' | 'none';
   samplingIntervalUs: number;
@@ -700,7 +710,7 @@ export interface EpochPlan {
   fixedAfterEpoch: number;
 }
 
-export interface CompareConfig {
+export interface CompareConfig extends RequestSourceRecord {
   baseline: string;
   candidate: string;
   baselineEnv: Record<string, string>;
@@ -709,17 +719,6 @@ export interface CompareConfig {
   load: { kind: 'closed' } | { kind: 'open'; arrivals: 'poisson' | 'uniform'; maxInFlight: number };
   /** Load levels; every epoch measures a block at each level still open. */
   levels: number[];
-  /** The query file sent; null when the requests came from a scenario file. */
-  query: string | null;
-  /** The scenario file of the user's own operations (and subgraphs); absent or null otherwise. */
-  scenarioFile?: string | null;
-  /** The scenario file's own subgraphs (not gwprof's code); absent or null with the demo's. */
-  ownSubgraphs?: string[] | null;
-  /**
-   * Those of them counted through gwprof's counting proxy (`proxy: true`): one more loopback hop per
-   * subgraph call. Fan-out is counted only when all of them are. Absent in older results (none).
-   */
-  proxiedSubgraphs?: string[] | null;
   profile: boolean;
   /** Mean bytes between allocation samples; null when allocations were not sampled. */
   heapSamplingBytes: number | null;
@@ -789,8 +788,8 @@ export interface CompareAnalysis {
   /** `error`: the comparison did not run to its end; `invalid`: a response failed validation. */
   verdict: 'regression' | 'no change' | 'improvement' | 'inconclusive' | 'invalid' | 'error' | 'deltas only';
   verdictReasons: string[];
-  /** EXIT (exit-codes.ts): 0 no change or improvement, 1 regression, 2 error, 3 inconclusive, 4 invalid. */
-  exitCode: 0 | 1 | 2 | 3 | 4;
+  /** The process's exit code (EXIT, analysis's exit-code.ts): 0 no change or improvement, 1 regression, 2 error, 3 inconclusive, 4 invalid, 130 interrupted. */
+  exitCode: ExitCode;
   /** Profile analysis of each window that has a profile. */
   windows: StepAnalysis[];
   /** What the verdict measured, and what that measure cannot see; absent in files published before it was stated. */

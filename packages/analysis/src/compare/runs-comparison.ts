@@ -3,9 +3,10 @@
  * run per side, so deltas without intervals, from each run's own analysis; a failed step at a
  * compared level makes it invalid.
  */
-import { EXIT, compareLoadAt, loadLabel, loadLevel, type CompareAnalysis, type CompareLevel, type CompareResult, type RunResult } from '@gwprof/results';
+import { compareLoadAt, loadLabel, loadLevel, type CompareAnalysis, type CompareLevel, type CompareResult, type RunResult } from '@gwprof/results';
 import { GATING_METRIC, INFORMATIONAL_METRICS, deltaMetric } from './compare-windows.js';
 import { timeMeasure } from './measure-statement.js';
+import { exitCodeOf } from '../exit-code.js';
 
 export function analyzeRunsComparison(compare: Pick<CompareResult, 'config'>, baseline: RunResult, candidate: RunResult): CompareAnalysis {
   const levels = compare.config.levels.map((level): CompareLevel => {
@@ -33,7 +34,7 @@ export function analyzeRunsComparison(compare: Pick<CompareResult, 'config'>, ba
       failedSteps.length > 0
         ? failedSteps.map((s) => `a step at ${loadLabel(s.load)} failed: ${s.failures[0] ?? ''}`)
         : ['one run per side: deltas without intervals; measure with --baseline/--candidate for a verdict'],
-    exitCode: failedSteps.length > 0 ? EXIT.invalid : EXIT.ok,
+    exitCode: exitCodeOf('complete', failedSteps.length > 0 ? 'invalid' : 'passed'),
     windows: [],
     measure: timeMeasure(),
   };

@@ -8,20 +8,19 @@ import type { BucketRule } from '../profiles/rules.js';
 import { classifyNodes } from '../profiles/buckets.js';
 import { comparisonOutcome } from '../compare/comparison-outcome.js';
 import { instructionBreakdown, instructionMoves, type InstructionProfile } from './instruction-profile.js';
-import { INSTRUCTION_LEVEL, instructionMetric, instructionObservations, judgeInstructions } from './instruction-test.js';
+import { INSTRUCTION_LEVEL, instructionMetric, instructionObservations } from './instruction-test.js';
+import type { ComparisonVerdict } from '../compare/verdict.js';
 import { instructionMeasure } from '../compare/measure-statement.js';
 
 export function analyzeInstructionComparison(
   compare: CompareResult,
+  verdict: ComparisonVerdict,
   profiles: { baseline: InstructionProfile; candidate: InstructionProfile } | null,
   rules: readonly BucketRule[],
 ): CompareAnalysis {
   const design = compare.config.design;
   if (!design?.instructions) throw new RangeError('a comparison by instructions needs design.instructions');
   const batches = compare.batches ?? [];
-  const { threshold, alpha, minEpochs, spendingPower } = design;
-  const maxEpochs = compare.plan?.maxEpochs ?? minEpochs;
-  const verdict = judgeInstructions(batches, { threshold, alpha, minEpochs, maxEpochs, spendingPower, minEpochSd: design.instructions.minEpochSd });
   const record = compare.instructionProfile;
   const moves =
     profiles && record?.sides

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InstructionBatch } from '@gwprof/results';
 import { instructionMetric, instructionObservations, judgeInstructions } from './instruction-test.js';
+import { findingOf } from '../compare/verdict.js';
 
 const design = { threshold: 0.01, alpha: 0.05, minEpochs: 3, maxEpochs: 10, spendingPower: 1, minEpochSd: 0.001 };
 
@@ -44,14 +45,14 @@ describe('judgeInstructions', () => {
     expect(judgeInstructions(epochs(2, 0.05), design).verdict).toBe('inconclusive');
     const verdict = judgeInstructions(epochs(3, 0.05), design);
     expect(verdict.verdict).toBe('regression');
-    expect(verdict.exitCode).toBe(1);
+    expect(findingOf(verdict.verdict)).toBe('failed');
     expect(verdict.decisions.get(1)!.relativeChange).toBeGreaterThan(0.04);
   });
 
   it('calls a 10% drop an improvement (exit 0)', () => {
     const verdict = judgeInstructions(epochs(3, -0.1), design);
     expect(verdict.verdict).toBe('improvement');
-    expect(verdict.exitCode).toBe(0);
+    expect(findingOf(verdict.verdict)).toBe('passed');
   });
 
   it('is invalid when any counted response failed validation, whatever the counts say', () => {
@@ -59,7 +60,7 @@ describe('judgeInstructions', () => {
     batches[3] = batch(2, 'candidate', 57e6, 29);
     const verdict = judgeInstructions(batches, design);
     expect(verdict.verdict).toBe('invalid');
-    expect(verdict.exitCode).toBe(4);
+    expect(findingOf(verdict.verdict)).toBe('invalid');
     expect(verdict.reasons[0]).toMatch(/candidate batch 2\.1: 1 of 30 responses failed validation \(data differs\)/);
   });
 

@@ -5,9 +5,10 @@
  * (epoch-test.ts) decides on the epochs' x, with its variance floored at the noise measured
  * between processes, since counts can repeat exactly and a zero spread proves nothing.
  */
-import { EXIT, type InstructionBatch, type LevelDecision, type MetricComparison } from '@gwprof/results';
+import type { InstructionBatch, LevelDecision, MetricComparison } from '@gwprof/results';
 import { decideEpochs, epochValues, type EpochBlock, type EpochTestDesign } from '../compare/epoch-test.js';
-import { blockLogRatio, summarize, type ComparisonVerdict } from '../compare/compare-windows.js';
+import { blockLogRatio, summarize } from '../compare/compare-windows.js';
+import { comparisonVerdict, type ComparisonVerdict } from '../compare/verdict.js';
 import { mean } from '../descriptive.js';
 import { studentTQuantile } from '../compare/student-t.js';
 
@@ -60,25 +61,12 @@ export function decideInstructions(batches: readonly InstructionBatch[], design:
 
 /** The comparison's verdict from its batches; also whether counting more could change it. */
 export function judgeInstructions(batches: readonly InstructionBatch[], design: InstructionTestDesign): ComparisonVerdict {
-  const decision = decideInstructions(batches, design);
-  const decisions = new Map([[INSTRUCTION_LEVEL, decision]]);
-  const failed = failedBatches(batches);
-  if (failed.length > 0) {
-    const reasons = failed.map(
-      (b) =>
-        `${b.side} batch ${b.epoch}.${b.batch}: ${b.requests - b.ok} of ${b.requests} responses failed validation${b.failureSamples[0] ? ` (${b.failureSamples[0].message})` : ''}`,
-    );
-    return { decisions, verdict: 'invalid', reasons, exitCode: EXIT.invalid, done: true };
-  }
-  const reason = `instructions per request: ${decision.reason}`;
-  switch (decision.outcome) {
-    case 'regression':
-      return { decisions, verdict: 'regression', reasons: [reason], exitCode: EXIT.failed, done: true };
-    case 'continue':
-      return { decisions, verdict: 'inconclusive', reasons: [reason], exitCode: EXIT.inconclusive, done: decision.epochs >= design.maxEpochs };
-    default:
-      return { decisions, verdict: decision.outcome, reasons: [reason], exitCode: EXIT.ok, done: true };
-  }
+  const decisions = new Map([[INSTRUCTION_LEVEL, decideInstructions(batches, design)]]);
+  const invalid = failedBatches(batches).map(
+    (b) =>
+      `${b.side} batch ${b.epoch}.${b.batch}: ${b.requests - b.ok} of ${b.requests} responses failed validation${b.failureSamples[0] ? ` (${b.failureSamples[0].message})` : ''}`,
+  );
+  return comparisonVerdict(decisions, invalid, { maxEpochs: design.maxEpochs, label: () => 'instructions per request' });
 }
 
 /** The gating metric summarised: each side's batches, and the change from the epochs with a plain 95% interval. */

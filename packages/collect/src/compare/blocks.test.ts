@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '@gwprof/analysis';
-import { blockOrder, sharedProgress } from './blocks.js';
+import { blockOrder } from './blocks.js';
+import { sharedProgress } from './side-steps.js';
 
 describe('blockOrder', () => {
   it('holds the same windows of each side in every block, in orders drawn at random', () => {

@@ -5,13 +5,11 @@
  * with both sides loaded at the same time (--simultaneous: a drift then moves both alike).
  */
 import { GwprofError, writeCompareResult, type CompareWindow } from '@gwprof/results';
-import { measureStep, settleBefore, type StepSettings } from '../step/measure-step.js';
+import { measureStep, settleBefore } from '../step/measure-step.js';
+import { sharedProgress, windowContext, type BlockPlace } from './side-steps.js';
 import type { GatewayUnderTest } from '../gateway-under-test.js';
-import type { ComparisonContext } from './context.js';
-import { SIDES, type Side } from './gateway-pair.js';
-
-/** Longest wait, before a window, for both gateways to be quiet. */
-const WINDOW_SETTLE_SEC = 10;
+import type { ComparisonContext } from '../epochs/context.js';
+import { SIDES, type Side } from '../epochs/gateway-pair.js';
 
 /** The block's windows in a random order: windowsPerSide of each side, shuffled. */
 export function blockOrder(windowsPerSide: number, random: () => number): Side[] {
@@ -29,12 +27,6 @@ export async function measureBlock(ctx: ComparisonContext, gateways: Record<Side
   return ctx.options.design.simultaneous
     ? measureSidesAtOnce(ctx, gateways, { epoch, block, level })
     : measureSidesInTurn(ctx, gateways, { epoch, block, level });
-}
-
-interface BlockPlace {
-  epoch: number;
-  block: number;
-  level: number;
 }
 
 /** windowsPerSide windows of each side, one side at a time, in an order drawn for the block. */
@@ -87,74 +79,4 @@ async function measureSidesAtOnce(ctx: ComparisonContext, gateways: Record<Side,
     writeCompareResult(ctx.session.runDir, ctx.compare);
   }
   return true;
-}
-
-/** Two windows measured at once report into one progress line, each side's latest side by side, so neither overwrites the other. */
-export function sharedProgress(onProgress: (line: string, final: boolean) => void): Record<Side, (line: string) => void> {
-  const latest: Record<Side, string> = { baseline: '', candidate: '' };
-  const report = (side: Side) => (line: string) => {
-    latest[side] = line;
-    onProgress(
-      SIDES.map((s) => latest[s])
-        .filter(Boolean)
-        .join('  |  '),
-      false,
-    );
-  };
-  return { baseline: report('baseline'), candidate: report('candidate') };
-}
-
-function windowContext(ctx: ComparisonContext, gateway: GatewayUnderTest, { epoch, block, level }: BlockPlace, position: number, side: Side) {
-  return {
-    ...stepContext(ctx, gateway, level),
-    id: `e${epoch}-b${block}-${position}-${side}-${ctx.options.load.kind === 'closed' ? 'c' : 'r'}${level}`,
-    settings: windowSettings(ctx),
-  };
-}
-
-/** What measuring a side at a level needs: its gateway and the load, both gateways settling before each window. */
-export function stepContext(ctx: ComparisonContext, target: GatewayUnderTest, level: number) {
-  return {
-    load: ctx.loadAt(level),
-    scenario: ctx.scenario,
-    gateway: target.step,
-    subgraphs: target.subgraphs,
-    profiler: target.profiler,
-    profilerUnavailable: target.profilerUnavailable,
-    runDir: ctx.session.runDir,
-    logs: ctx.session.logs,
-    settlePids: ctx.pair.pids(),
-    settlePorts: [ctx.options.gatewayPort, ctx.options.candidatePort],
-  };
-}
-
-/** A window: a fixed lead-in on fresh connections, then exactly windowSec measured. */
-function windowSettings(ctx: ComparisonContext): StepSettings {
-  const { design } = ctx.options;
-  return {
-    ...commonSettings(ctx),
-    durationSec: design.windowSec,
-    maxDurationSec: design.windowSec,
-    warmupSec: design.leadInSec,
-    fixedWarmup: true,
-  };
-}
-
-/** What every step of a comparison shares, warm-ups included. */
-export function commonSettings(ctx: ComparisonContext): Omit<StepSettings, 'durationSec' | 'maxDurationSec' | 'warmupSec' | 'fixedWarmup'> {
-  return {
-    timeoutSec: ctx.options.timeoutSec,
-    minSuccess: 1,
-    samplingIntervalUs: ctx.options.samplingIntervalUs,
-    heapSamplingBytes: ctx.options.profile ? ctx.options.heapSamplingBytes : null,
-    settleSec: WINDOW_SETTLE_SEC,
-    signal: ctx.options.signal,
-    onProgress: ctx.options.onProgress,
-  };
-}
-
-/** The levels that still need blocks: every level before the first look, then the undecided ones. */
-export function openLevels(ctx: ComparisonContext, decided: ReadonlySet<number>): number[] {
-  const open = ctx.options.levels.filter((level) => !decided.has(level));
-  return open.length > 0 ? open : [...ctx.options.levels];
 }

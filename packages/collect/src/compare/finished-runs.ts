@@ -47,6 +47,8 @@ function runsRecord(options: FinishedRunsOptions, baseline: RunResult, candidate
       load: load.kind === 'closed' ? { kind: 'closed' } : { kind: 'open', arrivals: load.arrivals, maxInFlight: load.maxInFlight },
       levels: shared.map((step) => loadLevel(step.load)),
       query: baseline.config.query,
+      variables: baseline.config.variables,
+      expect: baseline.config.expect,
       profile: baseline.config.profile,
       heapSamplingBytes: null,
       nodes: null,

@@ -4,22 +4,22 @@
  * open: short windows of each side in random order. After every epoch, analysis's test on epoch
  * means says whether the verdict is in. compare.json is rewritten after every window.
  */
-import { judgeComparison, mulberry32, type ComparisonVerdict } from '@gwprof/analysis';
-import { GwprofError, compareLoadAt, loadLabel, writeCompareResult, type CompareConfig, type CompareResult } from '@gwprof/results';
-import { checkGatewayForScenario, loadRequests, ownSubgraphsOf, recordedSource } from '../scenario-source.js';
+import { mulberry32 } from '@gwprof/analysis';
+import { GwprofError, compareLoadAt, writeCompareResult, type CompareConfig, type CompareResult, type RequestSourceRecord } from '@gwprof/results';
+import { openRequests } from '../scenario-source.js';
 import { gatewayFromSpec, installGateway } from '../gateways/index.js';
 import { resolveNode } from '../node-binaries.js';
 import { openSession, type Session } from '../session.js';
 import { recordHeader } from '../record-header.js';
-import { measureBlock, openLevels } from './blocks.js';
-import type { CompareOptions, ComparisonContext } from './context.js';
-import { budgetExceeded, finishEpoch, startEpoch } from './epochs.js';
-import { GatewayPair, SIDES } from './gateway-pair.js';
+import type { CompareOptions, ComparisonContext } from '../epochs/context.js';
+import { epochsUntilDecided, type EpochMeasure } from '../epochs/epoch-loop.js';
+import { GatewayPair, SIDES } from '../epochs/gateway-pair.js';
 import { ensureValgrind } from '../instructions/callgrind.js';
-import { countUntilDecided } from '../instructions/count-epochs.js';
+import { instructionMeasure } from '../instructions/instruction-measure.js';
 import { runLifecycle } from '../run-lifecycle.js';
+import { timeMeasure } from './time-measure.js';
 
-export type { CompareOptions } from './context.js';
+export type { CompareOptions } from '../epochs/context.js';
 
 /** A comparison as measured; `failure` is what stopped it early, as for a sweep (`SweepOutcome`). */
 export interface ComparisonOutcome {
@@ -30,13 +30,12 @@ export interface ComparisonOutcome {
 
 export async function runComparison(options: CompareOptions): Promise<ComparisonOutcome> {
   checkOptions(options);
-  checkGatewayForScenario([options.baseline, options.candidate], options.scenario);
+  const { scenario, recorded, ownSubgraphs } = openRequests(options.scenario, [options.baseline, options.candidate]);
   const counting = options.design.measure === 'instructions';
   if (counting) ensureValgrind(options.onProgress);
   for (const spec of new Set([options.baseline, options.candidate])) await installGateway(spec, options.onProgress);
   const adapters = { baseline: gatewayFromSpec(options.baseline), candidate: gatewayFromSpec(options.candidate) };
   const nodes = { baseline: resolveNode(options.baselineNode), candidate: resolveNode(options.candidateNode) };
-  const scenario = loadRequests(options.scenario);
   const session = openSession({
     ...options,
     label: 'compare',
@@ -46,9 +45,9 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     ),
     // Counting needs the preload too: it forces the full GC before each batch.
     profiler: options.profile || counting ? 'inspector' : 'none',
-    ownSubgraphs: ownSubgraphsOf(options.scenario),
+    ownSubgraphs,
   });
-  const compare = newCompare(options, session, { baseline: nodes.baseline.version, candidate: nodes.candidate.version });
+  const compare = newCompare(options, session, recorded, { baseline: nodes.baseline.version, candidate: nodes.candidate.version });
   writeCompareResult(session.runDir, compare);
   let pair: GatewayPair | null = null;
   const failure = await runLifecycle(
@@ -86,10 +85,16 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
         started: performance.now(),
         loadAt: (level) => compareLoadAt(options.load, level),
       };
-      compare.stopReason = counting ? await countUntilDecided(ctx) : await measureUntilDecided(ctx);
+      compare.stopReason = await epochsUntilDecided(ctx, measureOf(ctx));
     },
   );
   return { compare, runDir: session.runDir, failure };
+}
+
+/** What the design measures, as the loop's epochs. */
+function measureOf(ctx: ComparisonContext): EpochMeasure {
+  const { measure, instructions } = ctx.options.design;
+  return measure === 'instructions' && instructions ? instructionMeasure(ctx, instructions) : timeMeasure(ctx);
 }
 
 function checkOptions(options: CompareOptions): void {
@@ -112,62 +117,7 @@ function seedOf(runId: string): number {
   return hash >>> 0;
 }
 
-/**
- * Epochs until the verdict is in (a window that failed validation ends it too: the verdict is
- * then `invalid`), the last look has passed, the budget runs out, or the run is interrupted.
- */
-async function measureUntilDecided(ctx: ComparisonContext): Promise<string> {
-  let verdict = judge(ctx);
-  for (let epoch = 1; ; epoch++) {
-    if (budgetExceeded(ctx)) return budgetReason(ctx, epoch - 1);
-    const decided = new Set([...verdict.decisions].filter(([, d]) => d.outcome !== 'continue').map(([level]) => level));
-    const levels = openLevels(ctx, decided);
-    const gateways = await startEpoch(ctx, epoch, levels[0]!);
-    if (!gateways) return 'interrupted';
-    for (let block = 0; block < ctx.options.design.blocksPerEpoch; block++) {
-      for (const level of levels) if (!(await measureBlock(ctx, gateways, epoch, level))) return 'interrupted';
-    }
-    finishEpoch(ctx, epoch);
-    verdict = judge(ctx);
-    progressAfterEpoch(ctx, epoch, verdict);
-    if (verdict.done)
-      return verdict.verdict === 'inconclusive' ? `the last look (${epoch} epochs) came without a verdict` : `${verdict.verdict} after ${epoch} epochs`;
-  }
-}
-
-function judge(ctx: ComparisonContext): ComparisonVerdict {
-  const { threshold, alpha, minEpochs, spendingPower, holdWithoutFarthest } = ctx.options.design;
-  const maxEpochs = ctx.compare.plan?.maxEpochs ?? minEpochs;
-  const label = (level: number) => loadLabel(ctx.loadAt(level));
-  return judgeComparison(ctx.compare.windows, {
-    levels: ctx.options.levels,
-    label,
-    threshold,
-    alpha,
-    minEpochs,
-    maxEpochs,
-    spendingPower,
-    holdWithoutFarthest,
-  });
-}
-
-function budgetReason(ctx: ComparisonContext, epochs: number): string {
-  const minutes = ((performance.now() - ctx.started) / 60_000).toFixed(1);
-  return `--budget ${ctx.options.design.budgetMinutes} min would be exceeded by another epoch (after ${epochs} epochs, ${minutes} min)`;
-}
-
-function progressAfterEpoch(ctx: ComparisonContext, epoch: number, verdict: ComparisonVerdict): void {
-  const pct = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`;
-  const levels = [...verdict.decisions.entries()].map(([level, d]) => {
-    const interval = d.interval ? ` [${pct(d.interval.low)}, ${pct(d.interval.high)}]` : '';
-    return `${loadLabel(ctx.loadAt(level))} ${pct(d.relativeChange)}${interval}: ${d.outcome}`;
-  });
-  const plan = ctx.compare.plan ? ` of at most ${ctx.compare.plan.maxEpochs}` : '';
-  ctx.options.onProgress(`after epoch ${epoch}${plan} · ${((performance.now() - ctx.started) / 60_000).toFixed(1)} min · ${levels.join(' · ')}`, true);
-}
-
-function newCompare(options: CompareOptions, session: Session, nodes: CompareConfig['nodes']): CompareResult {
-  const { query, scenarioFile, ownSubgraphs, proxiedSubgraphs } = recordedSource(options.scenario);
+function newCompare(options: CompareOptions, session: Session, recorded: RequestSourceRecord, nodes: CompareConfig['nodes']): CompareResult {
   const config: CompareConfig = {
     baseline: options.baseline,
     candidate: options.candidate,
@@ -175,10 +125,7 @@ function newCompare(options: CompareOptions, session: Session, nodes: CompareCon
     candidateEnv: options.candidateEnv,
     load: options.load,
     levels: options.levels,
-    query,
-    scenarioFile,
-    ownSubgraphs,
-    proxiedSubgraphs,
+    ...recorded,
     profile: options.profile,
     heapSamplingBytes: options.profile ? options.heapSamplingBytes : null,
     nodes,

@@ -5,7 +5,7 @@
  * interrupted soak keeps every finished interval. The verdict is the publish pass's, from the file.
  */
 import path from 'node:path';
-import { GwprofError, writeSoakResult, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
+import { GwprofError, writeSoakResult, type RequestSourceRecord, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
 import type { Scenario } from '../scenario.js';
 import { gatewayFromSpec, installGateway } from '../gateways/index.js';
 import { openSession, type RunRequest, type Session } from '../session.js';
@@ -17,8 +17,8 @@ import { stepGatewayOf } from '../gateway-process.js';
 import { measureStep } from '../step/measure-step.js';
 import { RequestStream } from '../load/request-stream.js';
 import { DEFAULTS } from '../defaults.js';
-import { checkGatewayForScenario, loadRequests, ownSubgraphsOf, recordedSource, type RecordedSource, type ScenarioSource } from '../scenario-source.js';
-import { recordHeader } from '../record-header.js';
+import { openRequests, type ScenarioSource } from '../scenario-source.js';
+import { recordHeader, servicesRecord } from '../record-header.js';
 import { runInterval, type IntervalContext } from './soak-interval.js';
 import { SnapshotKeeper } from './snapshots.js';
 import { rssNetOfHeapUnderLoad, snapshotDue } from '@gwprof/analysis';
@@ -54,8 +54,7 @@ export interface SoakOutcome {
 export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
   if (options.gateway.startsWith('url:'))
     throw new GwprofError('soak starts the gateway itself (it forces GCs and takes snapshots through its preload): give mesh, hive, apollo or cmd:…');
-  checkGatewayForScenario([options.gateway], options.scenario);
-  const scenario = loadRequests(options.scenario);
+  const { scenario, recorded, ownSubgraphs } = openRequests(options.scenario, [options.gateway]);
   await installGateway(options.gateway, options.onProgress);
   const adapter = gatewayFromSpec(options.gateway, options.gatewayCwd);
   const maxConcurrency = options.load.kind === 'closed' ? options.load.concurrency : 1000;
@@ -65,9 +64,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
     maxConcurrency,
     gatewayPackages: adapter.packageVersions(),
     profiler: 'inspector',
-    ownSubgraphs: ownSubgraphsOf(options.scenario),
+    ownSubgraphs,
   });
-  const soak = newSoak(options, session);
+  const soak = newSoak(options, session, recorded);
   writeSoakResult(session.runDir, soak);
   session.logs.harness.info({ config: soak.config }, 'soak starting');
   const failure = await runLifecycle(
@@ -187,12 +186,12 @@ async function probePeak(options: SoakOptions, scenario: Scenario, gateway: Runn
   return peak;
 }
 
-function newSoak(options: SoakOptions, session: Session): SoakResult {
+function newSoak(options: SoakOptions, session: Session, recorded: RequestSourceRecord): SoakResult {
   const config: SoakConfig = {
     gateway: options.gateway,
     gatewayEnv: options.gatewayEnv,
     scenario: options.scenarioName,
-    ...absolutePaths(recordedSource(options.scenario)),
+    ...absolutePaths(recorded),
     load: options.load.kind === 'open' ? { kind: 'open', rate: options.load.rate ?? 0, arrivals: options.load.arrivals } : options.load,
     rateFrom: null,
     durationSec: options.durationSec,
@@ -201,10 +200,7 @@ function newSoak(options: SoakOptions, session: Session): SoakResult {
     snapshotEvery: options.snapshotEvery,
     warmupSec: options.warmupSec,
     leakThresholdBytesPerRequest: options.leakThresholdBytesPerRequest,
-    timeoutSec: options.timeoutSec,
-    subgraphDelayMs: options.subgraphDelayMs,
-    subgraphPorts: options.subgraphPorts,
-    gatewayPort: options.gatewayPort,
+    ...servicesRecord(options),
   };
   return {
     ...recordHeader('soak', session.runId),
@@ -217,7 +213,7 @@ function newSoak(options: SoakOptions, session: Session): SoakResult {
   };
 }
 
-function absolutePaths(source: RecordedSource): RecordedSource {
+function absolutePaths(source: RequestSourceRecord): RequestSourceRecord {
   const resolve = (file: string | null) => (file === null ? null : path.resolve(file));
   return { ...source, query: resolve(source.query), variables: resolve(source.variables), expect: resolve(source.expect) };
 }

@@ -68,6 +68,8 @@ export function makeCompareFixture(mode: 'windows' | 'runs' = 'windows'): Publis
       load: { kind: 'closed' },
       levels: [20],
       query: 'fixtures/user-reviews.graphql',
+      variables: 'fixtures/user-reviews.variables.json',
+      expect: 'fixtures/user-reviews.expected.json',
       profile: true,
       heapSamplingBytes: measured ? 65536 : null,
       nodes: measured ? { baseline: 'v20.20.2', candidate: 'v20.20.2' } : null,

@@ -6,12 +6,12 @@
  * seeds) is then noise between epochs, which the test counts as such.
  */
 import { writeCompareResult, type EpochSide, type WarmupRecord } from '@gwprof/results';
-import { settleBefore, warmUpUntilCpuSettles, type StepSettings } from '../step/measure-step.js';
+import { settleBefore, warmUpUntilCpuSettles } from '../step/measure-step.js';
 import type { Settled } from '../step/settle.js';
 import type { GatewayUnderTest } from '../gateway-under-test.js';
-import { commonSettings, sharedProgress, stepContext } from './blocks.js';
-import type { ComparisonContext } from './context.js';
-import type { Side } from './gateway-pair.js';
+import { sharedProgress, stepContext, warmupSettings } from './side-steps.js';
+import type { ComparisonContext } from '../epochs/context.js';
+import type { Side } from '../epochs/gateway-pair.js';
 
 /** Restarts both sides for epoch `epoch`, warm at `level`; null when interrupted. */
 export async function startEpoch(ctx: ComparisonContext, epoch: number, level: number): Promise<Record<Side, GatewayUnderTest> | null> {
@@ -88,37 +88,4 @@ function warmUp(
     label: `epoch ${epoch} warm-up ${side}`,
     ...(together ? { settled: together.settled } : {}),
   });
-}
-
-/** A warm-up: no window, at most design.warmupSec of load. */
-function warmupSettings(ctx: ComparisonContext): StepSettings {
-  return { ...commonSettings(ctx), durationSec: 0, maxDurationSec: 0, warmupSec: ctx.options.design.warmupSec };
-}
-
-/** Marks the epoch's end, and fixes the looks' plan once the epoch before the first look is done. */
-export function finishEpoch(ctx: ComparisonContext, epoch: number): void {
-  const record = ctx.compare.epochs.find((e) => e.epoch === epoch);
-  if (record) record.finishedAt = new Date().toISOString();
-  const { minEpochs, budgetMinutes } = ctx.options.design;
-  if (ctx.compare.plan === null && epoch >= minEpochs - 1) {
-    const epochSeconds = paceSeconds(ctx);
-    const remaining = budgetMinutes * 60 - (performance.now() - ctx.started) / 1000;
-    const maxEpochs = Math.max(minEpochs, epoch + Math.floor(remaining / epochSeconds));
-    ctx.compare.plan = { maxEpochs, epochSeconds: Math.round(epochSeconds * 10) / 10, fixedAfterEpoch: epoch };
-  }
-  writeCompareResult(ctx.session.runDir, ctx.compare);
-}
-
-/** Seconds per epoch so far: the first epoch left out when there are others (it holds the builds). */
-export function paceSeconds(ctx: ComparisonContext): number {
-  const seconds = ctx.compare.epochs.filter((e) => e.finishedAt !== null).map((e) => (Date.parse(e.finishedAt!) - Date.parse(e.startedAt)) / 1000);
-  const usable = seconds.length > 1 ? seconds.slice(1) : seconds;
-  return usable.length > 0 ? usable.reduce((a, b) => a + b, 0) / usable.length : Infinity;
-}
-
-/** Would another epoch, at the pace so far, run past the budget? */
-export function budgetExceeded(ctx: ComparisonContext): boolean {
-  const pace = paceSeconds(ctx);
-  if (!Number.isFinite(pace)) return false;
-  return (performance.now() - ctx.started) / 1000 + pace > ctx.options.design.budgetMinutes * 60;
 }

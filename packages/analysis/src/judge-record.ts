@@ -1,0 +1,32 @@
+/**
+ * The verdict of a comparison record as it stands, by the measure its design names: the one judge
+ * that collect asks after every epoch and publish asks once more from the file.
+ */
+import { compareLoadAt, loadLabel, type CompareResult } from '@gwprof/results';
+import { judgeComparison } from './compare/compare-windows.js';
+import { judgeInstructions } from './instructions/instruction-test.js';
+import type { ComparisonVerdict } from './compare/verdict.js';
+
+export function judgeRecord(compare: Pick<CompareResult, 'config' | 'windows' | 'batches' | 'plan'>): ComparisonVerdict {
+  const design = compare.config.design;
+  if (!design) throw new RangeError('only a comparison that measured both sides has a verdict');
+  const { threshold, alpha, minEpochs, spendingPower } = design;
+  // A run that ended before its plan was fixed never reached a look.
+  const maxEpochs = compare.plan?.maxEpochs ?? minEpochs;
+  if (design.measure === 'instructions') {
+    if (!design.instructions) throw new RangeError('a comparison by instructions needs design.instructions');
+    return judgeInstructions(compare.batches ?? [], { threshold, alpha, minEpochs, maxEpochs, spendingPower, minEpochSd: design.instructions.minEpochSd });
+  }
+  const { load, levels } = compare.config;
+  const label = (level: number) => loadLabel(compareLoadAt(load, level));
+  return judgeComparison(compare.windows, {
+    levels,
+    label,
+    threshold,
+    alpha,
+    minEpochs,
+    maxEpochs,
+    spendingPower,
+    holdWithoutFarthest: design.holdWithoutFarthest,
+  });
+}

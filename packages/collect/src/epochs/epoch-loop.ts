@@ -1,0 +1,96 @@
+/**
+ * The loop every comparison runs, whatever it measures: epochs (each a fresh pair of gateway
+ * processes, measured by the measure), the pace that fixes the plan of looks, the budget, and the
+ * verdict after every epoch, until it is in, the last look has passed, the budget runs out or the
+ * run is interrupted. What differs per measure (how a pair is started and measured, what its
+ * epochs record, how its decisions read) is behind EpochMeasure.
+ */
+import { judgeRecord, type ComparisonVerdict } from '@gwprof/analysis';
+import { writeCompareResult } from '@gwprof/results';
+import type { ComparisonContext } from './context.js';
+
+/** An epoch's record as the loop sees it: when it started and ended. */
+export interface EpochTimes {
+  epoch: number;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+export interface EpochMeasure {
+  /** The epochs recorded so far, live in the comparison's record: the loop marks their ends. */
+  epochs(): EpochTimes[];
+  /** Starts a fresh pair as `epoch` and measures it, the verdict so far in hand; false when interrupted. */
+  measureEpoch(epoch: number, verdict: ComparisonVerdict): Promise<boolean>;
+  /** The verdict's decisions, for the progress line after an epoch. */
+  describe(verdict: ComparisonVerdict): string;
+  /** What the measure adds once the loop has stopped with a verdict (not when interrupted). */
+  afterVerdict?(verdict: ComparisonVerdict): Promise<void>;
+}
+
+/** Epochs until the verdict is in, then the measure's last word; returns why it stopped. */
+export async function epochsUntilDecided(ctx: ComparisonContext, measure: EpochMeasure): Promise<string> {
+  const { stopReason, verdict } = await runEpochs(ctx, measure);
+  if (stopReason !== 'interrupted' && !ctx.options.signal.aborted) await measure.afterVerdict?.(verdict);
+  return stopReason;
+}
+
+async function runEpochs(ctx: ComparisonContext, measure: EpochMeasure): Promise<{ stopReason: string; verdict: ComparisonVerdict }> {
+  let verdict = judgeRecord(ctx.compare);
+  for (let epoch = 1; ; epoch++) {
+    if (budgetExceeded(ctx, measure)) return { stopReason: budgetReason(ctx, epoch - 1), verdict };
+    if (!(await measure.measureEpoch(epoch, verdict))) return { stopReason: 'interrupted', verdict };
+    finishEpoch(ctx, measure, epoch);
+    verdict = judgeRecord(ctx.compare);
+    const plan = ctx.compare.plan ? ` of at most ${ctx.compare.plan.maxEpochs}` : '';
+    ctx.options.onProgress(`after epoch ${epoch}${plan} · ${minutesSince(ctx)} min · ${measure.describe(verdict)}`, true);
+    if (verdict.done) {
+      const stopReason =
+        verdict.verdict === 'inconclusive' ? `the last look (${epoch} epochs) came without a verdict` : `${verdict.verdict} after ${epoch} epochs`;
+      return { stopReason, verdict };
+    }
+  }
+}
+
+/** Marks the epoch's end, and fixes the looks' plan once the epoch before the first look is done. */
+function finishEpoch(ctx: ComparisonContext, measure: EpochMeasure, epoch: number): void {
+  const record = measure.epochs().find((e) => e.epoch === epoch);
+  if (record) record.finishedAt = new Date().toISOString();
+  const { minEpochs, budgetMinutes } = ctx.options.design;
+  if (ctx.compare.plan === null && epoch >= minEpochs - 1) {
+    const pace = paceSeconds(measure.epochs());
+    const remaining = budgetMinutes * 60 - secondsSince(ctx);
+    const maxEpochs = Math.max(minEpochs, epoch + Math.floor(remaining / pace));
+    ctx.compare.plan = { maxEpochs, epochSeconds: Math.round(pace * 10) / 10, fixedAfterEpoch: epoch };
+  }
+  writeCompareResult(ctx.session.runDir, ctx.compare);
+}
+
+/** Seconds per epoch so far: the first left out when there are others (it holds the builds and the first installs). */
+export function paceSeconds(epochs: readonly EpochTimes[]): number {
+  const seconds = epochs.filter((e) => e.finishedAt !== null).map((e) => (Date.parse(e.finishedAt!) - Date.parse(e.startedAt)) / 1000);
+  const usable = seconds.length > 1 ? seconds.slice(1) : seconds;
+  return usable.length > 0 ? usable.reduce((a, b) => a + b, 0) / usable.length : Infinity;
+}
+
+/** Would another epoch, at the pace so far, run past the budget? */
+function budgetExceeded(ctx: ComparisonContext, measure: EpochMeasure): boolean {
+  const pace = paceSeconds(measure.epochs());
+  return Number.isFinite(pace) && secondsSince(ctx) + pace > ctx.options.design.budgetMinutes * 60;
+}
+
+function budgetReason(ctx: ComparisonContext, epochs: number): string {
+  return `--budget ${ctx.options.design.budgetMinutes} min would be exceeded by another epoch (after ${epochs} epochs, ${minutesSince(ctx)} min)`;
+}
+
+function secondsSince(ctx: ComparisonContext): number {
+  return (performance.now() - ctx.started) / 1000;
+}
+
+function minutesSince(ctx: ComparisonContext): string {
+  return (secondsSince(ctx) / 60).toFixed(1);
+}
+
+/** A relative change as the progress lines print it: +1.2%, −0.4%. */
+export function signedPercent(x: number, digits: number): string {
+  return `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(digits)}%`;
+}

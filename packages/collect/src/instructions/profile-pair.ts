@@ -1,0 +1,94 @@
+/**
+ * One more pair, after the verdict: callgrind keeps each count's callers and V8 names its JIT code,
+ * so publish can place every instruction in a bucket and a function. One batch a side, reduced at
+ * once to a profile of instructions (the raw dump of a large gateway runs to a gigabyte). A failure
+ * here is recorded and logged: it never changes the verdict.
+ */
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PerfMap, instructionProfileOfFile } from '@gwprof/analysis';
+import { writeCompareResult, type InstructionDesign, type InstructionProfileSide } from '@gwprof/results';
+import type { ComparisonContext } from '../epochs/context.js';
+import { SIDES, type Side } from '../epochs/gateway-pair.js';
+import { countBatch, startPair, timeoutMs, type PairExtras } from './counted-pair.js';
+
+/** The profile pair's requests, with callers kept, may take this many times longer. */
+const PROFILE_TIMEOUT_FACTOR = 4;
+/** V8 names its JIT code in /tmp/perf-<pid>.map; interpreted functions get code of their own to be named by. */
+const PROFILE_V8_FLAGS = ['--perf-basic-prof', '--interpreted-frames-native-stack'];
+const V8_LOG_PREFIX = 'v8-events-';
+
+export async function profilePair(ctx: ComparisonContext, design: InstructionDesign): Promise<void> {
+  const callers = design.profileCallers!;
+  const startedAt = new Date().toISOString();
+  try {
+    const extras: PairExtras = { valgrindArgs: [`--separate-callers=${callers}`], v8Flags: [...PROFILE_V8_FLAGS, ...v8LogFlags(ctx)] };
+    const started = await startPair(ctx, 'profile', design, extras);
+    if (!started) return;
+    const requests = design.profileRequests ?? design.batchRequests;
+    // Keeping callers makes callgrind several times slower again: a request gets longer before it is a timeout.
+    const timeout = PROFILE_TIMEOUT_FACTOR * timeoutMs(ctx);
+    const batches = await Promise.all(SIDES.map((side) => countBatch(ctx, started.sides[side], side, { epoch: 0, batch: 1 }, design, requests, timeout)));
+    if (batches.some((b) => b === null)) return;
+    ctx.options.onProgress("reducing the profile pair's dumps…", false);
+    const sides = {} as Record<Side, InstructionProfileSide>;
+    for (const [i, name] of SIDES.entries()) {
+      const pid = started.sides[name].gateway.process!.serverPid;
+      const perfMapFile = copyPerfMap(ctx, pid, name);
+      const batch = batches[i]!;
+      const profileFile = await reduceDump(ctx, batch.dumpFile, perfMapFile, callers, name);
+      sides[name] = { pid, node: started.records[name].node, batch, perfMapFile, profileFile };
+    }
+    ctx.compare.instructionProfile = { startedAt, finishedAt: new Date().toISOString(), separateCallers: callers, v8Flags: PROFILE_V8_FLAGS, sides };
+    removeV8Logs(ctx);
+  } catch (error) {
+    if (ctx.options.signal.aborted) return;
+    const message = (error as Error).message;
+    ctx.session.logs.harness.warn({ err: error }, 'the profile pair failed: no breakdown of the instructions');
+    ctx.options.onProgress(`warning: no breakdown of the instructions: ${message}`, true);
+    ctx.compare.instructionProfile = {
+      error: message,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      separateCallers: callers,
+      v8Flags: PROFILE_V8_FLAGS,
+      sides: null,
+    };
+  }
+  writeCompareResult(ctx.session.runDir, ctx.compare);
+}
+
+/**
+ * --perf-basic-prof also opens V8's event log, by default isolate-*.log in the working folder: the
+ * user's repository. It goes to the run folder instead, and is removed once the profile is reduced.
+ */
+function v8LogFlags(ctx: ComparisonContext): string[] {
+  return ['--no-logfile-per-isolate', `--logfile=${path.join(ctx.session.runDir, 'callgrind', V8_LOG_PREFIX)}%p.log`];
+}
+
+function removeV8Logs(ctx: ComparisonContext): void {
+  const dir = path.join(ctx.session.runDir, 'callgrind');
+  for (const name of readdirSync(dir)) if (name.startsWith(V8_LOG_PREFIX)) rmSync(path.join(dir, name), { force: true });
+}
+
+/** The dump as a profile of instructions (frames named through the perf map), written beside it; the dump is removed. */
+async function reduceDump(ctx: ComparisonContext, dumpFile: string, perfMapFile: string | null, callers: number, side: Side): Promise<string> {
+  const runDir = ctx.session.runDir;
+  const perfMap = new PerfMap(perfMapFile ? readFileSync(path.join(runDir, perfMapFile), 'utf8') : '');
+  const profile = await instructionProfileOfFile(path.join(runDir, dumpFile), perfMap, callers);
+  const target = path.join(runDir, 'callgrind', `${side}-profile.instructions.json`);
+  writeFileSync(target, JSON.stringify(profile));
+  rmSync(path.join(runDir, dumpFile), { force: true });
+  return path.relative(runDir, target);
+}
+
+/** V8's perf map of a process, moved into the run folder; null when there is none. */
+function copyPerfMap(ctx: ComparisonContext, pid: number, side: Side): string | null {
+  const source = path.join(os.tmpdir(), `perf-${pid}.map`);
+  if (!existsSync(source)) return null;
+  const target = path.join(ctx.session.runDir, 'callgrind', `${side}-profile.perf.map`);
+  copyFileSync(source, target);
+  rmSync(source, { force: true });
+  return path.relative(ctx.session.runDir, target);
+}
