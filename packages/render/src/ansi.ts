@@ -1,5 +1,10 @@
 /** Minimal ANSI styling for terminal tables; a no-op when color is off so output stays plain text. */
 
+export interface TerminalOptions {
+  /** ANSI colors (failed steps in red). Off by default so output is plain text. */
+  color?: boolean;
+}
+
 export interface Painter {
   red(text: string): string;
   green(text: string): string;

@@ -1,5 +1,5 @@
 import { escapeHtml } from './escape.js';
-import type { Fact } from './sweep/run-facts.js';
+import type { Fact } from './facts.js';
 
 /**
  * The report pages run no script at all, and this policy makes the browser enforce it: no script,

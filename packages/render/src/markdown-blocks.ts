@@ -1,5 +1,5 @@
 import { escapeMarkdown } from './escape.js';
-import type { Fact } from './sweep/run-facts.js';
+import type { Fact } from './facts.js';
 import { formatMarkdownTable } from './text-table.js';
 
 /** Untrusted text shortened so one gateway message cannot swamp a report. */

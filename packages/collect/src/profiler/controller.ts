@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { GwprofError, type RssAndHeap } from '@gwprof/results';
 import { clockTicksPerSecond } from '../proc-stats.js';
-import type { MemoryAfterGc, NativeMemoryDetail, ProcessStats, ProfilerCommand, ProfilerOp, ProfilerReply } from './protocol.js';
+import type { MemoryAfterGc, NativeMemoryDetail, ProcessStats, ProfilerCommand, ProfilerEnvelope, ProfilerOp, ProfilerReply } from './protocol.js';
 
 /** The preload to pass to the gateway: `node --require <this>`. */
 export const profilerPreloadPath = fileURLToPath(new URL('./preload.cjs', import.meta.url));
@@ -74,13 +74,10 @@ export class ProfilerClient implements GatewayProfiler {
       const timer = setTimeout(() => reject(new GwprofError(`profiler did not answer ${JSON.stringify(command)} within ${timeoutMs} ms`)), timeoutMs);
       this.waiting.push((line) => {
         clearTimeout(timer);
-        const reply = JSON.parse(line) as ({ ok: true } & ProfilerReply<K>) | { ok: false; error: string };
-        if (!reply.ok) {
-          reject(new GwprofError(`profiler: ${reply.error}`));
-          return;
-        }
-        const { ok: _ok, ...answer } = reply;
-        resolve(answer as unknown as ProfilerReply<K>);
+        // The preload answers each command with the envelope of that command's op, in order.
+        const envelope = JSON.parse(line) as ProfilerEnvelope<K>;
+        if (envelope.ok) resolve(envelope.reply);
+        else reject(new GwprofError(`profiler: ${envelope.error}`));
       });
       this.socket.write(`${JSON.stringify(command)}\n`);
     });

@@ -16,7 +16,7 @@ import perfHooks = require('node:perf_hooks');
 import v8 = require('node:v8');
 import fullGc = require('./full-gc.cjs');
 import accounts = require('./preload-accounts.cjs');
-import type { ProfilerCommand, ProfilerReply } from './protocol.js';
+import type { ProfilerCommand, ProfilerEnvelope, ProfilerReply } from './protocol.js';
 
 const directory = process.env.GWPROF_PROFILER_DIR;
 // Loader-hook threads (e.g. Hive Gateway's) run --require preloads again: only the main
@@ -157,16 +157,17 @@ if (directory && workerThreads.isMainThread) {
       while ((newline = buffer.indexOf('\n')) >= 0) {
         const line = buffer.slice(0, newline);
         buffer = buffer.slice(newline + 1);
+        const send = (envelope: ProfilerEnvelope) => connection.write(`${JSON.stringify(envelope)}\n`);
         let command: ProfilerCommand;
         try {
           command = JSON.parse(line) as ProfilerCommand;
         } catch {
-          connection.write(`${JSON.stringify({ ok: false, error: 'bad command' })}\n`);
+          send({ ok: false, error: 'bad command' });
           continue;
         }
         handle(command).then(
-          (result) => connection.write(`${JSON.stringify({ ok: true, ...result })}\n`),
-          (error: Error) => connection.write(`${JSON.stringify({ ok: false, error: error.message })}\n`),
+          (reply) => send({ ok: true, reply }),
+          (error: Error) => send({ ok: false, error: error.message }),
         );
       }
     });

@@ -1,7 +1,7 @@
 /**
  * The control socket between the harness (controller.ts) and the preload in the gateway
- * (preload.cts): one JSON command per line, one JSON reply per line, `ok` and the op's reply, or
- * `ok: false` and an error. Types only: the preload stays plain CommonJS with no dependencies.
+ * (preload.cts): one JSON command per line, one JSON envelope per line: `ok` and the op's reply,
+ * or `ok: false` and an error. Types only: the preload stays plain CommonJS with no dependencies.
  */
 import type { RssAndHeap } from '@gwprof/results';
 
@@ -65,3 +65,6 @@ export interface ProfilerReplies {
 }
 
 export type ProfilerReply<K extends ProfilerOp = ProfilerOp> = ProfilerReplies[K];
+
+/** One line from the preload: the op's reply, or why it failed. */
+export type ProfilerEnvelope<K extends ProfilerOp = ProfilerOp> = { ok: true; reply: ProfilerReply<K> } | { ok: false; error: string };

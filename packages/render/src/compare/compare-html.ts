@@ -34,11 +34,11 @@ import {
   verdictTone,
   windowLabel,
 } from './compare-rows.js';
-import { reproduceCommand } from '../sweep/reproduce-command.js';
+import { reproduceCommand } from '../reproduce-command.js';
 import { factsTable, htmlPage, htmlTable } from '../html-page.js';
 import { relativeHref } from '../links.js';
-import { environmentFacts } from '../sweep/run-facts.js';
-import { failureBreakdown } from '../sweep/step-rows.js';
+import { environmentFacts } from '../facts.js';
+import { failureBreakdown } from '../failures.js';
 import { dotPlot, lineChart } from '../svg-chart.js';
 import { failedWindows } from '@gwprof/analysis';
 

@@ -31,7 +31,7 @@ import {
   instructionFunctionMoves,
   instructionMovesNote,
 } from './instruction-moves.js';
-import { reproduceCommand } from '../sweep/reproduce-command.js';
+import { reproduceCommand } from '../reproduce-command.js';
 import { type Column, formatMarkdownTable } from '../text-table.js';
 import { failedWindows } from '@gwprof/analysis';
 

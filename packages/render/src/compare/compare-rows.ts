@@ -10,8 +10,8 @@ import {
   type PublishedCompare,
 } from '@gwprof/results';
 import { NONE, ciRange, fixed, metricValue, signedPercent } from '../format.js';
-import { functionDisplayName, functionLocation } from '../sweep/top-functions.js';
-import { upstreamUnseenWarning } from '../sweep/upstream-unseen.js';
+import { functionDisplayName, functionLocation } from '../function-names.js';
+import { upstreamUnseenWarning } from '../upstream-unseen.js';
 import { upstreamUnseenBySide } from '@gwprof/analysis';
 
 const METRIC_LABELS: Record<string, string> = {

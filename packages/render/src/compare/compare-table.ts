@@ -18,7 +18,7 @@ import {
   verdictTone,
   windowLabel,
 } from './compare-rows.js';
-import type { TerminalOptions } from '../sweep/step-table.js';
+import type { TerminalOptions } from '../ansi.js';
 import {
   INSTRUCTION_FUNCTION_HEADERS,
   instructionBucketLine,

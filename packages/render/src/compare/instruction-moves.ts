@@ -1,6 +1,6 @@
 /** The plain-text pieces of "where the instructions went" in a comparison by instructions, shared by every renderer. */
 import type { InstructionFunctionMove, InstructionMoves } from '@gwprof/results';
-import { functionDisplayName, functionLocation } from '../sweep/top-functions.js';
+import { functionDisplayName, functionLocation } from '../function-names.js';
 
 /** An instruction count as people read it: 57.42 M, 812.3 k, 950. */
 export function instructionCount(n: number): string {

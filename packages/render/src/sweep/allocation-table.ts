@@ -8,7 +8,7 @@ import { NONE, fixed } from '../format.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { levelCell, levelHeader } from './step-rows.js';
 import { type Column, formatMarkdownTable, formatTextTable } from '../text-table.js';
-import { functionDisplayName, functionLocation } from './top-functions.js';
+import { functionDisplayName, functionLocation } from '../function-names.js';
 
 /** kB are 1,000 bytes and MB 1,000,000, as the tables say. */
 export const kB = (bytes: number | null | undefined): string => fixed(bytes == null ? null : bytes / 1000, 1);

@@ -1,6 +1,6 @@
 import type { RunResult, TopFunction } from '@gwprof/results';
 import { bucketColumns } from './buckets.js';
-import { functionDisplayName, functionLocation } from './top-functions.js';
+import { functionDisplayName, functionLocation } from '../function-names.js';
 import { NONE, fixed, integer, shareAsPercent } from '../format.js';
 import { stepAnalysisOf } from './step-analysis.js';
 import { hasBuckets, missingBucketsLabel, runBucketColumns, stepBuckets } from './bucket-rows.js';

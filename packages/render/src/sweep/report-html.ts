@@ -6,7 +6,10 @@ import { NONE, fixed, integer, shareAsPercent } from '../format.js';
 import { bucketTableData, type BucketUnit } from './bucket-table.js';
 import { type HtmlColumn, factsTable, htmlPage, htmlTable } from '../html-page.js';
 import { relativeHref } from '../links.js';
-import { configFacts, environmentFacts } from './run-facts.js';
+import { configFacts } from './run-facts.js';
+import { environmentFacts } from '../facts.js';
+import { failureBreakdown, failureLabel } from '../failures.js';
+import { functionDisplayName, functionLocation } from '../function-names.js';
 import { bucketsChart, cpuChart, latencyChart, memoryChart, stepSeriesCharts, throughputChart } from './run-charts.js';
 import { runUnattributedLines } from './unattributed.js';
 import { ALLOCATION_NOTE, allocationFramesNote, allocationTableData, hasAllocations, kB } from './allocation-table.js';
@@ -15,8 +18,6 @@ import {
   steadyStateHeaders,
   failedStepReasons,
   failedSteps,
-  failureBreakdown,
-  failureLabel,
   fanoutNotes,
   levelCell,
   overallVerdict,
@@ -26,7 +27,7 @@ import {
   steadyStateCells,
 } from './step-rows.js';
 import { stepAnalysisOf } from './step-analysis.js';
-import { functionDisplayName, functionLocation, topFunctionsOf } from './top-functions.js';
+import { topFunctionsOf } from './top-functions.js';
 
 export interface ReportHtmlOptions {
   /** Page title; defaults to "gwprof <run id>". */

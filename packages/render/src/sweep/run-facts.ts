@@ -1,21 +1,6 @@
-import type { RunConfig, RunEnvironment } from '@gwprof/results';
-import { NONE, integer } from '../format.js';
-
-/** A labelled value as plain, unescaped text; each renderer escapes for its own format. */
-export interface Fact {
-  label: string;
-  value: string;
-}
-
-function keyValues(record: Record<string, string | number>): string {
-  const entries = Object.entries(record);
-  return entries.length === 0 ? NONE : entries.map(([k, v]) => `${k}=${v}`).join(' ');
-}
-
-/** Shell-like rendering of an argv, quoting arguments that need it, for "how to reproduce". */
-export function commandLineText(argv: string[]): string {
-  return argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`)).join(' ');
-}
+import type { RunConfig } from '@gwprof/results';
+import { keyValues, type Fact } from '../facts.js';
+import { NONE } from '../format.js';
 
 /**
  * A threshold given either as a fraction (0.99) or a percentage (99); shown as a percentage.
@@ -24,25 +9,6 @@ export function commandLineText(argv: string[]): string {
 export function thresholdPercent(value: number): string {
   const pct = value <= 1 ? value * 100 : value;
   return `${Number(pct.toFixed(3))}%`;
-}
-
-export function environmentFacts(env: RunEnvironment): Fact[] {
-  const memoryLimit =
-    env.gatewayMemoryLimitMB === null ? 'none' : `${integer(env.gatewayMemoryLimitMB)} MB${env.memoryLimitMethod ? ` (${env.memoryLimitMethod})` : ''}`;
-  return [
-    { label: 'Node', value: env.node },
-    { label: 'Platform', value: env.platform },
-    { label: 'CPU', value: `${env.cpuModel} × ${env.cpuCount}` },
-    { label: 'Memory', value: `${integer(env.totalMemMB)} MB` },
-    { label: 'CPU set (gateway)', value: env.cpuSets.gateway ?? 'not pinned' },
-    { label: 'CPU set (others)', value: env.cpuSets.others ?? 'not pinned' },
-    { label: 'Gateway memory limit', value: memoryLimit },
-    { label: 'File descriptors', value: `soft ${env.fdLimit.soft}, hard ${env.fdLimit.hard}` },
-    { label: 'Gateway packages', value: keyValues(env.gatewayPackages) },
-    { label: 'Git commit', value: env.gitCommit ?? 'unknown' },
-    { label: 'Host', value: env.hostname },
-    { label: 'Command line', value: commandLineText(env.commandLine) },
-  ];
 }
 
 export function configFacts(config: RunConfig): Fact[] {

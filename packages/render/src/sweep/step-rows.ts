@@ -1,29 +1,10 @@
-import { loadLabel, loadLevel, type FailureCounts, type RunResult, type StepRecord } from '@gwprof/results';
+import { loadLabel, loadLevel, type RunResult, type StepRecord } from '@gwprof/results';
 import type { Column } from '../text-table.js';
 import { NONE, fixed, integer, ms, successPercent } from '../format.js';
 import { stepAnalysisOf } from './step-analysis.js';
-import { upstreamUnseenWarning } from './upstream-unseen.js';
+import { upstreamUnseenWarning } from '../upstream-unseen.js';
+import { failureBreakdown } from '../failures.js';
 import { upstreamUnseen } from '@gwprof/analysis';
-
-/** Short labels of failure kinds, in the order a reader checks them. */
-const FAILURE_LABELS: Array<[keyof FailureCounts, string]> = [
-  ['non2xx', 'non2xx'],
-  ['graphqlErrors', 'graphqlErrors'],
-  ['mismatch', 'mismatch'],
-  ['timeouts', 'timeouts'],
-  ['socketErrors', 'socket'],
-  ['badBody', 'badBody'],
-];
-
-export function failureLabel(kind: keyof FailureCounts): string {
-  return FAILURE_LABELS.find(([k]) => k === kind)?.[1] ?? kind;
-}
-
-/** "non2xx 1,000, timeouts 3", or the placeholder when nothing failed. */
-export function failureBreakdown(failures: FailureCounts): string {
-  const parts = FAILURE_LABELS.filter(([kind]) => (failures[kind] ?? 0) > 0).map(([kind, label]) => `${label} ${integer(failures[kind])}`);
-  return parts.length > 0 ? parts.join(', ') : NONE;
-}
 
 export const STEP_COLUMNS: Column[] = [
   { header: 'conc', align: 'right' },

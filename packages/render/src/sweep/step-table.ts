@@ -1,13 +1,8 @@
 import type { RunResult } from '@gwprof/results';
-import { painter } from '../ansi.js';
+import { painter, type TerminalOptions } from '../ansi.js';
 import { STEP_COLUMNS, failedStepReasons, failedSteps, fanoutNotes, stepLabel, stepTable, unsteadyLines, upstreamUnseenLines } from './step-rows.js';
 import { escapeTerminal } from '../escape.js';
 import { formatTextTable } from '../text-table.js';
-
-export interface TerminalOptions {
-  /** ANSI colors (failed steps in red). Off by default so output is plain text. */
-  color?: boolean;
-}
 
 /** Columns of the step tables left to summary.md and the report in a terminal, so it fits 120 columns. */
 const TERMINAL_HIDDEN = new Set(['p90 ms', 'max ms', 'in flight', 'order warn', 'subgraphs CPU %', 'loadgen CPU %']);

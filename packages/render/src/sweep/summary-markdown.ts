@@ -7,13 +7,14 @@ import { escapeMarkdown, markdownCode } from '../escape.js';
 import { integer } from '../format.js';
 import { relativeHref } from '../links.js';
 import { factsMarkdownTable, truncate } from '../markdown-blocks.js';
-import { configFacts, environmentFacts } from './run-facts.js';
+import { configFacts } from './run-facts.js';
+import { environmentFacts } from '../facts.js';
+import { failureLabel } from '../failures.js';
 import {
   stepMethod,
   steadyStateHeaders,
   failedStepReasons,
   failedSteps,
-  failureLabel,
   fanoutNotes,
   overallVerdict,
   statusText,

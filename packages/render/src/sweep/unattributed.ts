@@ -5,7 +5,7 @@
 import { UNATTRIBUTED_BUCKETS } from '@gwprof/analysis';
 import { loadLabel, type BucketFunctionCost, type RunResult } from '@gwprof/results';
 import { stepAnalysisOf } from './step-analysis.js';
-import { functionDisplayName } from './top-functions.js';
+import { functionDisplayName } from '../function-names.js';
 
 /** A step's or a profile's buckets as the unattributed line needs them. */
 export interface BucketsOfOne {

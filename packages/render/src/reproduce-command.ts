@@ -1,5 +1,5 @@
 import type { PublishedCompare } from '@gwprof/results';
-import { commandLineText } from './run-facts.js';
+import { commandLineText } from './facts.js';
 
 /** Flags for one side's environment, repeatable K=V. */
 function envFlags(flag: string, env: Record<string, string>): string[] {
