@@ -30,9 +30,11 @@ describe('the CI recipe', () => {
     }
   });
 
-  it('fails the job on exit 1, 2 and 4, warns on 3, and posts one comment found by its marker', () => {
+  it('fails the job on every exit code but 0 and 3, warns on 3, and posts one comment found by its marker', () => {
     const fail = steps.find((s) => s.if?.includes('exit_code') && s.run?.includes('exit 1'))!;
-    expect(fail.if).toContain('["1","2","4"]');
+    const fails = (code: string) => failsOn(fail.if!, code);
+    for (const code of ['1', '2', '4', '130', '134', '137', '']) expect(fails(code), `exit code "${code}"`).toBe(true);
+    for (const code of ['0', '3']) expect(fails(code), `exit code ${code}`).toBe(false);
     expect(steps.find((s) => s.if?.includes("== '3'"))!.run).toContain('::warning::');
     const post = steps.find((s) => s.run?.includes('gh api'))!;
     expect(post.run).toContain('<!-- gwprof-compare -->');
@@ -46,3 +48,10 @@ describe('the CI recipe', () => {
     expect(steps.findIndex((s) => s.id === 'artifact')).toBeLessThan(steps.indexOf(post));
   });
 });
+
+/** The fail step's `if:`, `exit_code != 'A' && exit_code != 'B'`, evaluated as GitHub would for one exit code. */
+function failsOn(condition: string, exitCode: string): boolean {
+  const clauses = condition.split('&&').map((c) => /steps\.compare\.outputs\.exit_code != '(\d+)'/.exec(c.trim()));
+  if (clauses.some((c) => c === null)) throw new Error(`the fail step's condition is not of the form exit_code != 'N' && …: ${condition}`);
+  return clauses.every((c) => c![1] !== exitCode);
+}

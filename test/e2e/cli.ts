@@ -38,6 +38,15 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = repo
   return { child, result };
 }
 
+/** Polls until `predicate` holds, or fails after timeoutMs. */
+export async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = repoRoot): Promise<CliResult> {
   return startCli(args, env, cwd).result;
 }

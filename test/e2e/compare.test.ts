@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PublishedCompare } from '@gwprof/results';
-import { portArgs, portIsFree, repoRoot, runCli, stubGateway, stubScenario, tempDir } from './cli.js';
+import { portArgs, portIsFree, repoRoot, runCli, startCli, stubGateway, stubScenario, tempDir, waitFor } from './cli.js';
 
 const BASE_PORT = 4530;
 const ports = [...portArgs(BASE_PORT), '--candidate-port', String(BASE_PORT + 5)];
@@ -125,6 +125,26 @@ describe('gwprof compare', () => {
     expect(decision.reason).toMatch(/lies within ±50\.0%/);
     expect(result.stdout).toMatch(/Verdict: NO CHANGE \(exit 0\)/);
   }, 300_000);
+
+  it('stops both sides on SIGINT, exits 130, and its record says 130 too', async () => {
+    const out = tempDir('compare-interrupted');
+    const args = ['compare', '--baseline', stubGateway, '--candidate', stubGateway, ...stubScenario, '-c', '2', ...fastStub, '--no-profile'];
+    const { child, result } = startCli([...args, '--out', out, '--run-id', 'i', ...ports]);
+    const file = path.join(out, 'i', 'compare.json');
+    await waitFor(() => {
+      try {
+        return (JSON.parse(readFileSync(file, 'utf8')) as PublishedCompare).windows.length >= 1;
+      } catch {
+        return false;
+      }
+    }, 120_000);
+    child.kill('SIGINT');
+    expect((await result).code).toBe(130);
+    const compare = JSON.parse(readFileSync(file, 'utf8')) as PublishedCompare;
+    expect(compare.state).toBe('interrupted');
+    expect(compare.analysis.exitCode).toBe(130);
+    for (const port of [0, 1, 2, 3, 4, 5, 11, 12, 13, 14].map((i) => BASE_PORT + i)) expect(await portIsFree(port)).toBe(true);
+  }, 200_000);
 
   it('by default measures the sides in turn, and calls four times the CPU per request a regression', async () => {
     const out = tempDir('compare-in-turn');

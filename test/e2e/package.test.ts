@@ -2,10 +2,13 @@
  * gwprof as a user installs it: `node scripts/pack.mjs` writes gwprof-<version>.tgz, npm installs it
  * into an empty folder, and `npx gwprof` sweeps and compares a `cmd:` gateway from there, with run
  * folders in that folder; a built-in gateway's pinned packages are installed on its first use,
- * with npm from the registry, into a cache (here a temporary one).
+ * with npm from the registry, into a cache (here a temporary one). The package restricts no
+ * platform: run with `process.platform` faked (npm's `--os` does not reach an installed package's
+ * code), the commands that need Linux refuse in one line and the others work.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PublishedCompare, RunResult } from '@gwprof/results';
@@ -18,18 +21,52 @@ let user: string;
 let tarball: string;
 
 let cache: string;
+const fakePlatform = path.join(repoRoot, 'test/e2e/fixtures/fake-platform.cjs');
 
-function npx(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // INIT_CWD unset: gwprof is started from the user's folder, as a user would.
-    const env = { ...process.env, INIT_CWD: '', XDG_CACHE_HOME: cache };
-    const child = spawn('npx', ['--no-install', 'gwprof', ...args], { cwd: user, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function start(command: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): { child: ChildProcess; result: Promise<Finished> } {
+  // INIT_CWD unset: gwprof is started from the user's folder, as a user would.
+  const env = { ...process.env, INIT_CWD: '', XDG_CACHE_HOME: cache, ...extraEnv };
+  const child = spawn(command, args, { cwd: user, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  return { child, result: new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr }))) };
+}
+
+function npx(args: string[]): Promise<Finished> {
+  return start('npx', ['--no-install', 'gwprof', ...args]).result;
+}
+
+/** The installed gwprof (the bin npm linked) in a process that reports `platform`. */
+function startOn(platform: string, args: string[]): { child: ChildProcess; result: Promise<Finished> } {
+  return start(process.execPath, ['--require', fakePlatform, path.join(user, 'node_modules', '.bin', 'gwprof'), ...args], { GWPROF_FAKE_PLATFORM: platform });
+}
+
+/** THIRD-PARTY-LICENCES.md's table of every package: name → who installs it. */
+function licencesListed(markdown: string): Map<string, string[]> {
+  const rows = markdown
+    .slice(markdown.indexOf('## Every package'))
+    .split('\n')
+    .filter((line) => line.startsWith('| ') && !line.startsWith('| package |') && !line.startsWith('| ---'));
+  const listed = new Map<string, string[]>();
+  for (const [, name, , , installers] of rows.map((line) => line.split('|').map((cell) => cell.trim())))
+    listed.set(name!, [...(listed.get(name!) ?? []), ...installers!.split(', ')]);
+  return listed;
+}
+
+/** The third-party packages npm installed into a project (its node_modules/.package-lock.json), by name. */
+function installedNames(project: string): string[] {
+  const lock = JSON.parse(readFileSync(path.join(project, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+  return Object.keys(lock.packages)
+    .map((where) => where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length))
+    .filter((name) => name !== 'gwprof' && !name.startsWith('@gwprof/'));
 }
 
 describe('the installable package', () => {
@@ -60,6 +97,39 @@ describe('the installable package', () => {
     }
     expect(existsSync(path.join(installed, 'gateways/mesh/node_modules'))).toBe(false);
   });
+
+  it('restricts no platform, carries its licence, and lists the licence of every package it installed', () => {
+    const installed = path.join(user, 'node_modules', 'gwprof');
+    const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const repo = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Record<string, unknown>;
+    // `os` would make npm refuse the package on a Mac; root `overrides` do nothing in a user's project.
+    expect(manifest.os).toBeUndefined();
+    expect(manifest.overrides).toBeUndefined();
+    expect(manifest.license).toBe('MIT');
+    for (const field of ['license', 'repository', 'homepage', 'bugs']) expect(manifest[field], field).toEqual(repo[field]);
+    // Each gateway is installed as its own project, where the monorepo's pins do hold as overrides.
+    const mesh = JSON.parse(readFileSync(path.join(installed, 'gateways/mesh/package.json'), 'utf8')) as { overrides?: Record<string, string> };
+    expect(mesh.overrides).toMatchObject({ graphql: '16.11.0' });
+    const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n');
+    expect(files).toEqual(expect.arrayContaining(['package/LICENSE', 'package/THIRD-PARTY-LICENCES.md']));
+    const licences = readFileSync(path.join(installed, 'THIRD-PARTY-LICENCES.md'), 'utf8');
+    expect(licences).toBe(readFileSync(path.join(repoRoot, 'THIRD-PARTY-LICENCES.md'), 'utf8'));
+    const listed = licencesListed(licences);
+    const unlisted = installedNames(user).filter((name) => !listed.get(name)?.some((by) => by.startsWith('gwprof')));
+    expect(unlisted).toEqual([]);
+  });
+
+  it("installs into a project that holds another graphql, and its demo subgraphs still load gwprof's one graphql", () => {
+    const project = tempDir('graphql-16-8');
+    writeFileSync(path.join(project, 'package.json'), '{"name":"their-gateway","private":true,"dependencies":{"graphql":"16.8.0"}}\n');
+    execFileSync('npm', ['install', tarball, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project, encoding: 'utf8' });
+    const fromSubgraph = createRequire(path.join(project, 'node_modules/gwprof/subgraphs/accounts/package.json'));
+    const graphql = fromSubgraph.resolve('graphql');
+    // Two copies would fail every subgraph request: "Cannot use GraphQLSchema … from another module or realm".
+    expect(createRequire(fromSubgraph.resolve('@apollo/subgraph')).resolve('graphql')).toBe(graphql);
+    expect((JSON.parse(readFileSync(path.join(path.dirname(graphql), 'package.json'), 'utf8')) as { version: string }).version).toBe('16.11.0');
+    expect(createRequire(path.join(project, 'package.json')).resolve('graphql')).not.toBe(graphql);
+  }, 120_000);
 
   it('sweeps and compares a cmd: gateway from the user folder, writing run folders there', async () => {
     const fixtures = 'node_modules/gwprof/fixtures';
@@ -103,6 +173,67 @@ describe('the installable package', () => {
     expect(readdirSync(path.join(user, 'profiles')).sort()).toEqual(['compare', 'sweep']);
   }, 240_000);
 
+  // Should a refusal be missing, each of these fails fast on its own instead (a gateway that exits at once).
+  const LINUX_ONLY: Record<string, string[]> = {
+    sweep: ['--gateway', 'cmd:false', ...ports],
+    compare: ['--baseline', 'cmd:false', '--candidate', 'cmd:false', ...ports, ...candidatePorts],
+    soak: ['--gateway', 'cmd:false', ...ports],
+    up: ['--gateway', 'cmd:false', ...ports],
+    goldens: ['--scenario', 'missing.yaml'],
+  };
+
+  // Reads the run folder the sweep above wrote (profiles/sweep).
+  it.each(['darwin', 'win32'])(
+    'on %s (faked), refuses the commands that need Linux in one line and runs the others',
+    async (platform) => {
+      for (const [command, args] of Object.entries(LINUX_ONLY)) {
+        const refused = await startOn(platform, [command, ...args]).result;
+        expect(refused.code, command).toBe(2);
+        expect(refused.stdout, command).toBe('');
+        expect(refused.stderr.trimEnd().split('\n'), command).toEqual([
+          expect.stringMatching(new RegExp(`^gwprof: ${command} runs on Linux only .*: run it on a Linux machine`)),
+        ]);
+      }
+
+      const buckets = await startOn(platform, ['buckets', path.join(repoRoot, 'packages/analysis/fixtures/profiles/apollo-c10.cpuprofile')]).result;
+      expect(buckets.code, buckets.stderr).toBe(0);
+      expect(buckets.stdout).toMatch(/^fetch\s+\d+\.\d%/m);
+
+      const runDir = path.join(user, 'profiles', 'sweep');
+      rmSync(path.join(runDir, 'index.html'));
+      rmSync(path.join(runDir, 'summary.md'));
+      const report = await startOn(platform, ['report', 'profiles/sweep']).result;
+      expect(report.code, report.stderr).toBe(0);
+      expect(existsSync(path.join(runDir, 'index.html')) && existsSync(path.join(runDir, 'summary.md'))).toBe(true);
+
+      const runs = await startOn(platform, ['compare', '--baseline-run', 'profiles/sweep', '--candidate-run', 'profiles/sweep', '--run-id', `runs-${platform}`])
+        .result;
+      expect(runs.code, runs.stderr).toBe(0);
+      expect(existsSync(path.join(user, 'profiles', `runs-${platform}`, 'compare.json'))).toBe(true);
+
+      const exported = await startOn(platform, ['export', 'k6', '--out', `k6-${platform}`]).result;
+      expect(exported.code, exported.stderr).toBe(0);
+      for (const file of ['gwprof-k6.js', 'gwprof-k6-data.json']) expect(existsSync(path.join(user, `k6-${platform}`, file)), file).toBe(true);
+
+      const open = startOn(platform, ['open', 'profiles/sweep']);
+      const url = await new Promise<string>((resolve, reject) => {
+        let seen = '';
+        open.child.stdout!.on('data', (chunk) => {
+          seen += chunk;
+          const found = /^report: (http:\/\/127\.0\.0\.1:\d+\/\S+)$/m.exec(seen);
+          if (found) resolve(found[1]!);
+        });
+        void open.result.then((r) => reject(new Error(`gwprof open exited (${r.code}) before printing a URL: ${r.stderr}`)));
+      });
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<html');
+      open.child.kill('SIGTERM');
+      expect((await open.result).code).toBe(0);
+    },
+    120_000,
+  );
+
   it('runs the quick sweep of the demo on Mesh, installing its pinned packages into the cache on first use', async () => {
     const sweep = await npx(['sweep', '--quick', '--no-color', '--run-id', 'quick', ...ports]);
     expect(sweep.code, sweep.stderr).toBe(0);
@@ -111,5 +242,9 @@ describe('the installable package', () => {
     expect(run.config.gateway).toBe('mesh');
     expect(run.steps.map((s) => s.status).every((s) => s === 'ok' || s === 'unsteady')).toBe(true);
     expect(run.environment.gatewayPackages['@graphql-mesh/cli']).toMatch(/^0\.103\./);
+    // What gwprof installed for Mesh is listed, as Mesh's, in the licences file it ships.
+    const listed = licencesListed(readFileSync(path.join(user, 'node_modules', 'gwprof', 'THIRD-PARTY-LICENCES.md'), 'utf8'));
+    const meshProject = /installing the mesh gateway's pinned packages into (.*) \(once\)/.exec(sweep.stderr)![1]!;
+    expect(installedNames(meshProject).filter((name) => !listed.get(name)?.includes('mesh'))).toEqual([]);
   }, 600_000);
 });

@@ -8,7 +8,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CompareResult, RunResult } from '@gwprof/results';
+import type { CompareResult, PublishedCompare, RunResult } from '@gwprof/results';
 import { repoRoot, runCli, tempDir } from './cli.js';
 
 const GATEWAY_PORT = ['--gateway-port', '4780'];
@@ -152,6 +152,68 @@ describe('a scenario file of your own', () => {
     const edited = await runCli(['sweep', '--scenario', scenario, ...SHORT, '--out', out, ...GATEWAY_PORT]);
     expect(edited.code).toBe(2);
     expect(edited.stderr).toMatch(/has no response for operation Products with variables \{"first":6\}: record them again/);
+  }, 120_000);
+
+  it("compares a PR that changes answers on purpose, each side checked against its own goldens; without the PR's goldens, invalid", async () => {
+    const scenario = copyScenario();
+    const dir = path.dirname(scenario);
+    const out = tempDir('own-scenario-pr');
+    // main's goldens from main's gateway (the file's), the PR's from the PR's gateway: its prices are one higher on purpose.
+    expect((await runCli(['goldens', '--scenario', scenario, '--out', out, ...GATEWAY_PORT])).code).toBe(0);
+    const gateway = `cmd:node ${path.join(dir, 'gateway.mjs')}`;
+    const prGoldens = path.join(dir, 'pr-goldens.json');
+    const recorded = await runCli(['goldens', '--scenario', scenario, '--reference', gateway, '--gateway-env', 'OFF_BY_ONE_PRICE=1', '--goldens', prGoldens, '--out', out, ...GATEWAY_PORT]);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    const compareArgs = (runId: string, ...extra: string[]) => [
+      'compare',
+      '--scenario',
+      scenario,
+      '--baseline',
+      gateway,
+      '--candidate',
+      gateway,
+      '--candidate-env',
+      'OFF_BY_ONE_PRICE=1',
+      ...extra,
+      '-c',
+      '2',
+      ...['--window', '2', '--lead-in', '1', '-w', '1', '--windows-per-side', '1', '--min-epochs', '3', '--budget', '3', '--threshold', '50'],
+      '--no-profile',
+      '--out',
+      out,
+      '--run-id',
+      runId,
+      ...GATEWAY_PORT,
+      ...['--candidate-port', '4782', '--subgraph-ports', '4783,4784,4785,4786', '--candidate-subgraph-ports', '4793,4794,4795,4796'],
+    ];
+    const own = await runCli(compareArgs('own', '--candidate-goldens', prGoldens));
+    const compare = JSON.parse(readFileSync(path.join(out, 'own', 'compare.json'), 'utf8')) as PublishedCompare;
+    expect(compare.config.candidateExpect).toBe(prGoldens);
+    for (const window of compare.windows) expect(window.step.requests.failed, `${window.side} window ${window.block}`).toBe(0);
+    // The same work on both sides: no change, or inconclusive on a noisy machine; never invalid.
+    expect(['no change', 'inconclusive'], own.stderr).toContain(compare.analysis.verdict);
+    expect(readFileSync(path.join(out, 'own', 'comment.md'), 'utf8')).toMatch(/checked against its own goldens: the baseline's .*goldens\.json, the candidate's .*pr-goldens\.json/);
+
+    const shared = await runCli(compareArgs('shared'));
+    expect(shared.code).toBe(4);
+    const invalid = JSON.parse(readFileSync(path.join(out, 'shared', 'compare.json'), 'utf8')) as PublishedCompare;
+    expect(invalid.analysis.verdict).toBe('invalid');
+    expect(invalid.analysis.verdictReasons[0]).toMatch(/candidate window .* failed/);
+  }, 300_000);
+
+  it('refuses a scenario with no goldens in one line, unless --expect-none says so, and the record says which', async () => {
+    const scenario = copyScenario();
+    writeFileSync(scenario, readFileSync(scenario, 'utf8').replace('goldens: goldens.json\n', ''));
+    const out = tempDir('own-scenario-none');
+    const refused = await runCli(['sweep', '--scenario', scenario, ...SHORT, '--out', out, ...GATEWAY_PORT]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/operation Product of .*scenario\.yaml has no golden response: record them with gwprof goldens .* or pass --expect-none/);
+    const unchecked = await runCli(['sweep', '--scenario', scenario, '--expect-none', ...SHORT, '--out', out, '--run-id', 'none', ...GATEWAY_PORT]);
+    expect(unchecked.code, unchecked.stderr).toBe(0);
+    const run = JSON.parse(readFileSync(path.join(out, 'none', 'results.json'), 'utf8')) as RunResult;
+    expect(run.config.expectNone).toBe(true);
+    expect(run.config.expect).toBeNull();
   }, 120_000);
 
   it('exports its requests and goldens to k6, and refuses --query beside it', async () => {

@@ -9,17 +9,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadLevel, type RunResult } from '@gwprof/results';
-import { cliBin, pidAlive, portArgs, portIsFree, repoRoot, runCli, startCli, tempDir } from './cli.js';
+import { cliBin, pidAlive, portArgs, portIsFree, repoRoot, runCli, startCli, tempDir, waitFor } from './cli.js';
 
 const BASE_PORT = 4520;
-
-async function waitFor(predicate: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('failing and interrupted sweeps', () => {
   it('marks a step whose query the gateway rejects as failed and exits non-zero', async () => {
@@ -37,6 +29,7 @@ describe('failing and interrupted sweeps', () => {
       '0',
       '--query',
       query,
+      '--expect-none',
       '--out',
       out,
       '--run-id',

@@ -26,7 +26,7 @@ const steps = recipe.jobs.compare.steps;
 const compareStep = steps.find((s) => s.id === 'compare')!;
 const postStep = steps.find((s) => s.run?.includes('gh api'))!;
 const warnStep = steps.find((s) => s.if?.includes("== '3'"))!;
-const failStep = steps.find((s) => s.if?.includes('fromJSON'))!;
+const failStep = steps.find((s) => s.if?.includes('exit_code') && s.run?.includes('exit 1'))!;
 const MARKER = '<!-- gwprof-compare -->';
 const ARTIFACT_URL = 'https://github.com/org/gateway/actions/runs/1/artifacts/2';
 
@@ -86,8 +86,8 @@ function exitCodeOutput(ws: Workspace): string {
 
 /** The two `if:` forms the recipe's last steps use, evaluated as GitHub would. */
 function triggered(step: Step, exitCode: string): boolean {
-  const list = /fromJSON\('(\[.*?\])'\)/.exec(step.if!);
-  if (list) return (JSON.parse(list[1]!) as string[]).includes(exitCode);
+  const unequal = [...step.if!.matchAll(/!= '(\d+)'/g)].map((m) => m[1]);
+  if (unequal.length > 0) return unequal.every((code) => code !== exitCode);
   const equal = /== '(\d+)'/.exec(step.if!);
   return equal ? equal[1] === exitCode : false;
 }

@@ -2,7 +2,7 @@
 /** gwprof: profiling harness for GraphQL federation gateways. */
 import { Command, CommanderError } from 'commander';
 import { TOOL_VERSION } from '@gwprof/collect';
-import { EXIT, GwprofError } from '@gwprof/results';
+import { EXIT, GwprofError, exitCodesHelp, type CommandName } from '@gwprof/results';
 import { sweepCommand } from './sweep-command.js';
 import { bucketsCommand } from './buckets-command.js';
 import { reportCommand } from './report-command.js';
@@ -28,7 +28,7 @@ const program = new Command('gwprof')
   .version(TOOL_VERSION, '-v, --version', 'print the version')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride()
-  .hook('preAction', (_program, action) => assertLinux(action.name()));
+  .hook('preAction', (_program, action) => assertLinux(action.name(), action.opts()));
 
 // One prefix for every error, commander's own included ("error: …" by default).
 const output = { outputError: (text: string, write: (text: string) => void) => write(text.replace(/^error: /, 'gwprof: ')) };
@@ -45,6 +45,8 @@ for (const command of [
   reportCommand(),
   openCommand(),
 ]) {
+  // Every command's exit codes from the one table (COMMAND_EXITS), never written by hand.
+  command.addHelpText('after', `\n${exitCodesHelp(command.name() as CommandName)}`);
   program.addCommand(command.exitOverride().configureOutput(output).showHelpAfterError('(run with --help for usage)'));
 }
 

@@ -22,7 +22,7 @@ import {
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
 import { scenarioFrom, subgraphPortsFrom } from './defaults.js';
-import { SCENARIO_FILE_HELP, chooseScenario, scenarioSourceOf } from './scenario-option.js';
+import { EXPECT_NONE_HELP, SCENARIO_FILE_HELP, chooseScenario, scenarioSourceOf } from './scenario-option.js';
 
 const COMPARE = DEFAULTS.compare;
 const DESIGN = COMPARE.design;
@@ -65,6 +65,8 @@ interface CompareFlags extends ServiceFlags {
   query?: string;
   variables?: string;
   expect?: string;
+  expectNone: boolean;
+  candidateGoldens?: string;
   profile: boolean;
   markdown?: string;
   /** A file, or true: to stdout instead of the table. */
@@ -74,7 +76,7 @@ interface CompareFlags extends ServiceFlags {
 export function compareCommand(): Command {
   const command = new Command('compare')
     .description(
-      'did the candidate gateway get slower than the baseline? Each epoch restarts both and measures short windows of each in random order, until a test on the epochs decides. Exit 0 no change or improvement, 1 regression, 2 invalid, 3 inconclusive (budget or last look reached)',
+      'did the candidate gateway get slower than the baseline? Each epoch restarts both and measures short windows of each in random order, until a test on the epochs decides',
     )
     .option('--baseline <gateway>', 'baseline gateway spec: mesh, hive, apollo or cmd:<shell command> (run in the folder you started gwprof from)')
     .option('--candidate <gateway>', 'candidate gateway spec (same forms)')
@@ -194,13 +196,14 @@ export function compareCommand(): Command {
     )
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
     .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry')
+    .option(
+      '--candidate-goldens <file>',
+      "the candidate's own goldens, for a PR that changes answers on purpose: a goldens file (with --scenario FILE) or an expected-response file (with --query); the baseline keeps the scenario's (docs/scenario-file.md)",
+    )
+    .option('--expect-none', EXPECT_NONE_HELP, false)
     .option('--no-profile', 'do not CPU-profile the windows (no bucket or function moves)')
     .option('--markdown <file>', 'write a PR comment in markdown')
     .option('--json [file]', `the comparison (compare.json) ${JSON_OPTION_HELP}`);
-  command.addHelpText(
-    'after',
-    '\nExit codes: 0 no change or improvement, 1 regression, 2 bad input or no verdict (the comparison could not run to its end),\n3 inconclusive (the budget ran out), 4 invalid (a response failed validation), 130 interrupted.',
-  );
   return addServiceOptions(command).action(async (flags: CompareFlags) => {
     process.exitCode = await compareAction(flags);
   });
@@ -259,6 +262,7 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
     ),
     ...load,
     scenario: flags.scenario ? scenarioSourceOf(chooseScenario(flags.scenario), flags, COMPARE.scenario) : scenarioFrom(flags, COMPARE.scenario),
+    ...(flags.candidateGoldens ? { candidateGoldens: flags.candidateGoldens } : {}),
     ...(flags.baselineNode ? { baselineNode: flags.baselineNode } : {}),
     ...(flags.candidateNode ? { candidateNode: flags.candidateNode } : {}),
     design: {

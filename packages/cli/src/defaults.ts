@@ -7,17 +7,20 @@ import { SEED_QUERY, SUBGRAPH_NAMES, VARIED_QUERY, type ScenarioFiles, type Subg
 /**
  * The request stream: the given query, or `fallback` when none is given. A query gwprof ships
  * (the seed's TestQuery, user-reviews) brings its own variables and golden responses unless
- * --variables or --expect replace them; any other query has neither unless given.
+ * --variables or --expect replace them; any other query has neither unless given, and then needs
+ * --expect-none to say that only status, JSON and errors are checked (collect refuses it otherwise).
  */
 export function scenarioFrom(flags: { query?: string; variables?: string; expect?: string; expectNone?: boolean }, fallback: ScenarioFiles): ScenarioFiles {
   const query = flags.query ? path.resolve(flags.query) : fallback.query;
   const shipped = [SEED_QUERY, VARIED_QUERY, fallback].find((s) => s.query === query) ?? { query, variables: null, expect: null };
   const shippedExpect = shipped.expect !== null && existsSync(shipped.expect) ? shipped.expect : null;
+  if (flags.expectNone && flags.expect) throw new GwprofError('--expect gives goldens, --expect-none says there are none: drop one of them');
+  if (flags.expectNone) return { query, variables: flags.variables ? path.resolve(flags.variables) : shipped.variables, expect: null, expectNone: true };
   return {
     query,
     variables: flags.variables ? path.resolve(flags.variables) : shipped.variables,
     // A golden belongs to its variables: other variables get no golden unless one is given.
-    expect: flags.expectNone ? null : flags.expect ? path.resolve(flags.expect) : flags.variables ? null : shippedExpect,
+    expect: flags.expect ? path.resolve(flags.expect) : flags.variables ? null : shippedExpect,
   };
 }
 

@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULTS, SCENARIOS, exportK6 } from '@gwprof/collect';
 import { GwprofError, type LoadShape } from '@gwprof/results';
 import { parseDuration, parsePositiveNumber, parseWholeNumber } from './options.js';
-import { chooseScenario, scenarioHelp, scenarioSourceOf } from './scenario-option.js';
+import { EXPECT_NONE_HELP, chooseScenario, scenarioHelp, scenarioSourceOf } from './scenario-option.js';
 
 interface ExportFlags {
   out: string;
@@ -17,6 +17,7 @@ interface ExportFlags {
   query?: string;
   variables?: string;
   expect?: string;
+  expectNone?: boolean;
 }
 
 export function exportCommand(): Command {
@@ -42,6 +43,7 @@ export function exportCommand(): Command {
     .option('--query <file>', "GraphQL query instead of the scenario's")
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
     .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry')
+    .option('--expect-none', EXPECT_NONE_HELP, false)
     .action((_tool: string, flags: ExportFlags) => {
       const chosen = chooseScenario(flags.scenario);
       if (flags.rate !== undefined && flags.concurrency !== undefined)

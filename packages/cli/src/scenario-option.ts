@@ -7,6 +7,9 @@ import { GwprofError } from '@gwprof/results';
 import { SCENARIOS, looksLikeScenarioFile, readScenarioFile, type ScenarioFileSpec, type ScenarioFiles, type ScenarioSource } from '@gwprof/collect';
 import { scenarioFrom } from './defaults.js';
 
+/** --expect-none: a run that checks no data must say so, or collect refuses a request without a golden. */
+export const EXPECT_NONE_HELP = 'check answers for status, JSON and errors only, with no golden data (a request without a golden is refused otherwise)';
+
 export const SCENARIO_FILE_HELP =
   'a scenario file (YAML or JSON: your own operations, goldens and subgraphs, docs/scenario-file.md); paths and commands inside it are taken from its folder';
 
@@ -50,7 +53,7 @@ export function scenarioSourceOf(
       `--${given[0]} does not combine with a scenario file: its operations say what to send (${path.relative(process.cwd(), chosen.file.path)})`,
     );
   }
-  return flags.expectNone ? { ...chosen.file, goldens: null } : chosen.file;
+  return flags.expectNone ? { ...chosen.file, goldens: null, expectNone: true } : chosen.file;
 }
 
 /**

@@ -10,7 +10,7 @@ import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseDuration, parsePositiveNumber, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
-import { chooseScenario, gatewayOf, scenarioHelp, scenarioSourceOf } from './scenario-option.js';
+import { EXPECT_NONE_HELP, chooseScenario, gatewayOf, scenarioHelp, scenarioSourceOf } from './scenario-option.js';
 
 const SOAK = DEFAULTS.soak;
 
@@ -36,7 +36,7 @@ interface SoakFlags extends ServiceFlags {
 export function soakCommand(): Command {
   const command = new Command('soak')
     .description(
-      'hours of steady load on one gateway: memory, latency and throughput over time, a forced GC and the heap after it every interval, heap snapshots, and a leak verdict. Exit 0 no leak, 1 leak or crash, 3 inconclusive',
+      'hours of steady load on one gateway: memory, latency and throughput over time, a forced GC and the heap after it every interval, heap snapshots, and a leak verdict',
     )
     .option(
       '-g, --gateway <spec>',
@@ -77,7 +77,8 @@ export function soakCommand(): Command {
     .option('--scenario <name|file>', scenarioHelp(), SOAK.scenario)
     .option('--query <file>', 'GraphQL query to POST instead of the default stream')
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
-    .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry');
+    .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry')
+    .option('--expect-none', EXPECT_NONE_HELP, false);
   return addServiceOptions(command).action(async (flags: SoakFlags, self: Command) => {
     process.exitCode = await soakAction(flags, self.getOptionValueSource('gateway'));
   });

@@ -11,7 +11,7 @@ import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseDuration, parseIntegerList, parsePercent, parseRates, parseSlo, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
-import { chooseScenario, gatewayOf, scenarioHelp, scenarioSourceOf } from './scenario-option.js';
+import { EXPECT_NONE_HELP, chooseScenario, gatewayOf, scenarioHelp, scenarioSourceOf } from './scenario-option.js';
 
 const { sweep: SWEEP, quick: QUICK } = DEFAULTS;
 
@@ -103,7 +103,7 @@ export function sweepCommand(): Command {
     .option('--query <file>', "GraphQL query to POST instead of the scenario's (the queries gwprof ships bring their variables and golden responses)")
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
     .option('--expect <file>', 'golden {"data": …} (or a list, one per variables entry); the queries gwprof ships have theirs')
-    .option('--expect-none', 'do not compare data with a golden response (status and errors are still checked)', false)
+    .option('--expect-none', EXPECT_NONE_HELP, false)
     .option('--min-success <percent>', 'a step with a lower success rate fails the run', parsePercent('--min-success'), SWEEP.minSuccess * 100)
     .option('--json [file]', `the run record (results.json, its analysis included) ${JSON_OPTION_HELP}`)
     .option('--no-profile', 'do not CPU-profile the gateway')

@@ -11,6 +11,8 @@ export interface ScenarioFiles {
   query: string;
   variables: string | null;
   expect: string | null;
+  /** No goldens on purpose (--expect-none): answers are checked for status, JSON and errors only. */
+  expectNone?: boolean;
 }
 
 /** Seed 000's TestQuery and its golden response: one identical request, repeated. */

@@ -47,8 +47,10 @@ export interface ScenarioFileSpec {
   gateway: string | null;
   subgraphs: ScenarioSubgraph[];
   operations: ScenarioOperation[];
-  /** The recorded golden responses (absolute); null: responses are checked for status and errors only. */
+  /** The recorded golden responses (absolute); null: none recorded. */
   goldens: string | null;
+  /** No goldens on purpose (--expect-none): neither given nor recorded ones; status, JSON and errors only. */
+  expectNone?: boolean;
 }
 
 type Fields = Record<string, unknown>;

@@ -16,8 +16,30 @@ export function isScenarioFile(source: ScenarioSource): source is ScenarioFileSp
   return 'kind' in source && source.kind === 'scenario-file';
 }
 
+/** The requests, each with its golden; refused when one has none, unless the source says none on purpose (--expect-none). */
 export function loadRequests(source: ScenarioSource): Scenario {
-  return isScenarioFile(source) ? scenarioOfFile(source) : loadScenario(source);
+  const scenario = isScenarioFile(source) ? scenarioOfFile(source, !source.expectNone) : loadScenario(source);
+  if (!source.expectNone) assertGoldens(source, scenario);
+  return scenario;
+}
+
+/** Every request must have a golden `data`: a run that compares only status and errors says so by --expect-none. */
+function assertGoldens(source: ScenarioSource, scenario: Scenario): void {
+  const missing = scenario.requests.find((r) => r.expected === null);
+  if (!missing) return;
+  if (isScenarioFile(source)) {
+    throw new GwprofError(
+      `operation ${missing.operationName ?? '(unnamed)'} of ${source.path} has no golden response: record them with gwprof goldens --scenario ${source.path}, give it expect:, or pass --expect-none to check only status, JSON and errors`,
+    );
+  }
+  throw new GwprofError(
+    `${source.query} has no golden response: give --expect FILE ({"data": …}, or one per variable set), or pass --expect-none to check only status, JSON and errors`,
+  );
+}
+
+/** The same requests checked against other goldens: a comparison's candidate whose answers change on purpose. */
+export function withGoldens(source: ScenarioSource, file: string): ScenarioSource {
+  return isScenarioFile(source) ? { ...source, goldens: file } : { ...source, expect: file };
 }
 
 /** The subgraphs to start instead of the demo's; null: the demo's. */
@@ -33,13 +55,15 @@ export function recordedSource(source: ScenarioSource): RequestSourceRecord {
     return {
       query: null,
       variables: null,
-      expect: source.goldens,
+      expect: source.expectNone ? null : source.goldens,
       scenarioFile: source.path,
       ownSubgraphs: own.length > 0 ? own : null,
       proxiedSubgraphs: proxied.length > 0 ? proxied : null,
+      expectNone: source.expectNone === true,
     };
   }
-  return { query: source.query, variables: source.variables, expect: source.expect, scenarioFile: null, ownSubgraphs: null, proxiedSubgraphs: null };
+  const { query, variables, expect } = source;
+  return { query, variables, expect, scenarioFile: null, ownSubgraphs: null, proxiedSubgraphs: null, expectNone: source.expectNone === true };
 }
 
 /**
@@ -67,4 +91,17 @@ export interface OpenedRequests {
 export function openRequests(source: ScenarioSource, gatewaySpecs: string[]): OpenedRequests {
   checkGatewayForScenario(gatewaySpecs, source);
   return { scenario: loadRequests(source), recorded: recordedSource(source), ownSubgraphs: ownSubgraphsOf(source) };
+}
+
+/**
+ * The requests as the candidate is checked: the same requests, against its own goldens when it
+ * has them (a PR that changes answers on purpose), else against the baseline's.
+ */
+export function candidateRequests(source: ScenarioSource, baseline: Scenario, candidateGoldens: string | null): Scenario {
+  if (candidateGoldens === null) return baseline;
+  if (source.expectNone) throw new GwprofError('--candidate-goldens gives the candidate goldens, --expect-none gives none: drop one of them');
+  const candidate = loadRequests(withGoldens(source, candidateGoldens));
+  const same = candidate.requests.length === baseline.requests.length && candidate.requests.every((r, i) => r.body === baseline.requests[i]!.body);
+  if (!same) throw new GwprofError(`--candidate-goldens ${candidateGoldens} answers other requests than the baseline's goldens: record both from the same scenario`);
+  return candidate;
 }

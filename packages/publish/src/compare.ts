@@ -87,7 +87,7 @@ async function analyzeWindows(runDir: string, compare: CompareResult): Promise<C
       allocation: await publishLevelAllocations(runDir, compare, level, heaps),
     });
   }
-  return { levels, ...comparisonOutcome(compare, verdict), windows: analyses, measure: timeMeasure() };
+  return { levels, ...comparisonOutcome(compare, verdict), windows: analyses, measure: timeMeasure(c) };
 }
 
 /** A comparison by instructions: analysis derives it from the record and the profile pair's reduced profiles. */

@@ -318,6 +318,8 @@ export interface RequestSourceRecord {
    * subgraph call. Fan-out is counted only when all of them are. Absent in older results (none).
    */
   proxiedSubgraphs?: string[] | null;
+  /** True: answers were not compared with goldens on purpose (--expect-none), only their status, JSON and errors. Absent in older results. */
+  expectNone?: boolean;
 }
 
 /** The services around one gateway under test, as a sweep and a soak record them. */
@@ -713,6 +715,11 @@ export interface EpochPlan {
 export interface CompareConfig extends RequestSourceRecord {
   baseline: string;
   candidate: string;
+  /**
+   * The goldens the candidate's answers were checked against when they are its own (a PR that
+   * changes answers on purpose, --candidate-goldens); null or absent: the baseline's (`expect`).
+   */
+  candidateExpect?: string | null;
   baselineEnv: Record<string, string>;
   candidateEnv: Record<string, string>;
   /** closed: levels are connections; open: levels are requests per second, at these arrivals and cap. */

@@ -2,18 +2,31 @@
  * What a comparison's verdict measured, and what that measure cannot see: stated in the verdict,
  * the PR comment and compare.json, so no reader takes a count for a time or the reverse.
  */
-import type { CompareDesign, InstructionEpoch, MeasureStatement } from '@gwprof/results';
+import type { CompareConfig, CompareDesign, InstructionEpoch, MeasureStatement } from '@gwprof/results';
 
-export function timeMeasure(): MeasureStatement {
+/** What the sides' answers were checked against, where that is not the same goldens for both. */
+type Goldens = Pick<CompareConfig, 'expect' | 'candidateExpect' | 'expectNone'>;
+
+export function timeMeasure(goldens: Goldens): MeasureStatement {
   return {
     kind: 'time',
     measured: "the gateway process's CPU time (user + system) per successful request, in timed windows of both sides",
-    cannotSee: ["changes smaller than the machine's drift between the sides' windows, which the epochs' spread measures"],
-    notes: [],
+    cannotSee: ["changes smaller than the machine's drift between the sides' windows, which the epochs' spread measures", ...unseenAnswers(goldens)],
+    notes: goldensNotes(goldens),
   };
 }
 
-export function instructionMeasure(design: CompareDesign, epochs: readonly InstructionEpoch[], profileError?: string): MeasureStatement {
+/** Without goldens a successful request is one with a 2xx, JSON and no errors, whatever its data. */
+function unseenAnswers(goldens: Goldens): string[] {
+  return goldens.expectNone ? ['wrong data in an answer: answers were not compared with goldens (--expect-none), only their status, JSON and errors'] : [];
+}
+
+function goldensNotes(goldens: Goldens): string[] {
+  if (!goldens.candidateExpect) return [];
+  return [`each side's answers were checked against its own goldens: the baseline's ${goldens.expect ?? 'none'}, the candidate's ${goldens.candidateExpect}`];
+}
+
+export function instructionMeasure(design: CompareDesign, goldens: Goldens, epochs: readonly InstructionEpoch[], profileError?: string): MeasureStatement {
   const flags = design.instructions?.v8Flags.join(' ') ?? '';
   const notNode = (['baseline', 'candidate'] as const).filter((side) => epochs.some((e) => !e.sides[side].node));
   return {
@@ -27,8 +40,10 @@ export function instructionMeasure(design: CompareDesign, epochs: readonly Instr
       "effects of V8's optimising tier (TurboFan), such as deoptimisation loops: the count runs without it",
       "a change's size in optimised code: the count weighs JavaScript at its baseline-tier cost, so a change in work done outside JavaScript (stack traces, the GC, native code) reads smaller than in time, and one in plain JavaScript larger (Apollo Gateway 2.9.0 → 2.14.4: +20% counted, +41% CPU time)",
       "time itself: under callgrind the gateway runs 30 to 60 times slower on valgrind's clock, so no CPU time per request is shown beside the count (--measure time measures it)",
+      ...unseenAnswers(goldens),
     ],
     notes: [
+      ...goldensNotes(goldens),
       ...notNode.map(
         (side) =>
           `the ${side} is not a Node process that gwprof's preload reached: counted without V8 flags and without a full GC before each batch, so its count may vary with its JIT and GC`,

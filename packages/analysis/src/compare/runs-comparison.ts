@@ -36,7 +36,7 @@ export function analyzeRunsComparison(compare: Pick<CompareResult, 'config'>, ba
         : ['one run per side: deltas without intervals; measure with --baseline/--candidate for a verdict'],
     exitCode: exitCodeOf('complete', failedSteps.length > 0 ? 'invalid' : 'passed'),
     windows: [],
-    measure: timeMeasure(),
+    measure: timeMeasure(compare.config),
   };
 }
 

@@ -4,9 +4,10 @@
  * open: short windows of each side in random order. After every epoch, analysis's test on epoch
  * means says whether the verdict is in. compare.json is rewritten after every window.
  */
+import path from 'node:path';
 import { mulberry32 } from '@gwprof/analysis';
 import { GwprofError, compareLoadAt, writeCompareResult, type CompareConfig, type CompareResult, type RequestSourceRecord } from '@gwprof/results';
-import { openRequests } from '../scenario-source.js';
+import { candidateRequests, openRequests } from '../scenario-source.js';
 import { gatewayFromSpec, installGateway } from '../gateways/index.js';
 import { resolveNode } from '../node-binaries.js';
 import { openSession, type Session } from '../session.js';
@@ -15,9 +16,9 @@ import type { CompareOptions, ComparisonContext } from '../epochs/context.js';
 import { epochsUntilDecided, type EpochMeasure } from '../epochs/epoch-loop.js';
 import { GatewayPair, SIDES } from '../epochs/gateway-pair.js';
 import { ensureValgrind } from '../instructions/callgrind.js';
-import { instructionMeasure } from '../instructions/instruction-measure.js';
+import { countedEpochs } from '../instructions/counted-epochs.js';
 import { runLifecycle } from '../run-lifecycle.js';
-import { timeMeasure } from './time-measure.js';
+import { timedEpochs } from './timed-epochs.js';
 
 export type { CompareOptions } from '../epochs/context.js';
 
@@ -31,6 +32,8 @@ export interface ComparisonOutcome {
 export async function runComparison(options: CompareOptions): Promise<ComparisonOutcome> {
   checkOptions(options);
   const { scenario, recorded, ownSubgraphs } = openRequests(options.scenario, [options.baseline, options.candidate]);
+  const candidateGoldens = options.candidateGoldens ? path.resolve(options.candidateGoldens) : null;
+  const scenarios = { baseline: scenario, candidate: candidateRequests(options.scenario, scenario, candidateGoldens) };
   const counting = options.design.measure === 'instructions';
   if (counting) ensureValgrind(options.onProgress);
   for (const spec of new Set([options.baseline, options.candidate])) await installGateway(spec, options.onProgress);
@@ -47,7 +50,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     profiler: options.profile || counting ? 'inspector' : 'none',
     ownSubgraphs,
   });
-  const compare = newCompare(options, session, recorded, { baseline: nodes.baseline.version, candidate: nodes.candidate.version });
+  const compare = newCompare(options, session, { ...recorded, candidateExpect: candidateGoldens }, { baseline: nodes.baseline.version, candidate: nodes.candidate.version });
   writeCompareResult(session.runDir, compare);
   let pair: GatewayPair | null = null;
   const failure = await runLifecycle(
@@ -77,7 +80,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
       );
       const ctx: ComparisonContext = {
         options,
-        scenario,
+        scenarios,
         session,
         pair,
         compare,
@@ -94,7 +97,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
 /** What the design measures, as the loop's epochs. */
 function measureOf(ctx: ComparisonContext): EpochMeasure {
   const { measure, instructions } = ctx.options.design;
-  return measure === 'instructions' && instructions ? instructionMeasure(ctx, instructions) : timeMeasure(ctx);
+  return measure === 'instructions' && instructions ? countedEpochs(ctx, instructions) : timedEpochs(ctx);
 }
 
 function checkOptions(options: CompareOptions): void {
@@ -117,7 +120,7 @@ function seedOf(runId: string): number {
   return hash >>> 0;
 }
 
-function newCompare(options: CompareOptions, session: Session, recorded: RequestSourceRecord, nodes: CompareConfig['nodes']): CompareResult {
+function newCompare(options: CompareOptions, session: Session, recorded: RequestSourceRecord & Pick<CompareConfig, 'candidateExpect'>, nodes: CompareConfig['nodes']): CompareResult {
   const config: CompareConfig = {
     baseline: options.baseline,
     candidate: options.candidate,

@@ -36,17 +36,17 @@ export function sharedProgress(onProgress: (line: string, final: boolean) => voi
 /** A window of a side at its place in a block: its step context, id and settings. */
 export function windowContext(ctx: ComparisonContext, gateway: GatewayUnderTest, { epoch, block, level }: BlockPlace, position: number, side: Side) {
   return {
-    ...stepContext(ctx, gateway, level),
+    ...stepContext(ctx, gateway, side, level),
     id: `e${epoch}-b${block}-${position}-${side}-${ctx.options.load.kind === 'closed' ? 'c' : 'r'}${level}`,
     settings: windowSettings(ctx),
   };
 }
 
 /** What measuring a side at a level needs: its gateway and the load, both gateways settling before each window. */
-export function stepContext(ctx: ComparisonContext, target: GatewayUnderTest, level: number) {
+export function stepContext(ctx: ComparisonContext, target: GatewayUnderTest, side: Side, level: number) {
   return {
     load: ctx.loadAt(level),
-    scenario: ctx.scenario,
+    scenario: ctx.scenarios[side],
     gateway: target.step,
     subgraphs: target.subgraphs,
     profiler: target.profiler,

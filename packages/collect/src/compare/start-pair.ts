@@ -61,7 +61,7 @@ async function startTogether(ctx: ComparisonContext, epoch: number, level: numbe
     Side,
     GatewayUnderTest
   >;
-  const settled = await settleBefore({ ...stepContext(ctx, gateways.baseline, level), settings: warmupSettings(ctx) });
+  const settled = await settleBefore({ ...stepContext(ctx, gateways.baseline, 'baseline', level), settings: warmupSettings(ctx) });
   if (ctx.options.signal.aborted) return null;
   const onProgress = sharedProgress(ctx.options.onProgress);
   const warmups = await Promise.all(order.map((side) => warmUp(ctx, gateways[side], epoch, side, level, { settled, onProgress: onProgress[side] })));
@@ -82,7 +82,7 @@ function warmUp(
 ): Promise<WarmupRecord | null> {
   const settings = warmupSettings(ctx);
   return warmUpUntilCpuSettles({
-    ...stepContext(ctx, gateway, level),
+    ...stepContext(ctx, gateway, side, level),
     id: `e${epoch}-warmup-${side}`,
     settings: together ? { ...settings, onProgress: together.onProgress } : settings,
     label: `epoch ${epoch} warm-up ${side}`,

@@ -4,7 +4,7 @@ import type { Scenario } from '../scenario.js';
 import type { ScenarioSource } from '../scenario-source.js';
 import type { RunRequest, Session } from '../session.js';
 import type { ServiceOptions } from '../test-bed.js';
-import type { GatewayPair } from './gateway-pair.js';
+import type { GatewayPair, Side } from './gateway-pair.js';
 
 export interface CompareOptions extends ServiceOptions, RunRequest {
   baseline: string;
@@ -20,6 +20,8 @@ export interface CompareOptions extends ServiceOptions, RunRequest {
   load: CompareConfig['load'];
   levels: number[];
   scenario: ScenarioSource;
+  /** The candidate's own goldens (a PR that changes answers on purpose); absent: the baseline's. */
+  candidateGoldens?: string;
   design: CompareDesign;
   profile: boolean;
   samplingIntervalUs: number;
@@ -29,7 +31,8 @@ export interface CompareOptions extends ServiceOptions, RunRequest {
 
 export interface ComparisonContext {
   options: CompareOptions;
-  scenario: Scenario;
+  /** Each side's requests, each with the golden that side's answers are checked against. */
+  scenarios: Record<Side, Scenario>;
   session: Session;
   pair: GatewayPair;
   compare: CompareResult;

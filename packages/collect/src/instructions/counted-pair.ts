@@ -50,9 +50,10 @@ export async function startPair(ctx: ComparisonContext, label: string, design: I
     GatewayUnderTest
   >;
   ctx.options.onProgress(`epoch ${label}: warming both up with ${design.warmupRequests} uncounted requests…`, false);
-  const stream = new RequestStream(ctx.scenario);
   const indices = Array.from({ length: design.warmupRequests }, (_, i) => i);
-  const warmups = await Promise.all(SIDES.map((side) => sendSequential(gateways[side].step.url, stream, indices, timeoutMs(ctx), ctx.options.signal)));
+  const warmups = await Promise.all(
+    SIDES.map((side) => sendSequential(gateways[side].step.url, new RequestStream(ctx.scenarios[side]), indices, timeoutMs(ctx), ctx.options.signal)),
+  );
   if (ctx.options.signal.aborted) return null;
   throwOnFailedWarmup(warmups);
   const records = Object.fromEntries(SIDES.map((side, i) => [side, sideRecord(gateways[side], warmups[i]!)])) as Record<Side, InstructionSide>;
@@ -117,7 +118,7 @@ export async function countBatch(
   }
   const indices = Array.from({ length: requests }, (_, i) => i);
   await startCounting(pid);
-  const sent = await sendSequential(gateway.step.url, new RequestStream(ctx.scenario), indices, timeout, ctx.options.signal);
+  const sent = await sendSequential(gateway.step.url, new RequestStream(ctx.scenarios[name]), indices, timeout, ctx.options.signal);
   const dump = await stopCounting(pid, outBase, `${name}-e${epoch || 'profile'}-b${batch}`);
   if (ctx.options.signal.aborted) return null;
   ctx.options.onProgress(

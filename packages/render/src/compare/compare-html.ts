@@ -25,6 +25,7 @@ import {
   functionMovesHeading,
   isDeltasOnly,
   largestMoves,
+  goldensText,
   measureLines,
   metricCells,
   metricLabel,
@@ -270,6 +271,7 @@ function setupSection(compare: PublishedCompare): string {
     },
     ...designFacts(compare),
     c.scenarioFile ? { label: 'Scenario file', value: c.scenarioFile } : { label: 'Query', value: c.query ?? NONE },
+    { label: 'Goldens', value: goldensText(c) },
     { label: 'Reproduce', value: reproduceCommand(compare) },
   ];
   return `<section id="environment"><h2>Environment</h2>${

@@ -16,6 +16,7 @@ import {
   functionMovesHeading,
   isDeltasOnly,
   largestMoves,
+  goldensText,
   measureLines,
   metricCells,
   overallVerdictText,
@@ -127,6 +128,7 @@ function setupLines(compare: PublishedCompare): string[] {
     lines.push(
       `- Load: ${c.load.kind === 'closed' ? `concurrency ${c.levels.join(', ')}` : `${c.levels.join(', ')} req/s (${c.load.arrivals} arrivals, at most ${c.load.maxInFlight} in flight)`}, ${c.scenarioFile ? `scenario file ${markdownCode(c.scenarioFile)}` : `query ${markdownCode(c.query ?? NONE)}`}; ${escapeMarkdown(design.measurement)}`,
       `- Test: ${escapeMarkdown(design.test)}`,
+      `- Goldens: ${escapeMarkdown(goldensText(c))}`,
     );
   }
   if (c.nodes) lines.push(`- Node.js: baseline ${escapeMarkdown(c.nodes.baseline)}, candidate ${escapeMarkdown(c.nodes.candidate)}`);

@@ -87,6 +87,13 @@ export function decisionText(level: CompareLevel, threshold: number | null): str
 }
 
 /** What the verdict measured and what it cannot see, one line each; [] for files published before it was stated. */
+/** What each side's answers were checked against, for the setup: the goldens, or none (--expect-none). */
+export function goldensText(config: PublishedCompare['config']): string {
+  if (config.expectNone) return 'none (--expect-none): status, JSON and errors only';
+  const baseline = config.expect ?? 'none recorded';
+  return config.candidateExpect ? `baseline ${baseline}, candidate ${config.candidateExpect} (its own)` : `${baseline} (both sides)`;
+}
+
 export function measureLines(compare: PublishedCompare): string[] {
   const m = compare.analysis.measure;
   if (!m || compare.mode === 'runs') return [];

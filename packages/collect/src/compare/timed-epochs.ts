@@ -10,7 +10,7 @@ import { signedPercent, type EpochMeasure } from '../epochs/epoch-loop.js';
 import { measureBlock } from './blocks.js';
 import { startEpoch } from './start-pair.js';
 
-export function timeMeasure(ctx: ComparisonContext): EpochMeasure {
+export function timedEpochs(ctx: ComparisonContext): EpochMeasure {
   return {
     epochs: () => ctx.compare.epochs,
     measureEpoch: (epoch, verdict) => measureTimedEpoch(ctx, epoch, verdict),

@@ -11,7 +11,7 @@ import { SIDES } from '../epochs/gateway-pair.js';
 import { NO_EXTRAS, countBatch, startPair } from './counted-pair.js';
 import { profilePair } from './profile-pair.js';
 
-export function instructionMeasure(ctx: ComparisonContext, design: InstructionDesign): EpochMeasure {
+export function countedEpochs(ctx: ComparisonContext, design: InstructionDesign): EpochMeasure {
   ctx.compare.batches ??= [];
   ctx.compare.instructionEpochs ??= [];
   return {
