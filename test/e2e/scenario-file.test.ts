@@ -13,6 +13,9 @@ import { repoRoot, runCli, tempDir } from './cli.js';
 
 const GATEWAY_PORT = ['--gateway-port', '4780'];
 const SHORT = ['-c', '2', '-d', '1', '-w', '0', '--no-profile'];
+/** Short epochs of one window a side, and a ±50% threshold: the stand-ins do the same work on both sides. */
+const FAST_COMPARE = ['--window', '2', '--lead-in', '1', '-w', '1', '--windows-per-side', '1', '--min-epochs', '3', '--budget', '3', '--threshold', '50'];
+const COMPARE_PORTS = ['--candidate-port', '4782', '--subgraph-ports', '4783,4784,4785,4786', '--candidate-subgraph-ports', '4793,4794,4795,4796'];
 
 /** Does anything accept connections on 127.0.0.1:port? */
 function listening(port: number): Promise<boolean> {
@@ -101,7 +104,7 @@ describe('a scenario file of your own', () => {
       gateway,
       '-c',
       '2',
-      ...['--window', '2', '--lead-in', '1', '-w', '1', '--windows-per-side', '1', '--min-epochs', '3', '--budget', '3', '--threshold', '50'],
+      ...FAST_COMPARE,
       '--simultaneous',
       '--no-profile',
       '--out',
@@ -109,7 +112,7 @@ describe('a scenario file of your own', () => {
       '--run-id',
       'cmp',
       ...GATEWAY_PORT,
-      ...['--candidate-port', '4782', '--subgraph-ports', '4783,4784,4785,4786', '--candidate-subgraph-ports', '4793,4794,4795,4796'],
+      ...COMPARE_PORTS,
     ]);
     expect([0, 3], result.stderr).toContain(result.code);
     const compare = JSON.parse(readFileSync(path.join(out, 'cmp', 'compare.json'), 'utf8')) as CompareResult;
@@ -162,7 +165,20 @@ describe('a scenario file of your own', () => {
     expect((await runCli(['goldens', '--scenario', scenario, '--out', out, ...GATEWAY_PORT])).code).toBe(0);
     const gateway = `cmd:node ${path.join(dir, 'gateway.mjs')}`;
     const prGoldens = path.join(dir, 'pr-goldens.json');
-    const recorded = await runCli(['goldens', '--scenario', scenario, '--reference', gateway, '--gateway-env', 'OFF_BY_ONE_PRICE=1', '--goldens', prGoldens, '--out', out, ...GATEWAY_PORT]);
+    const recorded = await runCli([
+      'goldens',
+      '--scenario',
+      scenario,
+      '--reference',
+      gateway,
+      '--gateway-env',
+      'OFF_BY_ONE_PRICE=1',
+      '--goldens',
+      prGoldens,
+      '--out',
+      out,
+      ...GATEWAY_PORT,
+    ]);
     expect(recorded.code, recorded.stderr).toBe(0);
     const compareArgs = (runId: string, ...extra: string[]) => [
       'compare',
@@ -177,14 +193,14 @@ describe('a scenario file of your own', () => {
       ...extra,
       '-c',
       '2',
-      ...['--window', '2', '--lead-in', '1', '-w', '1', '--windows-per-side', '1', '--min-epochs', '3', '--budget', '3', '--threshold', '50'],
+      ...FAST_COMPARE,
       '--no-profile',
       '--out',
       out,
       '--run-id',
       runId,
       ...GATEWAY_PORT,
-      ...['--candidate-port', '4782', '--subgraph-ports', '4783,4784,4785,4786', '--candidate-subgraph-ports', '4793,4794,4795,4796'],
+      ...COMPARE_PORTS,
     ];
     const own = await runCli(compareArgs('own', '--candidate-goldens', prGoldens));
     const compare = JSON.parse(readFileSync(path.join(out, 'own', 'compare.json'), 'utf8')) as PublishedCompare;
@@ -192,7 +208,9 @@ describe('a scenario file of your own', () => {
     for (const window of compare.windows) expect(window.step.requests.failed, `${window.side} window ${window.block}`).toBe(0);
     // The same work on both sides: no change, or inconclusive on a noisy machine; never invalid.
     expect(['no change', 'inconclusive'], own.stderr).toContain(compare.analysis.verdict);
-    expect(readFileSync(path.join(out, 'own', 'comment.md'), 'utf8')).toMatch(/checked against its own goldens: the baseline's .*goldens\.json, the candidate's .*pr-goldens\.json/);
+    expect(readFileSync(path.join(out, 'own', 'comment.md'), 'utf8')).toMatch(
+      /checked against its own goldens: the baseline's .*goldens\.json, the candidate's .*pr-goldens\.json/,
+    );
 
     const shared = await runCli(compareArgs('shared'));
     expect(shared.code).toBe(4);

@@ -13,7 +13,6 @@ import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import { processTree } from './proc-stats.js';
 import { hasListener, pidListeningOn } from './listening-pid.js';
 import type { GatewayAdapter, GatewayContext } from './gateways/types.js';
-import type { StepGateway } from './step/step-types.js';
 import { GwprofError } from '@gwprof/results';
 
 export interface GatewayStartOptions {
@@ -72,7 +71,17 @@ export interface GatewayStartup {
   readyMs: number;
 }
 
-/** A gateway process as a step sees it: its url, its pid, whether it still runs and why not. */
+/** A gateway as a step sees it: its url, its pid, whether it still runs and why not. */
+export interface StepGateway {
+  url: string;
+  /** Root pid of the gateway's process tree; null for a gateway we cannot see (a URL). */
+  pid: number | null;
+  isRunning(): boolean;
+  /** Why it is gone ("gateway exited (code 3) … last log lines: …"); null while it runs. */
+  exitReason(): string | null;
+}
+
+/** A gateway process as a step sees it. */
 export function stepGatewayOf(gateway: RunningGateway): StepGateway {
   let exit: string | null = null;
   void gateway.process.exited.then((info) => {

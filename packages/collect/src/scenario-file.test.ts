@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readScenarioFile } from './scenario-file.js';
 import { requestKey, scenarioOfFile, writeGoldens } from './goldens.js';
+import { candidateRequests, loadRequests, recordedSource } from './scenario-source.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-scenario-file-'));
 const file = (name: string, content: string): string => {
@@ -89,5 +90,49 @@ operations:
     expect(scenarioOfFile(spec).requests.map((r) => r.expected)).toEqual([{ n: 0 }, { n: 1 }, { n: 2 }, { n: 3 }]);
     writeGoldens(spec.goldens!, { gwprof: 'goldens', scenario: 'shop', recordedFrom: 'x', recordedAt: '', responses: responses.slice(1) });
     expect(() => scenarioOfFile(spec)).toThrow(/no response for operation A with variables \{"id":"1"\}: record them again/);
+  });
+});
+
+describe('loadRequests and candidateRequests: goldens are required, or none on purpose', () => {
+  const noGoldens = () => readScenarioFile(file('bare.yaml', VALID.replace('goldens: goldens.json\n', '')));
+
+  it('refuses a scenario file whose requests have no golden, unless --expect-none says so', () => {
+    expect(() => loadRequests(noGoldens())).toThrow(
+      /operation A of .*bare\.yaml has no golden response: record them with gwprof goldens .* or pass --expect-none/,
+    );
+    const unchecked = loadRequests({ ...noGoldens(), expectNone: true });
+    expect(unchecked.requests.every((r) => r.expected === null)).toBe(true);
+    expect(recordedSource({ ...noGoldens(), expectNone: true })).toMatchObject({ expect: null, expectNone: true });
+  });
+
+  it('refuses query files without an expected response, unless --expect-none says so', () => {
+    const query = file('q.graphql', 'query Q { q }');
+    expect(() => loadRequests({ query, variables: null, expect: null })).toThrow(
+      /q\.graphql has no golden response: give --expect FILE .* or pass --expect-none/,
+    );
+    expect(loadRequests({ query, variables: null, expect: null, expectNone: true }).requests).toHaveLength(1);
+  });
+
+  it('checks the candidate against its own goldens for the same requests, and refuses goldens of other requests', () => {
+    const spec = readScenarioFile(file('pr.yaml', VALID.replace('goldens: goldens.json', 'goldens: main-goldens.json')));
+    const requests = scenarioOfFile(spec, false).requests;
+    const goldens = (name: string, data: (i: number) => unknown, keyed = requests) =>
+      writeGoldens(path.join(dir, name), {
+        gwprof: 'goldens',
+        scenario: 'pr',
+        recordedFrom: name,
+        recordedAt: '',
+        responses: keyed.map((r, i) => ({ operationName: r.operationName ?? null, variables: r.variables, request: requestKey(r.body), data: data(i) })),
+      });
+    goldens('main-goldens.json', (i) => ({ price: i }));
+    goldens('pr-goldens.json', (i) => ({ price: i + 1 }));
+    const baseline = loadRequests(spec);
+    const candidate = candidateRequests(spec, baseline, path.join(dir, 'pr-goldens.json'));
+    expect(candidate.requests.map((r) => r.body)).toEqual(baseline.requests.map((r) => r.body));
+    expect(candidate.requests.map((r) => r.expected)).toEqual(baseline.requests.map((_, i) => ({ price: i + 1 })));
+    expect(candidateRequests(spec, baseline, null)).toBe(baseline);
+    goldens('other-goldens.json', (i) => ({ price: i }), requests.slice(1));
+    expect(() => candidateRequests(spec, baseline, path.join(dir, 'other-goldens.json'))).toThrow(/no response for operation A/);
+    expect(() => candidateRequests({ ...spec, expectNone: true }, baseline, path.join(dir, 'pr-goldens.json'))).toThrow(/drop one of them/);
   });
 });

@@ -4,6 +4,9 @@ import type { Scenario } from '../scenario.js';
 import type { RunLogs } from '../log.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
+import type { StepGateway } from '../gateway-process.js';
+
+export type { StepGateway } from '../gateway-process.js';
 import type { Settled } from './settle.js';
 import type { WindowMeasurements } from './window-probes.js';
 
@@ -39,15 +42,6 @@ export interface StepSettings {
 }
 
 /** The gateway as a step sees it: where to send, and (when it is ours) which process to watch. */
-export interface StepGateway {
-  url: string;
-  /** Root pid of the gateway's process tree; null for a gateway we cannot see (a URL). */
-  pid: number | null;
-  isRunning(): boolean;
-  /** Why it is gone ("gateway exited (code 3) … last log lines: …"); null while it runs. */
-  exitReason(): string | null;
-}
-
 export interface StepContext {
   /** The step's id in its file; its profile is written as `step-<id>.cpuprofile`. */
   id: string;
