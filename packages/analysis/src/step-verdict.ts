@@ -1,6 +1,7 @@
 /**
  * A step's verdict from what its window measured: failed (too few successful responses, none at
- * all, or the gateway died), overloaded (an open-loop step whose schedule was not kept), unsteady
+ * all, or the gateway died), overloaded (an open-loop step whose schedule was not kept),
+ * harness-bound (the harness's cores were full, the gateway's not: harness-bound.ts), unsteady
  * (throughput trended or swung) or ok. Collect records it as the step ends, and the tables,
  * capacity and exit code read it.
  */
@@ -13,6 +14,8 @@ export interface StepVerdictInput {
   gatewayExit: string | null;
   rate: RateFacts | null;
   steady: boolean;
+  /** Why the harness, not the gateway, set the step's limit; null when it did not. */
+  harnessBound?: string | null;
 }
 
 /** Why the step failed, one line each; [] when it did not. */
@@ -30,5 +33,6 @@ export function stepFailures({ requests, minSuccess, gatewayExit }: Pick<StepVer
 export function stepStatus(input: StepVerdictInput): StepRecord['status'] {
   if (stepFailures(input).length > 0) return 'failed';
   if (input.rate && !input.rate.scheduleKept) return 'overloaded';
+  if (input.harnessBound) return 'harness-bound';
   return input.steady ? 'ok' : 'unsteady';
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { colorWanted } from './color.js';
+import { BUILT_IN_SPECS } from './gateway-specs.js';
 import { Command, Option } from 'commander';
 import { CALLGRIND_ARGS, DEFAULTS, makeRunId, recordFinishedRunsComparison, runComparison, type CompareOptions } from '@gwprof/collect';
 import { EXIT, GwprofError, type PublishedCompare } from '@gwprof/results';
@@ -78,7 +79,7 @@ export function compareCommand(): Command {
     .description(
       'did the candidate gateway get slower than the baseline? Each epoch restarts both and measures short windows of each in random order, until a test on the epochs decides',
     )
-    .option('--baseline <gateway>', 'baseline gateway spec: mesh, hive, apollo or cmd:<shell command> (run in the folder you started gwprof from)')
+    .option('--baseline <gateway>', `baseline gateway spec: ${BUILT_IN_SPECS} or cmd:<shell command> (run in the folder you started gwprof from)`)
     .option('--candidate <gateway>', 'candidate gateway spec (same forms)')
     .option('--baseline-env <KEY=VALUE>', 'environment variable for the baseline gateway only (repeatable)', collectKeyValue('--baseline-env'))
     .option('--candidate-env <KEY=VALUE>', 'environment variable for the candidate gateway only (repeatable)', collectKeyValue('--candidate-env'))

@@ -1,5 +1,6 @@
 /** `gwprof goldens`: record a scenario file's golden responses once, from a reference gateway. */
 import path from 'node:path';
+import { BUILT_IN_SPECS } from './gateway-specs.js';
 import { Command } from 'commander';
 import { readScenarioFile, recordGoldens } from '@gwprof/collect';
 import { EXIT, GwprofError } from '@gwprof/results';
@@ -24,7 +25,7 @@ export function goldensCommand(): Command {
     .requiredOption('--scenario <file>', SCENARIO_FILE_HELP)
     .option(
       '--reference <gateway>',
-      "the gateway whose answers are right: mesh, hive, apollo, cmd:<command> (run in your folder) or url:<http://127.0.0.1:…> (default: the scenario file's gateway, run in its folder)",
+      `the gateway whose answers are right: ${BUILT_IN_SPECS}, cmd:<command> (run in your folder) or url:<http://127.0.0.1:…> (default: the scenario file's gateway, run in its folder)`,
     )
     .option('--gateway-env <KEY=VALUE>', 'environment variable for the reference gateway only (repeatable)', collectKeyValue('--gateway-env'))
     .option('--goldens <file>', "where to write them (default: the scenario file's goldens:)");

@@ -1,5 +1,6 @@
 /** `gwprof soak`: hours of steady load on one gateway, a forced GC in every interval's calm, a leak verdict. */
 import path from 'node:path';
+import { BUILT_IN_SPECS } from './gateway-specs.js';
 import { Command, Option } from 'commander';
 import { DEFAULTS, SCENARIOS, runSoak, type SoakOptions } from '@gwprof/collect';
 import { publishSoak } from '@gwprof/publish';
@@ -40,7 +41,7 @@ export function soakCommand(): Command {
     )
     .option(
       '-g, --gateway <spec>',
-      'gateway under test: mesh, hive, apollo or cmd:<shell command> (run in the folder you started gwprof from; soak starts it: it needs the preload)',
+      `gateway under test: ${BUILT_IN_SPECS} or cmd:<shell command> (run in the folder you started gwprof from; soak starts it: it needs the preload)`,
       DEFAULTS.gateway,
     )
     .option('--gateway-env <KEY=VALUE>', 'environment variable for the gateway process only (repeatable)', collectKeyValue('--gateway-env'))

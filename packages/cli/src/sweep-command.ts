@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { colorWanted } from './color.js';
+import { BUILT_IN_SPECS } from './gateway-specs.js';
 import { Command, Option } from 'commander';
 import { DEFAULTS, SCENARIOS, findK6, runSweep, type SweepOptions } from '@gwprof/collect';
 import { publishRun } from '@gwprof/publish';
@@ -48,7 +49,7 @@ export function sweepCommand(): Command {
     .description('start the subgraphs and a gateway, sweep load over concurrency levels, validate every response and profile the gateway')
     .option(
       '-g, --gateway <spec>',
-      "gateway under test: mesh, hive, apollo, cmd:<shell command> (run in the folder you started gwprof from; gets PORT and SUBGRAPH_<NAME>_URL), or url:<http://127.0.0.1:…> for one already running (e.g. by gwprof up); default: a scenario file's gateway: (run in its folder), else mesh",
+      `gateway under test: ${BUILT_IN_SPECS}, cmd:<shell command> (run in the folder you started gwprof from; gets PORT and SUBGRAPH_<NAME>_URL), or url:<http://127.0.0.1:…> for one already running (e.g. by gwprof up); default: a scenario file's gateway: (run in its folder), else mesh`,
       DEFAULTS.gateway,
     )
     .option(

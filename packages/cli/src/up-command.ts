@@ -1,3 +1,4 @@
+import { BUILT_IN_SPECS } from './gateway-specs.js';
 import { Command } from 'commander';
 import { DEFAULTS, bringUp } from '@gwprof/collect';
 import { collectKeyValue } from './options.js';
@@ -13,7 +14,7 @@ interface UpFlags extends ServiceFlags {
 export function upCommand(): Command {
   const command = new Command('up')
     .description('start the subgraphs and a gateway as a sweep would (same isolation), print their URLs and pids, and keep them up until Ctrl-C or SIGTERM')
-    .option('-g, --gateway <spec>', 'gateway: mesh, hive, apollo, or cmd:<shell command> (run in the folder you started gwprof from)', DEFAULTS.gateway)
+    .option('-g, --gateway <spec>', `gateway: ${BUILT_IN_SPECS}, or cmd:<shell command> (run in the folder you started gwprof from)`, DEFAULTS.gateway)
     .option('--gateway-env <KEY=VALUE>', 'environment variable for the gateway process only (repeatable)', collectKeyValue('--gateway-env'));
   return addServiceOptions(command).action(async (flags: UpFlags) => {
     const progress = new ProgressLine();

@@ -1,7 +1,7 @@
 /** What the run ran on, recorded with its results so figures can be compared honestly. */
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
-import type { RunEnvironment } from '@gwprof/results';
+import type { GatewayBuild, RunEnvironment } from '@gwprof/results';
 import { repoRoot } from './paths.js';
 import type { FdLimit } from './fd-limit.js';
 import type { CpuPlan } from './isolation.js';
@@ -20,6 +20,7 @@ export function describeEnvironment(options: {
   memoryLimitMethod: string | null;
   fdLimit: FdLimit;
   gatewayPackages: Record<string, string>;
+  gatewayBuilds?: Record<string, GatewayBuild>;
   commandLine: string[];
 }): RunEnvironment {
   const cpus = os.cpus();
@@ -34,6 +35,7 @@ export function describeEnvironment(options: {
     memoryLimitMethod: options.memoryLimitMethod,
     fdLimit: options.fdLimit,
     gatewayPackages: options.gatewayPackages,
+    ...(options.gatewayBuilds && Object.keys(options.gatewayBuilds).length > 0 ? { gatewayBuilds: options.gatewayBuilds } : {}),
     gitCommit: gitCommit(),
     commandLine: options.commandLine,
     hostname: os.hostname(),

@@ -209,6 +209,7 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
   const nodeOptions = [options.extraEnv.NODE_OPTIONS ?? process.env.NODE_OPTIONS, ...options.nodeOptions].filter(Boolean).join(' ');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...launch.env,
     ...options.extraEnv,
     ...baseEnv,
     ...options.harnessEnv,

@@ -14,7 +14,7 @@ export { TOOL_VERSION } from './version.js';
 export { makeRunId } from './run-folder.js';
 // Building blocks for the benchmarks (bench/): the same machinery the sweep uses.
 export { openSession, type Session } from './session.js';
-export { gatewayFromSpec } from './gateways/index.js';
+export { BUILT_IN_GATEWAYS, NATIVE_BINARIES, gatewayFromSpec, installNativeBinary, nativeBinaryPath } from './gateways/index.js';
 export { loadScenario } from './fixtures.js';
 export type { Scenario, ScenarioRequest } from './scenario.js';
 export { looksLikeScenarioFile, readScenarioFile, type ScenarioFileSpec } from './scenario-file.js';

@@ -70,6 +70,10 @@ export async function startScenarioSubgraphs(options: StartOptions): Promise<Sub
       urls: Object.fromEntries(options.subgraphs.map((s) => [s.name, urlOf(s)])),
       pidOf: (name) => pids.get(name) ?? null,
       requestCounts: allCounted ? countRequests(Object.fromEntries(options.subgraphs.map((s) => [s.name, portOf(s)]))) : null,
+      helperPids: (): Record<string, number> => {
+        const proxy = processes.get('counting-proxy');
+        return proxy ? { 'counting proxy': proxy.pid } : {};
+      },
       stop,
     };
   };

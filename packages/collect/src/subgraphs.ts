@@ -21,6 +21,8 @@ export interface RunningSubgraphs {
    * file's own subgraphs: not gwprof's code, and not proxied).
    */
   requestCounts: (() => Promise<Record<string, number>>) | null;
+  /** Harness processes that serve them beside the subgraphs themselves (gwprof's counting proxy), by name. */
+  helperPids?: () => Record<string, number>;
   stop(): Promise<void>;
 }
 
@@ -103,4 +105,13 @@ export async function startSubgraphs(options: {
 
 function urlsOf(ports: Record<SubgraphName, number>): Record<SubgraphName, string> {
   return Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, `http://127.0.0.1:${ports[name]}/graphql`])) as Record<SubgraphName, string>;
+}
+
+/** The demo subgraphs serve their Federation 2 form at this path (packages/subgraph-server); /graphql serves the first form. */
+export const FED2_PATH = '/fed2/graphql';
+
+/** The demo subgraphs' addresses in the form a gateway composes: Federation 2 for the native routers, as they are otherwise. */
+export function urlsForFederation(urls: Record<string, string>, federation: 1 | 2 | undefined): Record<string, string> {
+  if (federation !== 2) return urls;
+  return Object.fromEntries(Object.entries(urls).map(([name, url]) => [name, Object.assign(new URL(url), { pathname: FED2_PATH }).toString()]));
 }

@@ -8,7 +8,7 @@ import { GwprofError, loadLabel, writeRunResult, type LoadShape, type RequestSou
 import type { Scenario } from './scenario.js';
 import { openRequests, type ScenarioSource } from './scenario-source.js';
 import { assertPortFree } from './ports.js';
-import { gatewayFromSpec, installGateway } from './gateways/index.js';
+import { buildsOf, gatewayFromSpec, installGateway } from './gateways/index.js';
 import { measureStep, type StepSettings } from './step/measure-step.js';
 import { openSession, type Session } from './session.js';
 import type { ProfilerKind, ServiceOptions } from './test-bed.js';
@@ -69,6 +69,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     maxConcurrency: Math.max(...options.levels.map((l) => (l.kind === 'closed' ? l.concurrency : l.maxInFlight))),
     attached,
     gatewayPackages: adapter?.packageVersions() ?? {},
+    gatewayBuilds: await buildsOf({ [options.gateway]: adapter }),
     ownSubgraphs,
   });
   const { runDir, logs } = session;

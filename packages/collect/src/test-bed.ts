@@ -10,7 +10,7 @@ import { ensureFdLimit, type FdLimit } from './fd-limit.js';
 import { createMemoryCap, pinSelf, planCpuSets, type CpuPlan, type MemoryCap } from './isolation.js';
 import type { RunLogs } from './log.js';
 import { ProcessRegistry } from './processes.js';
-import { startSubgraphs, type RunningSubgraphs, type SubgraphViews } from './subgraphs.js';
+import { startSubgraphs, urlsForFederation, type RunningSubgraphs, type SubgraphViews } from './subgraphs.js';
 import { startScenarioSubgraphs } from './scenario-subgraphs.js';
 import type { ScenarioSubgraph } from './scenario-file.js';
 import { startGateway, type CallgrindLaunch, type RunningGateway } from './gateway-process.js';
@@ -168,7 +168,8 @@ export async function startTestBed(options: {
       const gateway = await startGateway({
         adapter,
         port,
-        subgraphUrls: subgraphs.urls,
+        // A scenario file's own subgraphs serve one form, and only cmd: gateways (no federation field) meet them.
+        subgraphUrls: urlsForFederation(subgraphs.urls, adapter.federation),
         extraEnv: gatewayEnv,
         nodeOptions: [
           ...(options.profiler === 'inspector' ? [withProfilerPreload(undefined)] : []),
@@ -187,7 +188,10 @@ export async function startTestBed(options: {
       });
       let profiler: ProfilerClient | null = null;
       let profilerUnavailable: string | null = null;
-      if (options.profiler === 'inspector') {
+      // A native gateway has no V8 to profile: no wait for a preload it cannot load.
+      if (options.profiler === 'inspector' && adapter.build) {
+        profilerUnavailable = `${adapter.spec} is a native gateway: gwprof's V8 profiler cannot see into it`;
+      } else if (options.profiler === 'inspector') {
         try {
           profiler = await ProfilerClient.connect(profilerDir, gateway.serverPid);
         } catch (error) {

@@ -15,9 +15,31 @@ export const RESULTS_SCHEMA_VERSION = 3;
  * ok; unsteady: measured, but the window trended or swung too much to stand for a steady state
  * (the reasons say how); overloaded: an open-loop step whose schedule was not kept (sends dropped
  * at the in-flight cap, or the load generator late), so its latency is not the gateway's at that
- * rate; failed: below the success threshold, or the gateway died.
+ * rate; harness-bound: the harness's cores were full while the gateway's were not, so the step
+ * measured gwprof's limit (or the machine's), not the gateway's; failed: below the success
+ * threshold, or the gateway died.
  */
-export type StepStatus = 'ok' | 'unsteady' | 'overloaded' | 'failed';
+export type StepStatus = 'ok' | 'unsteady' | 'overloaded' | 'harness-bound' | 'failed';
+
+/** A set of CPUs over a step's window: which, and how busy they were by anything that ran on them. */
+export interface CoreUse {
+  cpus: string;
+  busyPercent: number;
+}
+
+/** The harness during a step's window: each of its processes, and its cores beside the gateway's. */
+export interface HarnessUse {
+  /** % of one core of each process: the load engine, each subgraph gwprof started, its counting proxy. */
+  processes: Record<string, number | null>;
+  /** Their sum; null when one of them could not be read. */
+  cpuPercent: number | null;
+  /** The CPUs the harness ran on; null when unknown. */
+  cores: CoreUse | null;
+  /** The CPUs the gateway ran on; null for a gateway gwprof cannot see. */
+  gatewayCores: CoreUse | null;
+  /** Why the step is harness-bound; null when it is not. */
+  boundReason: string | null;
+}
 
 export interface RequestCounts {
   /** Every response or error that completed in the measured window. */
@@ -191,6 +213,8 @@ export interface StepRecord {
   /** Subgraph requests per gateway response; null when no responses. */
   fanout: number | null;
   loadgen: { cpuPercent: number };
+  /** Every process of the harness and the cores of both sides; absent in older results. */
+  harness?: HarnessUse;
   profile?: StepProfile;
   series: SeriesPoint[];
   steadiness: Steadiness;
@@ -297,9 +321,24 @@ export interface RunEnvironment {
   memoryLimitMethod: string | null;
   fdLimit: { soft: number; hard: number };
   gatewayPackages: Record<string, string>;
+  /** Each native gateway's build, by spec (a comparison's by side: `baseline:grafbase`); absent for Node gateways and in older results. */
+  gatewayBuilds?: Record<string, GatewayBuild>;
   gitCommit: string | null;
   commandLine: string[];
   hostname: string;
+}
+
+/** A native gateway's binary as measured: where it came from, how it was built, and its hash. */
+export interface GatewayBuild {
+  name: string;
+  version: string;
+  /** The registry and package or crate it came from, or the user's own command. */
+  source: string;
+  /** The build's settings: as published, or cargo's profile and flags. */
+  profile: string;
+  binary: string;
+  sha256: string;
+  licence: string;
 }
 
 /** Where a run's requests came from, as every record keeps it: query files, or a scenario file and its own subgraphs. */

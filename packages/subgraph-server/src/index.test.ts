@@ -3,7 +3,7 @@ import type http from 'node:http';
 import { buildSchema } from 'graphql';
 import { startSubgraph } from './index.js';
 
-const schema = buildSchema('type Query { hello: String }');
+const schemas = { fed1: buildSchema('type Query { hello: String }'), fed2: buildSchema('type Query { hello: String form: String }') };
 let servers: http.Server[] = [];
 
 afterEach(() => {
@@ -11,13 +11,13 @@ afterEach(() => {
   servers = [];
 });
 
-const post = (port: number) =>
-  fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ hello }' }) });
+const post = (port: number, path = '/graphql', query = '{ hello }') =>
+  fetch(`http://127.0.0.1:${port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
 const requestsOn = async (port: number) => ((await (await fetch(`http://127.0.0.1:${port}/__gwprof/stats`)).json()) as { requests: number }).requests;
 
 describe('startSubgraph', () => {
   it("serves on every port it is given and counts each port's requests apart", async () => {
-    servers = await startSubgraph({ name: 'test', schema, ports: [4791, 4792] });
+    servers = await startSubgraph({ name: 'test', schemas, ports: [4791, 4792] });
     for (let i = 0; i < 3; i++) expect((await post(4791)).status).toBe(200);
     expect(await (await post(4792)).json()).toEqual({ data: { hello: null } });
     expect(await requestsOn(4791)).toBe(3);
@@ -25,9 +25,16 @@ describe('startSubgraph', () => {
   });
 
   it('fails, leaving no port open, when one of its ports is taken', async () => {
-    servers = await startSubgraph({ name: 'first', schema, ports: [4793] });
-    await expect(startSubgraph({ name: 'second', schema, ports: [4794, 4793] })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    servers = await startSubgraph({ name: 'first', schemas, ports: [4793] });
+    await expect(startSubgraph({ name: 'second', schemas, ports: [4794, 4793] })).rejects.toMatchObject({ code: 'EADDRINUSE' });
     // 4794 was opened before 4793 failed, and closed again: it can be taken.
-    servers.push(...(await startSubgraph({ name: 'third', schema, ports: [4794] })));
+    servers.push(...(await startSubgraph({ name: 'third', schemas, ports: [4794] })));
+  });
+
+  it('serves the Federation 2 form on /fed2/graphql and the first form elsewhere, both counted', async () => {
+    servers = await startSubgraph({ name: 'forms', schemas, ports: [4795] });
+    expect(await (await post(4795, '/fed2/graphql', '{ form }')).json()).toEqual({ data: { form: null } });
+    expect((await (await post(4795, '/graphql', '{ form }')).json()) as { errors?: unknown[] }).toHaveProperty('errors');
+    expect(await requestsOn(4795)).toBe(2);
   });
 });

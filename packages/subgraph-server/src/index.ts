@@ -4,16 +4,31 @@
  * and never become the bottleneck of a gateway benchmark. It counts the requests it
  * serves (GET /__gwprof/stats) so the harness can report fan-out. It may listen on
  * several ports and counts each port's requests apart: two gateways measured at once
- * each get their own port, so each one's fan-out is its own.
+ * each get their own port, so each one's fan-out is its own. It serves each subgraph in two forms
+ * of the same schema: POST /graphql as Federation 1 (`extend type … @key`, which legacy Mesh needs)
+ * and POST /fed2/graphql as Federation 2 (`@link`), which the native routers compose.
  */
 import http from 'node:http';
 import { parse, validate, execute, type DocumentNode, type GraphQLSchema, type GraphQLError } from 'graphql';
 
 export { DATA_SET } from './data-set.js';
 
+/** What makes a subgraph's SDL Federation 2: the link to the spec and the directives it uses. */
+export const FED2_LINK =
+  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@external", "@requires", "@provides", "@shareable"])\n';
+
+/** A subgraph's schema in its two forms: the same types and resolvers. */
+export interface SubgraphSchemas {
+  fed1: GraphQLSchema;
+  fed2: GraphQLSchema;
+}
+
+/** The path that serves the Federation 2 form; every other /graphql path serves Federation 1. */
+export const FED2_PATH = '/fed2/graphql';
+
 export interface SubgraphOptions {
   name: string;
-  schema: GraphQLSchema;
+  schemas: SubgraphSchemas;
   /** One or more ports; the stats on each count the GraphQL requests that came in on it. */
   ports: readonly number[];
   host?: string;
@@ -29,13 +44,14 @@ interface CachedDocument {
 const MAX_CACHED_DOCUMENTS = 1000;
 
 export async function startSubgraph(options: SubgraphOptions): Promise<http.Server[]> {
-  const { schema, name } = options;
+  const { schemas, name } = options;
   const host = options.host ?? '127.0.0.1';
   const delayMs = options.delayMs ?? 0;
-  const documents = new Map<string, CachedDocument>();
+  const documents = { fed1: new Map<string, CachedDocument>(), fed2: new Map<string, CachedDocument>() };
 
-  const prepare = (query: string): CachedDocument => {
-    const cached = documents.get(query);
+  const prepare = (form: keyof SubgraphSchemas, query: string): CachedDocument => {
+    const schema = schemas[form];
+    const cached = documents[form].get(query);
     if (cached) return cached;
     let entry: CachedDocument;
     try {
@@ -45,8 +61,8 @@ export async function startSubgraph(options: SubgraphOptions): Promise<http.Serv
     } catch (error) {
       entry = { errors: [error as GraphQLError] };
     }
-    if (documents.size >= MAX_CACHED_DOCUMENTS) documents.clear();
-    documents.set(query, entry);
+    if (documents[form].size >= MAX_CACHED_DOCUMENTS) documents[form].clear();
+    documents[form].set(query, entry);
     return entry;
   };
 
@@ -56,7 +72,7 @@ export async function startSubgraph(options: SubgraphOptions): Promise<http.Serv
     res.end(payload);
   };
 
-  const handleGraphQL = async (raw: string, res: http.ServerResponse): Promise<void> => {
+  const handleGraphQL = async (form: keyof SubgraphSchemas, raw: string, res: http.ServerResponse): Promise<void> => {
     let body: { query?: unknown; variables?: unknown; operationName?: unknown };
     try {
       body = JSON.parse(raw);
@@ -68,14 +84,14 @@ export async function startSubgraph(options: SubgraphOptions): Promise<http.Serv
       send(res, 400, { errors: [{ message: 'Missing query' }] });
       return;
     }
-    const prepared = prepare(body.query);
+    const prepared = prepare(form, body.query);
     if (!prepared.document) {
       send(res, 400, { errors: (prepared.errors ?? []).map((e) => ({ message: e.message })) });
       return;
     }
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     const result = await execute({
-      schema,
+      schema: schemas[form],
       document: prepared.document,
       variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
       operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
@@ -96,7 +112,9 @@ export async function startSubgraph(options: SubgraphOptions): Promise<http.Serv
 type Send = (res: http.ServerResponse, status: number, body: unknown) => void;
 
 /** One port's request handler, with that port's own count of GraphQL requests. */
-function handlerCountingFor(name: string, handleGraphQL: (raw: string, res: http.ServerResponse) => Promise<void>, send: Send): http.RequestListener {
+type HandleGraphQL = (form: keyof SubgraphSchemas, raw: string, res: http.ServerResponse) => Promise<void>;
+
+function handlerCountingFor(name: string, handleGraphQL: HandleGraphQL, send: Send): http.RequestListener {
   let requests = 0;
   return (req, res) => {
     const url = req.url ?? '/';
@@ -108,15 +126,16 @@ function handlerCountingFor(name: string, handleGraphQL: (raw: string, res: http
       send(res, 200, { ok: true });
       return;
     }
-    if (req.method !== 'POST' || !url.startsWith('/graphql')) {
-      send(res, 404, { errors: [{ message: `POST /graphql only (got ${req.method} ${url})` }] });
+    const form = url.startsWith(FED2_PATH) ? 'fed2' : 'fed1';
+    if (req.method !== 'POST' || !(url.startsWith('/graphql') || form === 'fed2')) {
+      send(res, 404, { errors: [{ message: `POST /graphql or ${FED2_PATH} only (got ${req.method} ${url})` }] });
       return;
     }
     requests++;
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      handleGraphQL(Buffer.concat(chunks).toString('utf8'), res).catch((error: unknown) => {
+      handleGraphQL(form, Buffer.concat(chunks).toString('utf8'), res).catch((error: unknown) => {
         send(res, 500, { errors: [{ message: String(error) }] });
       });
     });
@@ -139,11 +158,11 @@ function listen(port: number, host: string, handler: http.RequestListener): Prom
  * Entry point helper for a subgraph's main module: reads PORT (one port, or several separated by
  * commas) and SUBGRAPH_DELAY_MS, logs one JSON line when ready.
  */
-export async function runSubgraphMain(name: string, schema: GraphQLSchema, defaultPort: number): Promise<void> {
+export async function runSubgraphMain(name: string, schemas: SubgraphSchemas, defaultPort: number): Promise<void> {
   const ports = (process.env.PORT ?? String(defaultPort)).split(',').map(Number);
   const delayMs = Number(process.env.SUBGRAPH_DELAY_MS ?? 0);
   try {
-    const servers = await startSubgraph({ name, schema, ports, delayMs });
+    const servers = await startSubgraph({ name, schemas, ports, delayMs });
     process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), msg: 'subgraph ready', name, ports, delayMs })}\n`);
     const stop = (): void => {
       for (const server of servers) {

@@ -1,4 +1,4 @@
 import { runSubgraphMain } from '@gwprof/subgraph-server';
-import { schema } from './schema.js';
+import { fed2Schema, schema } from './schema.js';
 
-await runSubgraphMain('products', schema, 4003);
+await runSubgraphMain('products', { fed1: schema, fed2: fed2Schema }, 4003);

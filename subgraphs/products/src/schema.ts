@@ -1,6 +1,6 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
-import { DATA_SET } from '@gwprof/subgraph-server';
+import { DATA_SET, FED2_LINK } from '@gwprof/subgraph-server';
 
 // Large enough that `topProducts(first:, offset:)` in the default stream asks for a different page on
 // every request in flight; the first 10 products are the ones the seed's TestQuery sees.
@@ -22,7 +22,7 @@ const products: Product[] = Array.from({ length: PRODUCT_COUNT }, (_, i) => ({
 }));
 const productsByUpc = new Map(products.map((p) => [p.upc, p]));
 
-const typeDefs = parse(`
+const fields = `
   type Query {
     topProducts(first: Int = 5, offset: Int = 0): [Product]
     product(upc: String!): Product
@@ -33,20 +33,22 @@ const typeDefs = parse(`
     price: Int
     weight: Int
   }
-`);
+`;
 
-export const schema = buildSubgraphSchema({
-  typeDefs,
-  resolvers: {
-    Query: {
-      topProducts: (_: unknown, { first, offset }: { first: number; offset: number }) => {
-        const start = Math.max(0, offset);
-        return products.slice(start, start + Math.max(0, first));
-      },
-      product: (_: unknown, { upc }: { upc: string }) => productsByUpc.get(upc) ?? null,
+const resolvers = {
+  Query: {
+    topProducts: (_: unknown, { first, offset }: { first: number; offset: number }) => {
+      const start = Math.max(0, offset);
+      return products.slice(start, start + Math.max(0, first));
     },
-    Product: {
-      __resolveReference: (ref: { upc: string }) => productsByUpc.get(ref.upc) ?? null,
-    },
-  } as never,
-});
+    product: (_: unknown, { upc }: { upc: string }) => productsByUpc.get(upc) ?? null,
+  },
+  Product: {
+    __resolveReference: (ref: { upc: string }) => productsByUpc.get(ref.upc) ?? null,
+  },
+} as never;
+
+/** The form every gateway here composed from the start (Federation 1 style). */
+export const schema = buildSubgraphSchema({ typeDefs: parse(fields), resolvers });
+/** The same subgraph as Federation 2, for the native routers, which compose only that. */
+export const fed2Schema = buildSubgraphSchema({ typeDefs: parse(`${FED2_LINK}${fields}`), resolvers });

@@ -1,4 +1,4 @@
 import { runSubgraphMain } from '@gwprof/subgraph-server';
-import { schema } from './schema.js';
+import { fed2Schema, schema } from './schema.js';
 
-await runSubgraphMain('reviews', schema, 4002);
+await runSubgraphMain('reviews', { fed1: schema, fed2: fed2Schema }, 4002);

@@ -1,6 +1,6 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
-import { DATA_SET } from '@gwprof/subgraph-server';
+import { DATA_SET, FED2_LINK } from '@gwprof/subgraph-server';
 
 const { users: USER_COUNT, products: PRODUCT_COUNT, seedUsers: SEED_USERS } = DATA_SET;
 const REVIEWS_PER_USER = 3;
@@ -42,14 +42,16 @@ for (const review of reviews) {
 }
 const usernames = new Map(Array.from({ length: USER_COUNT }, (_, i) => [String(i + 1), `@user${i + 1}`]));
 
-// Non-owning subgraphs use `extend type ... @key`: legacy Mesh detects federation from that form.
-const typeDefs = parse(`
+const review = `
   type Review @key(fields: "id") {
     id: ID!
     body: String
     author: User @provides(fields: "username")
     product: Product
   }
+`;
+// Non-owning subgraphs use `extend type ... @key`: legacy Mesh detects federation from that form.
+const fed1 = `${review}
   extend type User @key(fields: "id") {
     id: ID! @external
     username: String @external
@@ -59,22 +61,34 @@ const typeDefs = parse(`
     upc: String! @external
     reviews: [Review]
   }
-`);
+`;
+// Federation 2: an entity's key fields are its own; only the provided field is external.
+const fed2 = `${FED2_LINK}${review}
+  type User @key(fields: "id") {
+    id: ID!
+    username: String @external
+    reviews: [Review]
+  }
+  type Product @key(fields: "upc") {
+    upc: String!
+    reviews: [Review]
+  }
+`;
 
-export const schema = buildSubgraphSchema({
-  typeDefs,
-  resolvers: {
-    Review: {
-      __resolveReference: (ref: { id: string }) => byId.get(ref.id) ?? null,
-      author: (review: Review) => ({ __typename: 'User', id: review.authorId, username: usernames.get(review.authorId) }),
-      product: (review: Review) => ({ __typename: 'Product', upc: review.upc }),
-    },
-    User: {
-      reviews: (user: { id: string }) => byAuthor.get(user.id) ?? [],
-      username: (user: { id: string }) => usernames.get(user.id) ?? null,
-    },
-    Product: {
-      reviews: (product: { upc: string }) => byProduct.get(product.upc) ?? [],
-    },
-  } as never,
-});
+const resolvers = {
+  Review: {
+    __resolveReference: (ref: { id: string }) => byId.get(ref.id) ?? null,
+    author: (review: Review) => ({ __typename: 'User', id: review.authorId, username: usernames.get(review.authorId) }),
+    product: (review: Review) => ({ __typename: 'Product', upc: review.upc }),
+  },
+  User: {
+    reviews: (user: { id: string }) => byAuthor.get(user.id) ?? [],
+    username: (user: { id: string }) => usernames.get(user.id) ?? null,
+  },
+  Product: {
+    reviews: (product: { upc: string }) => byProduct.get(product.upc) ?? [],
+  },
+} as never;
+
+export const schema = buildSubgraphSchema({ typeDefs: parse(fed1), resolvers });
+export const fed2Schema = buildSubgraphSchema({ typeDefs: parse(fed2), resolvers });

@@ -32,8 +32,8 @@ export function analyzeCapacity(steps: readonly CapacityStep[], options: Capacit
   const sorted = steps
     .flatMap((step): CurvePoint[] => (step.load.kind === 'closed' ? [{ ...step, concurrency: step.load.concurrency }] : []))
     .sort((a, b) => a.concurrency - b.concurrency);
-  // Unsteady steps are measured, with a caveat the tables show: they count.
-  const ok = sorted.filter((step) => step.status !== 'failed');
+  // Unsteady steps are measured, with a caveat the tables show: they count. A harness-bound step measured gwprof's limit, not the gateway's.
+  const ok = sorted.filter((step) => step.status !== 'failed' && step.status !== 'harness-bound');
   const notes: string[] = [];
 
   const knee = findKnee(ok);
@@ -75,6 +75,7 @@ interface Figure {
 /** Why a step is outside capacity, or null when it meets the success and latency targets. */
 function targetMiss(step: CapacityStep, { minSuccess = 1, latencyTargetMs }: CapacityOptions): string | null {
   if (step.status === 'failed') return 'failed';
+  if (step.status === 'harness-bound') return "harness-bound: the harness's limit, not the gateway's";
   if (step.successRate < minSuccess) {
     return `success rate ${formatPercent(step.successRate)} is below the target ${formatPercent(minSuccess)}`;
   }

@@ -45,7 +45,7 @@ function pastKnee(step: StepRecord, lightestP50: number | null): string | null {
 /** The targets a step misses, one line each ([] when it meets them all). */
 export function sloMisses(step: StepRecord, slo: Slo): string[] {
   const misses: string[] = [];
-  if (step.status === 'failed' || step.status === 'overloaded') misses.push(`step ${step.status}`);
+  if (step.status === 'failed' || step.status === 'overloaded' || step.status === 'harness-bound') misses.push(`step ${step.status}`);
   for (const [key, limit] of Object.entries(slo.latencyMs) as Array<[keyof Slo['latencyMs'], number]>) {
     const value = step.latencyMs?.[key as keyof LatencyMs] ?? null;
     if (value === null || value > limit) misses.push(`${key} ${value === null ? 'unknown' : `${Math.round(value)} ms`} > ${limit} ms`);

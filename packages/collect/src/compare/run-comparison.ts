@@ -8,7 +8,7 @@ import path from 'node:path';
 import { mulberry32 } from '@gwprof/analysis';
 import { GwprofError, compareLoadAt, writeCompareResult, type CompareConfig, type CompareResult, type RequestSourceRecord } from '@gwprof/results';
 import { candidateRequests, openRequests } from '../scenario-source.js';
-import { gatewayFromSpec, installGateway } from '../gateways/index.js';
+import { buildsOf, gatewayFromSpec, installGateway } from '../gateways/index.js';
 import { resolveNode } from '../node-binaries.js';
 import { openSession, type Session } from '../session.js';
 import { recordHeader } from '../record-header.js';
@@ -43,6 +43,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     ...options,
     label: 'compare',
     maxConcurrency: counting ? 1 : options.load.kind === 'open' ? options.load.maxInFlight : Math.max(...options.levels),
+    gatewayBuilds: await buildsOf({ [`baseline:${options.baseline}`]: adapters.baseline, [`candidate:${options.candidate}`]: adapters.candidate }),
     gatewayPackages: Object.fromEntries(
       SIDES.flatMap((side) => Object.entries(adapters[side].packageVersions()).map(([name, version]) => [`${side}:${name}`, version])),
     ),
@@ -50,7 +51,12 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     profiler: options.profile || counting ? 'inspector' : 'none',
     ownSubgraphs,
   });
-  const compare = newCompare(options, session, { ...recorded, candidateExpect: candidateGoldens }, { baseline: nodes.baseline.version, candidate: nodes.candidate.version });
+  const compare = newCompare(
+    options,
+    session,
+    { ...recorded, candidateExpect: candidateGoldens },
+    { baseline: nodes.baseline.version, candidate: nodes.candidate.version },
+  );
   writeCompareResult(session.runDir, compare);
   let pair: GatewayPair | null = null;
   const failure = await runLifecycle(
@@ -120,7 +126,12 @@ function seedOf(runId: string): number {
   return hash >>> 0;
 }
 
-function newCompare(options: CompareOptions, session: Session, recorded: RequestSourceRecord & Pick<CompareConfig, 'candidateExpect'>, nodes: CompareConfig['nodes']): CompareResult {
+function newCompare(
+  options: CompareOptions,
+  session: Session,
+  recorded: RequestSourceRecord & Pick<CompareConfig, 'candidateExpect'>,
+  nodes: CompareConfig['nodes'],
+): CompareResult {
   const config: CompareConfig = {
     baseline: options.baseline,
     candidate: options.candidate,

@@ -2,16 +2,22 @@ import { apolloGateway } from './apollo.js';
 import { commandGateway } from './command.js';
 import { hiveGateway } from './hive.js';
 import { meshGateway } from './mesh.js';
+import { grafbaseGateway } from './grafbase.js';
+import { apolloRouterGateway, hiveRouterGateway } from './native-routers.js';
 import type { GatewayAdapter } from './types.js';
 import { GwprofError } from '@gwprof/results';
 
 export * from './types.js';
 export { installGateway } from './install.js';
+export { NATIVE_BINARIES, buildsOf, installNativeBinary, nativeBinaryPath, nativeCacheDir } from './native-builds.js';
 
 export const BUILT_IN_GATEWAYS: Record<string, () => GatewayAdapter> = {
   mesh: meshGateway,
   hive: hiveGateway,
   apollo: apolloGateway,
+  grafbase: grafbaseGateway,
+  'hive-router': hiveRouterGateway,
+  'apollo-router': apolloRouterGateway,
 };
 
 /** Turns a gateway spec (mesh, hive, apollo, cmd:<shell command>) into its adapter. */

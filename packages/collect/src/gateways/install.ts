@@ -8,12 +8,28 @@ import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GwprofError } from '@gwprof/results';
 import { gatewayDir, gatewaysDir, inMonorepo } from '../paths.js';
+import { NATIVE_BINARIES, installNativeBinary } from './native-builds.js';
+import { SUPERGRAPH_HELPER } from './native-routers.js';
 
 const MARKER = '.gwprof-installed';
 
-/** Installs the gateway's packages when they are not there yet; a no-op for cmd: gateways and in the monorepo. */
+/**
+ * Installs what a built-in gateway needs on first use: a native one's binary (and, for the routers,
+ * the composition helper's packages), a Node one's pinned packages; a no-op for cmd: and url:.
+ */
 export async function installGateway(spec: string, onProgress: (line: string, final: boolean) => void): Promise<void> {
-  if (inMonorepo || spec.startsWith('cmd:') || spec.startsWith('url:')) return;
+  if (spec.startsWith('cmd:') || spec.startsWith('url:')) return;
+  if (spec in NATIVE_BINARIES) {
+    await installNativeBinary(spec, onProgress);
+    if (spec !== 'grafbase') await installPackages(SUPERGRAPH_HELPER, onProgress);
+    return;
+  }
+  await installPackages(spec, onProgress);
+}
+
+/** A gateway folder's pinned packages, into the cache; in the monorepo they are installed already. */
+async function installPackages(spec: string, onProgress: (line: string, final: boolean) => void): Promise<void> {
+  if (inMonorepo) return;
   const target = gatewayDir(spec);
   if (existsSync(path.join(target, MARKER))) return;
   const shipped = path.join(gatewaysDir, spec);

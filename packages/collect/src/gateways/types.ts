@@ -4,6 +4,7 @@
  * shared (gateway-process.ts), so every adapter is measured the same way.
  */
 import type { Logger } from 'pino';
+import type { GatewayBuild } from '@gwprof/results';
 
 export const SUBGRAPH_NAMES = ['accounts', 'reviews', 'products', 'inventory'] as const;
 export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
@@ -30,6 +31,8 @@ export interface GatewayLaunch {
   cwd: string;
   /** True when command is `node` running a script: profilers (clinic, 0x) can wrap it. */
   isNodeScript: boolean;
+  /** Environment the gateway itself needs, beside PORT and the subgraph URLs. */
+  env?: Record<string, string>;
 }
 
 export interface GatewayAdapter {
@@ -45,4 +48,8 @@ export interface GatewayAdapter {
   dispose?(): void;
   /** How long a start may take before it is called failed. */
   readonly startTimeoutMs: number;
+  /** The form of the demo's subgraphs it composes: 1 (`extend type … @key`, the default) or 2 (`@link`, the native routers). */
+  readonly federation?: 1 | 2;
+  /** A native gateway's binary, for the record; absent for Node gateways. */
+  build?(): Promise<GatewayBuild>;
 }

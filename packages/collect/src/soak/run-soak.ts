@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { GwprofError, writeSoakResult, type RequestSourceRecord, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
 import type { Scenario } from '../scenario.js';
-import { gatewayFromSpec, installGateway } from '../gateways/index.js';
+import { buildsOf, gatewayFromSpec, installGateway } from '../gateways/index.js';
 import { openSession, type RunRequest, type Session } from '../session.js';
 import type { ServiceOptions } from '../test-bed.js';
 import type { RunningGateway } from '../gateway-process.js';
@@ -53,16 +53,20 @@ export interface SoakOutcome {
 
 export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
   if (options.gateway.startsWith('url:'))
-    throw new GwprofError('soak starts the gateway itself (it forces GCs and takes snapshots through its preload): give mesh, hive, apollo or cmd:…');
+    throw new GwprofError(
+      'soak starts the gateway itself (it forces GCs and takes snapshots through its preload): give a built-in Node gateway (mesh, hive, apollo) or cmd:…',
+    );
   const { scenario, recorded, ownSubgraphs } = openRequests(options.scenario, [options.gateway]);
   await installGateway(options.gateway, options.onProgress);
   const adapter = gatewayFromSpec(options.gateway, options.gatewayCwd);
+  if (adapter.build) throw new GwprofError(`soak forces GCs and takes heap snapshots through gwprof's Node preload: ${options.gateway} is a native gateway`);
   const maxConcurrency = options.load.kind === 'closed' ? options.load.concurrency : 1000;
   const session = openSession({
     ...options,
     label: `soak-${adapter.spec.replace(/^cmd:.*/, 'cmd')}`,
     maxConcurrency,
     gatewayPackages: adapter.packageVersions(),
+    gatewayBuilds: await buildsOf({ [options.gateway]: adapter }),
     profiler: 'inspector',
     ownSubgraphs,
   });

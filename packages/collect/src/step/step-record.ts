@@ -1,7 +1,6 @@
 /** A step's record from what was measured: counts, rates and latency of the window, verdict, caveats. */
-import type { LoadShape, RateFacts, StepRecord, SeriesPoint } from '@gwprof/results';
-import { stepFailures, stepStatus, type WindowSteadiness } from '@gwprof/analysis';
-import { SUBGRAPH_NAMES } from '../gateways/types.js';
+import type { HarnessUse, LoadShape, RateFacts, StepRecord, SeriesPoint } from '@gwprof/results';
+import { harnessBoundReason, neighbourWarning, stepFailures, stepStatus, type WindowSteadiness } from '@gwprof/analysis';
 import type { WindowStats } from '../load/recorder.js';
 import type { Settled } from './settle.js';
 import type { WarmupResult, WindowResult } from './step-types.js';
@@ -27,7 +26,16 @@ export function buildStepRecord(parts: StepParts): StepRecord {
   const { stats, window } = parts;
   const rate = rateFacts(parts);
   const { measurements } = window;
-  const verdictInput = { requests: stats.requests, minSuccess: parts.minSuccess, gatewayExit: parts.gatewayExit, rate, steady: parts.steadiness.steady };
+  const used = resources(parts);
+  const harness = harnessUse(used, measurements);
+  const verdictInput = {
+    requests: stats.requests,
+    minSuccess: parts.minSuccess,
+    gatewayExit: parts.gatewayExit,
+    rate,
+    steady: parts.steadiness.steady,
+    harnessBound: harness.boundReason,
+  };
   const failures = stepFailures(verdictInput);
   const successRate = stats.requests.total > 0 ? stats.requests.ok / stats.requests.total : 0;
   const steady = parts.steadiness;
@@ -37,7 +45,11 @@ export function buildStepRecord(parts: StepParts): StepRecord {
     rate,
     status: stepStatus(verdictInput),
     failures,
-    warnings: [...overloadReasons(rate, parts.load.kind === 'open' ? parts.load.maxInFlight : 0), ...warnings(parts)],
+    warnings: [
+      ...overloadReasons(rate, parts.load.kind === 'open' ? parts.load.maxInFlight : 0),
+      ...warnings(parts),
+      ...[neighbourWarning(used.gateway.cpuPercent, harness.gatewayCores)].filter((w): w is string => w !== null),
+    ],
     startedAt: parts.startedAt,
     durationSec: window.seconds,
     timing: {
@@ -58,7 +70,8 @@ export function buildStepRecord(parts: StepParts): StepRecord {
     rps: round(stats.requests.ok / Math.max(1, window.seconds)),
     latencyMs: stats.latencyMs,
     bytesPerResponse: stats.bytesPerResponse,
-    ...resources(parts),
+    ...used,
+    harness,
     ...(measurements.profile ? { profile: measurements.profile } : {}),
     series: parts.series,
     steadiness: {
@@ -104,6 +117,25 @@ function warnings({ settle, warmup, window }: StepParts): string[] {
   return lines;
 }
 
+/** The harness's processes and both sides' cores, and whether the harness set the step's limit. */
+function harnessUse(used: Pick<StepRecord, 'gateway' | 'subgraphs' | 'loadgen'>, measurements: WindowResult['measurements']): HarnessUse {
+  const processes: Record<string, number | null> = {
+    'load engine': used.loadgen.cpuPercent,
+    ...Object.fromEntries(Object.entries(used.subgraphs.perSubgraph).map(([name, s]) => [name, s.cpuPercent])),
+    ...Object.fromEntries(Object.entries(measurements.helpers).map(([name, u]) => [name, round(u.cpuPercent, 1)])),
+  };
+  const values = Object.values(processes);
+  const cpuPercent = values.every((v) => v !== null)
+    ? round(
+        values.reduce((a: number, b) => a + b!, 0),
+        1,
+      )
+    : null;
+  const { gateway: gatewayCores, harness: cores } = measurements.cores;
+  const boundReason = harnessBoundReason({ gatewayCpuPercent: used.gateway.cpuPercent, gatewayCores, harnessCores: cores, processes });
+  return { processes, cpuPercent, cores, gatewayCores, boundReason };
+}
+
 function resources({ stats, window }: StepParts): Pick<StepRecord, 'gateway' | 'subgraphs' | 'fanout' | 'loadgen'> {
   const { gateway, subgraphs, subgraphRequests, loadgenCpuSeconds } = window.measurements;
   const ok = stats.requests.ok;
@@ -118,14 +150,14 @@ function resources({ stats, window }: StepParts): Pick<StepRecord, 'gateway' | '
     },
     subgraphs: {
       cpuPercent:
-        known.length === SUBGRAPH_NAMES.length
+        known.length === Object.keys(subgraphs).length && known.length > 0
           ? round(
               known.reduce((a, u) => a + u.cpuPercent, 0),
               1,
             )
           : null,
       perSubgraph: Object.fromEntries(
-        SUBGRAPH_NAMES.map((n) => [n, { cpuPercent: subgraphs[n] ? round(subgraphs[n].cpuPercent, 1) : null, requests: subgraphRequests?.[n] ?? 0 }]),
+        Object.entries(subgraphs).map(([n, u]) => [n, { cpuPercent: u ? round(u.cpuPercent, 1) : null, requests: subgraphRequests?.[n] ?? 0 }]),
       ),
     },
     fanout: subgraphRequests && stats.requests.total > 0 ? round(totalSubgraphRequests / stats.requests.total, 3) : null,

@@ -4,7 +4,8 @@
  * load generator's own CPU. Opened at the window's first second, closed at its end.
  */
 import path from 'node:path';
-import type { StepProfile } from '@gwprof/results';
+import type { CoreUse, StepProfile } from '@gwprof/results';
+import { CoreBusyMeter, allowedCpus } from '../core-busy.js';
 import { TreeUsageMeter } from '../proc-stats.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
@@ -15,6 +16,10 @@ export interface WindowMeasurements {
   gateway: Usage | null;
   /** null: a subgraph whose process is not known. */
   subgraphs: Record<string, Usage | null>;
+  /** The harness's other processes beside the subgraphs (the counting proxy), by name. */
+  helpers: Record<string, Usage>;
+  /** How busy the gateway's and the harness's CPUs were, by anything; null where unknown. */
+  cores: { gateway: CoreUse | null; harness: CoreUse | null };
   /** Subgraph requests served during the window; null when they could not be counted. */
   subgraphRequests: Record<string, number> | null;
   loadgenCpuSeconds: number;
@@ -64,9 +69,11 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
       return [n, pid === null ? null : new TreeUsageMeter(() => [pid], null)];
     }),
   );
+  const helperMeters = Object.fromEntries(Object.entries(targets.subgraphs.helperPids?.() ?? {}).map(([n, pid]) => [n, new TreeUsageMeter(() => [pid], null)]));
   const countsBefore = await readCounts(targets.subgraphs, warnings);
+  const coreMeters = { gateway: coreMeterOf(gatewayPid), harness: coreMeterOf('self') };
   gatewayMeter?.start();
-  for (const meter of Object.values(subgraphMeters)) meter?.start();
+  for (const meter of [...Object.values(subgraphMeters), ...Object.values(helperMeters)]) meter?.start();
   const loadgenBefore = process.cpuUsage();
   const externalLoadgen = targets.loadgenPids?.length ? new TreeUsageMeter(() => targets.loadgenPids!, null) : null;
   externalLoadgen?.start();
@@ -77,13 +84,27 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
       const externalSeconds = externalLoadgen?.stop().cpuSeconds ?? 0;
       const gateway = gatewayMeter?.stop() ?? null;
       const subgraphs = Object.fromEntries(Object.entries(subgraphMeters).map(([n, m]) => [n, m?.stop() ?? null]));
+      const helpers = Object.fromEntries(Object.entries(helperMeters).map(([n, m]) => [n, m.stop()]));
+      const cores = { gateway: coreUseOf(coreMeters.gateway), harness: coreUseOf(coreMeters.harness) };
       const profile = await stopProfile(targets, profileError, warnings);
       const countsAfter = await readCounts(targets.subgraphs, warnings);
       const subgraphRequests =
         countsBefore && countsAfter ? Object.fromEntries(Object.keys(countsAfter).map((n) => [n, countsAfter[n]! - (countsBefore[n] ?? 0)])) : null;
-      return { gateway, subgraphs, subgraphRequests, loadgenCpuSeconds: (loadgen.user + loadgen.system) / 1e6 + externalSeconds, profile, warnings };
+      const loadgenCpuSeconds = (loadgen.user + loadgen.system) / 1e6 + externalSeconds;
+      return { gateway, subgraphs, helpers, cores, subgraphRequests, loadgenCpuSeconds, profile, warnings };
     },
   };
+}
+
+/** The CPUs a process may run on, metered over the window; null when they cannot be read. */
+function coreMeterOf(pid: number | 'self' | null): CoreBusyMeter | null {
+  const cpus = pid === null ? null : allowedCpus(pid);
+  return cpus && cpus.length > 0 ? new CoreBusyMeter(cpus) : null;
+}
+
+function coreUseOf(meter: CoreBusyMeter | null): CoreUse | null {
+  const busy = meter?.stop() ?? null;
+  return meter && busy !== null ? { cpus: meter.cpus.join(','), busyPercent: Math.round(busy * 10) / 10 } : null;
 }
 
 async function stopProfile(targets: ProbeTargets, startError: string | null, warnings: string[]): Promise<StepProfile | null> {

@@ -19,6 +19,7 @@ import {
   failedStepReasons,
   failedSteps,
   fanoutNotes,
+  harnessBoundLines,
   levelCell,
   overallVerdict,
   stepLabel,
@@ -113,6 +114,7 @@ function steadyStateSection(run: RunResult): string {
     'id="steady-state-table"',
   );
   const reasons = run.steps.flatMap((step) => step.steadiness.reasons.map((r) => `<li class="note"><b>${stepLabel(step)} unsteady</b>: ${escapeHtml(r)}</li>`));
+  const bound = harnessBoundLines(run).map((line) => `<li class="note"><b>harness-bound</b> ${escapeHtml(line)}</li>`);
   const sharing = fanoutNotes(run).map((note) => `<li class="note">${escapeHtml(note)}</li>`);
   const series = run.steps
     .filter((step) => step.series.length > 0)
@@ -123,7 +125,7 @@ function steadyStateSection(run: RunResult): string {
   return `<section id="steady-state"><h2>Steady state</h2>
 <p class="meta">${escapeHtml(stepMethod(run))} Only responses completed inside the window count; requests in flight at its end are shown. Little's ratio = rps × mean latency / concurrency: 1.0 in a steady closed loop.</p>
 ${table}
-${reasons.length + sharing.length > 0 ? `<ul id="steady-notes">${[...reasons, ...sharing].join('')}</ul>` : ''}
+${reasons.length + bound.length + sharing.length > 0 ? `<ul id="steady-notes">${[...reasons, ...bound, ...sharing].join('')}</ul>` : ''}
 ${series.join('\n')}
 </section>`;
 }

@@ -116,6 +116,11 @@ export function unsteadyLines(run: RunResult): string[] {
   return run.steps.flatMap((step) => step.steadiness.reasons.map((reason) => `${stepLabel(step)}: ${reason}`));
 }
 
+/** Why each harness-bound step is: not the gateway's capacity. */
+export function harnessBoundLines(run: RunResult): string[] {
+  return run.steps.flatMap((step) => (step.harness?.boundReason ? [`${stepLabel(step)}: ${step.harness.boundReason}`] : []));
+}
+
 /**
  * What the run's fan-out figures are: none where a scenario file's subgraph is uncounted, counted
  * through gwprof's proxy where the file asks for it, and why a step's fan-out is below that of one

@@ -1,6 +1,16 @@
 import type { RunResult } from '@gwprof/results';
 import { painter, type TerminalOptions } from '../ansi.js';
-import { STEP_COLUMNS, failedStepReasons, failedSteps, fanoutNotes, stepLabel, stepTable, unsteadyLines, upstreamUnseenLines } from './step-rows.js';
+import {
+  STEP_COLUMNS,
+  failedStepReasons,
+  failedSteps,
+  fanoutNotes,
+  harnessBoundLines,
+  stepLabel,
+  stepTable,
+  unsteadyLines,
+  upstreamUnseenLines,
+} from './step-rows.js';
 import { escapeTerminal } from '../escape.js';
 import { formatTextTable } from '../text-table.js';
 
@@ -57,6 +67,11 @@ export function renderStepTable(run: RunResult, opts: TerminalOptions = {}): str
   if (unsteady.length > 0) {
     lines.push('');
     for (const line of unsteady) lines.push(p.yellow(`unsteady ${escapeTerminal(line)}`));
+  }
+  const bound = harnessBoundLines(run);
+  if (bound.length > 0) {
+    lines.push('');
+    for (const line of bound) lines.push(p.yellow(`harness-bound ${escapeTerminal(line)}`));
   }
   const unseen = upstreamUnseenLines(run);
   if (unseen.length > 0) {

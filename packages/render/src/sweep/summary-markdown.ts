@@ -16,6 +16,7 @@ import {
   failedStepReasons,
   failedSteps,
   fanoutNotes,
+  harnessBoundLines,
   overallVerdict,
   statusText,
   stepLabel,
@@ -61,6 +62,7 @@ function steadyStateSection(run: RunResult): string[] {
   const unsteady = run.steps.filter((s) => s.status === 'unsteady');
   for (const step of unsteady)
     for (const reason of step.steadiness.reasons) lines.push('', `- ${stepLabel(step)} *${statusText(step)}*: ${escapeMarkdown(reason)}`);
+  for (const line of harnessBoundLines(run)) lines.push('', `- *harness-bound* ${escapeMarkdown(line)}`);
   for (const note of fanoutNotes(run)) lines.push('', `- ${escapeMarkdown(note)}`);
   return lines;
 }

@@ -1,0 +1,72 @@
+/**
+ * How busy a set of CPUs was over a window, by anything that ran on them (gwprof's processes or
+ * the machine's others), from /proc/stat; and the CPUs a process may run on, from its status.
+ * A harness whose cores were full cannot have driven the gateway to its limit.
+ */
+import { readFileSync } from 'node:fs';
+
+/** The CPUs a process may run on (its affinity), from /proc/<pid>/status; null when unreadable. */
+export function allowedCpus(pid: number | 'self'): number[] | null {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Cpus_allowed_list:'));
+    return line ? parseCpuList(line.slice('Cpus_allowed_list:'.length).trim()) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** "0-2,5" → [0, 1, 2, 5]. */
+export function parseCpuList(list: string): number[] {
+  return list.split(',').flatMap((part) => {
+    const [from, to] = part.split('-').map(Number);
+    if (from === undefined || Number.isNaN(from)) return [];
+    return Array.from({ length: (to ?? from) - from + 1 }, (_, i) => from + i);
+  });
+}
+
+interface CpuTimes {
+  busy: number;
+  total: number;
+}
+
+/** Per CPU: ticks spent busy (all but idle and iowait) and in all, since boot. */
+export function readCpuTimes(stat = readFileSync('/proc/stat', 'utf8')): Map<number, CpuTimes> {
+  const times = new Map<number, CpuTimes>();
+  for (const line of stat.split('\n')) {
+    const match = /^cpu(\d+)\s+(.*)$/.exec(line);
+    if (!match) continue;
+    const ticks = match[2]!.trim().split(/\s+/).map(Number);
+    // user nice system idle iowait irq softirq steal (guest time is already in user).
+    const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0);
+    const idle = (ticks[3] ?? 0) + (ticks[4] ?? 0);
+    times.set(Number(match[1]), { busy: total - idle, total });
+  }
+  return times;
+}
+
+/** The busy share of `cpus` between two readings, in % (100: every one of them busy all the time). */
+export function busyPercent(before: Map<number, CpuTimes>, after: Map<number, CpuTimes>, cpus: readonly number[]): number | null {
+  let busy = 0;
+  let total = 0;
+  for (const cpu of cpus) {
+    const a = before.get(cpu);
+    const b = after.get(cpu);
+    if (!a || !b) return null;
+    busy += b.busy - a.busy;
+    total += b.total - a.total;
+  }
+  return total > 0 ? (busy / total) * 100 : null;
+}
+
+/** The busy share of a set of CPUs over a window. */
+export class CoreBusyMeter {
+  private readonly before = readCpuTimes();
+
+  constructor(readonly cpus: readonly number[]) {}
+
+  stop(): number | null {
+    return busyPercent(this.before, readCpuTimes(), this.cpus);
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * The native gateways gwprof knows, pinned, and how each is installed on first use into gwprof's
+ * cache: Grafbase's published binary from the npm registry, Hive Router and Apollo Router built
+ * from crates.io with cargo (the newest versions this machine's Rust 1.95 builds). A cargo build
+ * keeps its target folder, so another version builds in minutes; every build gets frame pointers,
+ * so `perf` can walk its stacks.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { GwprofError, type GatewayBuild } from '@gwprof/results';
+import type { GatewayAdapter } from './types.js';
+
+interface NpmBinary {
+  source: 'npm';
+  package: string;
+  version: string;
+  /** The binary inside the package. */
+  file: string;
+  licence: string;
+}
+
+interface CargoBinary {
+  source: 'cargo';
+  crate: string;
+  version: string;
+  features: string[];
+  /** The binary `cargo install` puts in <root>/bin. */
+  file: string;
+  licence: string;
+  /** What the first build took on the 2-core machine the pin was chosen on. */
+  buildMinutes: number;
+}
+
+export type NativeBinary = NpmBinary | CargoBinary;
+
+/** Frame pointers, so that perf's stack walks reach the root; said in every record of the build. */
+export const CARGO_RUSTFLAGS = '-C force-frame-pointers=yes';
+
+export const NATIVE_BINARIES: Readonly<Record<string, NativeBinary>> = {
+  // The CLI's dev server runs Grafbase's gateway; the npm registry serves no other build of it.
+  grafbase: { source: 'npm', package: '@grafbase/cli-x86_64-unknown-linux-musl', version: '0.103.0', file: 'grafbase', licence: 'MPL-2.0' },
+  // 0.3.x needs Rust 1.97 (its ntex 4 crates); `graphiql` skips a build script that runs npm for a package the registry lacks.
+  'hive-router': { source: 'cargo', crate: 'hive-router', version: '0.2.14', features: ['graphiql'], file: 'hive_router', licence: 'MIT', buildMinutes: 11 },
+  'apollo-router': { source: 'cargo', crate: 'apollo-router', version: '2.17.0', features: [], file: 'router', licence: 'Elastic-2.0', buildMinutes: 40 },
+};
+
+/** gwprof's cache of native builds: binaries and cargo's target folders, shared by every gwprof version. */
+export function nativeCacheDir(): string {
+  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(cache, 'gwprof', 'native');
+}
+
+function installRoot(name: string, binary: NativeBinary): string {
+  return path.join(nativeCacheDir(), `${name}-${binary.version}`);
+}
+
+/** Where the installed binary is (installed or not). */
+export function nativeBinaryPath(name: string): string {
+  const binary = NATIVE_BINARIES[name]!;
+  const root = installRoot(name, binary);
+  return binary.source === 'npm' ? path.join(root, 'package', binary.file) : path.join(root, 'bin', binary.file);
+}
+
+/** Installs the binary once; returns its path. Progress says what runs and what it took. */
+export async function installNativeBinary(name: string, onProgress: (line: string, final: boolean) => void): Promise<string> {
+  const binary = NATIVE_BINARIES[name];
+  if (!binary) throw new Error(`no native gateway named ${name}`);
+  const target = nativeBinaryPath(name);
+  if (existsSync(target)) return target;
+  const started = performance.now();
+  const root = installRoot(name, binary);
+  mkdirSync(root, { recursive: true });
+  if (binary.source === 'npm') {
+    onProgress(`fetching ${binary.package}@${binary.version} from the npm registry into ${root} (once)…`, true);
+    await npmBinary(binary, root);
+  } else {
+    onProgress(
+      `building ${binary.crate} ${binary.version} with cargo into ${root} (once; about ${binary.buildMinutes} minutes on 2 cores, less when its target folder is warm)…`,
+      true,
+    );
+    await cargoInstall(binary, root, onProgress);
+  }
+  if (!existsSync(target)) throw new GwprofError(`installing ${name} left no binary at ${target}`);
+  onProgress(`${name} ${binary.version} installed in ${((performance.now() - started) / 1000).toFixed(0)} s`, true);
+  return target;
+}
+
+function npmBinary(binary: NpmBinary, root: string): Promise<void> {
+  return run('npm', ['pack', `${binary.package}@${binary.version}`, '--silent'], root, {}, `npm pack ${binary.package}`).then(async () => {
+    const tarball = readdirSync(root).find((f) => f.endsWith('.tgz'));
+    if (!tarball) throw new GwprofError(`npm pack ${binary.package} wrote no tarball in ${root}`);
+    await run('tar', ['xzf', tarball], root, {}, `unpacking ${tarball}`);
+    rmSync(path.join(root, tarball));
+  });
+}
+
+async function cargoInstall(binary: CargoBinary, root: string, onProgress: (line: string, final: boolean) => void): Promise<void> {
+  const staging = `${root}.partial`;
+  rmSync(staging, { recursive: true, force: true });
+  const args = ['install', binary.crate, '--version', binary.version, '--locked', '--root', staging];
+  if (binary.features.length > 0) args.push('--features', binary.features.join(','));
+  const env = { CARGO_TARGET_DIR: path.join(nativeCacheDir(), 'target', binary.crate), RUSTFLAGS: CARGO_RUSTFLAGS };
+  await run('cargo', args, root, env, `cargo install ${binary.crate}`, (line) => {
+    if (/^\s*Compiling /.test(line)) onProgress(`${binary.crate}: ${line.trim()}`, false);
+  });
+  // A build stopped halfway leaves no binary where a later run would take it for installed.
+  renameSync(path.join(staging, 'bin'), path.join(root, 'bin'));
+  rmSync(staging, { recursive: true, force: true });
+}
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string>, what: string, onLine?: (line: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const tail: string[] = [];
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        tail.push(line);
+        if (tail.length > 10) tail.shift();
+        onLine?.(line);
+      });
+    }
+    child.once('error', (error) => reject(new GwprofError(`${what} needs ${command} on the PATH: ${error.message}`)));
+    child.once('exit', (code) => {
+      if (code === 0) resolve();
+      else reject(new GwprofError(`${what} failed (exit ${code}): ${tail.slice(-3).join(' | ')}`));
+    });
+  });
+}
+
+/** The builds of the native gateways among these adapters, by the key the record files them under. */
+export async function buildsOf(adapters: Record<string, GatewayAdapter | null>): Promise<Record<string, GatewayBuild>> {
+  const builds: Record<string, GatewayBuild> = {};
+  for (const [key, adapter] of Object.entries(adapters)) if (adapter?.build) builds[key] = await adapter.build();
+  return builds;
+}
+
+/** What the record keeps of a native build: where it came from, how it was built, and its hash. */
+export async function nativeBuildRecord(name: string): Promise<GatewayBuild> {
+  const binary = NATIVE_BINARIES[name]!;
+  const file = nativeBinaryPath(name);
+  return {
+    name,
+    version: binary.version,
+    source:
+      binary.source === 'npm'
+        ? `npm ${binary.package}@${binary.version}`
+        : `crates.io ${binary.crate} ${binary.version}${binary.features.length ? ` (features ${binary.features.join(',')})` : ''}`,
+    profile: binary.source === 'npm' ? 'as published' : `cargo install --locked (release), RUSTFLAGS="${CARGO_RUSTFLAGS}"`,
+    binary: file,
+    sha256: await sha256Of(file),
+    licence: binary.licence,
+  };
+}
+
+export function sha256Of(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(file)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(hash.digest('hex')));
+  });
+}
