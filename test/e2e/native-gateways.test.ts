@@ -1,0 +1,45 @@
+/**
+ * End to end: a native gateway as a built-in spec. Grafbase's gateway comes from the npm registry
+ * in seconds (the routers that cargo builds for minutes are measured by benches, their output
+ * committed): installed on first use into a cache, composed over the demo's subgraphs in their
+ * Federation 2 form, every response validated against the same goldens as the Node gateways,
+ * fan-out counted, its build and hash recorded, and the harness's processes and cores measured.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunResult } from '@gwprof/results';
+import { portArgs, runCli, tempDir } from './cli.js';
+
+describe('a native gateway', () => {
+  it('sweeps Grafbase over the Federation 2 subgraphs, every response validated, its build recorded', async () => {
+    const out = tempDir('grafbase');
+    const cache = tempDir('grafbase-cache');
+    const result = await runCli(['sweep', '--gateway', 'grafbase', '-c', '4', '-d', '3', '-w', '2', '--out', out, '--run-id', 'g', ...portArgs(4700)], {
+      XDG_CACHE_HOME: cache,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/fetching @grafbase\/cli-x86_64-unknown-linux-musl@0\.103\.0 from the npm registry/);
+    const run = JSON.parse(readFileSync(path.join(out, 'g', 'results.json'), 'utf8')) as RunResult;
+    const step = run.steps[0]!;
+    // Validated against the varied stream's goldens: a gateway that answered anything else would fail the step.
+    expect(step.requests.ok).toBeGreaterThan(50);
+    expect(step.requests.failed).toBe(0);
+    expect(step.status).not.toBe('failed');
+    // Grafbase plans the varied query in fewer subgraph calls than Mesh's 8, and more than none.
+    expect(step.fanout).toBeGreaterThan(2);
+    expect(step.fanout).toBeLessThan(8);
+    const build = run.environment.gatewayBuilds?.grafbase;
+    expect(build).toMatchObject({ version: '0.103.0', licence: 'MPL-2.0', profile: 'as published' });
+    expect(build!.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(existsSync(build!.binary)).toBe(true);
+    expect(build!.binary.startsWith(cache)).toBe(true);
+    // Its subgraph URLs are the Federation 2 form.
+    expect(readFileSync(path.join(out, 'g', 'grafbase', 'grafbase-4701-4702-4703-4704.toml'), 'utf8')).toMatch(
+      /url = "http:\/\/127\.0\.0\.1:4701\/fed2\/graphql"/,
+    );
+    // The harness: every process measured, both sides' cores.
+    expect(Object.keys(step.harness!.processes)).toEqual(['load engine', 'accounts', 'reviews', 'products', 'inventory']);
+    expect(step.harness!.gatewayCores?.cpus).toBeDefined();
+  }, 180_000);
+});
