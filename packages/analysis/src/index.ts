@@ -35,6 +35,7 @@ export { analyzeRateCapacity } from './capacity/rate-capacity.js';
 export { sweepOutcome } from './sweep-outcome.js';
 export { exitCodeOf, type Finding } from './exit-code.js';
 export { stepFailures, stepStatus } from './step-verdict.js';
+export { parsePerfScript, perfProfile, symbolName, type PerfSample } from './profiles/perf-script.js';
 export { GATEWAY_FULL, HARNESS_FULL_PERCENT, harnessBoundReason, neighbourWarning } from './harness-bound.js';
 // Steady state (collect decides with these while a step runs)
 export { cpuWarmupDecision, warmupDecision, windowDecision, judgeWindowSteadiness, type WindowRule, type WindowSteadiness } from './capacity/steady-state.js';

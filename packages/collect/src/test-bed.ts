@@ -17,6 +17,8 @@ import { startGateway, type CallgrindLaunch, type RunningGateway } from './gatew
 import type { NodeBinary } from './node-binaries.js';
 import { ProfilerClient, withProfilerPreload } from './profiler/controller.js';
 import { profilerWrapper, type ExternalProfiler } from './profiler/external.js';
+import { PerfProfiler, perfVersion, type StackWalk } from './profiler/perf-profiler.js';
+import type { GatewayProfiler } from './profiler/gateway-profiler.js';
 import type { GatewayAdapter, SubgraphName } from './gateways/types.js';
 import { GwprofError } from '@gwprof/results';
 
@@ -66,7 +68,7 @@ export function planResources(options: { maxConcurrency: number; gatewayCpus?: n
 
 export interface LaunchedGateway {
   gateway: RunningGateway;
-  profiler: ProfilerClient | null;
+  profiler: GatewayProfiler | null;
   /** Why in-process profiling was asked for but is not available (e.g. not a Node gateway). */
   profilerUnavailable: string | null;
   external: ExternalProfiler | null;
@@ -94,6 +96,13 @@ export interface LaunchOptions {
   subgraphs?: RunningSubgraphs;
   /** Under callgrind (a comparison by instructions): then on no pinned core, since counts do not depend on speed. */
   callgrind?: CallgrindLaunch;
+}
+
+/** perf on a native gateway's process, or why not. */
+function nativeProfiler(pid: number, stackWalk: StackWalk, dir: string): { profiler: PerfProfiler | null; unavailable: string | null } {
+  if (!perfVersion())
+    return { profiler: null, unavailable: 'a native gateway is profiled with Linux perf, which is not on the PATH (Debian: apt-get install linux-perf)' };
+  return { profiler: new PerfProfiler(pid, stackWalk, path.join(dir, `perf-${pid}.data`)), unavailable: null };
 }
 
 export async function startTestBed(options: {
@@ -186,11 +195,13 @@ export async function startTestBed(options: {
         processName,
         ...(node ? { node: { ...node, shimDir: path.join(profilerDir, 'node', processName) } } : {}),
       });
-      let profiler: ProfilerClient | null = null;
+      let profiler: GatewayProfiler | null = null;
       let profilerUnavailable: string | null = null;
-      // A native gateway has no V8 to profile: no wait for a preload it cannot load.
-      if (options.profiler === 'inspector' && adapter.build) {
-        profilerUnavailable = `${adapter.spec} is a native gateway: gwprof's V8 profiler cannot see into it`;
+      // A native gateway has no V8 to profile: perf samples it instead.
+      if (options.profiler === 'inspector' && adapter.stackWalk) {
+        const native = nativeProfiler(gateway.serverPid, adapter.stackWalk, profilerDir);
+        profiler = native.profiler;
+        profilerUnavailable = native.unavailable;
       } else if (options.profiler === 'inspector') {
         try {
           profiler = await ProfilerClient.connect(profilerDir, gateway.serverPid);

@@ -29,6 +29,8 @@ export function grafbaseGateway(): GatewayAdapter {
     description: `Grafbase's gateway (the dev server of ${npmPackage} ${version})`,
     startTimeoutMs: 120_000,
     federation: 2,
+    // The published binary is not ours to build with frame pointers: perf unwinds it by DWARF (.eh_frame).
+    stackWalk: 'dwarf',
     packageVersions: () => ({ [npmPackage]: version }),
     build: () => nativeBuildRecord('grafbase'),
     async prepare(context: GatewayContext): Promise<void> {

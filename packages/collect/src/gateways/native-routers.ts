@@ -75,6 +75,8 @@ function nativeRouter(router: RouterSpec): GatewayAdapter {
     description: `${router.description} ${binary.version}`,
     startTimeoutMs: 120_000,
     federation: 2,
+    // gwprof builds them with frame pointers (CARGO_RUSTFLAGS).
+    stackWalk: 'fp',
     packageVersions: () => ({ [router.name]: binary.version }),
     build: () => nativeBuildRecord(router.name),
     async prepare(context: GatewayContext): Promise<void> {

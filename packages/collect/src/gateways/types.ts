@@ -52,4 +52,6 @@ export interface GatewayAdapter {
   readonly federation?: 1 | 2;
   /** A native gateway's binary, for the record; absent for Node gateways. */
   build?(): Promise<GatewayBuild>;
+  /** How perf walks a native gateway's stacks: frame pointers where its build keeps them, DWARF otherwise. */
+  readonly stackWalk?: 'fp' | 'dwarf';
 }

@@ -11,7 +11,7 @@ import { buildsOf, gatewayFromSpec, installGateway } from '../gateways/index.js'
 import { openSession, type RunRequest, type Session } from '../session.js';
 import type { ServiceOptions } from '../test-bed.js';
 import type { RunningGateway } from '../gateway-process.js';
-import type { ProfilerClient } from '../profiler/controller.js';
+import { ProfilerClient } from '../profiler/controller.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
 import { stepGatewayOf } from '../gateway-process.js';
 import { measureStep } from '../step/measure-step.js';
@@ -78,7 +78,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
     async () => {
       const bed = await session.startBed();
       const launched = await bed.launchGateway({ adapter, gatewayEnv: options.gatewayEnv, processName: 'gateway' });
-      if (!launched.profiler) throw new GwprofError(`soak needs gwprof's preload in the gateway: ${launched.profilerUnavailable ?? 'it did not connect'}`);
+      if (!(launched.profiler instanceof ProfilerClient))
+        throw new GwprofError(`soak needs gwprof's preload in the gateway: ${launched.profilerUnavailable ?? 'it did not connect'}`);
       if (soak.config.load.kind === 'open' && options.load.kind === 'open' && options.load.rate === null) {
         const peak = await probePeak(options, scenario, launched.gateway, bed.subgraphs, session);
         soak.config.load.rate = Math.max(1, Math.round(peak * options.rateFraction));

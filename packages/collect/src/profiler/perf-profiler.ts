@@ -1,0 +1,92 @@
+/**
+ * Profiles a native gateway with Linux `perf`: every thread of the process sampled on the CPU
+ * clock at a fixed period over the step's window, with whole stacks (frame pointers where the build
+ * keeps them, DWARF unwinding where it does not), kernel frames included. At the window's end the
+ * samples are read with `perf script`, kept as text beside the profile (for anyone's tools), and
+ * written as a .cpuprofile whose weights are CPU time (analysis's perf-script.ts), so buckets, top
+ * functions and flame graphs work as for Node.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { parsePerfScript, perfProfile } from '@gwprof/analysis';
+import { GwprofError } from '@gwprof/results';
+import type { GatewayProfiler, SamplingPlan, WrittenProfile } from './gateway-profiler.js';
+
+/** How perf walks a native gateway's stacks: by frame pointers (cheap) or by copying the stack for DWARF (heavier). */
+export type StackWalk = 'fp' | 'dwarf';
+
+/** perf's version, or null when it is not on PATH. */
+export function perfVersion(): string | null {
+  try {
+    return execFileSync('perf', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return null;
+  }
+}
+
+export class PerfProfiler implements GatewayProfiler {
+  private recording: ChildProcess | null = null;
+  private exited: Promise<number | null> | null = null;
+
+  constructor(
+    private readonly pid: number,
+    private readonly stackWalk: StackWalk,
+    private readonly dataFile: string,
+  ) {}
+
+  async start(plan: SamplingPlan): Promise<void> {
+    const callGraph = this.stackWalk === 'dwarf' ? 'dwarf,16384' : 'fp';
+    // A fixed period of the CPU clock (ns): every sample weighs the same CPU time, on every thread.
+    const args = [
+      'record',
+      '-e',
+      'cpu-clock',
+      '-c',
+      String(plan.intervalUs * 1000),
+      '--call-graph',
+      callGraph,
+      '-p',
+      String(this.pid),
+      '-o',
+      this.dataFile,
+      '-q',
+    ];
+    const child = spawn('perf', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    const failed = await Promise.race([
+      new Promise<string>((resolve) => child.once('error', (error) => resolve(`perf could not run: ${error.message}`))),
+      this.exited.then((code) => `perf record exited at once (${code}): ${stderr.trim().split('\n').slice(-2).join(' | ')}`),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 300)),
+    ]);
+    if (failed) throw new GwprofError(failed);
+    this.recording = child;
+  }
+
+  async stop(files: { cpuprofile: string; heapprofile: string | null }): Promise<WrittenProfile> {
+    if (!this.recording || !this.exited) throw new Error('perf was not recording');
+    this.recording.kill('SIGINT');
+    await this.exited;
+    this.recording = null;
+    const text = perfScript(this.dataFile);
+    rmSync(this.dataFile, { force: true });
+    writeFileSync(files.cpuprofile.replace(/\.cpuprofile$/, '.perf.txt'), text);
+    const samples = parsePerfScript(text);
+    writeFileSync(files.cpuprofile, JSON.stringify(perfProfile(samples)));
+    return { samples: samples.length, heapSamples: null, nodeGc: null, threadCpuMs: null };
+  }
+
+  close(): void {
+    this.recording?.kill('SIGKILL');
+  }
+}
+
+function perfScript(dataFile: string): string {
+  try {
+    return execFileSync('perf', ['script', '-i', dataFile], { encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (error) {
+    throw new GwprofError(`perf script could not read the samples: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
