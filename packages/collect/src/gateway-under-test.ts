@@ -6,7 +6,10 @@
 import { GwprofError } from '@gwprof/results';
 import type { GatewayAdapter } from './gateways/types.js';
 import { stepGatewayOf, type RunningGateway } from './gateway-process.js';
-import { InspectorProfiler } from './profiler/inspector-profiler.js';
+import os from 'node:os';
+import path from 'node:path';
+import { InspectorProfiler, isNodeProcess } from './profiler/inspector-profiler.js';
+import { PerfProfiler, perfVersion } from './profiler/perf-profiler.js';
 import type { GatewayProfiler } from './profiler/gateway-profiler.js';
 import type { ExternalProfiler } from './profiler/external.js';
 import { attachSubgraphs, type RunningSubgraphs } from './subgraphs.js';
@@ -77,8 +80,12 @@ export async function attachGatewayUnderTest(options: {
   let profiler: GatewayProfiler | null = null;
   let profilerUnavailable: string | null = null;
   if (options.profile) {
-    if (options.pid === null) profilerUnavailable = 'a gateway measured by URL is profiled only with --gateway-pid naming its local Node.js process';
-    else {
+    if (options.pid === null) profilerUnavailable = 'a gateway measured by URL is profiled only with --gateway-pid naming its local process';
+    else if (!isNodeProcess(options.pid)) {
+      // A native process: perf samples it, its stacks unwound by DWARF (no frame pointers needed).
+      if (perfVersion()) profiler = new PerfProfiler(options.pid, 'dwarf', path.join(os.tmpdir(), `gwprof-perf-${options.pid}-${process.pid}.data`));
+      else profilerUnavailable = 'a native gateway is profiled with Linux perf, which is not on the PATH (Debian: apt-get install linux-perf)';
+    } else {
       try {
         profiler = await InspectorProfiler.attach(options.pid);
       } catch (error) {

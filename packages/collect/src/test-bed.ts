@@ -18,6 +18,7 @@ import type { NodeBinary } from './node-binaries.js';
 import { ProfilerClient, withProfilerPreload } from './profiler/controller.js';
 import { profilerWrapper, type ExternalProfiler } from './profiler/external.js';
 import { PerfProfiler, perfVersion, type StackWalk } from './profiler/perf-profiler.js';
+import { isNodeProcess } from './profiler/inspector-profiler.js';
 import type { GatewayProfiler } from './profiler/gateway-profiler.js';
 import type { GatewayAdapter, SubgraphName } from './gateways/types.js';
 import { GwprofError } from '@gwprof/results';
@@ -197,9 +198,11 @@ export async function startTestBed(options: {
       });
       let profiler: GatewayProfiler | null = null;
       let profilerUnavailable: string | null = null;
-      // A native gateway has no V8 to profile: perf samples it instead.
-      if (options.profiler === 'inspector' && adapter.stackWalk) {
-        const native = nativeProfiler(gateway.serverPid, adapter.stackWalk, profilerDir);
+      // A native gateway has no V8 to profile: perf samples it instead (a cmd: binary unwound by DWARF, which
+      // needs no frame pointers). Under callgrind the process is valgrind's, and the preload still answers.
+      const stackWalk = adapter.stackWalk ?? (!callgrind && !isNodeProcess(gateway.serverPid) ? 'dwarf' : null);
+      if (options.profiler === 'inspector' && stackWalk) {
+        const native = nativeProfiler(gateway.serverPid, stackWalk, profilerDir);
         profiler = native.profiler;
         profilerUnavailable = native.unavailable;
       } else if (options.profiler === 'inspector') {

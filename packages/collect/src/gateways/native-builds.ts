@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -153,6 +153,29 @@ export async function nativeBuildRecord(name: string): Promise<GatewayBuild> {
     binary: file,
     sha256: await sha256Of(file),
     licence: binary.licence,
+  };
+}
+
+/**
+ * A native process gwprof did not build (a cmd: gateway, or one measured by URL with its pid): its
+ * executable and hash, for the record; null for a Node process, whose packages say what it runs.
+ */
+export async function processBuild(pid: number, source: string): Promise<GatewayBuild | null> {
+  let binary: string;
+  try {
+    binary = readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return null;
+  }
+  if (/^node(js)?(\d+)?$/.test(path.basename(binary))) return null;
+  return {
+    name: path.basename(binary),
+    version: 'unknown',
+    source,
+    profile: 'as built by its owner',
+    binary,
+    sha256: await sha256Of(binary),
+    licence: 'unknown',
   };
 }
 
