@@ -135,7 +135,7 @@ function table(entries: SweepEntry[]): string[] {
   return lines;
 }
 
-const SUMMARY_BUCKETS = ['plan', 'fetch', 'execute', 'httpParser', 'parse', 'unplaced'];
+const SUMMARY_BUCKETS = ['plan', 'fetch', 'execute', 'httpParser', 'ownCode', 'parse', 'unplaced'];
 
 /** Per gateway, inlining and mode, over every step: the median planted share and bucket kB per request. */
 function summary(entries: SweepEntry[]): string[] {

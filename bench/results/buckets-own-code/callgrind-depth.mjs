@@ -7,13 +7,13 @@
 // counts one batch and dumps it. Run under the heavy lock:
 //
 //   flock /tmp/gwprof-heavy.lock node bench/results/buckets-own-code/callgrind-depth.mjs \
-//     --out /tmp/depth/v0 --gateway examples/sample-gateway/pr/server.js [--requests 10] [--warmup 200] \
+//     --out /tmp/depth/v0 (--gateway examples/sample-gateway/pr/server.js | --mesh) [--requests 10] [--warmup 200] \
 //     -- --separate-callers=80 [--fn-skip=PATTERN …]
 //
 // Writes OUT/summary.json (options, batch seconds, dump bytes, callgrind's total) and leaves the
 // dump (OUT/callgrind.out.<pid>.1) and the perf map (OUT/perf.map) for reading afterwards.
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, fstatSync, openSync, readSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,11 @@ const opt = (name, fallback) => {
   return i >= 0 ? opts[i + 1] : fallback;
 };
 const out = path.resolve(opt('--out', '/tmp/depth/run'));
+const mesh = opts.includes('--mesh');
 const gatewayScript = path.resolve(root, opt('--gateway', 'examples/sample-gateway/pr/server.js'));
+const meshDir = path.join(root, 'gateways', 'mesh');
+const meshWork = path.join(meshDir, '.work', `depth-${process.pid}`);
+const meshBin = path.join(meshDir, 'node_modules', '@graphql-mesh', 'cli', 'cjs', 'bin.js');
 const requests = Number(opt('--requests', 10));
 const warmup = Number(opt('--warmup', 200));
 const BASE = 4700;
@@ -40,6 +44,7 @@ mkdirSync(out, { recursive: true });
 const children = [];
 const stopAll = () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  if (mesh) rmSync(meshWork, { recursive: true, force: true });
 };
 process.on('exit', stopAll);
 
@@ -54,7 +59,7 @@ for (const [i, name] of names.entries()) {
 
 const query = readFileSync(path.join(root, 'fixtures', 'user-reviews.graphql'), 'utf8');
 const variables = JSON.parse(readFileSync(path.join(root, 'fixtures', 'user-reviews.variables.json'), 'utf8'));
-const gatewayUrl = `http://127.0.0.1:${BASE + 10}/`;
+const gatewayUrl = `http://127.0.0.1:${BASE + 10}${mesh ? '/graphql' : '/'}`;
 
 async function post(body, timeoutMs = 600_000) {
   const response = await fetch(gatewayUrl, {
@@ -89,13 +94,33 @@ function gcThroughPreload(pid) {
   });
 }
 
+/** The last 64 kB of a file: callgrind writes `totals:` at the end of a dump that may hold more than a string can. */
+function tail(file) {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const buffer = Buffer.alloc(Math.min(size, 65536));
+    readSync(fd, buffer, 0, buffer.length, size - buffer.length);
+    return buffer.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 const control = (args, pid) => execFileSync('callgrind_control', [...args, String(pid)], { stdio: 'ignore', timeout: 600_000 });
 
 await new Promise((r) => setTimeout(r, 1500));
+// Legacy Mesh: `mesh build` introspects the running subgraphs into its .mesh artifacts, as gwprof's adapter does.
+if (mesh) {
+  mkdirSync(meshWork, { recursive: true });
+  copyFileSync(path.join(meshDir, '.meshrc.yaml'), path.join(meshWork, '.meshrc.yaml'));
+  execFileSync(process.execPath, [meshBin, 'build', '--fileType', 'js', '--dir', meshWork], { cwd: meshWork, env: { ...process.env, ...subgraphUrls }, stdio: 'ignore' });
+}
 const valgrindArgs = [...CALLGRIND_ARGS, ...valgrindExtra, `--callgrind-out-file=${path.join(out, 'callgrind.out.%p')}`];
-const nodeArgs = [...V8_FLAGS, ...PROFILE_V8_FLAGS, '--no-logfile-per-isolate', `--logfile=${path.join(out, 'v8.log')}`, gatewayScript];
+const program = mesh ? [meshBin, 'start', '--dir', meshWork] : [gatewayScript];
+const nodeArgs = [...V8_FLAGS, ...PROFILE_V8_FLAGS, '--no-logfile-per-isolate', `--logfile=${path.join(out, 'v8.log')}`, ...program];
 const gateway = spawn('valgrind', [...valgrindArgs, process.execPath, ...nodeArgs], {
-  cwd: path.dirname(gatewayScript),
+  cwd: mesh ? meshWork : path.dirname(gatewayScript),
   env: {
     ...process.env,
     ...subgraphUrls,
@@ -137,7 +162,7 @@ let total = null;
 while (Date.now() - t3 < 600_000) {
   dump = readdirSync(out).find((f) => f.startsWith(prefix));
   if (dump) {
-    const text = readFileSync(path.join(out, dump), 'utf8').slice(-65536);
+    const text = tail(path.join(out, dump));
     const match = /^totals:\s+(\d+)/m.exec(text);
     if (match) {
       total = Number(match[1]);
@@ -153,7 +178,7 @@ if (existsSync(perfMap)) {
   rmSync(perfMap, { force: true });
 }
 const summary = {
-  gateway: path.relative(root, gatewayScript),
+  gateway: mesh ? 'legacy Mesh (mesh start)' : path.relative(root, gatewayScript),
   valgrindExtra,
   requests,
   ok,

@@ -172,10 +172,12 @@ export const DEFAULTS = {
       /** The epochs' sd is floored here (log units): two fresh processes were 0.05–0.13% apart. */
       minEpochSd: 0.001,
       /**
-       * Callers kept per count in the pair that shows where the instructions went: on the stub, 12
-       * left 98% of the counts with their outer frames cut off, 40 left 60%, 80 left 7%.
+       * Callers kept per count in the pair that shows where the instructions went, V8's builtins left
+       * out of the chains: on legacy Mesh 80 left 17% of the counts with their outer frames cut off
+       * (77% with the builtins kept), 160 left 0.3%, none of it placed by a guess
+       * (docs/validation/buckets-own-code.md).
        */
-      profileCallers: 80,
+      profileCallers: 160,
       /** Requests in that pair's batch: on Mesh, 30 took 5 minutes and a gigabyte of dump a side at 80 callers. */
       profileRequests: 10,
     },

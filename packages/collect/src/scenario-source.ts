@@ -102,6 +102,7 @@ export function candidateRequests(source: ScenarioSource, baseline: Scenario, ca
   if (source.expectNone) throw new GwprofError('--candidate-goldens gives the candidate goldens, --expect-none gives none: drop one of them');
   const candidate = loadRequests(withGoldens(source, candidateGoldens));
   const same = candidate.requests.length === baseline.requests.length && candidate.requests.every((r, i) => r.body === baseline.requests[i]!.body);
-  if (!same) throw new GwprofError(`--candidate-goldens ${candidateGoldens} answers other requests than the baseline's goldens: record both from the same scenario`);
+  if (!same)
+    throw new GwprofError(`--candidate-goldens ${candidateGoldens} answers other requests than the baseline's goldens: record both from the same scenario`);
   return candidate;
 }

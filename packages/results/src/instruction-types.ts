@@ -101,6 +101,12 @@ export interface InstructionMoves {
   totalPerOkRequest: { baseline: number; candidate: number };
   /** Share of each side's instructions whose caller chain filled every kept place: their outer frames, and so maybe their bucket, are unknown. */
   truncatedShare: { baseline: number; candidate: number };
+  /**
+   * Share of each side's instructions placed by a guess: cut off before any frame that decides their
+   * bucket (an ordinary or entry rule's frame), so frames beyond the cut could have placed them
+   * elsewhere. Absent in older files, and when a profile does not record which contexts were cut off.
+   */
+  guessedShare?: { baseline: number; candidate: number };
   /** Share of each side's instructions in JIT code V8's perf map did not name. */
   unnamedJitShare: { baseline: number; candidate: number };
   /** Requests of the profile pair's batch that failed (a timeout under callgrind): their work is in the counts but not in the divisor. Absent in older files. */

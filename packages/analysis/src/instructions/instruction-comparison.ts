@@ -5,7 +5,6 @@
  */
 import type { CompareAnalysis, CompareLevel, CompareResult } from '@gwprof/results';
 import type { BucketRule } from '../profiles/rules.js';
-import { classifyNodes } from '../profiles/buckets.js';
 import { comparisonOutcome } from '../compare/comparison-outcome.js';
 import { instructionBreakdown, instructionMoves, type InstructionProfile } from './instruction-profile.js';
 import { INSTRUCTION_LEVEL, instructionMetric, instructionObservations } from './instruction-test.js';
@@ -26,12 +25,12 @@ export function analyzeInstructionComparison(
     profiles && record?.sides
       ? instructionMoves(
           {
-            breakdown: instructionBreakdown(profiles.baseline, (p) => classifyNodes(p, rules)),
+            breakdown: instructionBreakdown(profiles.baseline, rules),
             ok: record.sides.baseline.batch.ok,
             requests: record.sides.baseline.batch.requests,
           },
           {
-            breakdown: instructionBreakdown(profiles.candidate, (p) => classifyNodes(p, rules)),
+            breakdown: instructionBreakdown(profiles.candidate, rules),
             ok: record.sides.candidate.batch.ok,
             requests: record.sides.candidate.batch.requests,
           },
@@ -55,6 +54,6 @@ export function analyzeInstructionComparison(
     levels: [level],
     ...comparisonOutcome(compare, verdict),
     windows: [],
-    measure: instructionMeasure(design, compare.instructionEpochs ?? [], record?.error),
+    measure: instructionMeasure(design, compare.config, compare.instructionEpochs ?? [], record?.error),
   };
 }

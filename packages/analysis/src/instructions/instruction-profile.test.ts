@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { callgrindContexts } from './callgrind-contexts.js';
 import { PerfMap } from './perf-map.js';
-import { instructionBreakdown, instructionProfile } from './instruction-profile.js';
-import { classifyNodes } from '../profiles/buckets.js';
+import { instructionBreakdown, instructionMoves, instructionProfile, type InstructionProfile } from './instruction-profile.js';
 import { DEFAULT_BUCKET_RULES } from '../profiles/rules.js';
 
 // JIT code of three JavaScript functions, as V8's --perf-basic-prof writes it.
@@ -34,7 +33,7 @@ totals: 1057
 describe('instructionProfile', () => {
   const { contexts, total } = callgrindContexts(DUMP);
   const profile = instructionProfile(contexts, new PerfMap(MAP), 12);
-  const breakdown = instructionBreakdown(profile, (p) => classifyNodes(p, DEFAULT_BUCKET_RULES));
+  const breakdown = instructionBreakdown(profile, DEFAULT_BUCKET_RULES);
 
   it("reads the contexts with their self counts, skipping calls' inclusive costs", () => {
     expect(total).toBe(1057);
@@ -63,5 +62,58 @@ describe('instructionProfile', () => {
     expect(profile.truncated).toBe(0);
     const short = instructionProfile(contexts, new PerfMap(MAP), 2);
     expect(short.truncated).toBe(700);
+  });
+});
+
+// Frames of a gateway, by address: its own plugin, the server framework (weak), an unrecognised library, graphql-js execution and printer.
+const GATEWAY_MAP = `1000 100 JS:^executeField /gw/node_modules/graphql/execution/execute.js:500:1
+2000 100 JS:^willSendResponse /gw/dist/server.js:24:7
+3000 100 JS:^runHttpQuery /gw/node_modules/@apollo/server/dist/esm/runHttpQuery.js:90:1
+4000 100 JS:^leave /gw/node_modules/graphql/language/printer.js:25:3
+5000 100 JS:^processTicksAndRejections node:internal/process/task_queues:67:35
+6000 100 JS:^lookup /gw/node_modules/user-sdk/index.js:3:1
+`;
+
+/** A dump of contexts kept with 4 callers: a chain of 5 names filled every place and was cut off. */
+function dumpOf(contexts: Array<[string, number]>): string {
+  return ['events: Ir', 'positions: line', ...contexts.flatMap(([name, self], i) => [`fn=(${i + 1}) ${name}`, `0 ${self}`]), ''].join('\n');
+}
+
+describe('instructions placed by a guess', () => {
+  const dump = dumpOf([
+    // Cut off, but execution's frame is in view: nothing beyond it can change execute.
+    ["Builtins_LoadIC'0x1010'Builtins_Call'0x2010'0x3010", 1000],
+    // Cut off above the plugin and the framework's weak frame: a strong frame beyond the cut would win.
+    ["0x4010'Builtins_Call'0x2010'Builtins_Call'0x3010", 300],
+    // Cut off under the event loop's runner: nothing above it reaches the frames it runs.
+    ["0x6010'Builtins_Call'0x5010'Builtins_RunMicrotasks'node::InternalCallbackScope::Close", 200],
+    // Cut off with no JavaScript frame in view: (program) here, a JavaScript caller's bucket beyond the cut.
+    ["v8::internal::Parser::ParseFunction'v8::internal::Compiler::Compile'a'b'c", 50],
+    // Cut off in the collector: gc whatever called it.
+    ["v8::internal::Scavenger::ScavengeObject'v8::internal::Heap::CollectGarbage'Builtins_Allocate'0x6010'0x2010", 40],
+    // Whole chains: never a guess, whatever their bucket.
+    ["0x6010'0x2010", 400],
+    ["0x4010'0x2010'0x3010'uv_run", 10],
+  ]);
+  const { contexts } = callgrindContexts(dump);
+  const profile = instructionProfile(contexts, new PerfMap(GATEWAY_MAP), 4);
+  const breakdown = instructionBreakdown(profile, DEFAULT_BUCKET_RULES);
+
+  it('counts a cut-off context as a guess only when no frame in view decides its bucket', () => {
+    expect(profile.total).toBe(2000);
+    expect(profile.truncated).toBe(1590);
+    expect(breakdown.guessed).toBe(350);
+    expect(breakdown.byBucket).toMatchObject({ execute: 1000, ownCode: 710, unplaced: 200, program: 50, gc: 40 });
+  });
+
+  it('reports the share of each side placed by a guess beside the share cut off, and neither guess for an older profile', () => {
+    const side = (b: typeof breakdown) => ({ breakdown: b, ok: 10, requests: 10 });
+    const moves = instructionMoves(side(breakdown), side(breakdown), 4);
+    expect(moves.guessedShare).toEqual({ baseline: 350 / 2000, candidate: 350 / 2000 });
+    expect(moves.truncatedShare.baseline).toBeCloseTo(1590 / 2000, 12);
+    const { truncatedBySample: _dropped, ...older } = profile;
+    const olderBreakdown = instructionBreakdown(older as InstructionProfile, DEFAULT_BUCKET_RULES);
+    expect(olderBreakdown.guessed).toBeNull();
+    expect(instructionMoves(side(olderBreakdown), side(breakdown), 4)).not.toHaveProperty('guessedShare');
   });
 });

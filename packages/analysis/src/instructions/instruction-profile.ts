@@ -11,6 +11,9 @@
 import { ContextReader, readContextsFromFile, type CallgrindContext } from './callgrind-contexts.js';
 import type { InstructionMoves } from '@gwprof/results';
 import { sideFreeKey, type CpuProfile, type CpuProfileCallFrame, type CpuProfileNode } from '../profiles/cpuprofile.js';
+import { classifyNodes } from '../profiles/buckets.js';
+import type { BucketRule } from '../profiles/rules.js';
+import { nodesWithSettledBucket } from '../profiles/settled-buckets.js';
 import type { PerfMap } from './perf-map.js';
 
 /** The collector's own code: a context whose chain passes through one of these is GC work. */
@@ -23,10 +26,16 @@ export interface InstructionProfile {
   total: number;
   /** Instructions in contexts whose caller chain filled all K places: their outer frames are unknown. */
   truncated: number;
+  /**
+   * Of each sample's instructions (`profile.samples[i]`), those from contexts whose chain filled all
+   * K places; absent in profiles reduced before it was recorded.
+   */
+  truncatedBySample?: number[];
   /** Instructions in JIT code the perf map did not name. */
   unnamedJit: number;
 }
 
+const PROGRAM = '(program)';
 const pseudo = (functionName: string): CpuProfileCallFrame => ({ functionName, scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 });
 
 /** Builds an instruction profile context by context: `leafOf` once per context, `add` for its counts. */
@@ -34,6 +43,7 @@ export class InstructionProfileBuilder {
   private readonly nodes: CpuProfileNode[] = [{ id: 1, callFrame: pseudo('(root)'), children: [] }];
   private readonly childOf = new Map<string, number>();
   private readonly selfByLeaf = new Map<number, number>();
+  private readonly truncatedByLeaf = new Map<number, number>();
   private total = 0;
   private truncated = 0;
   private unnamedJit = 0;
@@ -65,7 +75,7 @@ export class InstructionProfileBuilder {
     }
     let node: number;
     if (gc) node = this.child(1, pseudo('(garbage collector)'));
-    else if (js.length === 0) node = this.child(1, pseudo('(program)'));
+    else if (js.length === 0) node = this.child(1, pseudo(PROGRAM));
     else {
       node = 1;
       for (let i = js.length - 1; i >= 0; i--) node = this.child(node, js[i]!);
@@ -75,7 +85,10 @@ export class InstructionProfileBuilder {
 
   add(leaf: { node: number; truncated: boolean; unnamed: boolean }, self: number): void {
     this.total += self;
-    if (leaf.truncated) this.truncated += self;
+    if (leaf.truncated) {
+      this.truncated += self;
+      this.truncatedByLeaf.set(leaf.node, (this.truncatedByLeaf.get(leaf.node) ?? 0) + self);
+    }
     if (leaf.unnamed) this.unnamedJit += self;
     this.selfByLeaf.set(leaf.node, (this.selfByLeaf.get(leaf.node) ?? 0) + self);
   }
@@ -89,7 +102,8 @@ export class InstructionProfileBuilder {
       samples: leaves.map(([id]) => id),
       timeDeltas: leaves.map(([, n]) => n),
     };
-    return { profile, total: this.total, truncated: this.truncated, unnamedJit: this.unnamedJit };
+    const truncatedBySample = leaves.map(([id]) => this.truncatedByLeaf.get(id) ?? 0);
+    return { profile, total: this.total, truncated: this.truncated, truncatedBySample, unnamedJit: this.unnamedJit };
   }
 
   private child(parent: number, frame: CpuProfileCallFrame): number {
@@ -127,15 +141,25 @@ export async function instructionProfileOfFile(file: string, perfMap: PerfMap, s
 export interface InstructionBreakdown {
   total: number;
   truncated: number;
+  /** Truncated instructions whose visible frames do not decide their bucket; null when the profile does not say which were truncated. */
+  guessed: number | null;
   unnamedJit: number;
   byBucket: Record<string, number>;
   /** Keyed by "functionName|url|line" (line 1-based; 0 for pseudo-frames). */
   byFunction: Map<string, { functionName: string; url: string; line: number; bucket: string; self: number }>;
 }
 
-export function instructionBreakdown(profile: InstructionProfile, classify: (profile: CpuProfile) => Map<number, string>): InstructionBreakdown {
-  const bucketOf = classify(profile.profile);
+/**
+ * A context whose chain was cut off keeps its bucket when its visible frames decide it (see
+ * `nodesWithSettledBucket`); otherwise the bucket is a guess. `(program)`, a chain with no
+ * JavaScript frame, is a guess too when cut off: a JavaScript caller beyond the cut would have taken it.
+ */
+export function instructionBreakdown(profile: InstructionProfile, rules: readonly BucketRule[]): InstructionBreakdown {
+  const bucketOf = classifyNodes(profile.profile, rules);
+  const settled = nodesWithSettledBucket(profile.profile, rules);
   const byId = new Map(profile.profile.nodes.map((node) => [node.id, node]));
+  const truncatedBySample = profile.truncatedBySample;
+  let guessed = 0;
   const byBucket: Record<string, number> = {};
   const byFunction: InstructionBreakdown['byFunction'] = new Map();
   const samples = profile.profile.samples ?? [];
@@ -145,6 +169,7 @@ export function instructionBreakdown(profile: InstructionProfile, classify: (pro
     const bucket = bucketOf.get(id) ?? 'other';
     byBucket[bucket] = (byBucket[bucket] ?? 0) + weight;
     const frame = byId.get(id)!.callFrame;
+    if (!settled.has(id) || frame.functionName === PROGRAM) guessed += truncatedBySample?.[i] ?? 0;
     const line = frame.lineNumber + 1;
     // The same function in the two sides' installs or checkouts is one entry.
     const key = sideFreeKey(frame);
@@ -152,7 +177,14 @@ export function instructionBreakdown(profile: InstructionProfile, classify: (pro
     entry.self += weight;
     byFunction.set(key, entry);
   }
-  return { total: profile.total, truncated: profile.truncated, unnamedJit: profile.unnamedJit, byBucket, byFunction };
+  return {
+    total: profile.total,
+    truncated: profile.truncated,
+    guessed: truncatedBySample ? guessed : null,
+    unnamedJit: profile.unnamedJit,
+    byBucket,
+    byFunction,
+  };
 }
 
 /** How many function moves a comparison keeps. */
@@ -193,6 +225,9 @@ export function instructionMoves(
     separateCallers,
     totalPerOkRequest: { baseline: per(baseline, baseline.breakdown.total), candidate: per(candidate, candidate.breakdown.total) },
     truncatedShare: { baseline: share(baseline, baseline.breakdown.truncated), candidate: share(candidate, candidate.breakdown.truncated) },
+    ...(baseline.breakdown.guessed !== null && candidate.breakdown.guessed !== null
+      ? { guessedShare: { baseline: share(baseline, baseline.breakdown.guessed), candidate: share(candidate, candidate.breakdown.guessed) } }
+      : {}),
     unnamedJitShare: { baseline: share(baseline, baseline.breakdown.unnamedJit), candidate: share(candidate, candidate.breakdown.unnamedJit) },
     failedRequests: { baseline: baseline.requests - baseline.ok, candidate: candidate.requests - candidate.ok },
     buckets: largest(buckets),

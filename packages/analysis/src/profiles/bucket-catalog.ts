@@ -30,6 +30,12 @@ export const BUCKETS: readonly BucketInfo[] = Object.freeze([
   },
   { name: 'serialize', color: '#98df8a', holds: 'writing the response: JSON.stringify of the result and the HTTP response' },
   {
+    name: 'ownCode',
+    color: '#f7b6d2',
+    holds:
+      "the gateway's own code outside node_modules that no rule claims: its server, its plugins, code preloaded into it, and what they call that no rule claims",
+  },
+  {
     name: 'httpParser',
     color: '#ff7f0e',
     holds: "receiving requests: Node's HTTP server and parser callbacks, the server framework reading the request",

@@ -18,6 +18,8 @@ const lexer = frame('readToken', 'C:\\gw\\node_modules\\graphql\\language\\lexer
 const delegate = frame('delegateToSchema', pnpm('@graphql-tools/delegate', 'cjs/delegateToSchema.js'));
 const print = frame('print', graphqlFile('language/printer.js'));
 const userCode = frame('resolveUser', '/srv/gw/resolvers.js');
+/** A library function no rule knows: unlike the gateway's own code, it takes its bucket from its callers. */
+const unknownLibrary = frame('lookupUser', pnpm('user-sdk', 'index.js'));
 
 function analyze(stacks: Parameters<typeof profileOf>[0], top?: number) {
   return analyzeProfile(profileOf(stacks), { top });
@@ -38,12 +40,14 @@ describe('analyzeProfile buckets', () => {
       // Nothing recognised below the server's plumbing: the plumbing frames themselves.
       { stack: [root, headers, yoga], count: 8 },
       // Run from the event loop's queue with nothing recognised: unplaced, never ticks.
-      { stack: [root, ticks, userCode], count: 9 },
+      { stack: [root, ticks, unknownLibrary], count: 9 },
       { stack: [root, frame('onconnection', 'node:net')], count: 1 },
       { stack: [root, frame('pubSubHandler', '/srv/gw/node_modules/@graphql-mesh/runtime/index.js')], count: 2 },
-      { stack: [root, userCode], count: 3 },
+      { stack: [root, unknownLibrary], count: 3 },
+      // The gateway's own code, called by the server framework: its own bucket.
+      { stack: [root, headers, yoga, userCode], count: 4 },
     ]);
-    expect(result.samples).toBe(60);
+    expect(result.samples).toBe(64);
     expect(result.counts).toEqual({
       gc: 5,
       idle: 4,
@@ -54,6 +58,7 @@ describe('analyzeProfile buckets', () => {
       plan: 2,
       fetch: 0,
       serialize: 0,
+      ownCode: 4,
       httpParser: 8,
       onconnection: 1,
       pubsub: 2,
@@ -62,7 +67,7 @@ describe('analyzeProfile buckets', () => {
       other: 3,
     });
     expect(Object.keys(result.buckets)).toEqual([...BUCKET_ORDER]);
-    expect(result.buckets.execute).toBeCloseTo(10 / 60, 12);
+    expect(result.buckets.execute).toBeCloseTo(10 / 64, 12);
     expect(Object.values(result.buckets).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
   });
 
@@ -79,7 +84,8 @@ describe('analyzeProfile buckets', () => {
       ['parserOnBody', 'node:_http_common', 'httpParser'],
       ['runMicrotasks', '', 'ticks'],
       ['processTicksAndRejections', 'internal/process/task_queues.js', 'ticks'],
-      ['onconnection', '/srv/gw/my-websocket.js', 'other'],
+      ['onconnection', '/srv/gw/my-websocket.js', 'ownCode'],
+      ['onconnection', pnpm('ws', 'lib/websocket-server.js'), 'other'],
       ['visit', graphqlFile('language/visitor.js'), 'other'],
     ];
     for (const [functionName, url, bucket] of cases) {
@@ -218,15 +224,15 @@ describe('analyzeProfile walk (issue 10)', () => {
     const continuation = frame('', pnpm('@graphql-mesh/runtime', 'cjs/handler.js'));
     const result = analyze([
       // An unknown frame entered from native code, and an unknown function directly under (root): other.
-      { stack: [continuation, userCode], count: 3 },
-      { stack: [root, userCode], count: 1 },
+      { stack: [continuation, unknownLibrary], count: 3 },
+      { stack: [root, unknownLibrary], count: 1 },
       // A recognised frame below still wins.
       { stack: [continuation, execute], count: 2 },
       // The event loop's runner: its own time is ticks; unknown work it runs is unplaced.
       { stack: [root, ticks], count: 1 },
-      { stack: [root, ticks, userCode], count: 2 },
+      { stack: [root, ticks, unknownLibrary], count: 2 },
       // Nothing above a runner reaches what it runs: the queued work's caller is not on the stack.
-      { stack: [root, headers, yoga, ticks, userCode], count: 4 },
+      { stack: [root, headers, yoga, ticks, unknownLibrary], count: 4 },
     ]);
     expect(result.counts).toMatchObject({ other: 4, execute: 2, ticks: 1, unplaced: 6, httpParser: 0 });
   });
@@ -245,7 +251,7 @@ describe('analyzeProfile walk (issue 10)', () => {
 
 describe('analyzeProfile time weighting', () => {
   const gc = frame('(garbage collector)');
-  const js = [root, userCode];
+  const js = [root, unknownLibrary];
 
   it('weighs each sample by the time it stands for and reports ms', () => {
     // The sampler is late in a GC pause: the second GC sample comes 5 ms after the first.
@@ -258,7 +264,7 @@ describe('analyzeProfile time weighting', () => {
     expect(result.durationMs).toBe(14);
     expect(result.busyMs).toBe(13);
     expect(result.buckets.gc).toBeCloseTo(6 / 14, 12);
-    expect(result.topFunctions[0]).toMatchObject({ functionName: 'resolveUser', selfShare: 7 / 14, bucket: 'other' });
+    expect(result.topFunctions[0]).toMatchObject({ functionName: 'lookupUser', selfShare: 7 / 14, bucket: 'other' });
   });
 
   it('lists the top functions of each bucket with their ms', () => {
@@ -273,5 +279,72 @@ describe('analyzeProfile time weighting', () => {
     ]);
     expect(result.bucketFunctions.plan).toEqual([{ functionName: 'print', url: print.url, line: 1, selfMs: 2, shareOfBucket: 1 }]);
     expect(result.bucketFunctions.gc).toEqual([]);
+  });
+});
+
+describe('the gateway’s own code (ownCode)', () => {
+  const serverIncoming = frame('parserOnIncoming', 'node:_http_server');
+  const apolloServer = frame('runHttpQuery', pnpm('@apollo/server', 'dist/esm/runHttpQuery.js'));
+  const willSendResponse = frame('willSendResponse', 'file:///srv/gw/dist/server.js', 23);
+  const countFields = frame('countFields', 'file:///srv/gw/dist/server.js', 14);
+  const printerLeave = frame('leave', graphqlFile('language/printer.js'));
+  const createHash = frame('createHash', 'node:crypto');
+  const emitWrapper = frame('emitWithAuditTrail', '/srv/gw/audit-trail.cjs', 40);
+  const buildAuditTrail = frame('buildAuditTrail', '/srv/gw/audit-trail.cjs', 25);
+  const emit = frame('emit', 'node:events');
+  const outgoingEnd = frame('end', 'node:_http_outgoing');
+  const clientRequest = frame('ClientRequest', 'node:_http_client');
+
+  it("takes a plugin the server framework calls, and what it calls that no rule claims, from the framework's httpParser", () => {
+    const result = analyze([
+      { stack: [root, headers, apolloServer, willSendResponse], count: 3 },
+      { stack: [root, ticks, apolloServer, willSendResponse, print, visit, printerLeave], count: 5 },
+      { stack: [root, ticks, apolloServer, willSendResponse, countFields, countFields], count: 2 },
+      { stack: [root, ticks, apolloServer, willSendResponse, createHash], count: 1 },
+      // The framework's own frames, and the library code they call, stay httpParser.
+      { stack: [root, headers, apolloServer, unknownLibrary], count: 4 },
+    ]);
+    expect(result.counts).toMatchObject({ ownCode: 11, httpParser: 4, other: 0 });
+  });
+
+  it('lets a recognised frame anywhere on the stack win: resolvers under execution stay execute, own code sending a request is fetch', () => {
+    const result = analyze([
+      { stack: [root, ticks, execute, userCode], count: 6 },
+      { stack: [root, ticks, execute, userCode, unknownLibrary], count: 2 },
+      { stack: [root, headers, userCode, clientRequest], count: 3 },
+      { stack: [root, headers, userCode, parse], count: 1 },
+    ]);
+    expect(result.counts).toMatchObject({ execute: 8, fetch: 3, parse: 1, ownCode: 0 });
+  });
+
+  it("takes a planted wrapper of the server's emit, while the nearer weak frames below it keep theirs", () => {
+    const result = analyze([
+      { stack: [root, serverIncoming, emitWrapper, buildAuditTrail], count: 7 },
+      { stack: [root, serverIncoming, emitWrapper, emit, apolloServer, unknownLibrary], count: 2 },
+      { stack: [root, serverIncoming, userCode, outgoingEnd], count: 3 },
+    ]);
+    expect(result.counts).toMatchObject({ ownCode: 7, httpParser: 2, serialize: 3 });
+  });
+
+  it("recognises own files by path only: not node_modules, not Node's internals, not gwprof's preload", () => {
+    const cases: Array<[string, string]> = [
+      ['/srv/gw/server.js', 'ownCode'],
+      ['file:///srv/gw/server.mjs', 'ownCode'],
+      ['C:\\gw\\dist\\server.js', 'ownCode'],
+      ['file:///C:/gw/dist/server.js', 'ownCode'],
+      ['/srv/gw/node_modules/some-lib/index.js', 'other'],
+      ['C:\\gw\\node_modules\\some-lib\\index.js', 'other'],
+      ['node:internal/streams/readable', 'other'],
+      ['internal/streams/readable.js', 'other'],
+      ['evalmachine.<anonymous>', 'other'],
+      ['/work/gwprof/packages/collect/dist/profiler/preload.cjs', 'other'],
+      ['/srv/gw/.mesh/index.mjs', 'other'],
+      ['file:///srv/gw/gateways/mesh/.work/1-1/.mesh/index.mjs', 'other'],
+      ['/work/gwprof/packages/collect/dist/profiler/full-gc.cjs', 'other'],
+    ];
+    for (const [url, bucket] of cases) {
+      const result = analyze([{ stack: [root, frame('handler', url)], count: 1 }]);
+      expect([url, result.counts[bucket]]).toEqual([url, 1]);
+    }
   });
 });

@@ -57,10 +57,28 @@ describe('explainFrames', () => {
     expect(formatExplanations([])).toEqual(['no frame in this profile matches']);
   });
 
+  it("explains a plugin's frames and what they call by the gateway's own-code rule, nearer than the framework's", () => {
+    const apolloServer = frame('runHttpQuery', pnpm('@apollo/server', 'dist/esm/runHttpQuery.js'), 90);
+    const willSendResponse = frame('willSendResponse', 'file:///srv/gw/dist/server.js', 23);
+    const leave = frame('leave', pnpm('graphql', 'language/printer.js'), 24);
+    const plugin = profileOf([{ stack: [ticks, apolloServer, willSendResponse, leave], count: 4 }]);
+    const [own] = explainFrames(plugin, { pattern: /^willSendResponse$/ });
+    expect(own!.ownRule).toMatchObject({ bucket: 'ownCode', weak: true });
+    const lines = formatExplanations(explainFrames(plugin, { pattern: /^leave$/ }));
+    expect(
+      lines.some((line) => /→ ownCode .* 4\.0 ms in 1 node: inherited from caller willSendResponse .*server\.js:24, rule \d+ \(ownCode, weak\)/.test(line)),
+    ).toBe(true);
+    expect(lines.some((line) => /^ {2}rule \d+ → ownCode \(weak\) \[url .*\]: the gateway's own code: a file outside any node_modules folder/.test(line))).toBe(
+      true,
+    );
+  });
+
   it('names the rule a frame typed by hand would match', () => {
     expect(explainRule({ functionName: 'isSecureEndpoint', url: pnpm('agent-base', 'dist/index.js') })).toMatchObject({ bucket: 'fetch', weak: false });
     expect(explainRule({ functionName: 'runMicrotasks', url: '' })).toMatchObject({ bucket: 'ticks', weak: false, entry: true });
     expect(explainRule({ functionName: 'getLibuvNow', url: '' })).toMatchObject({ bucket: 'ticks', weak: true, entry: false });
-    expect(explainRule({ functionName: 'resolveUser', url: '/srv/gw/resolvers.js' })).toBeUndefined();
+    expect(explainRule({ functionName: 'resolveUser', url: '/srv/gw/resolvers.js' })).toMatchObject({ bucket: 'ownCode', weak: true });
+    expect(explainRule({ functionName: 'resolveUser', url: pnpm('user-sdk', 'index.js') })).toBeUndefined();
+    expect(explainRule({ functionName: 'gc', url: '/srv/gwprof/packages/collect/dist/profiler/full-gc.cjs' })).toBeUndefined();
   });
 });

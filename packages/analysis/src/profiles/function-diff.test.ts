@@ -75,7 +75,7 @@ describe('diffFunctions', () => {
       url: '/srv/gw/burn.js',
       line: 4,
       column: 1,
-      bucket: 'other',
+      bucket: 'ownCode',
       self: { baseline: 0, candidate: 2, delta: 2 },
       total: { baseline: 0, candidate: 2, delta: 2 },
     });
@@ -87,7 +87,7 @@ describe('diffFunctions', () => {
       { bucket: 'gc', baseline: 1, candidate: 1, delta: 0 },
       { bucket: 'validate', baseline: 2, candidate: 2, delta: 0 },
       { bucket: 'execute', baseline: 4, candidate: 4, delta: 0 },
-      { bucket: 'other', baseline: 0, candidate: 2, delta: 2 },
+      { bucket: 'ownCode', baseline: 0, candidate: 2, delta: 2 },
     ]);
   });
 

@@ -83,6 +83,10 @@ describe.each(gateways)('real %s profile (c=10)', (gateway) => {
     expect(analysis.buckets.other).toBeLessThanOrEqual(0.05);
   });
 
+  it('has no code of its own outside node_modules: the built-in gateways run their packages alone', () => {
+    expect(analysis.buckets.ownCode).toBe(0);
+  });
+
   it('puts every sample under an HTTP-client frame in fetch', () => {
     const ms = bucketsOfSamplesUnder(profile, isHttpClient);
     expect(ms.fetch ?? 0).toBeGreaterThan(50);
@@ -180,6 +184,31 @@ describe('real profiles: what each gateway spends', () => {
     expect(visit!.ownRule).toBeUndefined();
     expect(new Set(visit!.outcomes.map((o) => o.how))).toEqual(new Set(['ancestor']));
     expect(new Set(visit!.outcomes.map((o) => o.bucket))).toEqual(new Set(['plan', 'fetch']));
+  });
+});
+
+describe('real profile of a gateway with a plugin of its own (the sample gateway, pr, c=10)', () => {
+  // Apollo Gateway on Apollo Server with an audit plugin whose willSendResponse prints each operation
+  // with graphql's printer and copies, walks (countFields) and hashes each response.
+  const profile = fixture('sample-gateway-pr-c10');
+  const isOwnFile = (frame: { url: string }) => /examples\/sample-gateway\/pr\/server\.js$/.test(frame.url);
+  const { buckets, bucketFunctions } = analyzeProfile(profile, { topPerBucket: 100 });
+
+  it("puts the plugin and what it calls that no rule claims in ownCode, not the server framework's httpParser", () => {
+    const ms = bucketsOfSamplesUnder(profile, (frame) => isOwnFile(frame) && frame.functionName === 'willSendResponse');
+    expect(Object.keys(ms)).toEqual(['ownCode']);
+    expect(ms.ownCode).toBeGreaterThan(100);
+    const own = new Set(bucketFunctions.ownCode!.map((fn) => fn.functionName));
+    for (const name of ['willSendResponse', 'countFields', 'print', 'visit']) expect(own).toContain(name);
+    // Apollo Server prints operations too (its request pipeline): those stay httpParser.
+    expect(bucketFunctions.httpParser!.filter(isOwnFile)).toEqual([]);
+  });
+
+  it("leaves the gateway's packages where they were: fetch first, the framework's own frames in httpParser", () => {
+    expect(buckets.fetch).toBeGreaterThan(0.4);
+    expect(buckets.ownCode).toBeGreaterThan(0.03);
+    expect(buckets.httpParser).toBeGreaterThan(0.03);
+    expect(bucketFunctions.ownCode!.every((fn) => isOwnFile(fn) || !/[/\\]node_modules[/\\]@apollo[/\\]/.test(fn.url))).toBe(true);
   });
 });
 

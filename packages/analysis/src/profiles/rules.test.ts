@@ -40,10 +40,11 @@ describe('bucket rules', () => {
       ]),
     );
     const server = frame('handle', '/srv/my-server.js');
+    const helper = frame('helper', '/srv/node_modules/util-lib/index.js');
     const result = analyzeProfile(
       profileOf([
-        { stack: [frame('plan', '/srv/my-planner.js'), server, frame('helper', '/srv/util.js')], count: 2 },
-        { stack: [server, frame('helper', '/srv/util.js')], count: 1 },
+        { stack: [frame('plan', '/srv/my-planner.js'), server, helper], count: 2 },
+        { stack: [server, helper], count: 1 },
       ]),
       { rules: loadBucketRules(path) },
     );

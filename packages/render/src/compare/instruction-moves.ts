@@ -60,5 +60,9 @@ export function instructionMovesNote(moves: InstructionMoves): string {
     failed && failed.baseline + failed.candidate > 0
       ? ` ${failed.baseline} baseline and ${failed.candidate} candidate requests of that pair failed (a timeout under callgrind): their work is in its counts but not in the requests they are divided by, so its per-request figures read high; the verdict's batches are not affected.`
       : '';
-  return `From one more pair of processes after the verdict, one batch a side, ${moves.separateCallers} callers kept per count (${instructionCount(moves.totalPerOkRequest.baseline)} → ${instructionCount(moves.totalPerOkRequest.candidate)} per request there); a builtin's or the runtime's instructions count for the JavaScript function that called them. Outer frames cut off: ${pct(moves.truncatedShare.baseline)} / ${pct(moves.truncatedShare.candidate)} of the instructions (their bucket may be wrong); JIT code without a name: ${pct(moves.unnamedJitShare.baseline)} / ${pct(moves.unnamedJitShare.candidate)}.${failures}`;
+  const cutOff = `${pct(moves.truncatedShare.baseline)} / ${pct(moves.truncatedShare.candidate)}`;
+  const guesses = moves.guessedShare
+    ? `Placed by a guess: ${pct(moves.guessedShare.baseline)} / ${pct(moves.guessedShare.candidate)} of the instructions (outer frames cut off before any frame that decides a bucket; cut off in all: ${cutOff})`
+    : `Outer frames cut off: ${cutOff} of the instructions (their bucket may be wrong)`;
+  return `From one more pair of processes after the verdict, one batch a side, ${moves.separateCallers} callers kept per count (${instructionCount(moves.totalPerOkRequest.baseline)} → ${instructionCount(moves.totalPerOkRequest.candidate)} per request there); a builtin's or the runtime's instructions count for the JavaScript function that called them. ${guesses}; JIT code without a name: ${pct(moves.unnamedJitShare.baseline)} / ${pct(moves.unnamedJitShare.candidate)}.${failures}`;
 }

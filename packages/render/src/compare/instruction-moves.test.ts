@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import type { InstructionMoves } from '@gwprof/results';
+import { instructionBucketLine, instructionMovesNote } from './instruction-moves.js';
+
+const moves: InstructionMoves = {
+  separateCallers: 160,
+  totalPerOkRequest: { baseline: 26_000_000, candidate: 28_000_000 },
+  truncatedShare: { baseline: 0.288, candidate: 0.301 },
+  guessedShare: { baseline: 0.004, candidate: 0.012 },
+  unnamedJitShare: { baseline: 0.006, candidate: 0.005 },
+  failedRequests: { baseline: 0, candidate: 0 },
+  buckets: [{ bucket: 'ownCode', baselinePerOkRequest: 0, candidatePerOkRequest: 1_900_000, deltaPerOkRequest: 1_900_000 }],
+  functions: [],
+};
+
+describe('where the instructions went', () => {
+  it('says how many instructions were placed by a guess, beside how many had their outer frames cut off', () => {
+    const note = instructionMovesNote(moves);
+    expect(note).toContain('Placed by a guess: 0.4% / 1.2% of the instructions');
+    expect(note).toContain('cut off in all: 28.8% / 30.1%');
+    expect(note).not.toContain('may be wrong');
+    expect(instructionBucketLine(moves)).toBe('Instructions per ok request by bucket: ownCode +1.90 M (0 → 1.90 M).');
+  });
+
+  it('says only what was cut off for a comparison recorded before guesses were told apart', () => {
+    const { guessedShare: _absent, ...older } = moves;
+    const note = instructionMovesNote(older);
+    expect(note).toContain('Outer frames cut off: 28.8% / 30.1% of the instructions (their bucket may be wrong)');
+    expect(note).not.toContain('guess');
+  });
+});
