@@ -81,6 +81,21 @@ export function rssBytes(pids: number[]): number {
   return total;
 }
 
+/** Threads of these processes, from /proc/<pid>/task; null when none could be read. */
+export function threadCount(pids: readonly number[]): number | null {
+  let threads = 0;
+  let read = false;
+  for (const pid of pids) {
+    try {
+      threads += readdirSync(`/proc/${pid}/task`).length;
+      read = true;
+    } catch {
+      // exited
+    }
+  }
+  return read ? threads : null;
+}
+
 /**
  * Measures CPU of a set of process trees over a window, and peak RSS sampled during it.
  * CPU of processes that exit inside the window is lost; the gateway and subgraphs live across it.

@@ -207,7 +207,14 @@ export interface StepRecord {
   latencyMs: LatencyMs | null;
   bytesPerResponse: number;
   /** null figures: a gateway measured by URL without --gateway-pid, whose process gwprof cannot see. */
-  gateway: { cpuPercent: number | null; cpuMsPerOkRequest: number | null; rssMaxMB: number | null; pids: number[] };
+  gateway: {
+    cpuPercent: number | null;
+    cpuMsPerOkRequest: number | null;
+    rssMaxMB: number | null;
+    pids: number[];
+    /** Threads of its processes at the window's end (a native gateway's runtime workers, Node's helpers); absent in older results. */
+    threads?: number | null;
+  };
   /** null CPU: a subgraph whose process gwprof could not find (started by someone else). */
   subgraphs: { cpuPercent: number | null; perSubgraph: Record<string, { cpuPercent: number | null; requests: number }> };
   /** Subgraph requests per gateway response; null when no responses. */

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { CoreUse, StepProfile } from '@gwprof/results';
 import { CoreBusyMeter, allowedCpus } from '../core-busy.js';
-import { TreeUsageMeter } from '../proc-stats.js';
+import { TreeUsageMeter, threadCount } from '../proc-stats.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
 
@@ -18,6 +18,8 @@ export interface WindowMeasurements {
   subgraphs: Record<string, Usage | null>;
   /** The harness's other processes beside the subgraphs (the counting proxy), by name. */
   helpers: Record<string, Usage>;
+  /** Threads of the gateway's processes at the window's end; null for a gateway gwprof cannot see. */
+  gatewayThreads: number | null;
   /** How busy the gateway's and the harness's CPUs were, by anything; null where unknown. */
   cores: { gateway: CoreUse | null; harness: CoreUse | null };
   /** Subgraph requests served during the window; null when they could not be counted. */
@@ -83,6 +85,7 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
       const loadgen = process.cpuUsage(loadgenBefore);
       const externalSeconds = externalLoadgen?.stop().cpuSeconds ?? 0;
       const gateway = gatewayMeter?.stop() ?? null;
+      const gatewayThreads = gateway ? threadCount(gateway.pids) : null;
       const subgraphs = Object.fromEntries(Object.entries(subgraphMeters).map(([n, m]) => [n, m?.stop() ?? null]));
       const helpers = Object.fromEntries(Object.entries(helperMeters).map(([n, m]) => [n, m.stop()]));
       const cores = { gateway: coreUseOf(coreMeters.gateway), harness: coreUseOf(coreMeters.harness) };
@@ -91,7 +94,7 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
       const subgraphRequests =
         countsBefore && countsAfter ? Object.fromEntries(Object.keys(countsAfter).map((n) => [n, countsAfter[n]! - (countsBefore[n] ?? 0)])) : null;
       const loadgenCpuSeconds = (loadgen.user + loadgen.system) / 1e6 + externalSeconds;
-      return { gateway, subgraphs, helpers, cores, subgraphRequests, loadgenCpuSeconds, profile, warnings };
+      return { gateway, gatewayThreads, subgraphs, helpers, cores, subgraphRequests, loadgenCpuSeconds, profile, warnings };
     },
   };
 }

@@ -22,9 +22,11 @@ export const STEP_COLUMNS: Column[] = [
   { header: 'order warn', align: 'right' },
   { header: 'gw CPU %', align: 'right' },
   { header: 'gw RSS MB', align: 'right' },
+  { header: 'gw threads', align: 'right' },
   { header: 'subgraphs CPU %', align: 'right' },
   { header: 'fan-out', align: 'right' },
   { header: 'loadgen CPU %', align: 'right' },
+  { header: 'harness cores busy %', align: 'right' },
 ];
 
 /** How a step is named everywhere: "c=100" (closed loop) or "500 req/s" (open loop). */
@@ -69,9 +71,11 @@ export function stepCells(step: StepRecord, status: string): string[] {
     step.orderWarnings > 0 ? integer(step.orderWarnings) : '0',
     fixed(step.gateway.cpuPercent, 0),
     fixed(step.gateway.rssMaxMB, 0),
+    fixed(step.gateway.threads ?? null, 0),
     fixed(step.subgraphs.cpuPercent, 0),
     fixed(step.fanout, 2),
     fixed(step.loadgen.cpuPercent, 0),
+    fixed(step.harness?.cores?.busyPercent ?? null, 0),
   ];
 }
 
