@@ -43,3 +43,13 @@ describe('neighbourWarning', () => {
     expect(neighbourWarning(null, null)).toBeNull();
   });
 });
+
+describe('harnessBoundReason under a CPU quota', () => {
+  it('measures the gateway against its quota, not its whole core', () => {
+    const quota = { cpus: '1', busyPercent: 50, quotaCores: 0.5 };
+    expect(harnessBoundReason({ gatewayCpuPercent: 48, gatewayCores: quota, harnessCores: cores('0', 99), processes: { reviews: 40 } })).toBeNull();
+    expect(harnessBoundReason({ gatewayCpuPercent: 30, gatewayCores: quota, harnessCores: cores('0', 99), processes: { reviews: 40 } })).toMatch(
+      /60% of its CPU 1 \(quota 0\.5 cores\)/,
+    );
+  });
+});

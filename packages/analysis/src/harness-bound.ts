@@ -28,18 +28,24 @@ export const NEIGHBOUR_PERCENT = 20;
  * may run there too. When they took a fair share of them, the step says so.
  */
 export function neighbourWarning(gatewayCpuPercent: number | null, gatewayCores: CoreUse | null): string | null {
-  if (gatewayCpuPercent === null || !gatewayCores) return null;
+  // Under a quota the gateway cannot fill its core: what is left is not taken from it.
+  if (gatewayCpuPercent === null || !gatewayCores || gatewayCores.quotaCores !== undefined) return null;
   const count = gatewayCores.cpus.split(',').length;
   const others = gatewayCores.busyPercent - gatewayCpuPercent / count;
   if (others < NEIGHBOUR_PERCENT) return null;
   return `other processes of the machine used about ${Math.round(others)}% of the gateway's CPU ${gatewayCores.cpus} (busy ${Math.round(gatewayCores.busyPercent)}%, the gateway ${Math.round(gatewayCpuPercent / count)}%): the gateway shared its core, and its figures are slower than alone`;
 }
 
+/** The cores' worth of CPU the gateway may use: its CPUs, or its quota when that is lower. */
+function gatewayCapacity(cores: CoreUse): number {
+  const count = cores.cpus.split(',').length;
+  return cores.quotaCores !== undefined ? Math.min(count, cores.quotaCores) : count;
+}
+
 export function harnessBoundReason(input: HarnessBoundInput): string | null {
   const { gatewayCpuPercent, gatewayCores, harnessCores, processes } = input;
   if (gatewayCpuPercent === null || !gatewayCores) return null;
-  const gatewayCpuCount = gatewayCores.cpus.split(',').length;
-  const gatewayShare = gatewayCpuPercent / (100 * gatewayCpuCount);
+  const gatewayShare = gatewayCpuPercent / (100 * gatewayCapacity(gatewayCores));
   if (gatewayShare >= GATEWAY_FULL) return null;
   const known = Object.entries(processes).filter((entry): entry is [string, number] => entry[1] !== null);
   const flatOut = known.filter(([, cpu]) => cpu >= HARNESS_FULL_PERCENT).map(([name]) => name);
@@ -55,5 +61,5 @@ export function harnessBoundReason(input: HarnessBoundInput): string | null {
     ? `; other processes about ${Math.max(0, Math.round(harnessCores.busyPercent * harnessCores.cpus.split(',').length - ours))}%`
     : '';
   const single = flatOut.length > 0 ? `, ${flatOut.join(' and ')} at its limit` : '';
-  return `${cores} (gwprof's processes: ${parts}${others})${single}, while the gateway used ${Math.round(gatewayShare * 100)}% of its CPU ${gatewayCores.cpus}: the step measured the harness, not the gateway's capacity`;
+  return `${cores} (gwprof's processes: ${parts}${others})${single}, while the gateway used ${Math.round(gatewayShare * 100)}% of its CPU ${gatewayCores.cpus}${gatewayCores.quotaCores !== undefined ? ` (quota ${gatewayCores.quotaCores} cores)` : ''}: the step measured the harness, not the gateway's capacity`;
 }

@@ -14,6 +14,7 @@ export interface ServiceFlags {
   gatewayPort: number;
   gatewayCpus?: number;
   gatewayMemory?: number;
+  gatewayCpuQuota?: number;
   samplingInterval: number;
   heapSampling: number;
   out: string;
@@ -48,6 +49,11 @@ export function addServiceOptions(command: Command): Command {
       parseSize('--gateway-memory', 1e6, 'MB'),
     )
     .option(
+      '--gateway-cpu-quota <cores>',
+      "the gateway's CPU as a share of cores from a cgroup quota (0.5: half a core), when two cores cannot hold a native gateway and the harness that loads it; throughput is then per core-second (docs/native-gateways.md)",
+      parsePositiveNumber('--gateway-cpu-quota'),
+    )
+    .option(
       '--sampling-interval <µs>',
       'V8 CPU sampling interval in microseconds (1000 costs ~12% CPU per request on Mesh, 4000 ~2%: docs/validation/profiler-overhead.md)',
       parsePositiveNumber('--sampling-interval'),
@@ -73,6 +79,7 @@ export function serviceOptions(flags: ServiceFlags) {
     gatewayPort: flags.gatewayPort,
     ...(flags.gatewayCpus !== undefined ? { gatewayCpus: flags.gatewayCpus } : {}),
     ...(flags.gatewayMemory !== undefined ? { gatewayMemoryMB: flags.gatewayMemory } : {}),
+    ...(flags.gatewayCpuQuota !== undefined ? { gatewayCpuQuota: flags.gatewayCpuQuota } : {}),
     samplingIntervalUs: flags.samplingInterval,
     heapSamplingBytes: flags.heapSampling > 0 ? flags.heapSampling : null,
     outDir: flags.out,

@@ -17,6 +17,30 @@ export function allowedCpus(pid: number | 'self'): number[] | null {
   }
 }
 
+/** The CPU quota of a process's cgroup, in cores (cgroup v1 cfs quota, or v2 cpu.max); null when it has none. */
+export function cpuQuotaOf(pid: number): number | null {
+  try {
+    for (const line of readFileSync(`/proc/${pid}/cgroup`, 'utf8').trim().split('\n')) {
+      const [, controllers, cgPath] = line.split(':');
+      if (controllers?.split(',').includes('cpu')) {
+        const dir = `/sys/fs/cgroup/${controllers}/${cgPath ?? ''}`;
+        const quota = Number(readFileSync(`${dir}/cpu.cfs_quota_us`, 'utf8'));
+        const period = Number(readFileSync(`${dir}/cpu.cfs_period_us`, 'utf8'));
+        return quota > 0 && period > 0 ? quota / period : null;
+      }
+      if (controllers === '') {
+        const [quota, period] = readFileSync(`/sys/fs/cgroup/${cgPath ?? ''}/cpu.max`, 'utf8')
+          .trim()
+          .split(/\s+/);
+        return quota !== 'max' && Number(period) > 0 ? Number(quota) / Number(period) : null;
+      }
+    }
+  } catch {
+    // no cgroup files: no quota known
+  }
+  return null;
+}
+
 /** "0-2,5" → [0, 1, 2, 5]. */
 export function parseCpuList(list: string): number[] {
   return list.split(',').flatMap((part) => {

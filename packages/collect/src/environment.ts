@@ -18,6 +18,7 @@ export function describeEnvironment(options: {
   cpuPlan: CpuPlan;
   memoryLimitMB: number | null;
   memoryLimitMethod: string | null;
+  cpuQuota?: { cores: number; method: string } | null;
   fdLimit: FdLimit;
   gatewayPackages: Record<string, string>;
   gatewayBuilds?: Record<string, GatewayBuild>;
@@ -33,6 +34,7 @@ export function describeEnvironment(options: {
     cpuSets: { gateway: options.cpuPlan.gateway, others: options.cpuPlan.others },
     gatewayMemoryLimitMB: options.memoryLimitMB,
     memoryLimitMethod: options.memoryLimitMethod,
+    ...(options.cpuQuota ? { gatewayCpuQuota: options.cpuQuota } : {}),
     fdLimit: options.fdLimit,
     gatewayPackages: options.gatewayPackages,
     ...(options.gatewayBuilds && Object.keys(options.gatewayBuilds).length > 0 ? { gatewayBuilds: options.gatewayBuilds } : {}),

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { NodeBinary } from './node-binaries.js';
-import { orphanGuardedCommand, type MemoryCap } from './isolation.js';
+import { orphanGuardedCommand, type CpuQuota, type MemoryCap } from './isolation.js';
 import { assertPortFree, waitForPort } from './ports.js';
 import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import { processTree } from './proc-stats.js';
@@ -27,6 +27,8 @@ export interface GatewayStartOptions {
   harnessEnv: Record<string, string>;
   cpus: string | null;
   memoryCap: MemoryCap | null;
+  /** A CPU quota below the gateway's cores (native gateways on a small machine). */
+  cpuQuota?: CpuQuota | null;
   /** Wraps a Node gateway in clinic or 0x. */
   wrapNodeScript?: (command: string, args: string[]) => { command: string; args: string[] };
   runDir: string;
@@ -205,6 +207,7 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
   if (options.callgrind && !launch.isNodeScript) ({ command, args } = underCallgrind(options.callgrind, node, command, args));
   ({ command, args } = orphanGuardedCommand(command, args));
   if (options.memoryCap) ({ command, args } = options.memoryCap.wrap(command, args));
+  if (options.cpuQuota) ({ command, args } = options.cpuQuota.wrap(command, args));
 
   const nodeOptions = [options.extraEnv.NODE_OPTIONS ?? process.env.NODE_OPTIONS, ...options.nodeOptions].filter(Boolean).join(' ');
   const env: NodeJS.ProcessEnv = {

@@ -94,6 +94,49 @@ function ownCgroupPath(controller: string): { version: 1 | 2; dir: string } | nu
   return null;
 }
 
+/** A share of the CPU for the gateway, from a cgroup: less than a core, when two cores cannot hold a native gateway and its harness. */
+export interface CpuQuota {
+  cores: number;
+  method: string;
+  wrap(command: string, args: string[]): { command: string; args: string[] };
+  release(): void;
+}
+
+const CFS_PERIOD_US = 100_000;
+
+/** A cgroup (v1 `cpu`, or v2 `cpu.max`) that lets its processes use `cores` cores' worth of CPU time; refused when none can be made. */
+export function createCpuQuota(cores: number, name: string): CpuQuota {
+  if (!Number.isFinite(cores) || cores < 0.05) throw new GwprofError(`--gateway-cpu-quota must be at least 0.05 (cores), got ${cores}`);
+  const parent = ownCgroupPath('cpu');
+  if (!parent) throw new GwprofError('--gateway-cpu-quota needs a writable cpu cgroup (run as root on a Linux with cgroups), and there is none here');
+  const dir = path.join(parent.dir, name);
+  const quotaUs = Math.round(cores * CFS_PERIOD_US);
+  try {
+    mkdirSync(dir, { recursive: true });
+    if (parent.version === 1) {
+      writeFileSync(path.join(dir, 'cpu.cfs_period_us'), String(CFS_PERIOD_US));
+      writeFileSync(path.join(dir, 'cpu.cfs_quota_us'), String(quotaUs));
+    } else {
+      writeFileSync(path.join(dir, 'cpu.max'), `${quotaUs} ${CFS_PERIOD_US}`);
+    }
+  } catch (error) {
+    throw new GwprofError(`--gateway-cpu-quota: cannot set a CPU quota in ${dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  const procs = path.join(dir, 'cgroup.procs');
+  return {
+    cores,
+    method: `cgroup v${parent.version} (${dir}): ${quotaUs} µs per ${CFS_PERIOD_US} µs`,
+    wrap: (command, args) => ({ command: 'sh', args: ['-c', 'echo $$ > "$0" && exec "$@"', procs, command, ...args] }),
+    release: () => {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // still has processes or already removed
+      }
+    },
+  };
+}
+
 export function createMemoryCap(limitMB: number, name: string): MemoryCap {
   if (!Number.isFinite(limitMB) || limitMB < 64) {
     throw new GwprofError(`--gateway-memory must be at least 64 (MB), got ${limitMB}`);

@@ -49,6 +49,7 @@ export function openSession(options: SessionOptions): Session {
     maxConcurrency: options.maxConcurrency,
     ...(options.gatewayCpus !== undefined ? { gatewayCpus: options.gatewayCpus } : {}),
     ...(options.gatewayMemoryMB !== undefined ? { gatewayMemoryMB: options.gatewayMemoryMB } : {}),
+    ...(options.gatewayCpuQuota !== undefined ? { gatewayCpuQuota: options.gatewayCpuQuota } : {}),
     ...(options.attached ? { attached: true } : {}),
   });
   const folder = openRunFolder(options.outDir, options.runId ?? makeRunId(options.label));
@@ -56,6 +57,7 @@ export function openSession(options: SessionOptions): Session {
     cpuPlan: resources.cpuPlan,
     memoryLimitMB: resources.memoryLimitMB,
     memoryLimitMethod: resources.memoryCap?.method ?? null,
+    cpuQuota: resources.cpuQuota ? { cores: resources.cpuQuota.cores, method: resources.cpuQuota.method } : null,
     fdLimit: resources.fdLimit,
     gatewayPackages: options.gatewayPackages,
     gatewayBuilds: options.gatewayBuilds ?? {},
@@ -87,6 +89,7 @@ export function openSession(options: SessionOptions): Session {
       closed = true;
       await bed?.close();
       resources.memoryCap?.release();
+      resources.cpuQuota?.release();
       folder.logs.flush();
     },
   };

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureFdLimit, type FdLimit } from './fd-limit.js';
-import { createMemoryCap, pinSelf, planCpuSets, type CpuPlan, type MemoryCap } from './isolation.js';
+import { createCpuQuota, createMemoryCap, pinSelf, planCpuSets, type CpuPlan, type CpuQuota, type MemoryCap } from './isolation.js';
 import type { RunLogs } from './log.js';
 import { ProcessRegistry } from './processes.js';
 import { startSubgraphs, urlsForFederation, type RunningSubgraphs, type SubgraphViews } from './subgraphs.js';
@@ -34,6 +34,8 @@ export interface ServiceOptions {
   gatewayPort: number;
   gatewayCpus?: number;
   gatewayMemoryMB?: number;
+  /** A share of the CPU for the gateway, in cores (0.5: half a core), from a cgroup quota. */
+  gatewayCpuQuota?: number;
 }
 
 /** A scenario file's own subgraphs, started or found in place of the demo's. */
@@ -48,23 +50,31 @@ export interface ResourcePlan {
   cpuPlan: CpuPlan;
   memoryCap: MemoryCap | null;
   memoryLimitMB: number | null;
+  cpuQuota: CpuQuota | null;
 }
 
 /**
  * Checks and plans everything that can be refused before any process starts. A gateway that is
  * already running (`attached`) is not ours to pin or cap.
  */
-export function planResources(options: { maxConcurrency: number; gatewayCpus?: number; gatewayMemoryMB?: number; attached?: boolean }): ResourcePlan {
+export function planResources(options: {
+  maxConcurrency: number;
+  gatewayCpus?: number;
+  gatewayMemoryMB?: number;
+  gatewayCpuQuota?: number;
+  attached?: boolean;
+}): ResourcePlan {
   const fdLimit = ensureFdLimit(options.maxConcurrency);
   if (options.attached) {
-    if (options.gatewayCpus !== undefined || options.gatewayMemoryMB !== undefined) {
-      throw new GwprofError('--gateway-cpus and --gateway-memory apply to gateways gwprof starts, not to one measured by URL');
+    if (options.gatewayCpus !== undefined || options.gatewayMemoryMB !== undefined || options.gatewayCpuQuota !== undefined) {
+      throw new GwprofError('--gateway-cpus, --gateway-memory and --gateway-cpu-quota apply to gateways gwprof starts, not to one measured by URL');
     }
-    return { fdLimit, cpuPlan: { gateway: null, others: null }, memoryCap: null, memoryLimitMB: null };
+    return { fdLimit, cpuPlan: { gateway: null, others: null }, memoryCap: null, memoryLimitMB: null, cpuQuota: null };
   }
   const cpuPlan = planCpuSets(options.gatewayCpus);
   const memoryCap = options.gatewayMemoryMB !== undefined ? createMemoryCap(options.gatewayMemoryMB, `gwprof-${process.pid}-gateway`) : null;
-  return { fdLimit, cpuPlan, memoryCap, memoryLimitMB: options.gatewayMemoryMB ?? null };
+  const cpuQuota = options.gatewayCpuQuota !== undefined ? createCpuQuota(options.gatewayCpuQuota, `gwprof-${process.pid}-gateway`) : null;
+  return { fdLimit, cpuPlan, memoryCap, memoryLimitMB: options.gatewayMemoryMB ?? null, cpuQuota };
 }
 
 export interface LaunchedGateway {
@@ -91,6 +101,7 @@ export interface LaunchOptions {
   processName: string;
   port?: number;
   memoryCap?: MemoryCap | null;
+  cpuQuota?: CpuQuota | null;
   /** Another Node.js, or V8 flags on node's command line; default the harness's node as it is. */
   node?: { binary: NodeBinary; v8Flags: readonly string[] };
   /** The subgraph addresses it is given; default the run's. */
@@ -168,6 +179,7 @@ export async function startTestBed(options: {
       processName,
       port = options.gatewayPort,
       memoryCap = resources.memoryCap,
+      cpuQuota = resources.cpuQuota,
       node,
       subgraphs = views.subgraphs,
       callgrind,
@@ -189,6 +201,7 @@ export async function startTestBed(options: {
         cpus: callgrind ? null : resources.cpuPlan.gateway,
         ...(callgrind ? { callgrind } : {}),
         memoryCap,
+        cpuQuota,
         ...(external ? { wrapNodeScript: external.wrap } : {}),
         runDir,
         registry,

@@ -25,6 +25,8 @@ export type StepStatus = 'ok' | 'unsteady' | 'overloaded' | 'harness-bound' | 'f
 export interface CoreUse {
   cpus: string;
   busyPercent: number;
+  /** The process's CPU quota in cores (a cgroup's), when it has one below its CPUs. */
+  quotaCores?: number;
 }
 
 /** The harness during a step's window: each of its processes, and its cores beside the gateway's. */
@@ -326,6 +328,8 @@ export interface RunEnvironment {
   gatewayMemoryLimitMB: number | null;
   /** How the memory cap was applied: cgroup v1/v2, heap flag, or not at all. */
   memoryLimitMethod: string | null;
+  /** The gateway's CPU quota (--gateway-cpu-quota), in cores; absent when it had whole cores. */
+  gatewayCpuQuota?: { cores: number; method: string };
   fdLimit: { soft: number; hard: number };
   gatewayPackages: Record<string, string>;
   /** Each native gateway's build, by spec (a comparison's by side: `baseline:grafbase`); absent for Node gateways and in older results. */

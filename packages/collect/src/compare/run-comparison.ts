@@ -82,7 +82,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
           baseline: { adapter: adapters.baseline, env: options.baselineEnv, port: options.gatewayPort, node: nodes.baseline },
           candidate: { adapter: adapters.candidate, env: options.candidateEnv, port: options.candidatePort, node: nodes.candidate },
         },
-        session.resources.memoryLimitMB,
+        { memoryLimitMB: session.resources.memoryLimitMB, cpuQuotaCores: session.resources.cpuQuota?.cores ?? null },
       );
       const ctx: ComparisonContext = {
         options,

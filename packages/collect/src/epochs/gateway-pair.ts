@@ -3,7 +3,7 @@
  * restarted together for each epoch, so one lucky or unlucky process (its JIT decisions, its heap
  * layout) counts as noise rather than as a verdict.
  */
-import { createMemoryCap, type MemoryCap } from '../isolation.js';
+import { createCpuQuota, createMemoryCap, type CpuQuota, type MemoryCap } from '../isolation.js';
 import type { NodeBinary } from '../node-binaries.js';
 import type { GatewayAdapter } from '../gateways/types.js';
 import { launchGatewayUnderTest, type GatewayUnderTest } from '../gateway-under-test.js';
@@ -23,14 +23,16 @@ export interface SideSpec {
 export class GatewayPair {
   private running: Partial<Record<Side, GatewayUnderTest>> | null = null;
   private readonly candidateCap: MemoryCap | null;
+  private readonly candidateQuota: CpuQuota | null;
 
   constructor(
     private readonly bed: TestBed,
     private readonly specs: Record<Side, SideSpec>,
-    memoryLimitMB: number | null,
+    limits: { memoryLimitMB: number | null; cpuQuotaCores: number | null },
   ) {
-    // Each side gets a memory cap of its own; the baseline uses the run's.
-    this.candidateCap = memoryLimitMB === null ? null : createMemoryCap(memoryLimitMB, `gwprof-${process.pid}-candidate`);
+    // Each side gets a memory cap and a CPU quota of its own; the baseline uses the run's.
+    this.candidateCap = limits.memoryLimitMB === null ? null : createMemoryCap(limits.memoryLimitMB, `gwprof-${process.pid}-candidate`);
+    this.candidateQuota = limits.cpuQuotaCores === null ? null : createCpuQuota(limits.cpuQuotaCores, `gwprof-${process.pid}-candidate`);
   }
 
   /** Stops both sides, so that a new epoch starts each afresh with startSide; returns how long that took, ms. */
@@ -52,6 +54,7 @@ export class GatewayPair {
       node: { binary: spec.node, v8Flags },
       ...(callgrind ? { callgrind } : {}),
       ...(side === 'candidate' && this.candidateCap ? { memoryCap: this.candidateCap } : {}),
+      ...(side === 'candidate' && this.candidateQuota ? { cpuQuota: this.candidateQuota } : {}),
       // Its own subgraph addresses: with both sides loaded at once, each side's fan-out counts its own requests.
       ...(side === 'candidate' && this.bed.candidateSubgraphs ? { subgraphs: this.bed.candidateSubgraphs } : {}),
     });
@@ -75,5 +78,6 @@ export class GatewayPair {
 
   release(): void {
     this.candidateCap?.release();
+    this.candidateQuota?.release();
   }
 }

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { CoreUse, StepProfile } from '@gwprof/results';
-import { CoreBusyMeter, allowedCpus } from '../core-busy.js';
+import { CoreBusyMeter, allowedCpus, cpuQuotaOf } from '../core-busy.js';
 import { TreeUsageMeter, threadCount } from '../proc-stats.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
@@ -74,6 +74,7 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
   const helperMeters = Object.fromEntries(Object.entries(targets.subgraphs.helperPids?.() ?? {}).map(([n, pid]) => [n, new TreeUsageMeter(() => [pid], null)]));
   const countsBefore = await readCounts(targets.subgraphs, warnings);
   const coreMeters = { gateway: coreMeterOf(gatewayPid), harness: coreMeterOf('self') };
+  const gatewayQuota = gatewayPid === null ? null : cpuQuotaOf(gatewayPid);
   gatewayMeter?.start();
   for (const meter of [...Object.values(subgraphMeters), ...Object.values(helperMeters)]) meter?.start();
   const loadgenBefore = process.cpuUsage();
@@ -88,7 +89,11 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
       const gatewayThreads = gateway ? threadCount(gateway.pids) : null;
       const subgraphs = Object.fromEntries(Object.entries(subgraphMeters).map(([n, m]) => [n, m?.stop() ?? null]));
       const helpers = Object.fromEntries(Object.entries(helperMeters).map(([n, m]) => [n, m.stop()]));
-      const cores = { gateway: coreUseOf(coreMeters.gateway), harness: coreUseOf(coreMeters.harness) };
+      const gatewayCores = coreUseOf(coreMeters.gateway);
+      const cores = {
+        gateway: gatewayCores && gatewayQuota !== null ? { ...gatewayCores, quotaCores: gatewayQuota } : gatewayCores,
+        harness: coreUseOf(coreMeters.harness),
+      };
       const profile = await stopProfile(targets, profileError, warnings);
       const countsAfter = await readCounts(targets.subgraphs, warnings);
       const subgraphRequests =

@@ -57,7 +57,9 @@ describe('renderStepTable', () => {
           .map((l) => l.length),
       ),
     ).toBeLessThanOrEqual(120);
-    expect(table).toContain('(p90 ms, max ms, in flight, order warn, gw threads, subgraphs CPU %, loadgen CPU %, harness cores busy %: summary.md)');
+    expect(table).toContain(
+      '(p90 ms, max ms, in flight, order warn, ok req per gw CPU-s, gw threads, subgraphs CPU %, loadgen CPU %, harness cores busy %: summary.md)',
+    );
   });
 
   it('paints failed rows red only when color is on, with columns still aligned', () => {

@@ -15,8 +15,18 @@ import { escapeTerminal } from '../escape.js';
 import { formatTextTable } from '../text-table.js';
 
 /** Columns of the step tables left to summary.md and the report in a terminal, so it fits 120 columns. */
-const TERMINAL_HIDDEN = new Set(['p90 ms', 'max ms', 'in flight', 'order warn', 'gw threads', 'subgraphs CPU %', 'loadgen CPU %', 'harness cores busy %']);
-const LADDER_TERMINAL_HIDDEN = new Set(['mean ms', 'p80 ms', 'p95 ms', 'max ms', 'gw RSS MB', 'gc %', 'loadgen CPU %']);
+const TERMINAL_HIDDEN = new Set([
+  'p90 ms',
+  'max ms',
+  'in flight',
+  'order warn',
+  'ok req per gw CPU-s',
+  'gw threads',
+  'subgraphs CPU %',
+  'loadgen CPU %',
+  'harness cores busy %',
+]);
+const LADDER_TERMINAL_HIDDEN = new Set(['mean ms', 'p80 ms', 'p95 ms', 'max ms', 'ok req per gw CPU-s', 'gw RSS MB', 'gc %', 'loadgen CPU %']);
 
 /** The sweep's terminal table: one row per step, then why each failed step failed. */
 export function renderStepTable(run: RunResult, opts: TerminalOptions = {}): string {
