@@ -38,6 +38,10 @@ describe('a native gateway', () => {
     expect(readFileSync(path.join(out, 'g', 'grafbase', 'grafbase-4701-4702-4703-4704.toml'), 'utf8')).toMatch(
       /url = "http:\/\/127\.0\.0\.1:4701\/fed2\/graphql"/,
     );
+    // Profiled with perf: a CPU profile of CPU time, its perf script text and a flame graph.
+    expect(step.profile?.samples).toBeGreaterThan(50);
+    for (const file of ['step-4.cpuprofile', 'step-4.perf.txt', 'step-4.flame.html']) expect(existsSync(path.join(out, 'g', file)), file).toBe(true);
+    expect(run.analysis!.steps[0]!.buckets).not.toEqual({});
     // The harness: every process measured, both sides' cores.
     expect(Object.keys(step.harness!.processes)).toEqual(['load engine', 'accounts', 'reviews', 'products', 'inventory']);
     expect(step.harness!.gatewayCores?.cpus).toBeDefined();
