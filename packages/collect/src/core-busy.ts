@@ -4,6 +4,7 @@
  * A harness whose cores were full cannot have driven the gateway to its limit.
  */
 import { readFileSync } from 'node:fs';
+import type { CoreUse } from '@gwprof/results';
 
 /** The CPUs a process may run on (its affinity), from /proc/<pid>/status; null when unreadable. */
 export function allowedCpus(pid: number | 'self'): number[] | null {
@@ -82,6 +83,27 @@ export function busyPercent(before: Map<number, CpuTimes>, after: Map<number, Cp
     total += b.total - a.total;
   }
   return total > 0 ? (busy / total) * 100 : null;
+}
+
+/** Both sides' CPUs over a step's window: the gateway's (and its quota), and the harness's own. */
+export function meterCores(gatewayPid: number | null): { stop(): { gateway: CoreUse | null; harness: CoreUse | null } } {
+  const meterOf = (pid: number | 'self' | null): CoreBusyMeter | null => {
+    const cpus = pid === null ? null : allowedCpus(pid);
+    return cpus && cpus.length > 0 ? new CoreBusyMeter(cpus) : null;
+  };
+  const useOf = (meter: CoreBusyMeter | null): CoreUse | null => {
+    const busy = meter?.stop() ?? null;
+    return meter && busy !== null ? { cpus: meter.cpus.join(','), busyPercent: Math.round(busy * 10) / 10 } : null;
+  };
+  const gateway = meterOf(gatewayPid);
+  const harness = meterOf('self');
+  const quota = gatewayPid === null ? null : cpuQuotaOf(gatewayPid);
+  return {
+    stop() {
+      const gatewayUse = useOf(gateway);
+      return { gateway: gatewayUse && quota !== null ? { ...gatewayUse, quotaCores: quota } : gatewayUse, harness: useOf(harness) };
+    },
+  };
 }
 
 /** The busy share of a set of CPUs over a window. */

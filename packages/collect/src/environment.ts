@@ -1,7 +1,7 @@
 /** What the run ran on, recorded with its results so figures can be compared honestly. */
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
-import type { GatewayBuild, RunEnvironment } from '@gwprof/results';
+import type { RunEnvironment } from '@gwprof/results';
 import { repoRoot } from './paths.js';
 import type { FdLimit } from './fd-limit.js';
 import type { CpuPlan } from './isolation.js';
@@ -21,7 +21,6 @@ export function describeEnvironment(options: {
   cpuQuota?: { cores: number; method: string } | null;
   fdLimit: FdLimit;
   gatewayPackages: Record<string, string>;
-  gatewayBuilds?: Record<string, GatewayBuild>;
   commandLine: string[];
 }): RunEnvironment {
   const cpus = os.cpus();
@@ -37,7 +36,6 @@ export function describeEnvironment(options: {
     ...(options.cpuQuota ? { gatewayCpuQuota: options.cpuQuota } : {}),
     fdLimit: options.fdLimit,
     gatewayPackages: options.gatewayPackages,
-    ...(options.gatewayBuilds && Object.keys(options.gatewayBuilds).length > 0 ? { gatewayBuilds: options.gatewayBuilds } : {}),
     gitCommit: gitCommit(),
     commandLine: options.commandLine,
     hostname: os.hostname(),

@@ -3,7 +3,8 @@
  * (mesh, hive, apollo, cmd:…), or a gateway already running that gwprof only sends load to
  * (url:…, with its subgraphs found by their ports and, with --gateway-pid, its process).
  */
-import { GwprofError } from '@gwprof/results';
+import { GwprofError, type GatewayBuild } from '@gwprof/results';
+import { processBuild } from './gateways/native-builds.js';
 import type { GatewayAdapter } from './gateways/types.js';
 import { stepGatewayOf, type RunningGateway } from './gateway-process.js';
 import os from 'node:os';
@@ -21,6 +22,8 @@ export interface GatewayUnderTest {
   step: StepGateway;
   subgraphs: RunningSubgraphs;
   profiler: GatewayProfiler | null;
+  /** A native gateway's binary, for the record; null for Node or unknown. */
+  build: GatewayBuild | null;
   /** Why there is no profiler although profiling was asked for. */
   profilerUnavailable: string | null;
   /** The process gwprof started; null for a gateway measured by URL. */
@@ -61,6 +64,7 @@ export async function launchGatewayUnderTest(
     step: stepGatewayOf(launched.gateway),
     subgraphs: placement.subgraphs ?? bed.subgraphs,
     profiler: launched.profiler,
+    build: launched.build,
     profilerUnavailable: launched.profilerUnavailable,
     process: launched.gateway,
     external: launched.external,
@@ -93,7 +97,8 @@ export async function attachGatewayUnderTest(options: {
       }
     }
   }
-  return { step: attachedStepGateway(url, options.pid), subgraphs, profiler, profilerUnavailable, process: null, external: null };
+  const build = options.pid === null ? null : await processBuild(options.pid, options.spec);
+  return { step: attachedStepGateway(url, options.pid), subgraphs, profiler, build, profilerUnavailable, process: null, external: null };
 }
 
 function attachedStepGateway(url: string, pid: number | null): StepGateway {

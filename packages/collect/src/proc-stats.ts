@@ -129,7 +129,7 @@ export class TreeUsageMeter {
     this.timer.unref();
   }
 
-  stop(): { cpuSeconds: number; wallSeconds: number; cpuPercent: number; rssMaxMB: number; pids: number[] } {
+  stop(): { cpuSeconds: number; wallSeconds: number; cpuPercent: number; rssMaxMB: number; pids: number[]; threads: number | null } {
     if (this.timer) clearInterval(this.timer);
     const wallSeconds = (performance.now() - this.startTime) / 1000;
     const used = Math.max(0, cpuSeconds(this.pids) - this.startCpu);
@@ -140,6 +140,7 @@ export class TreeUsageMeter {
       cpuPercent: wallSeconds > 0 ? (used / wallSeconds) * 100 : 0,
       rssMaxMB: this.peakRss / (1024 * 1024),
       pids: this.pids,
+      threads: threadCount(this.pids),
     };
   }
 }

@@ -6,7 +6,7 @@
 import { openRunFolder, makeRunId, type RunFolder } from './run-folder.js';
 import { planResources, startTestBed, type OwnSubgraphs, type ProfilerKind, type ResourcePlan, type ServiceOptions, type TestBed } from './test-bed.js';
 import { describeEnvironment } from './environment.js';
-import type { GatewayBuild, RunEnvironment } from '@gwprof/results';
+import type { RunEnvironment } from '@gwprof/results';
 
 /** What every kind of run (sweep, comparison, soak) is asked with: where it goes, who asked, how it is stopped and reports. */
 export interface RunRequest {
@@ -26,8 +26,6 @@ export interface SessionOptions extends ServiceOptions {
   /** A gateway already running (measured by URL): nothing to pin, cap or start but the load. */
   attached?: boolean;
   gatewayPackages: Record<string, string>;
-  /** Native gateways' builds, by spec (a comparison's by side). */
-  gatewayBuilds?: Record<string, GatewayBuild>;
   profiler: ProfilerKind;
   /** A scenario file's subgraphs, instead of the demo's. */
   ownSubgraphs?: OwnSubgraphs | null;
@@ -60,7 +58,6 @@ export function openSession(options: SessionOptions): Session {
     cpuQuota: resources.cpuQuota ? { cores: resources.cpuQuota.cores, method: resources.cpuQuota.method } : null,
     fdLimit: resources.fdLimit,
     gatewayPackages: options.gatewayPackages,
-    gatewayBuilds: options.gatewayBuilds ?? {},
     commandLine: options.commandLine,
   });
   let bed: TestBed | null = null;

@@ -8,8 +8,7 @@ import { GwprofError, loadLabel, writeRunResult, type LoadShape, type RequestSou
 import type { Scenario } from './scenario.js';
 import { openRequests, type ScenarioSource } from './scenario-source.js';
 import { assertPortFree } from './ports.js';
-import { buildsOf, gatewayFromSpec, installGateway } from './gateways/index.js';
-import { processBuild } from './gateways/native-builds.js';
+import { gatewayFromSpec, installGateway } from './gateways/index.js';
 import { measureStep, type StepSettings } from './step/measure-step.js';
 import { openSession, type Session } from './session.js';
 import type { ProfilerKind, ServiceOptions } from './test-bed.js';
@@ -70,7 +69,6 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     maxConcurrency: Math.max(...options.levels.map((l) => (l.kind === 'closed' ? l.concurrency : l.maxInFlight))),
     attached,
     gatewayPackages: adapter?.packageVersions() ?? {},
-    gatewayBuilds: await buildsOf({ [options.gateway]: adapter }),
     ownSubgraphs,
   });
   const { runDir, logs } = session;
@@ -90,7 +88,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
           profile: options.profiler !== 'none',
         });
     if (options.signal.aborted) throw new Error('interrupted');
-    await recordProcessBuild(run, options.gateway, target.step.pid);
+    if (target.build) run.environment.gatewayBuilds = { [options.gateway]: target.build };
     run.fanoutAlone = await fanoutAlone(target, scenario, options);
     writeRunResult(runDir, run);
     const levels = options.autoRate ? await probeRates(options, scenario, target, session, run, options.autoRate) : options.levels;
@@ -167,13 +165,6 @@ function assertRunning(target: GatewayUnderTest, when: string): void {
   if (target.step.isRunning()) return;
   const tail = target.process?.process.tail().slice(-5).join(' | ');
   throw new Error(`gateway exited ${when}${tail ? `; last log lines: ${tail}` : ''}`);
-}
-
-/** A native gateway gwprof did not build: its binary and hash join the record, beside the built-in ones'. */
-async function recordProcessBuild(run: RunResult, spec: string, pid: number | null): Promise<void> {
-  if (pid === null || run.environment.gatewayBuilds?.[spec]) return;
-  const build = await processBuild(pid, spec);
-  if (build) run.environment.gatewayBuilds = { ...run.environment.gatewayBuilds, [spec]: build };
 }
 
 function newRun(options: SweepOptions, session: Session, recorded: RequestSourceRecord): RunResult {

@@ -21,7 +21,8 @@ import { PerfProfiler, perfVersion, type StackWalk } from './profiler/perf-profi
 import { isNodeProcess } from './profiler/inspector-profiler.js';
 import type { GatewayProfiler } from './profiler/gateway-profiler.js';
 import type { GatewayAdapter, SubgraphName } from './gateways/types.js';
-import { GwprofError } from '@gwprof/results';
+import { GwprofError, type GatewayBuild } from '@gwprof/results';
+import { processBuild } from './gateways/native-builds.js';
 
 export type ProfilerKind = 'inspector' | 'clinic' | '0x' | 'none';
 
@@ -79,6 +80,8 @@ export function planResources(options: {
 
 export interface LaunchedGateway {
   gateway: RunningGateway;
+  /** A native gateway's binary (a built-in's build, or a cmd: binary's hash); null for Node. */
+  build: GatewayBuild | null;
   profiler: GatewayProfiler | null;
   /** Why in-process profiling was asked for but is not available (e.g. not a Node gateway). */
   profilerUnavailable: string | null;
@@ -227,7 +230,9 @@ export async function startTestBed(options: {
           options.onProgress(`warning: CPU profiling unavailable: ${profilerUnavailable}`, true);
         }
       }
-      return { gateway, profiler, profilerUnavailable, external };
+      // Under callgrind the process is valgrind's: only a built-in's build can be named then.
+      const build = adapter.build ? await adapter.build() : callgrind ? null : await processBuild(gateway.serverPid, adapter.spec);
+      return { gateway, build, profiler, profilerUnavailable, external };
     },
   };
 }

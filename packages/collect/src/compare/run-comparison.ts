@@ -8,7 +8,7 @@ import path from 'node:path';
 import { mulberry32 } from '@gwprof/analysis';
 import { GwprofError, compareLoadAt, writeCompareResult, type CompareConfig, type CompareResult, type RequestSourceRecord } from '@gwprof/results';
 import { candidateRequests, openRequests } from '../scenario-source.js';
-import { buildsOf, gatewayFromSpec, installGateway } from '../gateways/index.js';
+import { gatewayFromSpec, installGateway } from '../gateways/index.js';
 import { resolveNode } from '../node-binaries.js';
 import { openSession, type Session } from '../session.js';
 import { recordHeader } from '../record-header.js';
@@ -43,7 +43,6 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     ...options,
     label: 'compare',
     maxConcurrency: counting ? 1 : options.load.kind === 'open' ? options.load.maxInFlight : Math.max(...options.levels),
-    gatewayBuilds: await buildsOf({ [`baseline:${options.baseline}`]: adapters.baseline, [`candidate:${options.candidate}`]: adapters.candidate }),
     gatewayPackages: Object.fromEntries(
       SIDES.flatMap((side) => Object.entries(adapters[side].packageVersions()).map(([name, version]) => [`${side}:${name}`, version])),
     ),
@@ -83,6 +82,9 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
           candidate: { adapter: adapters.candidate, env: options.candidateEnv, port: options.candidatePort, node: nodes.candidate },
         },
         { memoryLimitMB: session.resources.memoryLimitMB, cpuQuotaCores: session.resources.cpuQuota?.cores ?? null },
+        (side, build) => {
+          compare.environment!.gatewayBuilds = { ...compare.environment!.gatewayBuilds, [`${side}:${options[side]}`]: build };
+        },
       );
       const ctx: ComparisonContext = {
         options,

@@ -8,6 +8,7 @@ import type { NodeBinary } from '../node-binaries.js';
 import type { GatewayAdapter } from '../gateways/types.js';
 import { launchGatewayUnderTest, type GatewayUnderTest } from '../gateway-under-test.js';
 import type { TestBed } from '../test-bed.js';
+import type { GatewayBuild } from '@gwprof/results';
 import type { CallgrindLaunch } from '../gateway-process.js';
 
 export type Side = 'baseline' | 'candidate';
@@ -24,11 +25,14 @@ export class GatewayPair {
   private running: Partial<Record<Side, GatewayUnderTest>> | null = null;
   private readonly candidateCap: MemoryCap | null;
   private readonly candidateQuota: CpuQuota | null;
+  private readonly builds = new Set<Side>();
 
   constructor(
     private readonly bed: TestBed,
     private readonly specs: Record<Side, SideSpec>,
     limits: { memoryLimitMB: number | null; cpuQuotaCores: number | null },
+    /** Told each side's native build the first time that side starts. */
+    private readonly onBuild: (side: Side, build: GatewayBuild) => void = () => undefined,
   ) {
     // Each side gets a memory cap and a CPU quota of its own; the baseline uses the run's.
     this.candidateCap = limits.memoryLimitMB === null ? null : createMemoryCap(limits.memoryLimitMB, `gwprof-${process.pid}-candidate`);
@@ -59,6 +63,10 @@ export class GatewayPair {
       ...(side === 'candidate' && this.bed.candidateSubgraphs ? { subgraphs: this.bed.candidateSubgraphs } : {}),
     });
     this.running = { ...this.running, [side]: started };
+    if (started.build && !this.builds.has(side)) {
+      this.builds.add(side);
+      this.onBuild(side, started.build);
+    }
     return started;
   }
 

@@ -9,7 +9,7 @@ import { GwprofError } from '@gwprof/results';
 
 export * from './types.js';
 export { installGateway } from './install.js';
-export { NATIVE_BINARIES, buildsOf, installNativeBinary, nativeBinaryPath, nativeCacheDir } from './native-builds.js';
+export { NATIVE_BINARIES, installNativeBinary, nativeBinaryPath, nativeCacheDir } from './native-builds.js';
 
 export const BUILT_IN_GATEWAYS: Record<string, () => GatewayAdapter> = {
   mesh: meshGateway,

@@ -12,7 +12,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { GwprofError, type GatewayBuild } from '@gwprof/results';
-import type { GatewayAdapter } from './types.js';
 
 interface NpmBinary {
   source: 'npm';
@@ -129,13 +128,6 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
       else reject(new GwprofError(`${what} failed (exit ${code}): ${tail.slice(-3).join(' | ')}`));
     });
   });
-}
-
-/** The builds of the native gateways among these adapters, by the key the record files them under. */
-export async function buildsOf(adapters: Record<string, GatewayAdapter | null>): Promise<Record<string, GatewayBuild>> {
-  const builds: Record<string, GatewayBuild> = {};
-  for (const [key, adapter] of Object.entries(adapters)) if (adapter?.build) builds[key] = await adapter.build();
-  return builds;
 }
 
 /** What the record keeps of a native build: where it came from, how it was built, and its hash. */

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { GwprofError, writeSoakResult, type RequestSourceRecord, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
 import type { Scenario } from '../scenario.js';
-import { buildsOf, gatewayFromSpec, installGateway } from '../gateways/index.js';
+import { gatewayFromSpec, installGateway } from '../gateways/index.js';
 import { openSession, type RunRequest, type Session } from '../session.js';
 import type { ServiceOptions } from '../test-bed.js';
 import type { RunningGateway } from '../gateway-process.js';
@@ -66,7 +66,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
     label: `soak-${adapter.spec.replace(/^cmd:.*/, 'cmd')}`,
     maxConcurrency,
     gatewayPackages: adapter.packageVersions(),
-    gatewayBuilds: await buildsOf({ [options.gateway]: adapter }),
     profiler: 'inspector',
     ownSubgraphs,
   });

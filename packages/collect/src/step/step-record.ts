@@ -147,7 +147,7 @@ function resources({ stats, window }: StepParts): Pick<StepRecord, 'gateway' | '
       cpuMsPerOkRequest: gateway && ok > 0 ? round((gateway.cpuSeconds * 1000) / ok, 3) : null,
       rssMaxMB: gateway ? round(gateway.rssMaxMB, 1) : null,
       pids: gateway?.pids ?? [],
-      threads: window.measurements.gatewayThreads,
+      threads: gateway?.threads ?? null,
     },
     subgraphs: {
       cpuPercent:

@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import type { CoreUse, StepProfile } from '@gwprof/results';
-import { CoreBusyMeter, allowedCpus, cpuQuotaOf } from '../core-busy.js';
-import { TreeUsageMeter, threadCount } from '../proc-stats.js';
+import { meterCores } from '../core-busy.js';
+import { TreeUsageMeter } from '../proc-stats.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
 
@@ -18,8 +18,6 @@ export interface WindowMeasurements {
   subgraphs: Record<string, Usage | null>;
   /** The harness's other processes beside the subgraphs (the counting proxy), by name. */
   helpers: Record<string, Usage>;
-  /** Threads of the gateway's processes at the window's end; null for a gateway gwprof cannot see. */
-  gatewayThreads: number | null;
   /** How busy the gateway's and the harness's CPUs were, by anything; null where unknown. */
   cores: { gateway: CoreUse | null; harness: CoreUse | null };
   /** Subgraph requests served during the window; null when they could not be counted. */
@@ -73,8 +71,7 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
   );
   const helperMeters = Object.fromEntries(Object.entries(targets.subgraphs.helperPids?.() ?? {}).map(([n, pid]) => [n, new TreeUsageMeter(() => [pid], null)]));
   const countsBefore = await readCounts(targets.subgraphs, warnings);
-  const coreMeters = { gateway: coreMeterOf(gatewayPid), harness: coreMeterOf('self') };
-  const gatewayQuota = gatewayPid === null ? null : cpuQuotaOf(gatewayPid);
+  const coreMeters = meterCores(gatewayPid);
   gatewayMeter?.start();
   for (const meter of [...Object.values(subgraphMeters), ...Object.values(helperMeters)]) meter?.start();
   const loadgenBefore = process.cpuUsage();
@@ -86,33 +83,17 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
       const loadgen = process.cpuUsage(loadgenBefore);
       const externalSeconds = externalLoadgen?.stop().cpuSeconds ?? 0;
       const gateway = gatewayMeter?.stop() ?? null;
-      const gatewayThreads = gateway ? threadCount(gateway.pids) : null;
       const subgraphs = Object.fromEntries(Object.entries(subgraphMeters).map(([n, m]) => [n, m?.stop() ?? null]));
       const helpers = Object.fromEntries(Object.entries(helperMeters).map(([n, m]) => [n, m.stop()]));
-      const gatewayCores = coreUseOf(coreMeters.gateway);
-      const cores = {
-        gateway: gatewayCores && gatewayQuota !== null ? { ...gatewayCores, quotaCores: gatewayQuota } : gatewayCores,
-        harness: coreUseOf(coreMeters.harness),
-      };
+      const cores = coreMeters.stop();
       const profile = await stopProfile(targets, profileError, warnings);
       const countsAfter = await readCounts(targets.subgraphs, warnings);
       const subgraphRequests =
         countsBefore && countsAfter ? Object.fromEntries(Object.keys(countsAfter).map((n) => [n, countsAfter[n]! - (countsBefore[n] ?? 0)])) : null;
       const loadgenCpuSeconds = (loadgen.user + loadgen.system) / 1e6 + externalSeconds;
-      return { gateway, gatewayThreads, subgraphs, helpers, cores, subgraphRequests, loadgenCpuSeconds, profile, warnings };
+      return { gateway, subgraphs, helpers, cores, subgraphRequests, loadgenCpuSeconds, profile, warnings };
     },
   };
-}
-
-/** The CPUs a process may run on, metered over the window; null when they cannot be read. */
-function coreMeterOf(pid: number | 'self' | null): CoreBusyMeter | null {
-  const cpus = pid === null ? null : allowedCpus(pid);
-  return cpus && cpus.length > 0 ? new CoreBusyMeter(cpus) : null;
-}
-
-function coreUseOf(meter: CoreBusyMeter | null): CoreUse | null {
-  const busy = meter?.stop() ?? null;
-  return meter && busy !== null ? { cpus: meter.cpus.join(','), busyPercent: Math.round(busy * 10) / 10 } : null;
 }
 
 async function stopProfile(targets: ProbeTargets, startError: string | null, warnings: string[]): Promise<StepProfile | null> {
