@@ -92,6 +92,16 @@ function triggered(step: Step, exitCode: string): boolean {
   return equal ? equal[1] === exitCode : false;
 }
 
+/** With GWPROF_RECIPE_EVIDENCE=DIR, the step outputs and the regression's comment are copied there (docs/validation/ci-recipe.md). */
+function keepEvidence(ws: Workspace, comment: string): void {
+  const dir = process.env.GWPROF_RECIPE_EVIDENCE;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(ws.env.GITHUB_OUTPUT!, path.join(dir, 'github-output.txt'));
+  copyFileSync(ws.env.FAKE_GH_STATE!, path.join(dir, 'gh-comments.json'));
+  writeFileSync(path.join(dir, 'comment-after-regression.md'), comment);
+}
+
 function comments(ws: Workspace): { id: number; body: string }[] {
   return existsSync(ws.env.FAKE_GH_STATE!) ? JSON.parse(readFileSync(ws.env.FAKE_GH_STATE!, 'utf8')) : [];
 }
@@ -128,6 +138,12 @@ describe('the CI recipe, run', () => {
     const all = comments(ws);
     expect(all).toHaveLength(1);
     expect(all[0]!.body).toMatch(/regression/i);
+    // Where it went: the plugin's own functions in the gateway's own-code bucket, and almost nothing placed by a guess.
+    expect(all[0]!.body).toMatch(/\| ownCode \| `willSendResponse` \|/);
+    const guessed = /Placed by a guess: ([\d.]+)% \/ ([\d.]+)%/.exec(all[0]!.body);
+    expect(guessed, 'the comment says how much was placed by a guess').not.toBeNull();
+    for (const share of guessed!.slice(1)) expect(Number(share)).toBeLessThanOrEqual(5);
+    keepEvidence(ws, all[0]!.body);
     expect(readFileSync(ws.env.FAKE_GH_LOG!, 'utf8')).toMatch(/"-X","PATCH","repos\/org\/gateway\/issues\/comments\/1000"/);
     expect(triggered(failStep, '1')).toBe(true);
     // GitHub substitutes the step's expression before bash runs it.
