@@ -35,7 +35,7 @@ const { packages: workspace, subgraphs } = bundledWorkspace(root);
 for (const { dir } of [...workspace, ...subgraphs]) {
   if (!existsSync(path.join(dir, 'dist'))) throw new Error(`${dir}/dist is missing: build first (pnpm install, or pnpm build)`);
 }
-if (readFileSync(path.join(root, LICENCES_FILE), 'utf8') !== licencesMarkdown(root))
+if (readFileSync(path.join(root, LICENCES_FILE), 'utf8') !== (await licencesMarkdown(root)))
   throw new Error(`${LICENCES_FILE} is stale: run node scripts/third-party-licences.mjs`);
 
 /** workspace:* becomes the version itself; clinic and 0x move out of the dependencies. */
@@ -90,6 +90,12 @@ for (const { dir, manifest } of shippedThirdParty(root)) {
     filter: (f) => !path.relative(dir, f).split(path.sep).includes('node_modules'),
   });
 }
+
+// The native subgraphs' sources (gwprof builds them with cargo on first use), without build output.
+cpSync(path.join(root, 'subgraphs-native'), path.join(stage, 'subgraphs-native'), {
+  recursive: true,
+  filter: (f) => !/(^|[/\\])target([/\\]|$)/.test(path.relative(path.join(root, 'subgraphs-native'), f)),
+});
 
 // The demo subgraphs, where collect starts them (subgraphs/<name>/dist/main.js).
 for (const { name, dir, manifest } of subgraphs) {

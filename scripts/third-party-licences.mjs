@@ -9,7 +9,8 @@
 //
 //   node scripts/third-party-licences.mjs            rewrites THIRD-PARTY-LICENCES.md
 //   node scripts/third-party-licences.mjs --print    prints what the file should hold
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SHIPPED_THIRD_PARTY, bundledWorkspace, installedClosure, registryDependencies, shippedGateways, shippedThirdParty } from './tarball-dependencies.mjs';
@@ -52,9 +53,59 @@ function installersText(installers, gateways) {
   return [...gwprof, ...gateways.filter((name) => installers.has(name))].join(', ');
 }
 
+/** The native gateways gwprof installs on first use, pinned in collect's native-builds.ts. */
+async function nativeGateways(root) {
+  const { NATIVE_BINARIES } = await import(pathToFileURL(path.join(root, 'packages/collect/dist/gateways/native-builds.js')).href);
+  return Object.entries(NATIVE_BINARIES).map(([name, b]) => ({
+    name,
+    version: b.version,
+    from: b.source === 'npm' ? `npm ${b.package}` : `crates.io ${b.crate}, built with cargo`,
+    licence: b.licence,
+  }));
+}
+
+const CRATES_HEADING = "## The native subgraphs' crates";
+
+/**
+ * The crates of the native subgraphs (subgraphs-native/Cargo.lock), each with the licence its
+ * Cargo.toml declares in cargo's local registry; where the registry does not hold a crate (a
+ * machine that never built them), the licence the committed file gives it.
+ */
+function nativeCrates(root) {
+  const lock = readFileSync(path.join(root, 'subgraphs-native', 'Cargo.lock'), 'utf8');
+  const crates = [...lock.matchAll(/\[\[package\]\]\nname = "([^"]+)"\nversion = "([^"]+)"(\nsource = "[^"]*")?/g)]
+    .filter((m) => m[3])
+    .map((m) => ({ name: m[1], version: m[2] }));
+  const committed = committedCrateLicences(root);
+  const registry = path.join(os.homedir(), '.cargo', 'registry', 'src');
+  const indexes = existsSync(registry) ? readdirSync(registry).map((d) => path.join(registry, d)) : [];
+  return crates
+    .map((c) => {
+      const manifest = indexes.map((d) => path.join(d, `${c.name}-${c.version}`, 'Cargo.toml')).find(existsSync);
+      const declared = manifest ? /^license\s*=\s*"([^"]+)"/m.exec(readFileSync(manifest, 'utf8'))?.[1] : undefined;
+      return { ...c, licence: declared ?? committed.get(`${c.name}@${c.version}`) ?? 'not known here: build the native subgraphs once and regenerate' };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version, undefined, { numeric: true }));
+}
+
+function committedCrateLicences(root) {
+  const file = path.join(root, LICENCES_FILE);
+  if (!existsSync(file)) return new Map();
+  const text = readFileSync(file, 'utf8');
+  const start = text.indexOf(CRATES_HEADING);
+  if (start < 0) return new Map();
+  const rows = text
+    .slice(start)
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| crate') && !l.startsWith('| ---'));
+  return new Map(rows.map((l) => l.split('|').map((c) => c.trim())).map(([, name, version, licence]) => [`${name}@${version}`, licence]));
+}
+
 /** The markdown file: what installs what, the licences at a glance, then every package. */
-export function licencesMarkdown(root) {
+export async function licencesMarkdown(root) {
   const rows = thirdPartyPackages(root);
+  const natives = await nativeGateways(root);
+  const crates = nativeCrates(root);
   const gateways = shippedGateways(root).map((g) => g.name);
   const byLicence = new Map();
   for (const row of rows) byLicence.set(row.licence, [...(byLicence.get(row.licence) ?? []), row]);
@@ -71,15 +122,13 @@ export function licencesMarkdown(root) {
     `  shipped inside gwprof's tarball, not fetched: ${SHIPPED_THIRD_PARTY.join(' and ')} with what they depend on, each`,
     '  with its own licence file (the demo subgraphs need them to share one graphql, whatever graphql your project has).',
     `- **${gateways.join('**, **')}**: gwprof, with npm, on the first use of that built-in gateway, into gwprof's cache`,
-    '  (`~/.cache/gwprof/<version>/gateways/<gateway>`, under `$XDG_CACHE_HOME` if set). A gateway you never run',
-    '  is never installed.',
+    '  (`~/.cache/gwprof/<version>/gateways/<gateway>`, under `$XDG_CACHE_HOME` if set); **supergraph** composes the supergraph',
+    '  that hive-router and apollo-router serve, installed on their first use. What you never run is never installed.',
     '',
-    'Not installed by this version:',
+    '- **The native gateways** and **the native subgraphs**: gwprof, on first use, into `~/.cache/gwprof/native/`: the',
+    '  gateways as the table below says, the subgraphs (`subgraphs-native/`, Rust) built with cargo from the crates at the end.',
     '',
-    '- **Apollo Router** (`apollo-router`, Elastic-2.0): the native gateway planned next (issue 46), not built yet. When it',
-    '  is, gwprof will install it on its first use into its cache (`~/.cache/gwprof/<version>/gateways/apollo-router`),',
-    '  like the gateways above, and it will be listed here.',
-    '- **clinic** and **0x** (`--profiler clinic`, `--profiler 0x`): you install them yourself; gwprof says how.',
+    'Not installed by gwprof: **clinic** and **0x** (`--profiler clinic`, `--profiler 0x`): you install them yourself; gwprof says how.',
     '',
     "Versions are those of the repository's lockfile. npm resolves the version ranges of transitive",
     'dependencies again when it installs, so it may pick later releases of some of them.',
@@ -95,18 +144,30 @@ export function licencesMarkdown(root) {
     'Elastic-2.0 (the Elastic License 2.0) is source-available, not an OSI-approved open-source licence: read its terms',
     'if that matters where you use gwprof.',
     '',
+    '## The native gateways',
+    '',
+    '| gateway | version | from | licence |',
+    '| --- | --- | --- | --- |',
+    ...natives.map((n) => `| ${n.name} | ${n.version} | ${n.from} | ${n.licence} |`),
+    '',
     '## Every package',
     '',
     '| package | version | licence | installed by |',
     '| --- | --- | --- | --- |',
     ...rows.map((r) => `| ${r.name} | ${r.version} | ${r.licence} | ${installersText(r.installers, gateways)} |`),
     '',
+    CRATES_HEADING,
+    '',
+    '| crate | version | licence |',
+    '| --- | --- | --- |',
+    ...crates.map((c) => `| ${c.name} | ${c.version} | ${c.licence} |`),
+    '',
   ].join('\n');
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const root = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
-  const text = licencesMarkdown(root);
+  const text = await licencesMarkdown(root);
   if (process.argv.includes('--print')) process.stdout.write(text);
   else {
     writeFileSync(path.join(root, LICENCES_FILE), text);

@@ -1,28 +1,34 @@
 /**
- * Before any test file: start building k6 (scripts/ensure-k6.mjs, a no-op when it is built) in the
- * background at the lowest CPU priority. On a fresh clone the build takes a minute or more of CPU
- * that the end-to-end tests leave idle between their loads; the k6 test waits for it through the
- * script's lock instead of starting a second build.
+ * Before any test file: start building k6 (scripts/ensure-k6.mjs) and the native subgraphs
+ * (scripts/ensure-native-subgraphs.mjs), each a no-op when built, in the background at the lowest
+ * CPU priority. On a fresh clone the builds take minutes of CPU that the end-to-end tests leave idle
+ * between their loads; the tests that need them wait for them (the k6 script's lock, cargo's lock on
+ * its target folder) instead of starting second builds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'scripts', 'ensure-k6.mjs');
-let build: ChildProcess | null = null;
+const scripts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'scripts');
+const builds: ChildProcess[] = [];
 
 export function setup(): void {
-  build = spawn('nice', ['-n', '19', process.execPath, script], { stdio: ['ignore', 'ignore', 'inherit'], detached: true });
-  // Without `nice` (or Go) the k6 test builds it itself, or says why it cannot.
-  build.on('error', () => undefined);
+  for (const script of ['ensure-k6.mjs', 'ensure-native-subgraphs.mjs']) {
+    const build = spawn('nice', ['-n', '19', process.execPath, path.join(scripts, script)], { stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+    // Without `nice` (or Go, or cargo) the test that needs it builds it itself, or says why it cannot.
+    build.on('error', () => undefined);
+    builds.push(build);
+  }
 }
 
-/** A build still running when the tests end (the k6 test was filtered out) is stopped with its go children. */
+/** A build still running when the tests end (its test was filtered out) is stopped with its children. */
 export function teardown(): void {
-  if (build?.pid === undefined || build.exitCode !== null || build.signalCode !== null) return;
-  try {
-    process.kill(-build.pid, 'SIGTERM');
-  } catch {
-    // Already gone.
+  for (const build of builds) {
+    if (build.pid === undefined || build.exitCode !== null || build.signalCode !== null) continue;
+    try {
+      process.kill(-build.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
   }
 }

@@ -33,12 +33,15 @@ describe('THIRD-PARTY-LICENCES.md', () => {
     const rows = packageRows(committed);
     expect(rows.get('pino@10.4.0')).toEqual(['MIT', 'gwprof, hive, mesh']);
     // Shipped inside the tarball, with what it depends on, reached only through @apollo/subgraph.
-    expect(rows.get('graphql@16.11.0')).toEqual(['MIT', 'gwprof (in its tarball), apollo, hive, mesh']);
+    expect(rows.get('graphql@16.11.0')).toEqual(['MIT', 'gwprof (in its tarball), apollo, hive, mesh, supergraph']);
     expect(rows.get('@apollo/subgraph@2.14.4')).toEqual(['MIT', 'gwprof (in its tarball)']);
-    expect(rows.get('@apollo/federation-internals@2.14.4')).toEqual(['Elastic-2.0', 'gwprof (in its tarball), apollo']);
+    expect(rows.get('@apollo/federation-internals@2.14.4')).toEqual(['Elastic-2.0', 'gwprof (in its tarball), apollo, supergraph']);
     expect(rows.get('@graphql-mesh/cli@0.103.2')?.[1]).toBe('mesh');
     expect([...rows.keys()].some((key) => key.startsWith('@gwprof/'))).toBe(false);
     expect([...rows.keys()].some((key) => key.startsWith('clinic@') || key.startsWith('0x@'))).toBe(false);
-    expect(committed).toMatch(/Apollo Router.*Elastic-2\.0/);
+    // The native gateways gwprof installs, and the crates the native subgraphs are built from.
+    expect(committed).toMatch(/\| apollo-router \| 2\.17\.0 \| crates\.io apollo-router, built with cargo \| Elastic-2\.0 \|/);
+    expect(committed).toMatch(/\| grafbase \| 0\.103\.0 \| npm @grafbase\/cli-x86_64-unknown-linux-musl \| MPL-2\.0 \|/);
+    expect(committed).toMatch(/\| async-graphql \| 7\.0\.17 \| (MIT|Apache-2\.0)/);
   });
 });

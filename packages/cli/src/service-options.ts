@@ -2,7 +2,7 @@
  * The flags sweep and compare share: the services around the gateway, the request timeout,
  * profiling interval and where runs go. Declared once so the two commands cannot drift apart.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { DEFAULTS } from '@gwprof/collect';
 import { parseDuration, parsePort, parsePortList, parsePositiveNumber, parseSize } from './options.js';
 import { subgraphPortsFrom } from './defaults.js';
@@ -15,6 +15,7 @@ export interface ServiceFlags {
   gatewayCpus?: number;
   gatewayMemory?: number;
   gatewayCpuQuota?: number;
+  subgraphs: 'node' | 'native' | 'auto';
   samplingInterval: number;
   heapSampling: number;
   out: string;
@@ -35,6 +36,14 @@ export function addServiceOptions(command: Command): Command {
       'fixed delay per subgraph request, to emulate the network (5ms, 0.1s; a bare number is milliseconds)',
       parseDuration('--subgraph-delay', 0.001, { allowZero: true }),
       DEFAULTS.subgraphDelayMs,
+    )
+    .addOption(
+      new Option(
+        '--subgraphs <kind>',
+        "the demo's subgraphs: node (graphql-js), native (Rust, async-graphql, built with cargo on first use) or auto (native in front of a built-in native gateway, whose fan-out the Node ones cannot serve)",
+      )
+        .choices(['node', 'native', 'auto'])
+        .default('auto'),
     )
     .option('--subgraph-ports <list>', 'ports of accounts,reviews,products,inventory', parsePortList('--subgraph-ports'), Object.values(DEFAULTS.subgraphPorts))
     .option('--gateway-port <port>', 'port of the gateway', parsePort('--gateway-port'), DEFAULTS.gatewayPort)
@@ -80,6 +89,7 @@ export function serviceOptions(flags: ServiceFlags) {
     ...(flags.gatewayCpus !== undefined ? { gatewayCpus: flags.gatewayCpus } : {}),
     ...(flags.gatewayMemory !== undefined ? { gatewayMemoryMB: flags.gatewayMemory } : {}),
     ...(flags.gatewayCpuQuota !== undefined ? { gatewayCpuQuota: flags.gatewayCpuQuota } : {}),
+    subgraphs: flags.subgraphs,
     samplingIntervalUs: flags.samplingInterval,
     heapSamplingBytes: flags.heapSampling > 0 ? flags.heapSampling : null,
     outDir: flags.out,

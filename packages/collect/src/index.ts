@@ -15,6 +15,7 @@ export { makeRunId } from './run-folder.js';
 // Building blocks for the benchmarks (bench/): the same machinery the sweep uses.
 export { openSession, type Session } from './session.js';
 export { BUILT_IN_GATEWAYS, NATIVE_BINARIES, gatewayFromSpec, installNativeBinary, nativeBinaryPath } from './gateways/index.js';
+export { buildNativeSubgraphs, nativeSubgraphsSourceHash, NATIVE_SUBGRAPHS_BINARY, type NativeSubgraphsBuildOptions } from './native-subgraphs.js';
 export { loadScenario } from './fixtures.js';
 export type { Scenario, ScenarioRequest } from './scenario.js';
 export { looksLikeScenarioFile, readScenarioFile, type ScenarioFileSpec } from './scenario-file.js';

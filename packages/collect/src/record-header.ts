@@ -18,6 +18,12 @@ export function recordHeader<K extends 'sweep' | 'compare' | 'soak'>(kind: K, ru
 }
 
 /** The services around one gateway, as a sweep and a soak record them. */
-export function servicesRecord(options: ServiceOptions & { timeoutSec: number }): ServicesRecord {
-  return { timeoutSec: options.timeoutSec, subgraphDelayMs: options.subgraphDelayMs, subgraphPorts: options.subgraphPorts, gatewayPort: options.gatewayPort };
+export function servicesRecord(options: ServiceOptions & { timeoutSec: number }, nativeSubgraphs: string | null): ServicesRecord {
+  return {
+    subgraphs: nativeSubgraphs ? 'native' : 'node',
+    timeoutSec: options.timeoutSec,
+    subgraphDelayMs: options.subgraphDelayMs,
+    subgraphPorts: options.subgraphPorts,
+    gatewayPort: options.gatewayPort,
+  };
 }

@@ -29,6 +29,8 @@ export interface SessionOptions extends ServiceOptions {
   profiler: ProfilerKind;
   /** A scenario file's subgraphs, instead of the demo's. */
   ownSubgraphs?: OwnSubgraphs | null;
+  /** The native demo subgraphs' binary, or null for the Node ones. */
+  nativeSubgraphs?: string | null;
   commandLine: string[];
   onProgress: (line: string, final: boolean) => void;
 }
@@ -74,6 +76,7 @@ export function openSession(options: SessionOptions): Session {
         subgraphPorts: options.subgraphPorts,
         ...(options.candidateSubgraphPorts ? { candidateSubgraphPorts: options.candidateSubgraphPorts } : {}),
         ownSubgraphs: options.ownSubgraphs ?? null,
+        nativeSubgraphs: options.nativeSubgraphs ?? null,
         subgraphDelayMs: options.subgraphDelayMs,
         gatewayPort: options.gatewayPort,
         profiler: options.profiler,

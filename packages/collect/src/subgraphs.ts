@@ -70,6 +70,8 @@ export async function startSubgraphs(options: {
   cpus: string | null;
   registry: ProcessRegistry;
   logger: (name: SubgraphName) => Logger;
+  /** The native subgraphs' binary (native-subgraphs.ts), or null for the Node ones. */
+  nativeBinary?: string | null;
 }): Promise<SubgraphViews> {
   const portsOf = (name: SubgraphName): number[] => [options.ports[name], ...(options.candidatePorts ? [options.candidatePorts[name]] : [])];
   for (const name of SUBGRAPH_NAMES) for (const port of portsOf(name)) await assertPortFree(port, `subgraph ${name}`);
@@ -77,8 +79,9 @@ export async function startSubgraphs(options: {
   for (const name of SUBGRAPH_NAMES) {
     processes[name] = options.registry.spawn({
       name: `subgraph-${name}`,
-      command: process.execPath,
-      args: [path.join(subgraphsDir, name, 'dist', 'main.js')],
+      // The same contract either way: PORT (a list, each counted apart) and SUBGRAPH_DELAY_MS.
+      command: options.nativeBinary ?? process.execPath,
+      args: options.nativeBinary ? [name] : [path.join(subgraphsDir, name, 'dist', 'main.js')],
       cpus: options.cpus,
       env: { ...process.env, PORT: portsOf(name).join(','), SUBGRAPH_DELAY_MS: String(options.delayMs), NODE_OPTIONS: '' },
       logger: options.logger(name),

@@ -7,6 +7,7 @@
 import { GwprofError, loadLabel, writeRunResult, type LoadShape, type RequestSourceRecord, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
 import type { Scenario } from './scenario.js';
 import { openRequests, type ScenarioSource } from './scenario-source.js';
+import { demoSubgraphsBinary } from './native-subgraphs.js';
 import { assertPortFree } from './ports.js';
 import { gatewayFromSpec, installGateway } from './gateways/index.js';
 import { measureStep, type StepSettings } from './step/measure-step.js';
@@ -63,6 +64,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   const { scenario, recorded, ownSubgraphs } = openRequests(options.scenario, [options.gateway]);
   if (!attached) await checkPorts(options, ownSubgraphs !== null);
   if (!attached) await installGateway(options.gateway, options.onProgress);
+  const nativeSubgraphs = attached || ownSubgraphs ? null : await demoSubgraphsBinary(options.subgraphs ?? 'auto', [adapter], options.onProgress);
   const session = openSession({
     ...options,
     label: options.gateway.replace(/^url:.*/, 'url'),
@@ -70,9 +72,10 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     attached,
     gatewayPackages: adapter?.packageVersions() ?? {},
     ownSubgraphs,
+    nativeSubgraphs,
   });
   const { runDir, logs } = session;
-  const run = newRun(options, session, recorded);
+  const run = newRun(options, session, { recorded, nativeSubgraphs });
   writeRunResult(runDir, run);
   logs.harness.info({ runDir, config: run.config }, 'sweep starting');
 
@@ -167,10 +170,16 @@ function assertRunning(target: GatewayUnderTest, when: string): void {
   throw new Error(`gateway exited ${when}${tail ? `; last log lines: ${tail}` : ''}`);
 }
 
-function newRun(options: SweepOptions, session: Session, recorded: RequestSourceRecord): RunResult {
+/** What the run was set up with beside its options: where its requests came from, and which demo subgraphs served them. */
+interface RunSetup {
+  recorded: RequestSourceRecord;
+  nativeSubgraphs: string | null;
+}
+
+function newRun(options: SweepOptions, session: Session, setup: RunSetup): RunResult {
   return {
     ...recordHeader('sweep', session.runId),
-    config: runConfig(options, recorded),
+    config: runConfig(options, setup),
     environment: session.environment,
     fanoutAlone: null,
     probe: null,
@@ -203,7 +212,7 @@ async function stopProfiledGateway(gateway: RunningGateway): Promise<void> {
   await leaderExit;
 }
 
-function runConfig(options: SweepOptions, recorded: RequestSourceRecord): RunConfig {
+function runConfig(options: SweepOptions, { recorded, nativeSubgraphs }: RunSetup): RunConfig {
   return {
     gateway: options.gateway,
     gatewayEnv: options.gatewayEnv,
@@ -218,7 +227,7 @@ function runConfig(options: SweepOptions, recorded: RequestSourceRecord): RunCon
     warmupSec: options.warmupSec,
     windowMinimums: DEFAULTS.windowMinimums,
     ...recorded,
-    ...servicesRecord(options),
+    ...servicesRecord(options, nativeSubgraphs),
     minSuccess: options.minSuccess,
     profile: options.profiler !== 'none',
     profiler: options.profiler,

@@ -23,6 +23,7 @@ import type { GatewayProfiler } from './profiler/gateway-profiler.js';
 import type { GatewayAdapter, SubgraphName } from './gateways/types.js';
 import { GwprofError, type GatewayBuild } from '@gwprof/results';
 import { processBuild } from './gateways/native-builds.js';
+import type { SubgraphsChoice } from './native-subgraphs.js';
 
 export type ProfilerKind = 'inspector' | 'clinic' | '0x' | 'none';
 
@@ -37,6 +38,8 @@ export interface ServiceOptions {
   gatewayMemoryMB?: number;
   /** A share of the CPU for the gateway, in cores (0.5: half a core), from a cgroup quota. */
   gatewayCpuQuota?: number;
+  /** The demo's subgraphs in Node (graphql-js) or Rust (async-graphql); `auto`: Rust in front of a built-in native gateway. */
+  subgraphs?: SubgraphsChoice;
 }
 
 /** A scenario file's own subgraphs, started or found in place of the demo's. */
@@ -128,6 +131,8 @@ export async function startTestBed(options: {
   candidateSubgraphPorts?: Record<SubgraphName, number>;
   /** Instead of the demo's subgraphs; both sides of a comparison share them. */
   ownSubgraphs?: OwnSubgraphs | null;
+  /** The demo's subgraphs in Rust (their binary), for a native gateway's fan-out; null or absent: the Node ones. */
+  nativeSubgraphs?: string | null;
   subgraphDelayMs: number;
   gatewayPort: number;
   profiler: ProfilerKind;
@@ -165,6 +170,7 @@ export async function startTestBed(options: {
           cpus: resources.cpuPlan.others,
           registry,
           logger: (name) => logs.forProcess(`subgraph-${name}`),
+          nativeBinary: options.nativeSubgraphs ?? null,
         });
   } catch (error) {
     await close();

@@ -6,6 +6,8 @@ import { gatewayFromSpec, installGateway } from './gateways/index.js';
 import { openSession, type Session } from './session.js';
 import type { ServiceOptions } from './test-bed.js';
 import { SUBGRAPH_NAMES, type SubgraphName } from './gateways/types.js';
+import { demoSubgraphsBinary } from './native-subgraphs.js';
+import { urlsForFederation } from './subgraphs.js';
 
 export interface UpOptions extends ServiceOptions {
   gateway: string;
@@ -27,12 +29,14 @@ export interface TestBedUp {
 export async function bringUp(options: UpOptions): Promise<TestBedUp> {
   await installGateway(options.gateway, options.onProgress);
   const adapter = gatewayFromSpec(options.gateway);
+  const nativeSubgraphs = await demoSubgraphsBinary(options.subgraphs ?? 'auto', [adapter], options.onProgress);
   const session: Session = openSession({
     ...options,
     label: `up-${options.gateway}`,
     maxConcurrency: 1,
     gatewayPackages: adapter.packageVersions(),
     profiler: 'none',
+    nativeSubgraphs,
   });
   try {
     const bed = await session.startBed();
@@ -40,7 +44,10 @@ export async function bringUp(options: UpOptions): Promise<TestBedUp> {
     return {
       runDir: session.runDir,
       gateway: { url: gateway.url, pid: gateway.serverPid, cpus: session.resources.cpuPlan.gateway },
-      subgraphs: Object.fromEntries(SUBGRAPH_NAMES.map((n) => [n, { url: bed.subgraphs.urls[n], pid: bed.subgraphs.pidOf(n) }])) as TestBedUp['subgraphs'],
+      // The addresses this gateway was given: a native one's are the subgraphs' Federation 2 form.
+      subgraphs: Object.fromEntries(
+        SUBGRAPH_NAMES.map((n) => [n, { url: urlsForFederation(bed.subgraphs.urls, adapter.federation)[n]!, pid: bed.subgraphs.pidOf(n) }]),
+      ) as TestBedUp['subgraphs'],
       close: () => session.close(),
     };
   } catch (error) {

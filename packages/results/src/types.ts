@@ -374,6 +374,8 @@ export interface RequestSourceRecord {
 
 /** The services around one gateway under test, as a sweep and a soak record them. */
 export interface ServicesRecord {
+  /** The demo's subgraphs: Node (graphql-js) or native (Rust, async-graphql); absent in older results (node). */
+  subgraphs?: 'node' | 'native';
   timeoutSec: number;
   subgraphDelayMs: number;
   subgraphPorts: Record<string, number>;
@@ -770,6 +772,8 @@ export interface CompareConfig extends RequestSourceRecord {
    * changes answers on purpose, --candidate-goldens); null or absent: the baseline's (`expect`).
    */
   candidateExpect?: string | null;
+  /** The demo's subgraphs both sides shared: Node or native; absent in older results (node). */
+  subgraphs?: 'node' | 'native';
   baselineEnv: Record<string, string>;
   candidateEnv: Record<string, string>;
   /** closed: levels are connections; open: levels are requests per second, at these arrivals and cap. */

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { mulberry32 } from '@gwprof/analysis';
 import { GwprofError, compareLoadAt, writeCompareResult, type CompareConfig, type CompareResult, type RequestSourceRecord } from '@gwprof/results';
 import { candidateRequests, openRequests } from '../scenario-source.js';
+import { demoSubgraphsBinary } from '../native-subgraphs.js';
 import { gatewayFromSpec, installGateway } from '../gateways/index.js';
 import { resolveNode } from '../node-binaries.js';
 import { openSession, type Session } from '../session.js';
@@ -39,6 +40,13 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
   for (const spec of new Set([options.baseline, options.candidate])) await installGateway(spec, options.onProgress);
   const adapters = { baseline: gatewayFromSpec(options.baseline), candidate: gatewayFromSpec(options.candidate) };
   const nodes = { baseline: resolveNode(options.baselineNode), candidate: resolveNode(options.candidateNode) };
+  const nativeSubgraphs = ownSubgraphs
+    ? null
+    : await demoSubgraphsBinary(
+        options.subgraphs ?? 'auto',
+        SIDES.map((side) => adapters[side]),
+        options.onProgress,
+      );
   const session = openSession({
     ...options,
     label: 'compare',
@@ -49,11 +57,12 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
     // Counting needs the preload too: it forces the full GC before each batch.
     profiler: options.profile || counting ? 'inspector' : 'none',
     ownSubgraphs,
+    nativeSubgraphs,
   });
   const compare = newCompare(
     options,
     session,
-    { ...recorded, candidateExpect: candidateGoldens },
+    { ...recorded, candidateExpect: candidateGoldens, subgraphs: nativeSubgraphs ? 'native' : 'node' },
     { baseline: nodes.baseline.version, candidate: nodes.candidate.version },
   );
   writeCompareResult(session.runDir, compare);
@@ -131,7 +140,7 @@ function seedOf(runId: string): number {
 function newCompare(
   options: CompareOptions,
   session: Session,
-  recorded: RequestSourceRecord & Pick<CompareConfig, 'candidateExpect'>,
+  recorded: RequestSourceRecord & Pick<CompareConfig, 'candidateExpect' | 'subgraphs'>,
   nodes: CompareConfig['nodes'],
 ): CompareResult {
   const config: CompareConfig = {

@@ -12,6 +12,7 @@ import { openSession, type RunRequest, type Session } from '../session.js';
 import type { ServiceOptions } from '../test-bed.js';
 import type { RunningGateway } from '../gateway-process.js';
 import { ProfilerClient } from '../profiler/controller.js';
+import { demoSubgraphsBinary } from '../native-subgraphs.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
 import { stepGatewayOf } from '../gateway-process.js';
 import { measureStep } from '../step/measure-step.js';
@@ -61,6 +62,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
   const adapter = gatewayFromSpec(options.gateway, options.gatewayCwd);
   if (adapter.build) throw new GwprofError(`soak forces GCs and takes heap snapshots through gwprof's Node preload: ${options.gateway} is a native gateway`);
   const maxConcurrency = options.load.kind === 'closed' ? options.load.concurrency : 1000;
+  const nativeSubgraphs = ownSubgraphs ? null : await demoSubgraphsBinary(options.subgraphs ?? 'auto', [adapter], options.onProgress);
   const session = openSession({
     ...options,
     label: `soak-${adapter.spec.replace(/^cmd:.*/, 'cmd')}`,
@@ -68,8 +70,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
     gatewayPackages: adapter.packageVersions(),
     profiler: 'inspector',
     ownSubgraphs,
+    nativeSubgraphs,
   });
-  const soak = newSoak(options, session, recorded);
+  const soak = newSoak(options, session, recorded, nativeSubgraphs);
   writeSoakResult(session.runDir, soak);
   session.logs.harness.info({ config: soak.config }, 'soak starting');
   const failure = await runLifecycle(
@@ -190,7 +193,7 @@ async function probePeak(options: SoakOptions, scenario: Scenario, gateway: Runn
   return peak;
 }
 
-function newSoak(options: SoakOptions, session: Session, recorded: RequestSourceRecord): SoakResult {
+function newSoak(options: SoakOptions, session: Session, recorded: RequestSourceRecord, nativeSubgraphs: string | null): SoakResult {
   const config: SoakConfig = {
     gateway: options.gateway,
     gatewayEnv: options.gatewayEnv,
@@ -204,7 +207,7 @@ function newSoak(options: SoakOptions, session: Session, recorded: RequestSource
     snapshotEvery: options.snapshotEvery,
     warmupSec: options.warmupSec,
     leakThresholdBytesPerRequest: options.leakThresholdBytesPerRequest,
-    ...servicesRecord(options),
+    ...servicesRecord(options, nativeSubgraphs),
   };
   return {
     ...recordHeader('soak', session.runId),
