@@ -3,10 +3,11 @@
  * has arrived, for as long as the step runs. Every response is validated and recorded by the
  * second it completed in.
  */
-import type { Client } from 'undici';
 import { acceptQueueLength } from '../listening-pid.js';
 import { openConnections } from './connections.js';
 import { InFlight, exchange } from './exchange.js';
+import type { Http1Connection } from './http1-connection.js';
+import { encodeRequests, requestTarget } from './http1-request.js';
 import type { Completion, LoadRecorder } from './recorder.js';
 import type { RequestStream } from './request-stream.js';
 import type { LoadEngine } from './load-engine.js';
@@ -28,30 +29,44 @@ export interface ClosedLoopOptions {
 const SOCKET_ERROR_PAUSE_MS = 10;
 
 export function startClosedLoop(options: ClosedLoopOptions): LoadEngine {
-  const { origin, pathname } = new URL(options.url);
+  const target = requestTarget(options.url);
   const inFlight = new InFlight(options.timeoutMs);
   const { recorder, stream } = options;
+  const messages = encodeRequests(target, stream.bodies);
   let stopped = false;
   let answered = 0;
+  const onTimeout = (at: number, timeout: Completion) => !stopped && recorder.onTimedOut(at, timeout);
 
-  const run = async (client: Client): Promise<void> => {
-    let first = true;
-    while (!stopped) {
-      const request = stream.take();
-      recorder.onSend(performance.now());
-      const onTimeout = (at: number, timeout: Completion) => !stopped && recorder.onTimedOut(at, timeout);
-      const { completion, at } = await exchange(client, pathname, request, stream, inFlight, performance.now(), onTimeout);
-      if (stopped) return;
-      if (first) answered++;
-      first = false;
-      if (completion) recorder.onComplete(at, completion);
-      else recorder.onSettled();
-      if (completion && !completion.ok && completion.kind === 'socketErrors') await new Promise((r) => setTimeout(r, SOCKET_ERROR_PAUSE_MS));
-    }
-  };
-  const port = Number(new URL(options.url).port);
-  const opening = openConnections(origin, options.connections, options.acceptQueue ?? (() => acceptQueueLength(port)));
-  const loops = opening.then((opened) => Promise.all(opened.clients.map((client) => run(client))));
+  /** One connection's loop: the next request as soon as the last one ended; resolves once the load stopped. */
+  const run = (connection: Http1Connection): Promise<void> =>
+    new Promise((finished) => {
+      let first = true;
+      const next = (): void => {
+        if (stopped) {
+          finished();
+          return;
+        }
+        const request = stream.take();
+        const sentAt = performance.now();
+        recorder.onSend(sentAt);
+        exchange(connection, messages[request.index]!, request, stream, inFlight, sentAt, onTimeout, ended);
+      };
+      const ended = (completion: Completion | null, at: number): void => {
+        if (stopped) {
+          finished();
+          return;
+        }
+        if (first) answered++;
+        first = false;
+        if (completion) recorder.onComplete(at, completion);
+        else recorder.onSettled();
+        if (completion && !completion.ok && completion.kind === 'socketErrors') setTimeout(next, SOCKET_ERROR_PAUSE_MS);
+        else next();
+      };
+      next();
+    });
+  const opening = openConnections(options.url, options.connections, options.acceptQueue ?? (() => acceptQueueLength(target.port)));
+  const loops = opening.then((opened) => Promise.all(opened.connections.map((connection) => run(connection))));
 
   return {
     answered: () => answered,
@@ -59,7 +74,7 @@ export function startClosedLoop(options: ClosedLoopOptions): LoadEngine {
       stopped = true;
       inFlight.abortAll();
       // If it stops while connections are still opening, they are closed as soon as they are open.
-      await (await opening).close();
+      (await opening).close();
       await loops;
     },
   };

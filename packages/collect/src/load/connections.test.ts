@@ -6,6 +6,8 @@ import { acceptQueueLength } from '../listening-pid.js';
 import { stubScenario } from '../testing/stub-gateway.js';
 import { startClosedLoop } from './closed-loop.js';
 import { openConnections } from './connections.js';
+import type { Http1Connection } from './http1-connection.js';
+import { encodeRequests, requestTarget } from './http1-request.js';
 import { LoadRecorder } from './recorder.js';
 import { RequestStream } from './request-stream.js';
 
@@ -39,6 +41,12 @@ async function startServer(): Promise<TestServer> {
   };
 }
 
+/** The status of one POST on `connection`. */
+function post(connection: Http1Connection, origin: string): Promise<number> {
+  const [message] = encodeRequests(requestTarget(`${origin}/`), ['{}']);
+  return new Promise((resolve, reject) => connection.send(message!, { onResponse: (status) => resolve(status), onError: reject }));
+}
+
 const until = async (check: () => Promise<boolean>, ms = 2_000) => {
   const deadline = Date.now() + ms;
   while (!(await check()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
@@ -56,18 +64,12 @@ describe('openConnections', () => {
     expect(server.connections()).toBe(20);
     expect(server.requests()).toBe(0);
 
-    const statuses = await Promise.all(
-      opened.clients.map(async (client) => {
-        const response = await client.request({ path: '/', method: 'POST', body: '{}' });
-        await response.body.text();
-        return response.statusCode;
-      }),
-    );
+    const statuses = await Promise.all(opened.connections.map((connection) => post(connection, server!.origin)));
     expect(statuses).toEqual(Array(20).fill(200));
     expect(server.requests()).toBe(20);
     expect(server.connections()).toBe(20);
 
-    await opened.close();
+    opened.close();
     await until(async () => (await server!.open()) === 0);
     expect(await server.open()).toBe(0);
   });
@@ -76,7 +78,7 @@ describe('openConnections', () => {
     server = await startServer();
     const opened = await openConnections(server.origin, 5);
     expect(opened.notAdmitted).toBeNull();
-    await opened.close();
+    opened.close();
     await until(async () => (await server!.open()) === 0);
     expect(await server.open()).toBe(0);
 
@@ -85,7 +87,7 @@ describe('openConnections', () => {
     server = undefined;
     const refused = await openConnections(`http://127.0.0.1:${port}`, 3);
     expect(refused.notOpened).toBe(3);
-    await refused.close();
+    refused.close();
   });
 
   it('leaves no connection behind when the load stops while they are still opening', async () => {

@@ -9,8 +9,9 @@
  * first lets an idle gateway accept them all in a few milliseconds; then the requests go out.
  * (bench/results/start-race/start-race.md has the measurements.)
  */
-import net from 'node:net';
-import { buildConnector, Client } from 'undici';
+import type net from 'node:net';
+import { Http1Connection, connectSocket } from './http1-connection.js';
+import { requestTarget } from './http1-request.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 /** How long to wait for the gateway to accept the opened connections before sending anyway. */
@@ -18,13 +19,13 @@ const ADMISSION_WAIT_MS = 5_000;
 const POLL_MS = 10;
 
 export interface OpenedConnections {
-  clients: Client[];
-  /** Connections that could not be opened in advance; their Client connects on its first request. */
+  connections: Http1Connection[];
+  /** Connections that could not be opened in advance; they connect on their first request. */
   notOpened: number;
   /** Connections still in the gateway's accept queue when sending began (null: queue not visible). */
   notAdmitted: number | null;
   /** Closes every connection, including sockets opened in advance that no request has used yet. */
-  close(): Promise<void>;
+  close(): void;
 }
 
 /**
@@ -32,40 +33,20 @@ export interface OpenedConnections {
  * socket) is polled until the gateway has accepted them all, within a bound.
  */
 export async function openConnections(origin: string, count: number, acceptQueue?: () => number): Promise<OpenedConnections> {
-  const { hostname, port } = new URL(origin);
-  const sockets = await Promise.all(Array.from({ length: count }, () => connectSocket(hostname, Number(port))));
+  const { host, port } = requestTarget(origin);
+  const sockets = await Promise.all(Array.from({ length: count }, () => openSocket(host, port)));
   const notAdmitted = acceptQueue ? await waitForAdmission(acceptQueue) : null;
-  const clients = sockets.map((socket) => keepAliveClient(origin, socket));
-  const close = async () => {
-    await Promise.all(clients.map((client) => client.destroy().catch(() => undefined)));
-    for (const socket of sockets) socket?.destroy();
+  // The first request of each goes on the socket opened in advance; after it closes, a new one is opened.
+  const connections = sockets.map((socket) => new Http1Connection(host, port, socket));
+  const close = () => {
+    for (const connection of connections) connection.close();
   };
-  return { clients, notOpened: sockets.filter((s) => s === null).length, notAdmitted, close };
+  return { connections, notOpened: sockets.filter((s) => s === null).length, notAdmitted, close };
 }
 
-/** A keep-alive connection that sends one request at a time. Timeouts are ours, not undici's. */
-export function keepAliveClient(origin: string, opened: net.Socket | null = null): Client {
-  const connectFresh = buildConnector({ timeout: CONNECT_TIMEOUT_MS });
-  let first = opened;
-  return new Client(origin, {
-    pipelining: 1,
-    headersTimeout: 0,
-    bodyTimeout: 0,
-    // The first connection is the one opened in advance; after it closes, undici reconnects as usual.
-    connect: (options, callback) => {
-      const socket = first;
-      first = null;
-      socket?.removeAllListeners('error');
-      // undici ignores a connection handed back in the same tick it asked for it.
-      if (socket && !socket.destroyed) process.nextTick(() => callback(null, socket));
-      else connectFresh(options, callback);
-    },
-  });
-}
-
-function connectSocket(host: string, port: number): Promise<net.Socket | null> {
+function openSocket(host: string, port: number): Promise<net.Socket | null> {
   return new Promise((resolve) => {
-    const socket = net.connect({ host, port, noDelay: true, keepAlive: true });
+    const socket = connectSocket(host, port);
     const fail = () => {
       socket.destroy();
       resolve(null);

@@ -1,5 +1,5 @@
 /**
- * One request and its response on a connection of ours (undici), validated and timed.
+ * One request and its response on a connection of ours (http1-connection.ts), validated and timed.
  *
  * A request unanswered after the timeout is counted as a timeout at that moment, but its
  * connection is kept and the response awaited (up to a hard cap): a gateway under load accepts
@@ -8,44 +8,42 @@
  * That feedback loop, not the gateway, made every autocannon version report periodic timeouts
  * at c=300 that wrk, which never aborts, did not see (docs/validation/fidelity-wrk.md).
  */
-import type { Dispatcher } from 'undici';
+import type { Http1Connection, ResponseHandler } from './http1-connection.js';
 import type { Completion } from './recorder.js';
 import type { PreparedRequest, RequestStream } from './request-stream.js';
 
-/** What every request carries, whichever engine sends it (k6's exported script too). */
-export const REQUEST_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+export { REQUEST_HEADERS } from './http1-request.js';
 
 /** A late response is awaited this many timeouts (at least a minute) before the connection is given up. */
 const HARD_CAP_TIMEOUTS = 6;
 
+/** What InFlight watches of a request in flight. */
 interface Pending {
   deadline: number;
   hardDeadline: number;
-  controller: AbortController;
-  /** Called once, at the deadline, while the request may still be answered later. */
-  onTimeout: (at: number) => void;
   timedOut: boolean;
+  /** Records the timeout, once, at the deadline, while the request may still be answered later. */
+  timeOut(at: number, timeout: Completion): void;
+  /** Gives the request up (its connection is closed). */
+  abort(error: Error): void;
 }
 
 /** The requests in flight, checked ten times a second against their deadlines. */
 export class InFlight {
   private readonly pending = new Set<Pending>();
   private readonly timer: NodeJS.Timeout;
-  private readonly hardCapMs: number;
+  readonly hardCapMs: number;
+  /** What a timeout is recorded as: one object for every timeout of the step. */
+  readonly timeout: Completion;
 
-  constructor(private readonly timeoutMs: number) {
+  constructor(readonly timeoutMs: number) {
     this.hardCapMs = Math.max(60_000, HARD_CAP_TIMEOUTS * timeoutMs);
+    this.timeout = { ok: false, kind: 'timeouts', message: `no response within ${timeoutMs / 1000} s`, bytes: 0 };
     this.timer = setInterval(() => this.expire(performance.now()), 100);
   }
 
-  get timeoutSeconds(): number {
-    return this.timeoutMs / 1000;
-  }
-
-  add(now: number, onTimeout: (at: number) => void): Pending {
-    const entry = { deadline: now + this.timeoutMs, hardDeadline: now + this.hardCapMs, controller: new AbortController(), onTimeout, timedOut: false };
+  add(entry: Pending): void {
     this.pending.add(entry);
-    return entry;
   }
 
   remove(entry: Pending): void {
@@ -55,65 +53,121 @@ export class InFlight {
   /** Abandons every request in flight (the load stops). */
   abortAll(): void {
     clearInterval(this.timer);
-    for (const entry of this.pending) entry.controller.abort();
+    const entries = [...this.pending];
     this.pending.clear();
+    for (const entry of entries) entry.abort(new Error('the load stopped'));
   }
 
   private expire(now: number): void {
     for (const entry of this.pending) {
       if (!entry.timedOut && entry.deadline <= now) {
         entry.timedOut = true;
-        entry.onTimeout(entry.deadline);
+        entry.timeOut(entry.deadline, this.timeout);
       }
       if (entry.hardDeadline <= now) {
-        entry.controller.abort();
         this.pending.delete(entry);
+        entry.abort(new Error(`no response within ${this.hardCapMs / 1000} s: connection given up`));
       }
     }
   }
 }
 
-export interface ExchangeResult {
-  /** null when the request timed out: the timeout was recorded at its deadline (see onTimeout). */
-  completion: Completion | null;
-  /** performance.now() when the response (or the failure) was complete. */
-  at: number;
-}
+/**
+ * How a request ended: `completion` is null when it timed out (the timeout was recorded at its
+ * deadline, see onTimeout); `at` is performance.now() when the response (or the failure) was complete.
+ */
+export type ExchangeDone = (completion: Completion | null, at: number) => void;
 
 /**
- * Sends a request and reads its whole response. Latency runs from `startedAt` (when the request
- * was handed to the connection, or for open-loop load, when it was meant to be sent) to the last
- * byte of the body. `onTimeout(at)` reports a timeout at its deadline; the call still resolves only
- * when the late response has arrived (it is not counted again) or the hard cap gave up on it.
+ * Sends a request (`message`, its bytes on the wire) and reads its whole response. Latency runs
+ * from `startedAt` (when the request was handed to the connection, or for open-loop load, when it
+ * was meant to be sent) to the last byte of the body. `onTimeout(at)` reports a timeout at its
+ * deadline; `done` is still called only when the late response has arrived (it is not counted
+ * again) or the hard cap gave up on it. Callbacks rather than a promise: one object per request
+ * on the load engine's hot path.
  */
-export async function exchange(
-  client: Dispatcher,
-  path: string,
+export function exchange(
+  connection: Http1Connection,
+  message: Buffer,
   request: PreparedRequest,
   stream: RequestStream,
   inFlight: InFlight,
   startedAt: number,
   onTimeout: (at: number, completion: Completion) => void,
-): Promise<ExchangeResult> {
-  const timeout: Completion = { ok: false, kind: 'timeouts', message: `no response within ${inFlight.timeoutSeconds} s`, bytes: 0 };
-  const pending = inFlight.add(performance.now(), (at) => onTimeout(at, timeout));
-  try {
-    const response = await client.request({ path, method: 'POST', headers: REQUEST_HEADERS, body: request.body, signal: pending.controller.signal });
-    const text = await response.body.text();
+  done: ExchangeDone,
+): void {
+  const exchanged = new Exchange(connection, request, stream, inFlight, startedAt, onTimeout, done);
+  inFlight.add(exchanged);
+  connection.send(message, exchanged);
+}
+
+/** The same, as a promise: for callers off the hot path. */
+export function exchangeOnce(
+  connection: Http1Connection,
+  message: Buffer,
+  request: PreparedRequest,
+  stream: RequestStream,
+  inFlight: InFlight,
+): Promise<{ completion: Completion | null; at: number }> {
+  return new Promise((resolve) =>
+    exchange(
+      connection,
+      message,
+      request,
+      stream,
+      inFlight,
+      performance.now(),
+      () => undefined,
+      (completion, at) => resolve({ completion, at }),
+    ),
+  );
+}
+
+class Exchange implements Pending, ResponseHandler {
+  readonly deadline: number;
+  readonly hardDeadline: number;
+  timedOut = false;
+
+  constructor(
+    private readonly connection: Http1Connection,
+    private readonly request: PreparedRequest,
+    private readonly stream: RequestStream,
+    private readonly inFlight: InFlight,
+    private readonly startedAt: number,
+    private readonly onTimeout: (at: number, completion: Completion) => void,
+    private readonly done: ExchangeDone,
+  ) {
+    const now = performance.now();
+    this.deadline = now + inFlight.timeoutMs;
+    this.hardDeadline = now + inFlight.hardCapMs;
+  }
+
+  timeOut(at: number, timeout: Completion): void {
+    this.onTimeout(at, timeout);
+  }
+
+  abort(error: Error): void {
+    this.connection.abort(error);
+  }
+
+  onResponse(status: number, body: Buffer): void {
+    this.inFlight.remove(this);
     const at = performance.now();
-    return { completion: pending.timedOut ? null : validated(response.statusCode, text, request, stream, at - startedAt), at };
-  } catch (error) {
+    this.done(this.timedOut ? null : validated(status, body, this.request, this.stream, at - this.startedAt), at);
+  }
+
+  onError(error: Error): void {
+    this.inFlight.remove(this);
     const at = performance.now();
-    return { completion: pending.timedOut ? null : { ok: false, kind: 'socketErrors', message: describeError(error), bytes: 0 }, at };
-  } finally {
-    inFlight.remove(pending);
+    this.done(this.timedOut ? null : { ok: false, kind: 'socketErrors', message: describeError(error), bytes: 0 }, at);
   }
 }
 
-function validated(status: number, text: string, request: PreparedRequest, stream: RequestStream, latencyMs: number): Completion {
-  const bytes = Buffer.byteLength(text);
-  const verdict = stream.verdict(request.index, status, text);
-  return verdict.ok ? { ok: true, latencyMs, orderWarning: verdict.orderWarning, bytes } : { ok: false, kind: verdict.kind, message: verdict.message, bytes };
+function validated(status: number, body: Buffer, request: PreparedRequest, stream: RequestStream, latencyMs: number): Completion {
+  const verdict = stream.verdict(request.index, status, body);
+  return verdict.ok
+    ? { ok: true, latencyMs, orderWarning: verdict.orderWarning, bytes: body.length }
+    : { ok: false, kind: verdict.kind, message: verdict.message, bytes: body.length };
 }
 
 function describeError(error: unknown): string {

@@ -3,8 +3,9 @@
  * when there is nothing in flight to share with. A step's fan-out below this means the gateway
  * merged subgraph calls under load (batching or sharing).
  */
-import { keepAliveClient } from './connections.js';
-import { InFlight, exchange } from './exchange.js';
+import { InFlight, exchangeOnce } from './exchange.js';
+import { Http1Connection } from './http1-connection.js';
+import { encodeRequests, requestTarget } from './http1-request.js';
 import type { RequestStream } from './request-stream.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
 
@@ -23,12 +24,16 @@ export async function measureFanoutAlone(
 ): Promise<FanoutAlone> {
   const counts = subgraphs.requestCounts;
   if (!counts) return { requests: 0, fanout: null };
-  const { origin, pathname } = new URL(url);
-  const client = keepAliveClient(origin);
+  const target = requestTarget(url);
+  const messages = encodeRequests(target, stream.bodies);
+  const connection = new Http1Connection(target.host, target.port);
   const inFlight = new InFlight(timeoutMs);
   try {
     const before = await counts();
-    for (let i = 0; i < requests; i++) await exchange(client, pathname, stream.take(), stream, inFlight, performance.now(), () => undefined);
+    for (let i = 0; i < requests; i++) {
+      const request = stream.take();
+      await exchangeOnce(connection, messages[request.index]!, request, stream, inFlight);
+    }
     const after = await counts();
     const served = Object.keys(after).reduce((sum, name) => sum + after[name]! - (before[name] ?? 0), 0);
     return { requests, fanout: Math.round((served / requests) * 1000) / 1000 };
@@ -36,6 +41,6 @@ export async function measureFanoutAlone(
     return { requests, fanout: null };
   } finally {
     inFlight.abortAll();
-    await client.close().catch(() => undefined);
+    connection.close();
   }
 }

@@ -3,17 +3,24 @@
  * a target rate, whether or not earlier ones have been answered, so a gateway that slows down
  * meets the same arrivals and its queueing shows in the latency. Latency runs from each request's
  * intended send time (no coordinated omission). At most `maxInFlight` requests are outstanding:
- * a send the cap refuses is counted as dropped, never queued silently. Only the scheduler is ours:
- * undici's Pool carries the requests, one connection per request in flight.
+ * a send the cap refuses is counted as dropped, never queued silently. Each request in flight has
+ * a connection of its own: an idle one if there is one (the one used last), else a new one.
  */
-import { Pool } from 'undici';
 import { mulberry32 } from '@gwprof/analysis';
-import { InFlight, exchange } from './exchange.js';
+import { type ExchangeDone, InFlight, exchange } from './exchange.js';
+import { Http1Connection } from './http1-connection.js';
+import { encodeRequests, requestTarget } from './http1-request.js';
 import type { Completion, LoadRecorder } from './recorder.js';
 import type { RequestStream } from './request-stream.js';
 import type { LoadEngine } from './load-engine.js';
 
 export type Arrivals = 'poisson' | 'uniform';
+
+/** A connection of the open loop, with what to do when its request ends (made once, not per request). */
+interface Sender {
+  connection: Http1Connection;
+  ended: ExchangeDone;
+}
 
 export interface OpenLoopOptions {
   url: string;
@@ -39,17 +46,38 @@ export function arrivalSchedule(rate: number, arrivals: Arrivals, seed = 1): () 
 }
 
 export function startOpenLoop(options: OpenLoopOptions): LoadEngine {
-  const { origin, pathname } = new URL(options.url);
-  const pool = new Pool(origin, { connections: options.maxInFlight, pipelining: 1, headersTimeout: 0, bodyTimeout: 0, connect: { timeout: 10_000 } });
+  const target = requestTarget(options.url);
   const inFlight = new InFlight(options.timeoutMs);
   const next = arrivalSchedule(options.rate, options.arrivals, options.seed);
   const { recorder, stream } = options;
+  const messages = encodeRequests(target, stream.bodies);
+  const connections: Sender[] = [];
+  /** The connections with no request outstanding, the one used last on top. */
+  const idle: Sender[] = [];
   const start = recorder.startedAt;
   let due = start + next();
   let outstanding = 0;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  const pending = new Set<Promise<void>>();
+  let drained: (() => void) | null = null;
+  const onTimeout = (at: number, timeout: Completion) => !stopped && recorder.onTimedOut(at, timeout);
+  const newSender = (): Sender => {
+    const sender: Sender = {
+      connection: new Http1Connection(target.host, target.port),
+      ended: (completion, at) => {
+        outstanding--;
+        if (stopped) {
+          if (outstanding === 0) drained?.();
+          return;
+        }
+        idle.push(sender);
+        if (completion) recorder.onComplete(at, completion);
+        else recorder.onSettled();
+      },
+    };
+    connections.push(sender);
+    return sender;
+  };
 
   const send = (intendedAt: number, now: number): void => {
     if (outstanding >= options.maxInFlight) {
@@ -59,15 +87,8 @@ export function startOpenLoop(options: OpenLoopOptions): LoadEngine {
     outstanding++;
     recorder.onSend(now, now - intendedAt);
     const request = stream.take();
-    const onTimeout = (at: number, timeout: Completion) => !stopped && recorder.onTimedOut(at, timeout);
-    const done = exchange(pool, pathname, request, stream, inFlight, intendedAt, onTimeout).then(({ completion, at }) => {
-      outstanding--;
-      if (stopped) return;
-      if (completion) recorder.onComplete(at, completion);
-      else recorder.onSettled();
-    });
-    pending.add(done);
-    void done.finally(() => pending.delete(done));
+    const sender = idle.pop() ?? newSender();
+    exchange(sender.connection, messages[request.index]!, request, stream, inFlight, intendedAt, onTimeout, sender.ended);
   };
 
   // Wakes at the next intended send time and sends everything that is due.
@@ -87,9 +108,12 @@ export function startOpenLoop(options: OpenLoopOptions): LoadEngine {
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      const allEnded = new Promise<void>((resolve) => {
+        drained = resolve;
+      });
       inFlight.abortAll();
-      await pool.destroy().catch(() => undefined);
-      await Promise.all([...pending]);
+      for (const sender of connections) sender.connection.close();
+      if (outstanding > 0) await allEnded;
     },
   };
 }
