@@ -196,7 +196,9 @@ describe('failing and interrupted sweeps', () => {
   it('rejects bad input with one line that says what to fix', async () => {
     const unknown = await runCli(['sweep', '--gateway', 'nginx', '--out', tempDir('bad')]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr.trim()).toBe('gwprof: unknown gateway "nginx": use one of mesh, hive, apollo or cmd:<shell command>');
+    expect(unknown.stderr.trim()).toBe(
+      'gwprof: unknown gateway "nginx": use one of mesh, hive, apollo, grafbase, hive-router, apollo-router or cmd:<shell command>',
+    );
     const missing = await runCli(['sweep', '--query', '/nonexistent/q.graphql', '--out', tempDir('bad')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/query file \/nonexistent\/q\.graphql does not exist/);

@@ -28,7 +28,7 @@ export const BUCKETS: readonly BucketInfo[] = Object.freeze([
     color: '#e7ba52',
     holds: "the gateway's HTTP client toward subgraphs: sending requests, its agent and sockets, reading and parsing responses",
   },
-  { name: 'serialize', color: '#98df8a', holds: 'writing the response: JSON.stringify of the result and the HTTP response' },
+  { name: 'serialize', color: '#98df8a', holds: 'writing the response: JSON.stringify (natively, serde) of the result and the HTTP response' },
   {
     name: 'ownCode',
     color: '#f7b6d2',
@@ -38,10 +38,38 @@ export const BUCKETS: readonly BucketInfo[] = Object.freeze([
   {
     name: 'httpParser',
     color: '#ff7f0e',
-    holds: "receiving requests: Node's HTTP server and parser callbacks, the server framework reading the request",
+    holds:
+      "receiving requests: Node's HTTP server and parser callbacks, the server framework reading the request (natively: hyper's, axum's or ntex's server side)",
   },
   { name: 'onconnection', color: '#e377c2', holds: 'accepting TCP connections' },
   { name: 'pubsub', color: '#bcbd22', holds: "legacy Mesh's pub/sub handler" },
+  {
+    name: 'telemetry',
+    color: '#9c9ede',
+    holds:
+      "a native gateway's tracing and metrics: spans created, entered, exited and recorded, events and metrics exported (tracing, tracing-subscriber, OpenTelemetry, the routers' telemetry modules)",
+  },
+  {
+    name: 'allocator',
+    color: '#c49c94',
+    holds: "a native gateway's memory allocator: malloc, free and realloc of glibc or musl, jemalloc, mimalloc, Rust's allocation shims",
+  },
+  {
+    name: 'memcpy',
+    color: '#e7969c',
+    holds: "a native gateway copying or filling memory in the C library's memcpy, memmove and memset, whoever called them (moving large futures and buffers)",
+  },
+  {
+    name: 'runtime',
+    color: '#dbdb8d',
+    holds:
+      "a native gateway's async runtime: tokio's or ntex's scheduler, task polling, parking, timers, wakers and channels, its I/O driver, thread start-up (what a task's poll runs is bucketed by its own frames)",
+  },
+  {
+    name: 'kernel',
+    color: '#6b6ecf',
+    holds: "a native gateway's time in the Linux kernel: system calls (socket reads and writes, epoll), the network stack, scheduling, page faults",
+  },
   {
     name: 'ticks',
     color: '#7f7f7f',
@@ -52,7 +80,7 @@ export const BUCKETS: readonly BucketInfo[] = Object.freeze([
     name: 'unplaced',
     color: '#aec7e8',
     holds:
-      "unattributed: work run from the event loop's queues (a promise continuation, nextTick, timer or stream callback) with no recognised frame of its own; the profile does not record who queued it",
+      "unattributed: work run from the event loop's queues (a promise continuation, nextTick, timer or stream callback), or by a native runtime (a task's poll, a thread's start), with no recognised frame of its own; the profile does not record who queued it",
     unattributed: true,
   },
   { name: 'other', color: '#393b79', holds: 'unattributed: stacks with no frame any rule recognises', unattributed: true },

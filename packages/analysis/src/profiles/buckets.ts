@@ -83,10 +83,13 @@ export interface NodeAttribution {
   /** The frame that decided (this node or an ancestor) and its rule; absent when a fallback decided. */
   decidedBy?: { nodeId: number; ruleIndex: number };
   /**
-   * Why no rule decided: `queued` (the frame ran from the event loop's queues, under an entry rule's
-   * frame, and nothing below that entry is recognised → unplaced) or `unrecognised` (→ other).
+   * Why no rule decided: `queued` (the frame ran from the event loop's queues or a native runtime's
+   * task poll, under an entry rule's frame, and nothing below that entry is recognised → unplaced)
+   * or `unrecognised` (→ other).
    */
   fallback?: 'queued' | 'unrecognised';
+  /** For `queued`: the nearest entry rule's frame above, which ran it. */
+  queuedBy?: { nodeId: number; ruleIndex: number };
 }
 
 interface Decision {
@@ -98,8 +101,8 @@ interface Decision {
 interface Inherited {
   strong?: Decision;
   weak?: Decision;
-  /** Under an entry rule's frame: work run from the event loop's queues. */
-  queued: boolean;
+  /** Under an entry rule's frame (this one): work run from the event loop's queues or a runtime's task poll. */
+  queuedBy?: Decision;
 }
 
 /**
@@ -107,9 +110,10 @@ interface Inherited {
  * decides it: the nearest frame matched by an ordinary rule wins; without one, the nearest frame
  * matched by a weak rule (plumbing: the HTTP server, shared OutgoingMessage); without one, `other`,
  * or `unplaced` for work run from the event loop's queues. An entry rule's frame (the event loop's
- * own functions) keeps its bucket for its own time, and nothing above it reaches the frames it
- * calls: they ran work queued by someone the profile does not show. A frame takes the first rule it
- * matches. Done once per node, top-down, instead of once per sample.
+ * own functions; natively, an async runtime polling a task or a thread's start) keeps its bucket
+ * for its own time, and nothing above it reaches the frames it calls: they ran work queued by
+ * someone the profile does not show. A frame takes the first rule it matches. Done once per node,
+ * top-down, instead of once per sample.
  */
 export function attributeNodes(profile: Pick<CpuProfile, 'nodes'>, rules: readonly BucketRule[]): Map<number, NodeAttribution> {
   const matchFrame = frameMatcher(rules);
@@ -120,7 +124,7 @@ export function attributeNodes(profile: Pick<CpuProfile, 'nodes'>, rules: readon
   // real stacks can be deeper than the JS call stack allows for recursion).
   const queue: Array<{ id: number; inherited: Inherited }> = profile.nodes
     .filter((node) => !hasParent.has(node.id))
-    .map((node) => ({ id: node.id, inherited: { queued: false } }));
+    .map((node) => ({ id: node.id, inherited: {} }));
   for (let head = 0; head < queue.length; head++) {
     const { id, inherited } = queue[head]!;
     if (result.has(id)) continue;
@@ -137,7 +141,8 @@ export function attributeNodes(profile: Pick<CpuProfile, 'nodes'>, rules: readon
 function attributeNode(id: number, ownRule: number | undefined, rules: readonly BucketRule[], inherited: Inherited): [NodeAttribution, Inherited] {
   const rule = ownRule === undefined ? undefined : rules[ownRule]!;
   if (rule?.entry) {
-    return [{ bucket: rule.bucket, ownRule: ownRule!, decidedBy: { nodeId: id, ruleIndex: ownRule! } }, { queued: true }];
+    const decision = { bucket: rule.bucket, nodeId: id, ruleIndex: ownRule! };
+    return [{ bucket: rule.bucket, ownRule: ownRule!, decidedBy: { nodeId: id, ruleIndex: ownRule! } }, { queuedBy: decision }];
   }
   const here: Inherited = { ...inherited };
   if (rule) {
@@ -146,10 +151,14 @@ function attributeNode(id: number, ownRule: number | undefined, rules: readonly 
     else here.strong = decision;
   }
   const decided = here.strong ?? here.weak;
+  const queuedBy = here.queuedBy;
+  const fallback: Pick<NodeAttribution, 'fallback' | 'queuedBy'> = queuedBy
+    ? { fallback: 'queued', queuedBy: { nodeId: queuedBy.nodeId, ruleIndex: queuedBy.ruleIndex } }
+    : { fallback: 'unrecognised' };
   const attribution: NodeAttribution = {
-    bucket: decided?.bucket ?? (here.queued ? UNPLACED : UNMATCHED),
+    bucket: decided?.bucket ?? (queuedBy ? UNPLACED : UNMATCHED),
     ...(ownRule === undefined ? {} : { ownRule }),
-    ...(decided ? { decidedBy: { nodeId: decided.nodeId, ruleIndex: decided.ruleIndex } } : { fallback: here.queued ? 'queued' : 'unrecognised' }),
+    ...(decided ? { decidedBy: { nodeId: decided.nodeId, ruleIndex: decided.ruleIndex } } : fallback),
   };
   return [attribution, here];
 }

@@ -34,6 +34,8 @@ export interface ExplainedOutcome {
   how: 'own rule' | 'ancestor' | 'queued' | 'unrecognised';
   /** The deciding frame and its rule (for `own rule` and `ancestor`). */
   decidedBy?: { frame: FrameRef; rule: RuleRef };
+  /** For `queued`: the entry rule's frame that ran it (an event-loop runner, a native runtime's task poll or thread start). */
+  queuedBy?: { frame: FrameRef; rule: RuleRef };
   /** How many of the frame's nodes (distinct caller chains) went this way. */
   nodes: number;
   /** Self time of those nodes, in ms (samples whose leaf is this frame). */
@@ -138,8 +140,11 @@ function outcomeOf(
   byId: ReadonlyMap<number, { callFrame: CpuProfileCallFrame }>,
   rules: readonly BucketRule[],
 ): Omit<ExplainedOutcome, 'nodes' | 'selfMs'> {
-  const { bucket, decidedBy, fallback } = attribution;
-  if (!decidedBy) return { bucket, how: fallback ?? 'unrecognised' };
+  const { bucket, decidedBy, fallback, queuedBy } = attribution;
+  if (!decidedBy) {
+    const runner = queuedBy && { frame: frameRef(byId.get(queuedBy.nodeId)!.callFrame), rule: ruleRef(rules, queuedBy.ruleIndex) };
+    return { bucket, how: fallback ?? 'unrecognised', ...(runner ? { queuedBy: runner } : {}) };
+  }
   return {
     bucket,
     how: decidedBy.nodeId === nodeId ? 'own rule' : 'ancestor',
@@ -153,7 +158,9 @@ function addOutcome(entry: FrameExplanation, outcome: Omit<ExplainedOutcome, 'no
       o.bucket === outcome.bucket &&
       o.how === outcome.how &&
       o.decidedBy?.rule.index === outcome.decidedBy?.rule.index &&
-      (o.decidedBy === undefined || printedFrameKey(o.decidedBy.frame) === printedFrameKey(outcome.decidedBy!.frame)),
+      (o.decidedBy === undefined || printedFrameKey(o.decidedBy.frame) === printedFrameKey(outcome.decidedBy!.frame)) &&
+      (o.queuedBy === undefined) === (outcome.queuedBy === undefined) &&
+      (o.queuedBy === undefined || printedFrameKey(o.queuedBy.frame) === printedFrameKey(outcome.queuedBy!.frame)),
   );
   if (same) {
     same.nodes += 1;
@@ -170,7 +177,9 @@ function describeOutcome(outcome: ExplainedOutcome, cite: (rule: RuleRef) => str
     case 'ancestor':
       return `inherited from caller ${describeFrame(outcome.decidedBy!.frame)}, ${cite(outcome.decidedBy!.rule)}`;
     case 'queued':
-      return 'no rule below the event-loop frame that ran it (a promise continuation, nextTick, timer or stream callback, queued by code the profile does not show): unplaced';
+      return outcome.queuedBy
+        ? `no rule between it and ${describeFrame(outcome.queuedBy.frame)}, ${cite(outcome.queuedBy.rule)}, which ran it; the code that queued or started that work is not on the stack: unplaced`
+        : 'no rule below the frame that ran it from a queue: unplaced';
     case 'unrecognised':
       return 'no rule on its stack: other';
   }

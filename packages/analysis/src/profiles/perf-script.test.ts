@@ -21,6 +21,29 @@ describe('perf script as a CPU profile', () => {
     expect(samples.some((s) => s.frames.some((f) => f.url === '[kernel.kallsyms]'))).toBe(true);
   });
 
+  it('gives a function inlined at an address the binary of the function it was inlined into', () => {
+    const text = [
+      'stub-g 19542  9639.168036:    1000000 cpu-clock: ',
+      '\t            1f85 gw_execute_plan_loop+0x45 (/tmp/nb/stub-g)',
+      '\t            18b4 run_bucket_work+0x674 (inlined)',
+      '\t            18b4 answer+0x674 (inlined)',
+      '\t            18b4 main+0x674 (/tmp/nb/stub-g)',
+      '\t           27304 __libc_start_main_impl+0x84 (inlined)',
+      '\t            1cf0 _start+0x20 (/tmp/nb/stub-g)',
+      '',
+    ].join('\n');
+    const [sample] = parsePerfScript(text);
+    expect(sample!.frames.map((f) => `${f.functionName} ${f.url}`)).toEqual([
+      'gw_execute_plan_loop /tmp/nb/stub-g',
+      'run_bucket_work /tmp/nb/stub-g',
+      'answer /tmp/nb/stub-g',
+      'main /tmp/nb/stub-g',
+      // The DWARF name of an outer function whose symbol is another (__libc_start_main): no frame names its binary.
+      '__libc_start_main_impl inlined',
+      '_start /tmp/nb/stub-g',
+    ]);
+  });
+
   it('weighs every sample by its period: the profile holds CPU time, with the thread as the outermost frame', () => {
     const samples = parsePerfScript(real);
     const profile = perfProfile(samples);

@@ -30,22 +30,43 @@ export interface PerfSample {
 export function parsePerfScript(text: string): PerfSample[] {
   const samples: PerfSample[] = [];
   let current: PerfSample | null = null;
+  let addresses: string[] = [];
+  const finish = () => {
+    if (!current) return;
+    placeInlinedFrames(current.frames, addresses);
+    samples.push(current);
+    current = null;
+  };
   for (const line of text.split('\n')) {
     if (line.trim() === '') {
-      if (current) samples.push(current);
-      current = null;
+      finish();
       continue;
     }
     const header: RegExpExecArray | null = current === null ? HEADER.exec(line) : null;
     if (header) {
       current = { thread: header[1]!.trim(), tid: Number(header[3] ?? header[2]), timeSec: Number(header[4]), periodNs: Number(header[5]), frames: [] };
+      addresses = [];
       continue;
     }
     const frame = FRAME.exec(line);
-    if (current && frame) current.frames.push({ functionName: symbolName(frame[2]!), url: frame[3]! });
+    if (current && frame) {
+      current.frames.push({ functionName: symbolName(frame[2]!), url: frame[3]! });
+      addresses.push(frame[1]!);
+    }
   }
-  if (current) samples.push(current);
+  finish();
   return samples;
+}
+
+/**
+ * perf prints a function inlined at an address (known from the binary's DWARF) as `name (inlined)`,
+ * before the function it was inlined into at the same address, which names the binary: the inlined
+ * frames take that binary as their url. An inlined frame with no such frame after it keeps `inlined`.
+ */
+function placeInlinedFrames(frames: PerfSample['frames'], addresses: readonly string[]): void {
+  for (let i = frames.length - 2; i >= 0; i--) {
+    if (frames[i]!.url === 'inlined' && addresses[i] === addresses[i + 1]) frames[i]!.url = frames[i + 1]!.url;
+  }
 }
 
 const callFrame = (functionName: string, url: string): CpuProfileCallFrame => ({ functionName, url, scriptId: '0', lineNumber: -1, columnNumber: -1 });

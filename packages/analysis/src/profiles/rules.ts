@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import defaultRulesJson from './bucket-rules.json' with { type: 'json' };
+import nativeRulesJson from './native-bucket-rules.json' with { type: 'json' };
 import { GwprofError } from '@gwprof/results';
 import { BUCKET_ORDER } from './bucket-catalog.js';
 
@@ -17,15 +18,17 @@ export interface BucketRule {
   comment?: string;
   /**
    * A weak rule names where Node entered or plumbed the work (event loop, HTTP server, shared
-   * OutgoingMessage) rather than what the work is: a sample takes the nearest frame matched by an
-   * ordinary rule anywhere on its stack, and the nearest weak one only when there is none.
+   * OutgoingMessage; natively, the server framework) rather than what the work is: a sample takes
+   * the nearest frame matched by an ordinary rule anywhere on its stack, and the nearest weak one
+   * only when there is none.
    */
   weak?: boolean;
   /**
    * An entry rule names the event loop's own functions, which run work queued earlier (promise
-   * continuations, nextTick callbacks, timers, immediates): the frame's own time is its bucket,
-   * but what it runs is not its work, and the profile does not record who queued it. A frame it
-   * calls takes no bucket from anything above; without a rule of its own it is `unplaced`.
+   * continuations, nextTick callbacks, timers, immediates), and natively an async runtime's task
+   * poll or a thread's start: the frame's own time is its bucket, but what it runs is not its work,
+   * and the profile does not record who queued it. A frame it calls takes no bucket from anything
+   * above; without a rule of its own it is `unplaced`.
    */
   entry?: boolean;
   /** A bucket of the maintainer's own, not in the catalog: without it an unknown name is refused, since a typo would make a bucket of its own. */
@@ -73,8 +76,16 @@ export function parseBucketRules(value: unknown, source: string): BucketRule[] {
   });
 }
 
-/** The built-in rules, from `bucket-rules.json` next to this module. */
-export const DEFAULT_BUCKET_RULES: readonly BucketRule[] = Object.freeze(parseBucketRules(defaultRulesJson, 'bucket-rules.json'));
+/**
+ * The built-in rules: `bucket-rules.json` (V8 frames: files, Node's internals, V8's pseudo-frames),
+ * then `native-bucket-rules.json` (perf's frames: symbols of a native binary, its libraries and the
+ * kernel). Each file's rules are written so they cannot match the other's frames, so their order
+ * between files changes no bucket; appended, the native rules leave every V8 rule's index as it was.
+ */
+export const DEFAULT_BUCKET_RULES: readonly BucketRule[] = Object.freeze([
+  ...parseBucketRules(defaultRulesJson, 'bucket-rules.json'),
+  ...parseBucketRules(nativeRulesJson, 'native-bucket-rules.json'),
+]);
 
 /**
  * Reads a maintainer's rules file; its rules come before the defaults, so they win on the same frame.
