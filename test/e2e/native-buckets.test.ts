@@ -1,9 +1,9 @@
 /**
  * End to end: a native gateway's CPU read back in buckets against a ground truth. The compiled stub
  * gateway (fixtures/native-stub/stub-gateway.c) runs, per request, planted stages in functions of
- * their own, each timed alone first (`--calibrate`); swept as a `cmd:` gateway, it is profiled by
- * perf with DWARF unwinding, and each stage's share of the planted time must come back in its bucket
- * within 5%, read with the stub's bucket rules and the built-in native ones (fixtures/native-stub/
+ * their own and sums each one's thread CPU time as it serves; swept as a `cmd:` gateway, it is
+ * profiled by perf with DWARF unwinding, and each stage's share by the stub's clock must come back
+ * in its bucket within 5%, read with the stub's bucket rules and the built-in native ones (fixtures/native-stub/
  * ground-truth.mjs does the work and prints the figures). The profile's CPU must also account for
  * the process's measured CPU. Figures and their spread: docs/cpu-buckets.md#native-gateways.
  */
