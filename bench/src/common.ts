@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULTS, LoadRecorder, RequestStream, openSession, startClosedLoop, type Session, type loadScenario } from '@gwprof/collect';
+import { DEFAULTS, LoadRecorder, RequestStream, openSession, startClosedLoop, wireRequests, type Session, type loadScenario } from '@gwprof/collect';
 
 /** The repository's root (this file runs from bench/dist/). */
 export const repoRoot = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
@@ -38,11 +38,12 @@ export async function closedLoopFor(options: {
   scenario: ReturnType<typeof loadScenario>;
 }): Promise<WindowStats> {
   const recorder = new LoadRecorder(performance.now());
+  const stream = new RequestStream(options.scenario);
   const engine = startClosedLoop({
-    url: options.url,
+    wire: wireRequests(options.url, stream.bodies),
     connections: options.connections,
     timeoutMs: options.timeoutMs,
-    stream: new RequestStream(options.scenario),
+    stream,
     recorder,
   });
   await sleep(options.seconds * 1000 + 20);

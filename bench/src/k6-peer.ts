@@ -37,6 +37,7 @@ import {
   requestBodies,
   settleGateway,
   startOpenLoop,
+  wireRequests,
 } from '@gwprof/collect';
 import type { LoadShape } from '@gwprof/results';
 import { closedLoopFor, fixed, repoRoot, runTimed, sleep, wrkRun, type ToolRun } from './common.js';
@@ -277,13 +278,14 @@ async function overloaded(): Promise<Record<string, unknown>> {
   };
   await settleGateway(bed.gateway.pid, 60, new AbortController().signal, [port]);
   const recorder = new LoadRecorder(performance.now());
+  const stream = new RequestStream(scenario);
   const engine = startOpenLoop({
-    url,
+    wire: wireRequests(url, stream.bodies),
     rate,
     arrivals: 'uniform',
     maxInFlight,
     timeoutMs: timeoutSec * 1000,
-    stream: new RequestStream(scenario),
+    stream,
     recorder,
     seed: 1,
   });

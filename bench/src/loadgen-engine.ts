@@ -7,7 +7,7 @@
 //
 //   node bench/dist/loadgen-engine.js --url http://127.0.0.1:4890/graphql --stream stub|varied [--engine closed|open] [--connections 10] [--rate 3000] [--warmup 3] [--seconds 15]
 import { readFileSync } from 'node:fs';
-import { LoadRecorder, RequestStream, startClosedLoop, startOpenLoop } from '@gwprof/collect';
+import { LoadRecorder, RequestStream, startClosedLoop, startOpenLoop, wireRequests } from '@gwprof/collect';
 import { benchArgs } from './args.js';
 import { sleep } from './common.js';
 import { streamScenario } from './loadgen-streams.js';
@@ -37,7 +37,8 @@ const warmup = Number(values.warmup);
 const seconds = Number(values.seconds);
 const scenario = streamScenario(values.stream);
 const recorder = new LoadRecorder(performance.now());
-const common = { url: values.url, timeoutMs: 10_000, stream: new RequestStream(scenario), recorder };
+const stream = new RequestStream(scenario);
+const common = { wire: wireRequests(values.url, stream.bodies), timeoutMs: 10_000, stream, recorder };
 const engine =
   values.engine === 'open'
     ? startOpenLoop({ ...common, rate: Number(values.rate), arrivals: 'poisson', maxInFlight: 1000, seed: 1 })

@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchArgs } from './args.js';
 import { median } from '@gwprof/analysis';
-import { LoadRecorder, RequestStream, VARIED_QUERY, cpuSeconds, gatewayFromSpec, loadScenario, startClosedLoop } from '@gwprof/collect';
+import { LoadRecorder, RequestStream, VARIED_QUERY, cpuSeconds, gatewayFromSpec, loadScenario, startClosedLoop, wireRequests } from '@gwprof/collect';
 import { benchSession, sleep } from './common.js';
 
 const { values } = benchArgs({
@@ -45,7 +45,8 @@ try {
   for (let i = 1; i <= restarts; i++) {
     const { gateway, profiler } = await bed.launchGateway({ adapter, gatewayEnv: {}, processName: `gateway-${i}` });
     const recorder = new LoadRecorder(performance.now());
-    const engine = startClosedLoop({ url: gateway.url, connections: concurrency, timeoutMs: 10_000, stream: new RequestStream(scenario), recorder });
+    const stream = new RequestStream(scenario);
+    const engine = startClosedLoop({ wire: wireRequests(gateway.url, stream.bodies), connections: concurrency, timeoutMs: 10_000, stream, recorder });
     const cpu: number[] = [cpuSeconds(gateway.pids())];
     for (let s = 1; s <= seconds; s++) {
       await sleep(Math.max(0, s * 1000 - (performance.now() - recorder.startedAt)));

@@ -18,7 +18,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchArgs } from './args.js';
 import { mulberry32 } from '@gwprof/analysis';
-import { DEFAULTS, LoadRecorder, RequestStream, VARIED_QUERY, cpuSeconds, gatewayFromSpec, loadScenario, startClosedLoop } from '@gwprof/collect';
+import { DEFAULTS, LoadRecorder, RequestStream, VARIED_QUERY, cpuSeconds, gatewayFromSpec, loadScenario, startClosedLoop, wireRequests } from '@gwprof/collect';
 import { benchSession, sleep } from './common.js';
 
 const { values } = benchArgs({
@@ -60,7 +60,8 @@ const scenario = loadScenario(VARIED_QUERY);
 async function measureTogether(targets: Target[], connections: number): Promise<Measured[]> {
   const runs = targets.map((target) => {
     const recorder = new LoadRecorder(performance.now());
-    const engine = startClosedLoop({ url: target.url, connections, timeoutMs: 10_000, stream: new RequestStream(scenario), recorder });
+    const stream = new RequestStream(scenario);
+    const engine = startClosedLoop({ wire: wireRequests(target.url, stream.bodies), connections, timeoutMs: 10_000, stream, recorder });
     return { target, recorder, engine };
   });
   const startedAt = performance.now();

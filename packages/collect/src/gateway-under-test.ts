@@ -72,6 +72,8 @@ export async function launchGatewayUnderTest(
 }
 
 export async function attachGatewayUnderTest(options: {
+  /** The spec's URL (gatewayUrlOf). */
+  url: string;
   spec: string;
   pid: number | null;
   /** Subgraphs gwprof started for it; null: the demo's at subgraphPorts, started by someone else. */
@@ -79,7 +81,7 @@ export async function attachGatewayUnderTest(options: {
   subgraphPorts: Record<SubgraphName, number>;
   profile: boolean;
 }): Promise<GatewayUnderTest> {
-  const url = gatewayUrlOf(options.spec);
+  const step = attachedStepGateway(options.url, options.pid);
   const subgraphs = options.subgraphs ?? (await attachSubgraphs(options.subgraphPorts));
   let profiler: GatewayProfiler | null = null;
   let profilerUnavailable: string | null = null;
@@ -98,7 +100,7 @@ export async function attachGatewayUnderTest(options: {
     }
   }
   const build = options.pid === null ? null : await processBuild(options.pid, options.spec);
-  return { step: attachedStepGateway(url, options.pid), subgraphs, profiler, build, profilerUnavailable, process: null, external: null };
+  return { step, subgraphs, profiler, build, profilerUnavailable, process: null, external: null };
 }
 
 function attachedStepGateway(url: string, pid: number | null): StepGateway {

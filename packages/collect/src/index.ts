@@ -26,6 +26,7 @@ export { settleGateway } from './step/settle.js';
 export { LoadRecorder } from './load/recorder.js';
 export { startClosedLoop } from './load/closed-loop.js';
 export { startOpenLoop } from './load/open-loop.js';
+export { wireRequests, type WireRequests } from './load/http1-request.js';
 export { TreeUsageMeter, cpuSeconds } from './proc-stats.js';
 export { bringUp } from './up.js';
 export { attachSubgraphs } from './subgraphs.js';

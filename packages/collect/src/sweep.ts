@@ -18,7 +18,7 @@ import { attachGatewayUnderTest, gatewayUrlOf, isUrlSpec, launchGatewayUnderTest
 import { DEFAULTS } from './defaults.js';
 import { recordHeader, servicesRecord } from './record-header.js';
 import { measureFanoutAlone } from './load/fanout-probe.js';
-import { RequestStream } from './load/request-stream.js';
+import { requestBodies } from './load/request-stream.js';
 import { runLifecycle } from './run-lifecycle.js';
 
 export interface SweepOptions extends StepSettings, ServiceOptions {
@@ -58,8 +58,8 @@ export interface SweepOutcome {
 
 export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   // Bad input first (the gateway spec, the scenario's files), then what the machine may refuse (ports).
-  const attached = isUrlSpec(options.gateway);
-  if (attached) gatewayUrlOf(options.gateway);
+  const attachedUrl = isUrlSpec(options.gateway) ? gatewayUrlOf(options.gateway) : null;
+  const attached = attachedUrl !== null;
   const adapter = attached ? null : gatewayFromSpec(options.gateway, options.gatewayCwd);
   const { scenario, recorded, ownSubgraphs } = openRequests(options.scenario, [options.gateway]);
   if (!attached) await checkPorts(options, ownSubgraphs !== null);
@@ -83,6 +83,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     const target = adapter
       ? await launchGatewayUnderTest(await session.startBed(), adapter, options.gatewayEnv, 'gateway')
       : await attachGatewayUnderTest({
+          url: attachedUrl!,
           spec: options.gateway,
           pid: options.gatewayPid ?? null,
           // A scenario file's subgraphs are started (or found) by gwprof even for a gateway it does not start.
@@ -139,7 +140,7 @@ async function runSteps(
 async function fanoutAlone(target: GatewayUnderTest, scenario: Scenario, options: SweepOptions): Promise<RunResult['fanoutAlone']> {
   options.onProgress('measuring fan-out with one request at a time…', false);
   const variants = scenario.requests.length;
-  return measureFanoutAlone(target.step.url, new RequestStream(scenario), target.subgraphs, Math.min(20, Math.max(5, variants)), options.timeoutSec * 1000);
+  return measureFanoutAlone(target.step.url, requestBodies(scenario), target.subgraphs, Math.min(20, Math.max(5, variants)), options.timeoutSec * 1000);
 }
 
 /** clinic and 0x write their report once the gateway has stopped. */
@@ -177,9 +178,10 @@ interface RunSetup {
 }
 
 function newRun(options: SweepOptions, session: Session, setup: RunSetup): RunResult {
+  const config = runConfig(options, setup);
   return {
     ...recordHeader('sweep', session.runId),
-    config: runConfig(options, setup),
+    config,
     environment: session.environment,
     fanoutAlone: null,
     probe: null,

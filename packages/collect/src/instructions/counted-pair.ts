@@ -9,7 +9,6 @@ import path from 'node:path';
 import type { InstructionBatch, InstructionDesign, InstructionSide } from '@gwprof/results';
 import type { GatewayUnderTest } from '../gateway-under-test.js';
 import type { CallgrindLaunch } from '../gateway-process.js';
-import { RequestStream } from '../load/request-stream.js';
 import type { ComparisonContext } from '../epochs/context.js';
 import { SIDES, type Side } from '../epochs/gateway-pair.js';
 import { startCounting, stopCounting } from './callgrind.js';
@@ -52,7 +51,7 @@ export async function startPair(ctx: ComparisonContext, label: string, design: I
   ctx.options.onProgress(`epoch ${label}: warming both up with ${design.warmupRequests} uncounted requests…`, false);
   const indices = Array.from({ length: design.warmupRequests }, (_, i) => i);
   const warmups = await Promise.all(
-    SIDES.map((side) => sendSequential(gateways[side].step.url, new RequestStream(ctx.scenarios[side]), indices, timeoutMs(ctx), ctx.options.signal)),
+    SIDES.map((side) => sendSequential(gateways[side].step.url, ctx.scenarios[side], indices, timeoutMs(ctx), ctx.options.signal)),
   );
   if (ctx.options.signal.aborted) return null;
   throwOnFailedWarmup(warmups);
@@ -118,7 +117,7 @@ export async function countBatch(
   }
   const indices = Array.from({ length: requests }, (_, i) => i);
   await startCounting(pid);
-  const sent = await sendSequential(gateway.step.url, new RequestStream(ctx.scenarios[name]), indices, timeout, ctx.options.signal);
+  const sent = await sendSequential(gateway.step.url, ctx.scenarios[name], indices, timeout, ctx.options.signal);
   const dump = await stopCounting(pid, outBase, `${name}-e${epoch || 'profile'}-b${batch}`);
   if (ctx.options.signal.aborted) return null;
   ctx.options.onProgress(

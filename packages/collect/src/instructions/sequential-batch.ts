@@ -7,7 +7,8 @@ import { Client } from 'undici';
 import type { FailureCounts, FailureSample } from '@gwprof/results';
 import { REQUEST_HEADERS } from '../load/exchange.js';
 import { FailureSamples, emptyFailureCounts } from '../load/failure-log.js';
-import type { RequestStream } from '../load/request-stream.js';
+import { RequestStream } from '../load/request-stream.js';
+import type { Scenario } from '../scenario.js';
 
 export interface SequentialResult {
   requests: number;
@@ -17,15 +18,16 @@ export interface SequentialResult {
   seconds: number;
 }
 
-/** Sends the stream's requests at `indices` in order; a request unanswered after timeoutMs is a timeout. */
+/** Sends the scenario's requests at `indices` (cycled) in order; a request unanswered after timeoutMs is a timeout. */
 export async function sendSequential(
   url: string,
-  stream: RequestStream,
+  scenario: Scenario,
   indices: readonly number[],
   timeoutMs: number,
   signal: AbortSignal,
 ): Promise<SequentialResult> {
   const target = new URL(url);
+  const stream = new RequestStream(scenario);
   const client = new Client(target.origin, { pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   const failures = emptyFailureCounts();
   const samples = new FailureSamples();

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStubGateway, stubScenario, type StubGateway } from '../testing/stub-gateway.js';
 import { startClosedLoop } from './closed-loop.js';
+import { wireRequests } from './http1-request.js';
 import { LoadRecorder } from './recorder.js';
 import { RequestStream } from './request-stream.js';
 
@@ -19,7 +20,8 @@ describe('closed-loop load', () => {
     // The stub holds its one thread D = 300 ms per request. Two connections: one request in service,
     // one waiting.
     const recorder = new LoadRecorder(performance.now());
-    const load = startClosedLoop({ url: stub.url, connections: 2, timeoutMs: 10_000, stream: new RequestStream(stubScenario()), recorder });
+    const stream = new RequestStream(stubScenario());
+    const load = startClosedLoop({ wire: wireRequests(stub.url, stream.bodies), connections: 2, timeoutMs: 10_000, stream, recorder });
     await sleep(3_150);
     const inFlight = recorder.inFlight;
     await load.stop();
@@ -47,7 +49,8 @@ describe('closed-loop load', () => {
 
   it('counts a request unanswered within the timeout as a timeout, never as a success, and keeps its connection', async () => {
     const recorder = new LoadRecorder(performance.now());
-    const load = startClosedLoop({ url: stub.url, connections: 1, timeoutMs: 150, stream: new RequestStream(stubScenario()), recorder });
+    const stream = new RequestStream(stubScenario());
+    const load = startClosedLoop({ wire: wireRequests(stub.url, stream.bodies), connections: 1, timeoutMs: 150, stream, recorder });
     await sleep(1_200);
     const sent = recorder.sent;
     await load.stop();

@@ -7,20 +7,21 @@ import { acceptQueueLength } from '../listening-pid.js';
 import { openConnections } from './connections.js';
 import { InFlight, exchange } from './exchange.js';
 import type { Http1Connection } from './http1-connection.js';
-import { encodeRequests, requestTarget } from './http1-request.js';
+import type { WireRequests } from './http1-request.js';
 import type { Completion, LoadRecorder } from './recorder.js';
 import type { RequestStream } from './request-stream.js';
 import type { LoadEngine } from './load-engine.js';
 
 export interface ClosedLoopOptions {
-  url: string;
+  /** The stream's requests, encoded for the gateway. */
+  wire: WireRequests;
   connections: number;
   timeoutMs: number;
   stream: RequestStream;
   recorder: LoadRecorder;
   /**
    * Connections waiting in the gateway's accept queue: sending starts once it has accepted every
-   * connection. Default: the listening socket on the URL's port (load goes to loopback only).
+   * connection. Default: the listening socket on the wire's port (load goes to loopback only).
    */
   acceptQueue?: () => number;
 }
@@ -29,10 +30,8 @@ export interface ClosedLoopOptions {
 const SOCKET_ERROR_PAUSE_MS = 10;
 
 export function startClosedLoop(options: ClosedLoopOptions): LoadEngine {
-  const target = requestTarget(options.url);
   const inFlight = new InFlight(options.timeoutMs);
-  const { recorder, stream } = options;
-  const messages = encodeRequests(target, stream.bodies);
+  const { wire, recorder, stream } = options;
   let stopped = false;
   let answered = 0;
   const onTimeout = (at: number, timeout: Completion) => !stopped && recorder.onTimedOut(at, timeout);
@@ -49,7 +48,7 @@ export function startClosedLoop(options: ClosedLoopOptions): LoadEngine {
         const request = stream.take();
         const sentAt = performance.now();
         recorder.onSend(sentAt);
-        exchange(connection, messages[request.index]!, request, stream, inFlight, sentAt, onTimeout, ended);
+        exchange(connection, wire.messages[request.index]!, request, stream, inFlight, sentAt, onTimeout, ended);
       };
       const ended = (completion: Completion | null, at: number): void => {
         if (stopped) {
@@ -65,7 +64,7 @@ export function startClosedLoop(options: ClosedLoopOptions): LoadEngine {
       };
       next();
     });
-  const opening = openConnections(options.url, options.connections, options.acceptQueue ?? (() => acceptQueueLength(target.port)));
+  const opening = openConnections(wire.host, wire.port, options.connections, options.acceptQueue ?? (() => acceptQueueLength(wire.port)));
   const loops = opening.then((opened) => Promise.all(opened.connections.map((connection) => run(connection))));
 
   return {

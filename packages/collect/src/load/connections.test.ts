@@ -7,7 +7,7 @@ import { stubScenario } from '../testing/stub-gateway.js';
 import { startClosedLoop } from './closed-loop.js';
 import { openConnections } from './connections.js';
 import type { Http1Connection } from './http1-connection.js';
-import { encodeRequests, requestTarget } from './http1-request.js';
+import { wireRequests } from './http1-request.js';
 import { LoadRecorder } from './recorder.js';
 import { RequestStream } from './request-stream.js';
 
@@ -43,7 +43,7 @@ async function startServer(): Promise<TestServer> {
 
 /** The status of one POST on `connection`. */
 function post(connection: Http1Connection, origin: string): Promise<number> {
-  const [message] = encodeRequests(requestTarget(`${origin}/`), ['{}']);
+  const [message] = wireRequests(`${origin}/`, ['{}']).messages;
   return new Promise((resolve, reject) => connection.send(message!, { onResponse: (status) => resolve(status), onError: reject }));
 }
 
@@ -58,7 +58,7 @@ describe('openConnections', () => {
 
   it('has every connection accepted by the server before any request, then sends on those same connections', async () => {
     server = await startServer();
-    const opened = await openConnections(server.origin, 20, () => acceptQueueLength(server!.port));
+    const opened = await openConnections('127.0.0.1', server.port, 20, () => acceptQueueLength(server!.port));
     expect(opened.notOpened).toBe(0);
     expect(opened.notAdmitted).toBe(0);
     expect(server.connections()).toBe(20);
@@ -76,7 +76,7 @@ describe('openConnections', () => {
 
   it('counts the connections it could not open, and closes the ones no request has used yet', async () => {
     server = await startServer();
-    const opened = await openConnections(server.origin, 5);
+    const opened = await openConnections('127.0.0.1', server.port, 5);
     expect(opened.notAdmitted).toBeNull();
     opened.close();
     await until(async () => (await server!.open()) === 0);
@@ -85,18 +85,19 @@ describe('openConnections', () => {
     const { port } = server;
     await server.close();
     server = undefined;
-    const refused = await openConnections(`http://127.0.0.1:${port}`, 3);
+    const refused = await openConnections('127.0.0.1', port, 3);
     expect(refused.notOpened).toBe(3);
     refused.close();
   });
 
   it('leaves no connection behind when the load stops while they are still opening', async () => {
     server = await startServer();
+    const stream = new RequestStream(stubScenario());
     const load = startClosedLoop({
-      url: `${server.origin}/graphql`,
+      wire: wireRequests(`${server.origin}/graphql`, stream.bodies),
       connections: 50,
       timeoutMs: 5_000,
-      stream: new RequestStream(stubScenario()),
+      stream,
       recorder: new LoadRecorder(performance.now()),
     });
     await load.stop();

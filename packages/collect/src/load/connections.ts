@@ -11,7 +11,6 @@
  */
 import type net from 'node:net';
 import { Http1Connection, connectSocket } from './http1-connection.js';
-import { requestTarget } from './http1-request.js';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 /** How long to wait for the gateway to accept the opened connections before sending anyway. */
@@ -29,11 +28,10 @@ export interface OpenedConnections {
 }
 
 /**
- * Opens `count` keep-alive connections to `origin`. `acceptQueue` (a local gateway's listening
+ * Opens `count` keep-alive connections to `host`:`port`. `acceptQueue` (a local gateway's listening
  * socket) is polled until the gateway has accepted them all, within a bound.
  */
-export async function openConnections(origin: string, count: number, acceptQueue?: () => number): Promise<OpenedConnections> {
-  const { host, port } = requestTarget(origin);
+export async function openConnections(host: string, port: number, count: number, acceptQueue?: () => number): Promise<OpenedConnections> {
   const sockets = await Promise.all(Array.from({ length: count }, () => openSocket(host, port)));
   const notAdmitted = acceptQueue ? await waitForAdmission(acceptQueue) : null;
   // The first request of each goes on the socket opened in advance; after it closes, a new one is opened.

@@ -3,11 +3,33 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseOperation, scenarioRequest } from '../scenario.js';
-import { InFlight, exchangeOnce } from './exchange.js';
+import { InFlight, exchange } from './exchange.js';
 import { Http1Connection } from './http1-connection.js';
-import { encodeRequests, requestTarget } from './http1-request.js';
+import { wireRequests } from './http1-request.js';
 import type { Completion } from './recorder.js';
-import { RequestStream } from './request-stream.js';
+import { type PreparedRequest, RequestStream } from './request-stream.js';
+
+/** One exchange as a promise. */
+function exchangeOnce(
+  connection: Http1Connection,
+  message: Buffer,
+  request: PreparedRequest,
+  stream: RequestStream,
+  inFlight: InFlight,
+): Promise<{ completion: Completion | null; at: number }> {
+  return new Promise((resolve) =>
+    exchange(
+      connection,
+      message,
+      request,
+      stream,
+      inFlight,
+      performance.now(),
+      () => undefined,
+      (completion, at) => resolve({ completion, at }),
+    ),
+  );
+}
 
 const golden = { user: { id: '1', name: 'Ada' }, reviews: [{ id: '10', stars: 5 }] };
 const canonical = JSON.stringify({ data: golden });
@@ -42,11 +64,11 @@ describe('exchange', () => {
       source: 'test',
       requests: [scenarioRequest(parseOperation('query Q { user { id name } reviews { id stars } }', 'test'), null, golden)],
     });
-    const target = requestTarget(url);
-    const connection = new Http1Connection(target.host, target.port);
+    const wire = wireRequests(url, stream.bodies);
+    const connection = new Http1Connection(wire.host, wire.port);
     const inFlight = new InFlight(10_000);
     try {
-      const { completion } = await exchangeOnce(connection, encodeRequests(target, stream.bodies)[0]!, stream.take(), stream, inFlight);
+      const { completion } = await exchangeOnce(connection, wire.messages[0]!, stream.take(), stream, inFlight);
       return completion;
     } finally {
       inFlight.abortAll();

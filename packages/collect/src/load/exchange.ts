@@ -17,6 +17,11 @@ export { REQUEST_HEADERS } from './http1-request.js';
 /** A late response is awaited this many timeouts (at least a minute) before the connection is given up. */
 const HARD_CAP_TIMEOUTS = 6;
 
+/** How long a late response is awaited before its connection is given up. */
+export function hardCapMs(timeoutMs: number): number {
+  return Math.max(60_000, HARD_CAP_TIMEOUTS * timeoutMs);
+}
+
 /** What InFlight watches of a request in flight. */
 interface Pending {
   deadline: number;
@@ -37,7 +42,7 @@ export class InFlight {
   readonly timeout: Completion;
 
   constructor(readonly timeoutMs: number) {
-    this.hardCapMs = Math.max(60_000, HARD_CAP_TIMEOUTS * timeoutMs);
+    this.hardCapMs = hardCapMs(timeoutMs);
     this.timeout = { ok: false, kind: 'timeouts', message: `no response within ${timeoutMs / 1000} s`, bytes: 0 };
     this.timer = setInterval(() => this.expire(performance.now()), 100);
   }
@@ -99,28 +104,6 @@ export function exchange(
   const exchanged = new Exchange(connection, request, stream, inFlight, startedAt, onTimeout, done);
   inFlight.add(exchanged);
   connection.send(message, exchanged);
-}
-
-/** The same, as a promise: for callers off the hot path. */
-export function exchangeOnce(
-  connection: Http1Connection,
-  message: Buffer,
-  request: PreparedRequest,
-  stream: RequestStream,
-  inFlight: InFlight,
-): Promise<{ completion: Completion | null; at: number }> {
-  return new Promise((resolve) =>
-    exchange(
-      connection,
-      message,
-      request,
-      stream,
-      inFlight,
-      performance.now(),
-      () => undefined,
-      (completion, at) => resolve({ completion, at }),
-    ),
-  );
 }
 
 class Exchange implements Pending, ResponseHandler {

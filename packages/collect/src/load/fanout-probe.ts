@@ -3,10 +3,9 @@
  * when there is nothing in flight to share with. A step's fan-out below this means the gateway
  * merged subgraph calls under load (batching or sharing).
  */
-import { InFlight, exchangeOnce } from './exchange.js';
-import { Http1Connection } from './http1-connection.js';
-import { encodeRequests, requestTarget } from './http1-request.js';
-import type { RequestStream } from './request-stream.js';
+import { Client } from 'undici';
+import { hardCapMs } from './exchange.js';
+import { REQUEST_HEADERS } from './http1-request.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
 
 export interface FanoutAlone {
@@ -15,32 +14,41 @@ export interface FanoutAlone {
   fanout: number | null;
 }
 
+/**
+ * `requests` of the bodies in turn, off the hot path: undici sends them, each awaited (a late one as
+ * long as the load engine awaits it) before the next.
+ */
 export async function measureFanoutAlone(
   url: string,
-  stream: RequestStream,
+  bodies: readonly string[],
   subgraphs: RunningSubgraphs,
   requests: number,
   timeoutMs: number,
 ): Promise<FanoutAlone> {
   const counts = subgraphs.requestCounts;
   if (!counts) return { requests: 0, fanout: null };
-  const target = requestTarget(url);
-  const messages = encodeRequests(target, stream.bodies);
-  const connection = new Http1Connection(target.host, target.port);
-  const inFlight = new InFlight(timeoutMs);
+  const target = new URL(url);
+  const waitMs = hardCapMs(timeoutMs);
+  const client = new Client(target.origin, { pipelining: 1, headersTimeout: waitMs, bodyTimeout: waitMs });
   try {
     const before = await counts();
-    for (let i = 0; i < requests; i++) {
-      const request = stream.take();
-      await exchangeOnce(connection, messages[request.index]!, request, stream, inFlight);
-    }
+    for (let i = 0; i < requests; i++) await send(client, `${target.pathname}${target.search}`, bodies[i % bodies.length]!);
     const after = await counts();
     const served = Object.keys(after).reduce((sum, name) => sum + after[name]! - (before[name] ?? 0), 0);
     return { requests, fanout: Math.round((served / requests) * 1000) / 1000 };
   } catch {
     return { requests, fanout: null };
   } finally {
-    inFlight.abortAll();
-    connection.close();
+    await client.close().catch(() => undefined);
+  }
+}
+
+/** One request, its response read whole; what it answered does not matter here, only that it ended. */
+async function send(client: Client, path: string, body: string): Promise<void> {
+  try {
+    const response = await client.request({ path, method: 'POST', headers: REQUEST_HEADERS, body });
+    await response.body.arrayBuffer();
+  } catch {
+    // A failed request still counts as sent: the subgraph counts say what it cost.
   }
 }

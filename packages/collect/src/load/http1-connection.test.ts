@@ -3,7 +3,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Http1Connection } from './http1-connection.js';
-import { encodeRequests, requestTarget } from './http1-request.js';
+import { wireRequests } from './http1-request.js';
 
 interface RawServer {
   port: number;
@@ -78,7 +78,7 @@ describe('Http1Connection', () => {
   const open = (s: RawServer) => {
     server = s;
     connection = new Http1Connection('127.0.0.1', s.port);
-    const [message] = encodeRequests(requestTarget(`http://127.0.0.1:${s.port}/graphql`), ['{"query":"{ ok }"}']);
+    const [message] = wireRequests(`http://127.0.0.1:${s.port}/graphql`, ['{"query":"{ ok }"}']).messages;
     return { connection, message: message! };
   };
 

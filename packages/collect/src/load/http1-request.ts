@@ -7,15 +7,28 @@
 /** What every request carries, whichever engine sends it (k6's exported script too). */
 export const REQUEST_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
+/** A stream's requests ready to send: where to connect, and each body's whole request by the body's index. */
+export interface WireRequests {
+  host: string;
+  port: number;
+  messages: Buffer[];
+}
+
 /** Where requests go: the host and port to connect to, the Host header and the request target. */
-export interface RequestTarget {
+interface RequestTarget {
   host: string;
   port: number;
   hostHeader: string;
   path: string;
 }
 
-export function requestTarget(url: string): RequestTarget {
+/** Each body as a whole POST request to `url`: made once by whoever starts the load, sent by every connection. */
+export function wireRequests(url: string, bodies: readonly string[]): WireRequests {
+  const target = requestTarget(url);
+  return { host: target.host, port: target.port, messages: encodeRequests(target, bodies) };
+}
+
+function requestTarget(url: string): RequestTarget {
   const parsed = new URL(url);
   if (parsed.protocol !== 'http:') throw new Error(`the load engine speaks plain HTTP/1.1: ${url}`);
   return {
@@ -26,8 +39,7 @@ export function requestTarget(url: string): RequestTarget {
   };
 }
 
-/** Each body as a whole POST request to `target`. */
-export function encodeRequests(target: RequestTarget, bodies: readonly string[]): Buffer[] {
+function encodeRequests(target: RequestTarget, bodies: readonly string[]): Buffer[] {
   const headers = Object.entries(REQUEST_HEADERS)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');

@@ -9,7 +9,7 @@
 import { mulberry32 } from '@gwprof/analysis';
 import { type ExchangeDone, InFlight, exchange } from './exchange.js';
 import { Http1Connection } from './http1-connection.js';
-import { encodeRequests, requestTarget } from './http1-request.js';
+import type { WireRequests } from './http1-request.js';
 import type { Completion, LoadRecorder } from './recorder.js';
 import type { RequestStream } from './request-stream.js';
 import type { LoadEngine } from './load-engine.js';
@@ -23,7 +23,8 @@ interface Sender {
 }
 
 export interface OpenLoopOptions {
-  url: string;
+  /** The stream's requests, encoded for the gateway. */
+  wire: WireRequests;
   /** Target arrivals per second. */
   rate: number;
   arrivals: Arrivals;
@@ -46,11 +47,9 @@ export function arrivalSchedule(rate: number, arrivals: Arrivals, seed = 1): () 
 }
 
 export function startOpenLoop(options: OpenLoopOptions): LoadEngine {
-  const target = requestTarget(options.url);
-  const inFlight = new InFlight(options.timeoutMs);
   const next = arrivalSchedule(options.rate, options.arrivals, options.seed);
-  const { recorder, stream } = options;
-  const messages = encodeRequests(target, stream.bodies);
+  const inFlight = new InFlight(options.timeoutMs);
+  const { wire, recorder, stream } = options;
   const connections: Sender[] = [];
   /** The connections with no request outstanding, the one used last on top. */
   const idle: Sender[] = [];
@@ -63,7 +62,7 @@ export function startOpenLoop(options: OpenLoopOptions): LoadEngine {
   const onTimeout = (at: number, timeout: Completion) => !stopped && recorder.onTimedOut(at, timeout);
   const newSender = (): Sender => {
     const sender: Sender = {
-      connection: new Http1Connection(target.host, target.port),
+      connection: new Http1Connection(wire.host, wire.port),
       ended: (completion, at) => {
         outstanding--;
         if (stopped) {
@@ -88,7 +87,7 @@ export function startOpenLoop(options: OpenLoopOptions): LoadEngine {
     recorder.onSend(now, now - intendedAt);
     const request = stream.take();
     const sender = idle.pop() ?? newSender();
-    exchange(sender.connection, messages[request.index]!, request, stream, inFlight, intendedAt, onTimeout, sender.ended);
+    exchange(sender.connection, wire.messages[request.index]!, request, stream, inFlight, intendedAt, onTimeout, sender.ended);
   };
 
   // Wakes at the next intended send time and sends everything that is due.

@@ -17,6 +17,7 @@ import type { RunningSubgraphs } from '../subgraphs.js';
 import { stepGatewayOf } from '../gateway-process.js';
 import { measureStep } from '../step/measure-step.js';
 import { RequestStream } from '../load/request-stream.js';
+import { wireRequests } from '../load/http1-request.js';
 import { DEFAULTS } from '../defaults.js';
 import { openRequests, type ScenarioSource } from '../scenario-source.js';
 import { recordHeader, servicesRecord } from '../record-header.js';
@@ -116,10 +117,11 @@ async function soakIntervals(
     soak.crash = { atSec: clock(), exitCode: info.code, signal: info.signal, logTail: gateway.process.tail().slice(-20) };
     crashed.abort();
   });
+  const stream = new RequestStream(scenario);
   const context: IntervalContext = {
-    url: gateway.url,
+    wire: wireRequests(gateway.url, stream.bodies),
     config: soak.config,
-    stream: new RequestStream(scenario),
+    stream,
     profiler,
     gatewayPids: () => gateway.pids(),
     isRunning: () => gateway.process.isRunning(),

@@ -7,6 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { SoakCalm, SoakConfig, SoakGatewaySample, SoakInterval } from '@gwprof/results';
 import type { ProcessStats, ProfilerClient } from '../profiler/controller.js';
 import { startClosedLoop } from '../load/closed-loop.js';
+import type { WireRequests } from '../load/http1-request.js';
 import type { LoadEngine } from '../load/load-engine.js';
 import { startOpenLoop } from '../load/open-loop.js';
 import { LoadRecorder } from '../load/recorder.js';
@@ -18,7 +19,8 @@ import { harnessHeapAfterGc } from './harness-gc.js';
 export const SOAK_SAMPLE_MS = 5_000;
 
 export interface IntervalContext {
-  url: string;
+  /** The stream's requests encoded for the gateway, once for every interval. */
+  wire: WireRequests;
   config: SoakConfig;
   stream: RequestStream;
   profiler: ProfilerClient;
@@ -51,7 +53,7 @@ const SAMPLE_FIELDS: ReadonlyArray<keyof SoakGatewaySample> = [
 
 function startEngine(context: IntervalContext, recorder: LoadRecorder): LoadEngine {
   const { load, timeoutSec } = context.config;
-  const common = { url: context.url, timeoutMs: timeoutSec * 1000, stream: context.stream, recorder };
+  const common = { wire: context.wire, timeoutMs: timeoutSec * 1000, stream: context.stream, recorder };
   return load.kind === 'open'
     ? startOpenLoop({ ...common, rate: load.rate, arrivals: load.arrivals, maxInFlight: 1000 })
     : startClosedLoop({ ...common, connections: load.concurrency });

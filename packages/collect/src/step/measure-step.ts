@@ -10,6 +10,7 @@ import { loadLabel, type StepRecord, type WarmupRecord } from '@gwprof/results';
 import { DEFAULTS } from '../defaults.js';
 import { startK6Engine } from '../k6/k6-engine.js';
 import { startClosedLoop } from '../load/closed-loop.js';
+import { wireRequests } from '../load/http1-request.js';
 import type { LoadEngine } from '../load/load-engine.js';
 import { startOpenLoop } from '../load/open-loop.js';
 import { LoadRecorder } from '../load/recorder.js';
@@ -204,7 +205,8 @@ function startEngine(ctx: StepContext, recorder: LoadRecorder): LoadEngine {
       recorder,
     });
   }
-  const common = { url: ctx.gateway.url, timeoutMs: ctx.settings.timeoutSec * 1000, stream: new RequestStream(ctx.scenario), recorder };
+  const stream = new RequestStream(ctx.scenario);
+  const common = { wire: wireRequests(ctx.gateway.url, stream.bodies), timeoutMs: ctx.settings.timeoutSec * 1000, stream, recorder };
   if (ctx.load.kind === 'closed') return startClosedLoop({ ...common, connections: ctx.load.concurrency });
   // The seed makes a step's arrivals the same every time the step runs.
   return startOpenLoop({ ...common, rate: ctx.load.targetRps, arrivals: ctx.load.arrivals, maxInFlight: ctx.load.maxInFlight, seed: ctx.load.targetRps });

@@ -60,6 +60,7 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
       profileError = (error as Error).message;
     }
   }
+  const countsBefore = await readCounts(targets.subgraphs, warnings);
   const gatewayPid = targets.gatewayPid;
   const gatewayMeter = gatewayPid === null ? null : new TreeUsageMeter(() => [gatewayPid]);
   // Subgraphs: CPU only, no periodic /proc scans competing with the load generator.
@@ -70,12 +71,11 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
     }),
   );
   const helperMeters = Object.fromEntries(Object.entries(targets.subgraphs.helperPids?.() ?? {}).map(([n, pid]) => [n, new TreeUsageMeter(() => [pid], null)]));
-  const countsBefore = await readCounts(targets.subgraphs, warnings);
+  const externalLoadgen = targets.loadgenPids?.length ? new TreeUsageMeter(() => targets.loadgenPids!, null) : null;
   const coreMeters = meterCores(gatewayPid);
   gatewayMeter?.start();
   for (const meter of [...Object.values(subgraphMeters), ...Object.values(helperMeters)]) meter?.start();
   const loadgenBefore = process.cpuUsage();
-  const externalLoadgen = targets.loadgenPids?.length ? new TreeUsageMeter(() => targets.loadgenPids!, null) : null;
   externalLoadgen?.start();
 
   return {
