@@ -49,7 +49,7 @@ describe('a native gateway', () => {
     for (const file of ['step-4.cpuprofile', 'step-4.perf.txt', 'step-4.flame.html']) expect(existsSync(path.join(out, 'g', file)), file).toBe(true);
     expect(run.analysis!.steps[0]!.buckets).not.toEqual({});
     // The harness: every process measured, both sides' cores.
-    expect(Object.keys(step.harness!.processes)).toEqual(['load engine', 'accounts', 'reviews', 'products', 'inventory']);
+    expect(Object.keys(step.harness!.processes)).toEqual(['load engine', 'accounts', 'reviews', 'products', 'inventory', 'perf']);
     expect(step.harness!.gatewayCores?.cpus).toBeDefined();
   }, 600_000);
 });

@@ -99,6 +99,10 @@ export class PerfProfiler implements GatewayProfiler {
     return { samples: samples.length, heapSamples: null, nodeGc: null, threadCpuMs: null };
   }
 
+  samplerPid(): number | null {
+    return this.recording?.pid ?? null;
+  }
+
   close(): void {
     this.recording?.kill('SIGKILL');
     this.closeControl();
@@ -112,9 +116,18 @@ export class PerfProfiler implements GatewayProfiler {
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * `--no-inline`: Debian's perf resolves inlined frames by piping every address to addr2line, which
+ * took minutes for a 15 s window of Grafbase's binary (it carries DWARF); without it a sample's leaf
+ * is the function the code was inlined into.
+ */
 function perfScript(dataFile: string): string {
   try {
-    return execFileSync('perf', ['script', '-i', dataFile], { encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+    return execFileSync('perf', ['script', '--no-inline', '-i', dataFile], {
+      encoding: 'utf8',
+      maxBuffer: 1024 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch (error) {
     throw new GwprofError(`perf script could not read the samples: ${(error as Error).message.split('\n')[0]}`);
   }

@@ -70,7 +70,7 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
       return [n, pid === null ? null : new TreeUsageMeter(() => [pid], null)];
     }),
   );
-  const helperMeters = Object.fromEntries(Object.entries(targets.subgraphs.helperPids?.() ?? {}).map(([n, pid]) => [n, new TreeUsageMeter(() => [pid], null)]));
+  const helperMeters = Object.fromEntries(Object.entries(harnessHelpers(targets, profileError)).map(([n, pid]) => [n, new TreeUsageMeter(() => [pid], null)]));
   const externalLoadgen = targets.loadgenPids?.length ? new TreeUsageMeter(() => targets.loadgenPids!, null) : null;
   const coreMeters = meterCores(gatewayPid);
   gatewayMeter?.start();
@@ -94,6 +94,14 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
       return { gateway, subgraphs, helpers, cores, subgraphRequests, loadgenCpuSeconds, profile, warnings };
     },
   };
+}
+
+/** The harness's processes beside the subgraphs: the counting proxy, and perf while it samples the gateway. */
+function harnessHelpers(targets: ProbeTargets, profileError: string | null): Record<string, number> {
+  const helpers = { ...(targets.subgraphs.helperPids?.() ?? {}) };
+  const sampler = profileError ? null : (targets.profiler?.samplerPid?.() ?? null);
+  if (sampler !== null) helpers.perf = sampler;
+  return helpers;
 }
 
 async function stopProfile(targets: ProbeTargets, startError: string | null, warnings: string[]): Promise<StepProfile | null> {
