@@ -14,7 +14,10 @@
 // arrive together, so at saturation its throughput follows how closely the clients' requests bunch
 // (bench/results/start-race/start-race.md).
 //
-//   node bench/dist/fidelity.js [--levels 10,100,300] [--pairs 5] [--duration 20] [--level-warmup 10] [--gateway mesh]
+// --gateway-cpu-quota 0.5 gives the gateway half a core (a cgroup quota): a native gateway's fan-out
+// can fill the harness's core first, and the two tools would then compare their own costs instead.
+//
+//   node bench/dist/fidelity.js [--levels 10,100,300] [--pairs 5] [--duration 20] [--level-warmup 10] [--gateway mesh] [--gateway-cpu-quota 0.5]
 //                               [--scenario varied|seed-000] [--out bench/results/fidelity/fidelity.json]
 // Needs wrk (Debian: apt-get install wrk).
 import { execFileSync } from 'node:child_process';
@@ -33,6 +36,7 @@ const { values } = benchArgs({
     duration: { type: 'string', default: '20' },
     'level-warmup': { type: 'string', default: '10' },
     gateway: { type: 'string', default: 'mesh' },
+    'gateway-cpu-quota': { type: 'string', default: '' },
     scenario: { type: 'string', default: 'varied' },
     timeout: { type: 'string', default: '10' },
     out: { type: 'string' },
@@ -109,6 +113,7 @@ const bed = await bringUp({
   subgraphPorts: DEFAULTS.subgraphPorts,
   gatewayPort: DEFAULTS.gatewayPort,
   ...(preset.gatewayCpus ? { gatewayCpus: preset.gatewayCpus } : {}),
+  ...(values['gateway-cpu-quota'] ? { gatewayCpuQuota: Number(values['gateway-cpu-quota']) } : {}),
   outDir: work,
   commandLine: process.argv.slice(2),
   onProgress: log,

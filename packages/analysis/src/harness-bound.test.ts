@@ -27,6 +27,12 @@ describe('harnessBoundReason', () => {
     expect(reason).toMatch(/load engine at its limit/);
   });
 
+  it('flags a gateway just short of its limit beside a full harness: whose limit it met is unknown', () => {
+    expect(harnessBoundReason({ gatewayCpuPercent: 86, gatewayCores: cores('1', 87), harnessCores: cores('0', 98), processes: { reviews: 40 } })).toMatch(
+      /the gateway used 86%/,
+    );
+  });
+
   it('does not flag a gateway at its limit, a quiet harness, or a gateway it cannot see', () => {
     expect(harnessBoundReason({ gatewayCpuPercent: 97, gatewayCores: cores('1', 98), harnessCores: cores('0', 99), processes: { reviews: 95 } })).toBeNull();
     expect(harnessBoundReason({ gatewayCpuPercent: 180, gatewayCores: cores('2,3', 91), harnessCores: cores('0,1', 99), processes: {} })).toBeNull();

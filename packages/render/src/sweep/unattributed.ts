@@ -28,21 +28,32 @@ export function unattributedLine(label: string, step: BucketsOfOne, top = 3): st
   return `${label}: ${pct(total)} of the sampled time unattributed (${shares.map(([bucket, share]) => `${bucket} ${pct(share)}`).join(', ')})${functions.length > 0 ? `; most of it in ${functions.join(', ')}` : ''}`;
 }
 
-/** How to place what gwprof does not know, with a rule for the package of the largest unattributed function, when it is in one. */
+/** How to place what gwprof does not know, with a rule for the package (or crate) of the largest unattributed function, when it is in one. */
 export function unattributedHint(steps: readonly BucketsOfOne[]): string {
-  const url = steps
+  const functions = steps
     .flatMap((step) =>
       UNATTRIBUTED_BUCKETS.flatMap((bucket) =>
-        (step.bucketFunctions[bucket] ?? []).map((f) => ({ url: f.url, share: f.shareOfBucket * (step.buckets?.[bucket] ?? 0) })),
+        (step.bucketFunctions[bucket] ?? []).map((f) => ({ f, share: f.shareOfBucket * (step.buckets?.[bucket] ?? 0) })),
       ),
     )
     .sort((a, b) => b.share - a.share)
-    .map((f) => /.*node_modules[/\\]((?:@[^/\\]+[/\\])?[^/\\]+)[/\\]/.exec(f.url)?.[1])
-    .find((pkg) => pkg !== undefined);
-  const example = url
-    ? `[{"bucket": "<the bucket it belongs to>", "url": "node_modules/${url}/", "comment": "what it does"}]`
+    .map(({ f }) => f);
+  const explain = '`gwprof buckets FILE.cpuprofile --explain NAME` says which rule placed a frame and why.';
+  if (functions.length > 0 && !functions.some((f) => isJavaScript(f.url))) {
+    const crate = functions.map((f) => /^<?([a-z_][a-z0-9_]*)::/.exec(f.functionName)?.[1]).find((name) => name !== undefined);
+    const example = `[{"bucket": "${crate ? '<the bucket it belongs to>' : 'fetch'}", "functionName": "^${crate ?? 'my_crate'}::", "comment": "what it does"}]`;
+    return `To place native code gwprof does not know, pass --rules FILE with rules like ${example}; ${explain} A task the async runtime polls with no frame a rule knows stays unplaced.`;
+  }
+  const pkg = functions.map((f) => /.*node_modules[/\\]((?:@[^/\\]+[/\\])?[^/\\]+)[/\\]/.exec(f.url)?.[1]).find((name) => name !== undefined);
+  const example = pkg
+    ? `[{"bucket": "<the bucket it belongs to>", "url": "node_modules/${pkg}/", "comment": "what it does"}]`
     : '[{"bucket": "fetch", "url": "node_modules/my-http-client/", "comment": "what it does"}]';
-  return `To place code gwprof does not know, pass --rules FILE with rules like ${example}; \`gwprof buckets FILE.cpuprofile --explain NAME\` says which rule placed a frame and why. Node's own stream and event frames run from the event loop serve both the server and the subgraph client, and the stack does not tell which: they stay unplaced.`;
+  return `To place code gwprof does not know, pass --rules FILE with rules like ${example}; ${explain} Node's own stream and event frames run from the event loop serve both the server and the subgraph client, and the stack does not tell which: they stay unplaced.`;
+}
+
+/** A frame of JavaScript: a script's URL or one of Node's own modules. */
+function isJavaScript(url: string): boolean {
+  return url.startsWith('node:') || /\.(?:[cm]?[jt]s|[jt]sx)(?:\?.*)?$/.test(url);
 }
 
 /** One line per profiled step of a run, and the hint once; [] when nothing is unattributed. */
