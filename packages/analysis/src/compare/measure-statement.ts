@@ -2,7 +2,19 @@
  * What a comparison's verdict measured, and what that measure cannot see: stated in the verdict,
  * the PR comment and compare.json, so no reader takes a count for a time or the reverse.
  */
-import type { CompareConfig, CompareDesign, InstructionEpoch, MeasureStatement } from '@gwprof/results';
+import type { CompareConfig, CompareDesign, GatewayBuild, InstructionEpoch, MeasureStatement } from '@gwprof/results';
+
+type Side = 'baseline' | 'candidate';
+
+/** The native builds a comparison recorded for each side (compare.json's environment, keyed `side:spec`). */
+export function nativeBuildsBySide(builds: Record<string, GatewayBuild> | undefined): Partial<Record<Side, GatewayBuild>> {
+  const bySide: Partial<Record<Side, GatewayBuild>> = {};
+  for (const [key, build] of Object.entries(builds ?? {})) {
+    const side = key.slice(0, key.indexOf(':'));
+    if (side === 'baseline' || side === 'candidate') bySide[side] = build;
+  }
+  return bySide;
+}
 
 /** What the sides' answers were checked against, where that is not the same goldens for both. */
 type Goldens = Pick<CompareConfig, 'expect' | 'candidateExpect' | 'expectNone'>;
@@ -26,25 +38,41 @@ function goldensNotes(goldens: Goldens): string[] {
   return [`each side's answers were checked against its own goldens: the baseline's ${goldens.expect ?? 'none'}, the candidate's ${goldens.candidateExpect}`];
 }
 
-export function instructionMeasure(design: CompareDesign, goldens: Goldens, epochs: readonly InstructionEpoch[], profileError?: string): MeasureStatement {
+export function instructionMeasure(
+  design: CompareDesign,
+  goldens: Goldens,
+  epochs: readonly InstructionEpoch[],
+  profileError?: string,
+  native: Partial<Record<Side, GatewayBuild>> = {},
+): MeasureStatement {
   const flags = design.instructions?.v8Flags.join(' ') ?? '';
-  const notNode = (['baseline', 'candidate'] as const).filter((side) => epochs.some((e) => !e.sides[side].node));
+  const sides = ['baseline', 'candidate'] as const;
+  const allNative = sides.every((side) => native[side] !== undefined);
+  const unreached = sides.filter((side) => native[side] === undefined && epochs.some((e) => !e.sides[side].node));
+  const batches = `in batches of ${design.instructions?.batchRequests ?? '?'} requests sent one at a time`;
   return {
     kind: 'instructions',
-    measured: `user-space instructions executed by the gateway process per successful request (callgrind's Ir, all its threads), in batches of ${design.instructions?.batchRequests ?? '?'} requests sent one at a time; Node gateways at V8's baseline tiers (${flags})`,
+    measured: allNative
+      ? `user-space instructions executed by the gateway process per successful request (callgrind's Ir, all its threads), ${batches}`
+      : `user-space instructions executed by the gateway process per successful request (callgrind's Ir, all its threads), ${batches}; Node gateways at V8's baseline tiers (${flags})`,
     cannotSee: [
       'kernel and system-call time',
       'cache misses, memory stalls and branch mispredictions (an instruction costs the same however long it waits)',
       'contention between threads or requests (requests go one at a time)',
       'waiting on I/O and on the subgraphs',
-      "effects of V8's optimising tier (TurboFan), such as deoptimisation loops: the count runs without it",
-      "a change's size in optimised code: the count weighs JavaScript at its baseline-tier cost, so a change in work done outside JavaScript (stack traces, the GC, native code) reads smaller than in time, and one in plain JavaScript larger (Apollo Gateway 2.9.0 → 2.14.4: +20% counted, +41% CPU time)",
-      "time itself: under callgrind the gateway runs 30 to 60 times slower on valgrind's clock, so no CPU time per request is shown beside the count (--measure time measures it)",
+      ...(allNative ? nativeUnseen : nodeUnseen),
+      `time itself: under callgrind the gateway runs 30 to 60 times slower on valgrind's clock, so no CPU time per request is shown beside the count (--measure time measures it)`,
       ...unseenAnswers(goldens),
     ],
     notes: [
       ...goldensNotes(goldens),
-      ...notNode.map(
+      ...sides.flatMap((side) => {
+        const build = native[side];
+        return build
+          ? [`the ${side} is a native gateway (${build.name} ${build.version}, ${build.profile}): counted as built, with nothing added to its process`]
+          : [];
+      }),
+      ...unreached.map(
         (side) =>
           `the ${side} is not a Node process that gwprof's preload reached: counted without V8 flags and without a full GC before each batch, so its count may vary with its JIT and GC`,
       ),
@@ -54,3 +82,14 @@ export function instructionMeasure(design: CompareDesign, goldens: Goldens, epoc
     ],
   };
 }
+
+/** What a count of Node gateways cannot see: V8's optimising tier. */
+const nodeUnseen = [
+  "effects of V8's optimising tier (TurboFan), such as deoptimisation loops: the count runs without it",
+  "a change's size in optimised code: the count weighs JavaScript at its baseline-tier cost, so a change in work done outside JavaScript (stack traces, the GC, native code) reads smaller than in time, and one in plain JavaScript larger (Apollo Gateway 2.9.0 → 2.14.4: +20% counted, +41% CPU time)",
+];
+
+/** What a count of native gateways cannot see: valgrind runs their threads one at a time. */
+const nativeUnseen = [
+  "how the gateway's threads share the cores: valgrind runs one thread at a time, so the async runtime's scheduling, work stealing and lock waits across cores are not what they are natively",
+];

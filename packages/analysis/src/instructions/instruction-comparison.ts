@@ -9,7 +9,7 @@ import { comparisonOutcome } from '../compare/comparison-outcome.js';
 import { instructionBreakdown, instructionMoves, type InstructionProfile } from './instruction-profile.js';
 import { INSTRUCTION_LEVEL, instructionMetric, instructionObservations } from './instruction-test.js';
 import type { ComparisonVerdict } from '../compare/verdict.js';
-import { instructionMeasure } from '../compare/measure-statement.js';
+import { instructionMeasure, nativeBuildsBySide } from '../compare/measure-statement.js';
 
 export function analyzeInstructionComparison(
   compare: CompareResult,
@@ -54,6 +54,6 @@ export function analyzeInstructionComparison(
     levels: [level],
     ...comparisonOutcome(compare, verdict),
     windows: [],
-    measure: instructionMeasure(design, compare.config, compare.instructionEpochs ?? [], record?.error),
+    measure: instructionMeasure(design, compare.config, compare.instructionEpochs ?? [], record?.error, nativeBuildsBySide(compare.environment?.gatewayBuilds)),
   };
 }
