@@ -1,7 +1,8 @@
 /**
- * The CI recipe (examples/gwprof-compare.yml) is YAML GitHub must be able to read, and every
- * shell step is shell bash can parse: a recipe that has never run must at least be well-formed.
- * Running its steps for real is test/recipe/ci-recipe-run.slow.ts (`pnpm test:recipe`).
+ * The CI recipes (examples/gwprof-compare.yml for a Node gateway, gwprof-compare-rust.yml for a
+ * Rust one) are YAML GitHub must be able to read, and every shell step is shell bash can parse: a
+ * recipe that has never run must at least be well-formed. Running their steps for real is
+ * test/recipe/*.slow.ts (`pnpm test:recipe`).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -18,10 +19,12 @@ interface Step {
   run?: string;
   uses?: string;
 }
-const recipe = parse(readFileSync(path.join(root, 'examples', 'gwprof-compare.yml'), 'utf8'), { strict: true }) as { jobs: { compare: { steps: Step[] } } };
-const steps = recipe.jobs.compare.steps;
+const stepsOf = (file: string) =>
+  (parse(readFileSync(path.join(root, 'examples', file), 'utf8'), { strict: true }) as { jobs: { compare: { steps: Step[] } } }).jobs.compare.steps;
 
-describe('the CI recipe', () => {
+describe.each(['gwprof-compare.yml', 'gwprof-compare-rust.yml'])('the CI recipe %s', (file) => {
+  const steps = stepsOf(file);
+
   it('parses as YAML, and each run step as bash', () => {
     expect(steps.length).toBeGreaterThan(5);
     for (const step of steps.filter((s) => s.run)) {
@@ -55,3 +58,17 @@ function failsOn(condition: string, exitCode: string): boolean {
   if (clauses.some((c) => c === null)) throw new Error(`the fail step's condition is not of the form exit_code != 'N' && …: ${condition}`);
   return clauses.every((c) => c![1] !== exitCode);
 }
+
+describe('the Rust CI recipe', () => {
+  const steps = stepsOf('gwprof-compare-rust.yml');
+  it('builds both sides into one cached target folder with symbols, and copies each binary out before the next build', () => {
+    const cache = steps.find((s) => s.uses?.startsWith('actions/cache')) as Step & { with: { path: string; key: string } };
+    expect(cache.with.path).toContain('target-shared');
+    expect(cache.with.key).toContain("hashFiles('baseline/Cargo.lock', 'candidate/Cargo.lock')");
+    const build = steps.find((s) => s.id === 'build')!.run!;
+    expect(build).toMatch(/CARGO_TARGET_DIR="\$PWD\/target-shared"/);
+    expect(build).toMatch(/CARGO_PROFILE_RELEASE_STRIP=false/);
+    expect(build.indexOf('cargo build')).toBeLessThan(build.indexOf('cp "$CARGO_TARGET_DIR/release/$GATEWAY_BIN"'));
+    expect(steps.findIndex((s) => s.id === 'build')).toBeLessThan(steps.findIndex((s) => s.id === 'compare'));
+  });
+});

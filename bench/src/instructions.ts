@@ -3,10 +3,13 @@
 // docs/validation/compare-instructions.md and the defaults of the instruction measure). Every
 // comparison runs the real CLI, one at a time.
 //
-//   node bench/dist/instructions.js loop-cost                      instructions per iteration of the planted loop (ground truth)
-//   node bench/dist/instructions.js runs [--gateway mesh] [--aa 10] [--p1 6] [--p2 6] [--p5 0] [--p10 0]
+//   node bench/dist/instructions.js loop-cost [--native]           instructions per iteration of the planted loop (ground truth): the
+//                                                                  Node preload's, or with --native the native preload's (fixtures/native-work)
+//   node bench/dist/instructions.js runs [--gateway mesh|grafbase|hive-router|apollo-router|cmd:…] [--native] [--aa 10] [--p1 6] [--p2 6] [--p5 0] [--p10 0]
 //                                        [--baseline-instructions 57.45e6] [--flags='--budget 10']
 //                                                                  real comparisons: A/A and planted +1/2/5/10%, interleaved
+//   node bench/dist/instructions.js allocations --gateway hive-router [--per-response 5,20]
+//                                                                  a planted number of allocations per response read back (native gateways)
 //   node bench/dist/instructions.js table [--since 2026-11-27]      every recorded run: by kind, then one by one (no load)
 //   node bench/dist/instructions.js noise FILE…                     noise components of compare.json files (or their slim copies) (no load)
 //   node bench/dist/instructions.js settle RUN_DIR                  each counted batch of a comparison run with TurboFan on: instructions
@@ -20,6 +23,9 @@ import { benchArgs } from './args.js';
 import { repoRoot } from './common.js';
 import { appendEntry, readEntries } from './compare/json-log.js';
 import { measureLoopCost, type LoopCost } from './instructions/loop-cost.js';
+import { buildNativeWork, measureNativeLoopCost, type NativeLoopCost } from './instructions/native-work.js';
+import { NATIVE_BINARIES } from '@gwprof/collect';
+import { plantAllocations } from './instructions/planted-allocations.js';
 import { runOne, runPlan, runsDetail, runsTable, type InstructionRunEntry } from './instructions/runs.js';
 import { noiseLines, noiseOf, type NoiseBatch } from './instructions/noise.js';
 import { settleRows, settleTable } from './instructions/settle.js';
@@ -37,25 +43,31 @@ const { values, positionals } = benchArgs(
       p10: { type: 'string', default: '0' },
       'baseline-instructions': { type: 'string' },
       flags: { type: 'string', default: '' },
+      native: { type: 'boolean', default: false },
+      'per-response': { type: 'string', default: '5,20' },
       since: { type: 'string', default: '' },
       out: { type: 'string', default: path.join(repoRoot, 'bench', 'results', 'compare-instructions') },
     },
   },
-  { usage: 'loop-cost|runs|table|noise|settle', min: 1 },
+  { usage: 'loop-cost|runs|allocations|table|noise|settle', min: 1 },
 );
 
 const out = path.resolve(values.out);
 mkdirSync(out, { recursive: true });
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
-function latestLoopCost(): LoopCost {
-  const entries = readEntries<LoopCost>(out, 'loop-cost.json');
+/** A built-in native gateway, or --native for a `cmd:` one: the loop is planted by the native preload. */
+const native = values.native || values.gateway in NATIVE_BINARIES;
+
+function latestLoopCost(): LoopCost | NativeLoopCost {
+  const entries = readEntries<LoopCost | NativeLoopCost>(out, 'loop-cost.json').filter((e) => ('kind' in e && e.kind === 'native') === native);
+  if (entries.length === 0) throw new Error(`no ${native ? 'native ' : ''}loop cost recorded in ${out}: run loop-cost${native ? ' --native' : ''} first`);
   return entries.at(-1)!;
 }
 
 const command = positionals[0];
 if (command === 'loop-cost') {
-  const cost = measureLoopCost(repoRoot);
+  const cost = values.native ? measureNativeLoopCost(repoRoot) : measureLoopCost(repoRoot);
   appendEntry(out, 'loop-cost.json', cost);
   process.stdout.write(`${JSON.stringify(cost, null, 1)}\n`);
 } else if (command === 'runs') {
@@ -65,6 +77,7 @@ if (command === 'loop-cost') {
   const plan = runPlan({ 0: Number(values.aa), 1: Number(values.p1), 2: Number(values.p2), 5: Number(values.p5), 10: Number(values.p10) });
   const flags = values.flags.split(/\s+/).filter(Boolean);
   const entries: InstructionRunEntry[] = [];
+  const nativeLibrary = native ? buildNativeWork(repoRoot).library : undefined;
   for (const [i, run] of plan.entries()) {
     const entry = runOne({
       root: repoRoot,
@@ -75,6 +88,7 @@ if (command === 'loop-cost') {
       baselinePerRequest: Number(values['baseline-instructions']),
       label: `run-${Date.now()}`,
       out,
+      ...(nativeLibrary ? { nativeLibrary } : {}),
     });
     entries.push(entry);
     const change = entry.change === null ? '–' : `${(entry.change * 100).toFixed(2)}%`;
@@ -83,6 +97,14 @@ if (command === 'loop-cost') {
     );
   }
   process.stdout.write(`${runsTable(entries).join('\n')}\n`);
+} else if (command === 'allocations') {
+  const { library } = buildNativeWork(repoRoot);
+  for (const perResponse of values['per-response'].split(',').map(Number)) {
+    const entry = plantAllocations({ root: repoRoot, gateway: values.gateway, perResponse, library, out });
+    log(
+      `${values.gateway} +${perResponse} allocations/response: baseline ${entry.baselinePerRequest?.toFixed(2) ?? '–'}, candidate ${entry.candidatePerRequest?.toFixed(2) ?? '–'} allocations/request, read ÷ planted ${entry.readOverPlanted?.toFixed(3) ?? '–'} (exit ${entry.exitCode})`,
+    );
+  }
 } else if (command === 'table') {
   const entries = readEntries<InstructionRunEntry>(out, 'compare-instruction-runs.json').filter((e) => e.date >= values.since);
   process.stdout.write(`${runsTable(entries).join('\n')}\n\n${runsDetail(entries).join('\n')}\n`);
@@ -94,6 +116,6 @@ if (command === 'loop-cost') {
 } else if (command === 'settle') {
   process.stdout.write(`${settleTable(settleRows(path.resolve(positionals[1] ?? '.'))).join('\n')}\n`);
 } else {
-  process.stderr.write('usage: node bench/dist/instructions.js loop-cost|runs|table|noise|settle (see the header of bench/src/instructions.ts)\n');
+  process.stderr.write('usage: node bench/dist/instructions.js loop-cost|runs|allocations|table|noise|settle (see the header of bench/src/instructions.ts)\n');
   process.exit(2);
 }

@@ -6,90 +6,26 @@
  * comment is one per PR, updated in place. Each comparison counts instructions under callgrind for
  * real, so this suite takes about 11 minutes: `pnpm test:recipe` (docs/validation/ci-recipe.md).
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { repoRoot, tempDir } from '../e2e/cli.js';
+import { repoRoot } from '../e2e/cli.js';
+import { ARTIFACT_URL, MARKER, comments, exitCodeOutput, recipeSteps, runStep, runnerWorkspace, triggered, type Workspace } from './github-runner.js';
 
-interface Step {
-  name?: string;
-  id?: string;
-  if?: string;
-  run?: string;
-  env?: Record<string, string>;
-}
-
-const recipe = parse(readFileSync(path.join(repoRoot, 'examples', 'gwprof-compare.yml'), 'utf8')) as { jobs: { compare: { steps: Step[] } } };
-const steps = recipe.jobs.compare.steps;
-const compareStep = steps.find((s) => s.id === 'compare')!;
-const postStep = steps.find((s) => s.run?.includes('gh api'))!;
-const warnStep = steps.find((s) => s.if?.includes("== '3'"))!;
-const failStep = steps.find((s) => s.if?.includes('exit_code') && s.run?.includes('exit 1'))!;
-const MARKER = '<!-- gwprof-compare -->';
-const ARTIFACT_URL = 'https://github.com/org/gateway/actions/runs/1/artifacts/2';
+const { compareStep, postStep, warnStep, failStep } = recipeSteps('gwprof-compare.yml');
 
 /** A runner's workspace: the base branch's build in baseline/, the PR's in candidate/, and GitHub's files. */
-function workspace(candidate: 'main' | 'pr') {
-  const root = tempDir('recipe');
+function workspace(candidate: 'main' | 'pr'): Workspace {
+  const ws = runnerWorkspace('recipe');
   for (const [side, version] of [
     ['baseline', 'main'],
     ['candidate', candidate],
   ] as const) {
-    mkdirSync(path.join(root, side, 'dist'), { recursive: true });
-    cpSync(path.join(repoRoot, 'examples/sample-gateway', version, 'server.js'), path.join(root, side, 'dist', 'server.js'));
+    mkdirSync(path.join(ws.root, side, 'dist'), { recursive: true });
+    cpSync(path.join(repoRoot, 'examples/sample-gateway', version, 'server.js'), path.join(ws.root, side, 'dist', 'server.js'));
   }
-  symlinkSync(path.join(repoRoot, 'examples/sample-gateway/node_modules'), path.join(root, 'node_modules'));
-  const bin = path.join(root, '.bin');
-  mkdirSync(bin);
-  writeFileSync(path.join(bin, 'gwprof'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(repoRoot, 'packages/cli/dist/bin.js')}" "$@"\n`, { mode: 0o755 });
-  copyFileSync(path.join(repoRoot, 'test/recipe/fake-gh.cjs'), path.join(bin, 'gh'));
-  chmodSync(path.join(bin, 'gh'), 0o755);
-  const runnerTemp = path.join(root, '.runner-temp');
-  mkdirSync(runnerTemp);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PATH: `${bin}:${process.env.PATH}`,
-    RUNNER_TEMP: runnerTemp,
-    GITHUB_OUTPUT: path.join(root, '.github-output'),
-    GITHUB_STEP_SUMMARY: path.join(root, '.step-summary.md'),
-    GITHUB_REPOSITORY: 'org/gateway',
-    FAKE_GH_STATE: path.join(root, '.gh-comments.json'),
-    FAKE_GH_LOG: path.join(root, '.gh-calls.log'),
-    GH_TOKEN: 'token',
-    PR: '7',
-    ARTIFACT_URL,
-    FROM_FORK: 'false',
-    NO_COLOR: '1',
-  };
-  // Not under a package manager on a runner: cmd: gateways run from the workspace.
-  delete env.INIT_CWD;
-  return { root, env, runnerTemp };
-}
-
-type Workspace = ReturnType<typeof workspace>;
-
-function runStep(ws: Workspace, script: string, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
-  // As GitHub runs a `run:` step: bash, errexit and pipefail, from the workspace.
-  const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd: ws.root, env: { ...ws.env, ...env }, encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function exitCodeOutput(ws: Workspace): string {
-  const lines = readFileSync(ws.env.GITHUB_OUTPUT!, 'utf8').trim().split('\n');
-  return lines
-    .filter((l) => l.startsWith('exit_code='))
-    .pop()!
-    .slice('exit_code='.length);
-}
-
-/** The two `if:` forms the recipe's last steps use, evaluated as GitHub would. */
-function triggered(step: Step, exitCode: string): boolean {
-  const unequal = [...step.if!.matchAll(/!= '(\d+)'/g)].map((m) => m[1]);
-  if (unequal.length > 0) return unequal.every((code) => code !== exitCode);
-  const equal = /== '(\d+)'/.exec(step.if!);
-  return equal ? equal[1] === exitCode : false;
+  symlinkSync(path.join(repoRoot, 'examples/sample-gateway/node_modules'), path.join(ws.root, 'node_modules'));
+  return ws;
 }
 
 /** With GWPROF_RECIPE_EVIDENCE=DIR, the step outputs and the regression's comment are copied there (docs/validation/ci-recipe.md). */
@@ -100,10 +36,6 @@ function keepEvidence(ws: Workspace, comment: string): void {
   copyFileSync(ws.env.GITHUB_OUTPUT!, path.join(dir, 'github-output.txt'));
   copyFileSync(ws.env.FAKE_GH_STATE!, path.join(dir, 'gh-comments.json'));
   writeFileSync(path.join(dir, 'comment-after-regression.md'), comment);
-}
-
-function comments(ws: Workspace): { id: number; body: string }[] {
-  return existsSync(ws.env.FAKE_GH_STATE!) ? JSON.parse(readFileSync(ws.env.FAKE_GH_STATE!, 'utf8')) : [];
 }
 
 describe('the CI recipe, run', () => {

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CompareResult, PublishedCompare } from '@gwprof/results';
 import { appendEntry } from '../compare/json-log.js';
+import { existsSync } from 'node:fs';
 
 export interface PlannedRun {
   /** 0 for A/A; otherwise the planted share of the baseline's instructions per request, in %. */
@@ -22,6 +23,10 @@ export interface InstructionRunEntry {
   plantedPercent: number;
   /** Planted loop iterations per request, and what they cost by the loop's ground truth. */
   iterations: number;
+  /** How the loop was planted: a Node preload (each request received) or a native one (each response written). */
+  plantedBy?: 'node' | 'native';
+  /** Native: the preload's calls over the whole run, both sides' every response (warm-ups, batches, readiness probes). */
+  plantedCalls?: number | null;
   plantedInstructions: number;
   /** The planted instructions over the baseline's instructions per request, as measured in this run. */
   plantedShare: number | null;
@@ -56,14 +61,15 @@ export function runOne(options: {
   baselinePerRequest: number;
   label: string;
   out: string;
+  /** The native preload (fixtures/native-work) to plant with; the Node one otherwise. */
+  nativeLibrary?: string;
 }): InstructionRunEntry {
   const { root, gateway, run } = options;
   const iterations = Math.round(((run.plantedPercent / 100) * options.baselinePerRequest) / options.instructionsPerIteration);
   const work = mkdtempSync(path.join(os.tmpdir(), 'gwprof-bench-instr-'));
   const json = path.join(work, 'compare.json');
-  const preload = path.join(root, 'fixtures', 'work-per-request.cjs');
-  const candidateEnv =
-    iterations > 0 ? ['--candidate-env', `NODE_OPTIONS=--require ${preload}`, '--candidate-env', `GWPROF_WORK_ITERATIONS=${iterations}`] : [];
+  const countFile = path.join(work, 'planted-calls');
+  const candidateEnv = iterations > 0 ? plantEnv(root, iterations, options.nativeLibrary, countFile) : [];
   const args = [
     path.join(root, 'packages/cli/dist/bin.js'),
     'compare',
@@ -103,6 +109,8 @@ export function runOne(options: {
     flags: options.flags,
     plantedPercent: run.plantedPercent,
     iterations,
+    plantedBy: options.nativeLibrary ? 'native' : 'node',
+    ...(options.nativeLibrary ? { plantedCalls: iterations > 0 && existsSync(countFile) ? Number(readFileSync(countFile).readBigUInt64LE(0)) : null } : {}),
     plantedInstructions,
     plantedShare: baselinePerRequest ? plantedInstructions / baselinePerRequest : null,
     exitCode: child.status,
@@ -126,6 +134,14 @@ export function runOne(options: {
   };
   appendEntry(options.out, 'compare-instruction-runs.json', entry);
   return entry;
+}
+
+/** The candidate's environment that plants the loop: a Node preload, or a native one with its call counter. */
+function plantEnv(root: string, iterations: number, nativeLibrary: string | undefined, countFile: string): string[] {
+  const env = nativeLibrary
+    ? [`LD_PRELOAD=${nativeLibrary}`, `GWPROF_WORK_ITERATIONS=${iterations}`, `GWPROF_WORK_COUNT_FILE=${countFile}`]
+    : [`NODE_OPTIONS=--require ${path.join(root, 'fixtures', 'work-per-request.cjs')}`, `GWPROF_WORK_ITERATIONS=${iterations}`];
+  return env.flatMap((e) => ['--candidate-env', e]);
 }
 
 function epochSeconds(result: CompareResult | null): number[] {

@@ -99,10 +99,13 @@ export {
   decideInstructions,
   failedBatches,
   instructionMetric,
+  allocationMetric,
   instructionObservations,
   judgeInstructions,
   type InstructionTestDesign,
 } from './instructions/instruction-test.js';
+export { ALLOCATION_ENTRY, allocationCalls, allocationCallsOfFile } from './instructions/allocation-calls.js';
+export { disturbedEpochs, disturbedNote, DISTURBED_THRESHOLDS, type DisturbedEpoch } from './instructions/disturbed-epochs.js';
 export { callgrindTotal, parseCallgrindDump, type CallgrindDump } from './instructions/callgrind-dump.js';
 export { instructionMeasure, timeMeasure } from './compare/measure-statement.js';
 export { PerfMap, type JitCode } from './instructions/perf-map.js';

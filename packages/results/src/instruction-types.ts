@@ -47,6 +47,11 @@ export interface InstructionBatch {
   forcedGcMs: number | null;
   /** callgrind's dump of the batch, relative to the run folder. */
   dumpFile: string;
+  /**
+   * A native gateway's calls into its allocator that obtain memory during the batch (analysis's
+   * allocation-calls.ts); null for a Node gateway, whose heap is V8's; absent in older records.
+   */
+  allocationCalls?: number | null;
 }
 
 /** One side's process in an epoch of a comparison by instructions. */

@@ -582,6 +582,8 @@ export interface LevelDecision {
   alpha: number;
   maxEpochs: number;
   reason: string;
+  /** Epochs left out of the test: by instructions, those far from the others on both sides at once. */
+  setAsideEpochs?: number[];
 }
 
 /** One block of a level: the gating metric's change in it, candidate over baseline (geometric means). */

@@ -72,6 +72,7 @@ export function instructionMeasure(
           ? [`the ${side} is a native gateway (${build.name} ${build.version}, ${build.profile}): counted as built, with nothing added to its process`]
           : [];
       }),
+      ...(sides.some((side) => native[side] !== undefined) ? [NATIVE_ALLOCATIONS] : []),
       ...unreached.map(
         (side) =>
           `the ${side} is not a Node process that gwprof's preload reached: counted without V8 flags and without a full GC before each batch, so its count may vary with its JIT and GC`,
@@ -82,6 +83,10 @@ export function instructionMeasure(
     ],
   };
 }
+
+/** What the allocation row of a native gateway counts, and what it cannot. */
+const NATIVE_ALLOCATIONS =
+  "a native gateway's allocations per request are the calls into its allocator that obtain memory (Rust's allocation shims, jemalloc, mimalloc, the C library's malloc family), counted in the same batches: not bytes, not frees, and not an allocation the compiler inlined into its caller";
 
 /** What a count of Node gateways cannot see: V8's optimising tier. */
 const nodeUnseen = [

@@ -11,20 +11,28 @@ import { createInterface } from 'node:readline';
 export interface CallgrindContext {
   /** Innermost first: the function itself, then its callers. */
   frames: string[];
+  /** The ELF object (binary or library) of the innermost function. */
+  object: string;
   self: number;
 }
 
-/** Reads contexts from dump lines: `leaf(frames)` is called once per context and its result gets the context's self counts. */
+/**
+ * Reads contexts from dump lines: `leaf(frames, object)` is called once per context, with the ELF
+ * object its function lives in, and its result gets the context's self counts.
+ */
 export class ContextReader<L> {
   private readonly leafById = new Map<string, L>();
   private readonly leafByName = new Map<string, L>();
+  private readonly objectById = new Map<string, string>();
   private positions = 1;
   private current: L | null = null;
   private afterCalls = false;
+  private object = '';
+  private calledObject: string | null = null;
   total: number | null = null;
 
   constructor(
-    private readonly leaf: (frames: string[]) => L,
+    private readonly leaf: (frames: string[], object: string) => L,
     private readonly add: (leaf: L, self: number) => void,
   ) {}
 
@@ -45,8 +53,13 @@ export class ContextReader<L> {
     const colon = line.indexOf(':');
     if (eq > 0 && (colon < 0 || eq < colon)) {
       const key = line.slice(0, eq);
-      if (key === 'fn') this.current = this.resolve(line.slice(eq + 1));
-      else if (key === 'cfn') this.resolve(line.slice(eq + 1), false);
+      if (key === 'fn') this.current = this.resolve(line.slice(eq + 1), this.object);
+      else if (key === 'cfn') {
+        // A callee's object is the caller's unless a cob= line named another just before.
+        this.resolve(line.slice(eq + 1), this.calledObject ?? this.object, false);
+        this.calledObject = null;
+      } else if (key === 'ob') this.object = this.objectOf(line.slice(eq + 1));
+      else if (key === 'cob') this.calledObject = this.objectOf(line.slice(eq + 1));
       else if (key === 'calls') this.afterCalls = true;
       return;
     }
@@ -58,20 +71,29 @@ export class ContextReader<L> {
     }
   }
 
+  /** An object by its compressed id, remembered the first time it is named. */
+  private objectOf(raw: string): string {
+    const match = /^\((\d+)\)(?:\s+(.*))?$/.exec(raw.trim());
+    if (!match) return raw.trim();
+    const [, id, name] = match;
+    if (name !== undefined) this.objectById.set(id!, name);
+    return this.objectById.get(id!) ?? '';
+  }
+
   /** A context by its compressed id ("(12) name" the first time, "(12)" after) or by its plain name. */
-  private resolve(raw: string, needed = true): L | null {
+  private resolve(raw: string, object: string, needed = true): L | null {
     const match = /^\((\d+)\)(?:\s+(.*))?$/.exec(raw.trim());
     if (!match) {
       const name = raw.trim();
       if (!needed) return null;
       let leaf = this.leafByName.get(name);
-      if (leaf === undefined) this.leafByName.set(name, (leaf = this.leaf(name.split("'"))));
+      if (leaf === undefined) this.leafByName.set(name, (leaf = this.leaf(name.split("'"), object)));
       return leaf;
     }
     const [, id, name] = match;
     if (name !== undefined) {
       // A callee's first mention names it too: resolve it now, as later lines give only the id.
-      const leaf = this.leaf(name.split("'"));
+      const leaf = this.leaf(name.split("'"), object);
       this.leafById.set(id!, leaf);
       return leaf;
     }
@@ -83,10 +105,10 @@ export class ContextReader<L> {
 export function callgrindContexts(text: string): { total: number | null; contexts: CallgrindContext[] } {
   const byFrames = new Map<string, CallgrindContext>();
   const reader = new ContextReader<CallgrindContext>(
-    (frames) => {
+    (frames, object) => {
       const key = frames.join("'");
       let context = byFrames.get(key);
-      if (!context) byFrames.set(key, (context = { frames, self: 0 }));
+      if (!context) byFrames.set(key, (context = { frames, object, self: 0 }));
       return context;
     },
     (context, self) => {

@@ -7,9 +7,10 @@ import type { CompareAnalysis, CompareLevel, CompareResult } from '@gwprof/resul
 import type { BucketRule } from '../profiles/rules.js';
 import { comparisonOutcome } from '../compare/comparison-outcome.js';
 import { instructionBreakdown, instructionMoves, type InstructionProfile } from './instruction-profile.js';
-import { INSTRUCTION_LEVEL, instructionMetric, instructionObservations } from './instruction-test.js';
+import { INSTRUCTION_LEVEL, allocationMetric, instructionMetric, instructionObservations } from './instruction-test.js';
 import type { ComparisonVerdict } from '../compare/verdict.js';
 import { instructionMeasure, nativeBuildsBySide } from '../compare/measure-statement.js';
+import { disturbedEpochs } from './disturbed-epochs.js';
 
 export function analyzeInstructionComparison(
   compare: CompareResult,
@@ -20,6 +21,9 @@ export function analyzeInstructionComparison(
   const design = compare.config.design;
   if (!design?.instructions) throw new RangeError('a comparison by instructions needs design.instructions');
   const batches = compare.batches ?? [];
+  const setAside = new Set(disturbedEpochs(batches, design.threshold).map((d) => d.epoch));
+  const counted = batches.filter((b) => !setAside.has(b.epoch));
+  const allocations = allocationMetric(counted);
   const record = compare.instructionProfile;
   const moves =
     profiles && record?.sides
@@ -41,9 +45,9 @@ export function analyzeInstructionComparison(
     level: INSTRUCTION_LEVEL,
     label: 'one request at a time',
     decision: verdict.decisions.get(INSTRUCTION_LEVEL) ?? null,
-    gating: instructionMetric(batches),
+    gating: instructionMetric(counted),
     blocks: instructionObservations(batches).map((o) => ({ block: o.epoch, epoch: o.epoch, relativeChange: Math.expm1(o.x) })),
-    metrics: [],
+    metrics: allocations ? [allocations] : [],
     buckets: [],
     functions: [],
     instructionMoves: moves,

@@ -117,3 +117,42 @@ describe('instructions placed by a guess', () => {
     expect(instructionMoves(side(olderBreakdown), side(breakdown), 4)).not.toHaveProperty('guessedShare');
   });
 });
+
+// A native router's dump: symbols by callgrind, objects by ob=/cob=, a recursive frame marked "'2".
+const NATIVE_DUMP = `events: Ir
+positions: line
+ob=(1) /opt/hive_router
+fl=(1) ???
+fn=(1) graphql_parser::query::grammar::selection_set'2'graphql_parser::query::grammar::field'tokio::runtime::task::raw::poll
+0 400
+cob=(2) /usr/lib/x86_64-linux-gnu/libc.so.6
+cfn=(2) malloc'graphql_parser::query::grammar::field'tokio::runtime::task::raw::poll
+calls=1 0
+0 90
+fn=(3) hive_router::executor::executors::http::HttpExecutor::execute'tokio::runtime::task::raw::poll
+0 250
+ob=(2)
+fn=(2)
+0 90
+totals: 740
+`;
+
+describe('instructionProfile of a native program', () => {
+  const { contexts, total } = callgrindContexts(NATIVE_DUMP);
+  const profile = instructionProfile(contexts, new PerfMap(''), 8, true);
+  const breakdown = instructionBreakdown(profile, DEFAULT_BUCKET_RULES);
+
+  it("places each count by the native rules, with the function's object as its url", () => {
+    expect(total).toBe(740);
+    expect(breakdown.total).toBe(740);
+    expect(breakdown.byBucket).toEqual({ parse: 400, fetch: 250, allocator: 90 });
+    const malloc = [...breakdown.byFunction.values()].find((f) => f.functionName === 'malloc')!;
+    expect(malloc.url).toBe('/usr/lib/x86_64-linux-gnu/libc.so.6');
+  });
+
+  it("drops callgrind's recursion marks: a frame of digits is a depth, not a caller", () => {
+    const names = profile.profile.nodes.map((n) => n.callFrame.functionName);
+    expect(names).not.toContain('2');
+    expect(names).toContain('graphql_parser::query::grammar::selection_set');
+  });
+});

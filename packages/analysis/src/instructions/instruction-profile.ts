@@ -6,6 +6,9 @@
  * the JavaScript function that called them, as V8's sampler shows them; a chain that passes through
  * the garbage collector is `(garbage collector)`; one with no JavaScript frame is `(program)`; JIT
  * code the perf map does not name is `(unnamed JIT code)`, on its own.
+ * A native gateway's profile keeps every frame instead, each named by callgrind from the binary's
+ * symbols, with its ELF object as url (the native bucket rules read both); what the compiler inlined
+ * counts for the function it was inlined into.
  * Weights are instructions where a profile holds µs: the analysis's "ms" are thousands of instructions.
  */
 import { ContextReader, readContextsFromFile, type CallgrindContext } from './callgrind-contexts.js';
@@ -51,10 +54,13 @@ export class InstructionProfileBuilder {
   constructor(
     private readonly perfMap: PerfMap,
     private readonly separateCallers: number,
+    /** Frames of a native program: all of them kept, named by their symbols. */
+    private readonly native = false,
   ) {}
 
   /** The profile node of a context, and how to count its instructions (truncated, unnamed JIT). */
-  leafOf(frames: readonly string[]): { node: number; truncated: boolean; unnamed: boolean } {
+  leafOf(frames: readonly string[], object = ''): { node: number; truncated: boolean; unnamed: boolean } {
+    if (this.native) return this.nativeLeafOf(frames, object);
     const js: CpuProfileCallFrame[] = [];
     let gc = false;
     let unnamed = false;
@@ -81,6 +87,19 @@ export class InstructionProfileBuilder {
       for (let i = js.length - 1; i >= 0; i--) node = this.child(node, js[i]!);
     }
     return { node, truncated: frames.length - 1 >= this.separateCallers, unnamed };
+  }
+
+  /**
+   * A native context's frames, outermost first. callgrind marks a recursive call's depth as a
+   * segment of digits after the function ("f'2"): it belongs to the frame before it. Callers' objects
+   * are not in a context's name: every frame takes its innermost function's object.
+   */
+  private nativeLeafOf(frames: readonly string[], object: string): { node: number; truncated: boolean; unnamed: boolean } {
+    const names = frames.filter((name, i) => i === 0 || !/^\d+$/.test(name));
+    let node = 1;
+    for (let i = names.length - 1; i >= 0; i--)
+      node = this.child(node, { functionName: names[i]!, scriptId: '0', url: object || '(unknown object)', lineNumber: -1, columnNumber: -1 });
+    return { node, truncated: names.length - 1 >= this.separateCallers, unnamed: false };
   }
 
   add(leaf: { node: number; truncated: boolean; unnamed: boolean }, self: number): void {
@@ -118,19 +137,19 @@ export class InstructionProfileBuilder {
   }
 }
 
-export function instructionProfile(contexts: readonly CallgrindContext[], perfMap: PerfMap, separateCallers: number): InstructionProfile {
-  const builder = new InstructionProfileBuilder(perfMap, separateCallers);
-  for (const context of contexts) builder.add(builder.leafOf(context.frames), context.self);
+export function instructionProfile(contexts: readonly CallgrindContext[], perfMap: PerfMap, separateCallers: number, native = false): InstructionProfile {
+  const builder = new InstructionProfileBuilder(perfMap, separateCallers, native);
+  for (const context of contexts) builder.add(builder.leafOf(context.frames, context.object), context.self);
   return builder.finish();
 }
 
-/** The instruction profile of a dump file, read line by line. */
-export async function instructionProfileOfFile(file: string, perfMap: PerfMap, separateCallers: number): Promise<InstructionProfile> {
-  const builder = new InstructionProfileBuilder(perfMap, separateCallers);
+/** The instruction profile of a dump file, read line by line; `native` for a program that is not Node. */
+export async function instructionProfileOfFile(file: string, perfMap: PerfMap, separateCallers: number, native = false): Promise<InstructionProfile> {
+  const builder = new InstructionProfileBuilder(perfMap, separateCallers, native);
   await readContextsFromFile(
     file,
     new ContextReader(
-      (frames) => builder.leafOf(frames),
+      (frames, object) => builder.leafOf(frames, object),
       (leaf, self) => builder.add(leaf, self),
     ),
   );

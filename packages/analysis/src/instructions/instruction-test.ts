@@ -11,6 +11,7 @@ import { blockLogRatio, summarize } from '../compare/compare-windows.js';
 import { comparisonVerdict, type ComparisonVerdict } from '../compare/verdict.js';
 import { mean } from '../descriptive.js';
 import { studentTQuantile } from '../compare/student-t.js';
+import { disturbedEpochs, disturbedNote } from './disturbed-epochs.js';
 
 /** Instructions are counted at one level: requests one at a time. */
 export const INSTRUCTION_LEVEL = 1;
@@ -25,12 +26,17 @@ function usable(batch: InstructionBatch): number | null {
 
 /** Each epoch with batches on both sides, as one observation: its x. */
 export function instructionObservations(batches: readonly InstructionBatch[]): EpochBlock[] {
+  return observations(batches, usable);
+}
+
+/** Each epoch with a per-request value on both sides: the log of the candidate's over the baseline's. */
+function observations(batches: readonly InstructionBatch[], perRequest: (b: InstructionBatch) => number | null): EpochBlock[] {
   const epochs = [...new Set(batches.map((b) => b.epoch))].sort((a, b) => a - b);
   return epochs.flatMap((epoch) => {
     const values = (side: InstructionBatch['side']) =>
       batches
         .filter((b) => b.epoch === epoch && b.side === side)
-        .map(usable)
+        .map(perRequest)
         .filter((v): v is number => v !== null);
     const baseline = values('baseline');
     const candidate = values('candidate');
@@ -44,18 +50,26 @@ export function failedBatches(batches: readonly InstructionBatch[]): Instruction
 }
 
 export function decideInstructions(batches: readonly InstructionBatch[], design: InstructionTestDesign): LevelDecision {
-  const observations = instructionObservations(batches);
-  const base = { alpha: design.alpha, maxEpochs: design.maxEpochs, blocks: observations.length };
+  const disturbed = disturbedEpochs(batches, design.threshold);
+  const setAside = new Set(disturbed.map((d) => d.epoch));
+  const observations = instructionObservations(batches).filter((o) => !setAside.has(o.epoch));
+  const base = {
+    alpha: design.alpha,
+    maxEpochs: design.maxEpochs,
+    blocks: observations.length,
+    ...(disturbed.length > 0 ? { setAsideEpochs: disturbed.map((d) => d.epoch) } : {}),
+  };
   if (observations.length === 0)
     return { ...base, outcome: 'continue', epochs: 0, relativeChange: 0, interval: null, reason: 'no epoch with batches on both sides yet' };
   const decision = decideEpochs(epochValues(observations), design);
+  const note = disturbedNote(disturbed);
   return {
     ...base,
     outcome: decision.outcome,
     epochs: decision.epochs,
     relativeChange: decision.relativeChange,
     interval: decision.interval,
-    reason: decision.reason,
+    reason: note ? `${decision.reason}; ${note}` : decision.reason,
   };
 }
 
@@ -71,21 +85,36 @@ export function judgeInstructions(batches: readonly InstructionBatch[], design: 
 
 /** The gating metric summarised: each side's batches, and the change from the epochs with a plain 95% interval. */
 export function instructionMetric(batches: readonly InstructionBatch[]): MetricComparison {
+  return perRequestMetric(batches, usable, 'instructionsPerOkRequest', 'instructions/req');
+}
+
+/**
+ * A native gateway's allocations per successful request, counted in the same batches (allocation-calls.ts):
+ * summarised like the count, never gating; null when no batch of either side has them.
+ */
+export function allocationMetric(batches: readonly InstructionBatch[]): MetricComparison | null {
+  const perRequest = (b: InstructionBatch) => (b.allocationCalls != null && b.allocationCalls > 0 && b.ok > 0 ? b.allocationCalls / b.ok : null);
+  const seen = (side: InstructionBatch['side']) => batches.some((b) => b.side === side && perRequest(b) !== null);
+  if (!seen('baseline') || !seen('candidate')) return null;
+  return perRequestMetric(batches, perRequest, 'allocationsPerOkRequest', 'allocations/req');
+}
+
+/** A per-request figure of the batches: each side's values, and the change from the epochs' log ratios with a plain 95% t interval. */
+function perRequestMetric(
+  batches: readonly InstructionBatch[],
+  perRequest: (b: InstructionBatch) => number | null,
+  metric: string,
+  unit: string,
+): MetricComparison {
   const side = (s: InstructionBatch['side']) =>
     summarize(
       batches
         .filter((b) => b.side === s)
-        .map(usable)
+        .map(perRequest)
         .filter((v): v is number => v !== null),
     );
-  const xs = instructionObservations(batches).map((o) => o.x);
-  const base = {
-    metric: 'instructionsPerOkRequest',
-    unit: 'instructions/req',
-    higherIsBetter: false,
-    baseline: side('baseline'),
-    candidate: side('candidate'),
-  };
+  const xs = observations(batches, perRequest).map((o) => o.x);
+  const base = { metric, unit, higherIsBetter: false, baseline: side('baseline'), candidate: side('candidate') };
   if (xs.length === 0) return { ...base, relativeChange: null, interval: null, confidence: null, method: 'no epoch with batches on both sides' };
   const m = mean(xs);
   if (xs.length < 2) return { ...base, relativeChange: Math.expm1(m), interval: null, confidence: null, method: 'one epoch: no interval' };

@@ -1,47 +1,74 @@
 /**
  * Grafbase's gateway, as the Grafbase CLI's dev server serves it (the only build of it the npm
  * registry holds): `grafbase dev -c <toml> --listen-address 127.0.0.1:$PORT` composes the
- * Federation 2 supergraph from the running subgraphs itself (their `_service { sdl }`) and serves
- * it at /graphql.
+ * Federation 2 supergraph from each subgraph's schema file and serves it at /graphql. The files
+ * are the running subgraphs' own `_service { sdl }`, fetched once here: given introspection URLs
+ * instead, the dev server polls every subgraph on a timer and builds a new HTTP client each time
+ * (about 88 M instructions, mostly loading the system's root certificates), work that is the dev
+ * server's, not the gateway's (docs/validation/compare-instructions-native.md).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { NATIVE_BINARIES, nativeBinaryPath, nativeBuildRecord } from './native-builds.js';
+import { nativeBinaryOf, nativeBinaryPath, nativeBuildRecord } from './native-builds.js';
 import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
 
-/** One config per set of subgraph addresses: a comparison's candidate reaches subgraphs of its own. */
+/**
+ * One folder per set of subgraph addresses, config and schema files together: a comparison's
+ * candidate reaches subgraphs of its own, and a side's files change under no other running gateway.
+ */
 function configPath(context: GatewayContext): string {
   const ports = Object.values(context.subgraphUrls).map((url) => new URL(url).port || 'default');
-  return path.join(context.runDir, 'grafbase', `grafbase-${ports.join('-')}.toml`);
+  return path.join(context.runDir, 'grafbase', ports.join('-'), 'grafbase.toml');
 }
 
-/** Each subgraph's URL, for requests and for composition alike. */
+/** Each subgraph's URL for requests, and its schema file (beside the config) for composition. */
 export function grafbaseConfig(subgraphUrls: Record<string, string>): string {
   return Object.entries(subgraphUrls)
-    .map(([name, url]) => `[subgraphs.${name}]\nurl = ${JSON.stringify(url)}\nintrospection_url = ${JSON.stringify(url)}\n`)
+    .map(([name, url]) => `[subgraphs.${name}]\nurl = ${JSON.stringify(url)}\nschema_path = ${JSON.stringify(schemaFile(name))}\n`)
     .join('\n');
 }
 
-export function grafbaseGateway(): GatewayAdapter {
-  const { package: npmPackage, version } = NATIVE_BINARIES.grafbase as { package: string; version: string };
+function schemaFile(subgraph: string): string {
+  return `${subgraph}.graphql`;
+}
+
+/** A Federation subgraph's own schema, as it answers `_service { sdl }`. */
+async function subgraphSdl(name: string, url: string): Promise<string> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ _service { sdl } }' }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const body = (await response.json().catch(() => null)) as { data?: { _service?: { sdl?: string } } } | null;
+  const sdl = body?.data?._service?.sdl;
+  if (!response.ok || typeof sdl !== 'string')
+    throw new Error(`subgraph ${name} at ${url} did not answer _service { sdl } (HTTP ${response.status}): Grafbase needs each subgraph's schema`);
+  return sdl;
+}
+
+export function grafbaseGateway(atVersion?: string): GatewayAdapter {
+  const { package: npmPackage, version } = nativeBinaryOf('grafbase', atVersion) as { package: string; version: string };
   return {
-    spec: 'grafbase',
+    spec: atVersion ? `grafbase@${atVersion}` : 'grafbase',
     description: `Grafbase's gateway (the dev server of ${npmPackage} ${version})`,
     startTimeoutMs: 120_000,
     federation: 2,
     // The published binary is not ours to build with frame pointers: perf unwinds it by DWARF (.eh_frame).
     stackWalk: 'dwarf',
     packageVersions: () => ({ [npmPackage]: version }),
-    build: () => nativeBuildRecord('grafbase'),
+    build: () => nativeBuildRecord('grafbase', atVersion),
     async prepare(context: GatewayContext): Promise<void> {
       const file = configPath(context);
-      mkdirSync(path.dirname(file), { recursive: true });
+      const dir = path.dirname(file);
+      mkdirSync(dir, { recursive: true });
+      for (const [name, url] of Object.entries(context.subgraphUrls)) writeFileSync(path.join(dir, schemaFile(name)), await subgraphSdl(name, url));
       writeFileSync(file, grafbaseConfig(context.subgraphUrls));
     },
     launch(context: GatewayContext): GatewayLaunch {
       const config = configPath(context);
       return {
-        command: nativeBinaryPath('grafbase'),
+        command: nativeBinaryPath('grafbase', atVersion),
         args: ['dev', '-c', config, '--listen-address', `127.0.0.1:${context.port}`],
         cwd: path.dirname(config),
         isNodeScript: false,

@@ -9,12 +9,20 @@ import { GwprofError } from '@gwprof/results';
 
 export * from './types.js';
 export { installGateway } from './install.js';
-export { NATIVE_BINARIES, installNativeBinary, nativeBinaryPath, nativeCacheDir } from './native-builds.js';
+export { NATIVE_BINARIES, installNativeBinary, nativeBinaryPath, nativeCacheDir, nativeSpec } from './native-builds.js';
+import { nativeSpec } from './native-builds.js';
 
 export const BUILT_IN_GATEWAYS: Record<string, () => GatewayAdapter> = {
   mesh: meshGateway,
   hive: hiveGateway,
   apollo: apolloGateway,
+  grafbase: grafbaseGateway,
+  'hive-router': hiveRouterGateway,
+  'apollo-router': apolloRouterGateway,
+};
+
+/** The native built-ins at another published version than their pin: `grafbase@0.100.0`. */
+const NATIVE_AT_VERSION: Record<string, (version: string) => GatewayAdapter> = {
   grafbase: grafbaseGateway,
   'hive-router': hiveRouterGateway,
   'apollo-router': apolloRouterGateway,
@@ -28,9 +36,13 @@ export function gatewayFromSpec(spec: string, cwd?: string): GatewayAdapter {
     if (!command) throw new GwprofError('gateway spec cmd: needs a command, e.g. cmd:"node dist/server.js"');
     return commandGateway(command, cwd);
   }
+  const native = nativeSpec(spec);
+  if (native?.version) return NATIVE_AT_VERSION[native.name]!(native.version);
   const factory = BUILT_IN_GATEWAYS[spec];
   if (!factory) {
-    throw new GwprofError(`unknown gateway "${spec}": use one of ${Object.keys(BUILT_IN_GATEWAYS).join(', ')} or cmd:<shell command>`);
+    throw new GwprofError(
+      `unknown gateway "${spec}": use one of ${Object.keys(BUILT_IN_GATEWAYS).join(', ')} or cmd:<shell command> (a native one at another version: grafbase@0.100.0)`,
+    );
   }
   return factory();
 }

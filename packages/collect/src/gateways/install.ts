@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GwprofError } from '@gwprof/results';
 import { gatewayDir, gatewaysDir, inMonorepo } from '../paths.js';
-import { NATIVE_BINARIES, installNativeBinary } from './native-builds.js';
+import { installNativeBinary, nativeSpec } from './native-builds.js';
 import { SUPERGRAPH_HELPER } from './native-routers.js';
 
 const MARKER = '.gwprof-installed';
@@ -19,9 +19,10 @@ const MARKER = '.gwprof-installed';
  */
 export async function installGateway(spec: string, onProgress: (line: string, final: boolean) => void): Promise<void> {
   if (spec.startsWith('cmd:') || spec.startsWith('url:')) return;
-  if (spec in NATIVE_BINARIES) {
-    await installNativeBinary(spec, onProgress);
-    if (spec !== 'grafbase') await installPackages(SUPERGRAPH_HELPER, onProgress);
+  const native = nativeSpec(spec);
+  if (native) {
+    await installNativeBinary(native.name, onProgress, native.version);
+    if (native.name !== 'grafbase') await installPackages(SUPERGRAPH_HELPER, onProgress);
     return;
   }
   await installPackages(spec, onProgress);

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -53,22 +53,38 @@ export function nativeCacheDir(): string {
   return path.join(cache, 'gwprof', 'native');
 }
 
+/**
+ * A built-in native gateway at its pinned version, or at another published one (`grafbase@0.100.0`,
+ * `hive-router@0.2.10`): the same package or crate, built the same way.
+ */
+export function nativeBinaryOf(name: string, version?: string): NativeBinary {
+  const pinned = NATIVE_BINARIES[name];
+  if (!pinned) throw new Error(`no native gateway named ${name}`);
+  return version ? { ...pinned, version } : pinned;
+}
+
+/** `name` or `name@version` of a built-in native gateway; null for any other spec. */
+export function nativeSpec(spec: string): { name: string; version?: string } | null {
+  const match = /^([a-z-]+)(?:@(\d+\.\d+\.\d+(?:[-+][\w.-]+)?))?$/.exec(spec);
+  if (!match || !(match[1]! in NATIVE_BINARIES)) return null;
+  return match[2] ? { name: match[1]!, version: match[2] } : { name: match[1]! };
+}
+
 function installRoot(name: string, binary: NativeBinary): string {
   return path.join(nativeCacheDir(), `${name}-${binary.version}`);
 }
 
 /** Where the installed binary is (installed or not). */
-export function nativeBinaryPath(name: string): string {
-  const binary = NATIVE_BINARIES[name]!;
+export function nativeBinaryPath(name: string, version?: string): string {
+  const binary = nativeBinaryOf(name, version);
   const root = installRoot(name, binary);
   return binary.source === 'npm' ? path.join(root, 'package', binary.file) : path.join(root, 'bin', binary.file);
 }
 
 /** Installs the binary once; returns its path. Progress says what runs and what it took. */
-export async function installNativeBinary(name: string, onProgress: (line: string, final: boolean) => void): Promise<string> {
-  const binary = NATIVE_BINARIES[name];
-  if (!binary) throw new Error(`no native gateway named ${name}`);
-  const target = nativeBinaryPath(name);
+export async function installNativeBinary(name: string, onProgress: (line: string, final: boolean) => void, version?: string): Promise<string> {
+  const binary = nativeBinaryOf(name, version);
+  const target = nativeBinaryPath(name, version);
   if (existsSync(target)) return target;
   const started = performance.now();
   const root = installRoot(name, binary);
@@ -130,18 +146,31 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
   });
 }
 
+/**
+ * A build made by hand into the cache (another build setting of a pinned version, say) says how in
+ * BUILD_NOTE beside its bin/: {"source": …, "profile": …}; the record then says what it says.
+ */
+export const BUILD_NOTE = 'gwprof-build.json';
+
+function buildNote(name: string, version?: string): { source?: string; profile?: string } {
+  const file = path.join(installRoot(name, nativeBinaryOf(name, version)), BUILD_NOTE);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { source?: string; profile?: string }) : {};
+}
+
 /** What the record keeps of a native build: where it came from, how it was built, and its hash. */
-export async function nativeBuildRecord(name: string): Promise<GatewayBuild> {
-  const binary = NATIVE_BINARIES[name]!;
-  const file = nativeBinaryPath(name);
+export async function nativeBuildRecord(name: string, version?: string): Promise<GatewayBuild> {
+  const binary = nativeBinaryOf(name, version);
+  const file = nativeBinaryPath(name, version);
+  const note = buildNote(name, version);
   return {
     name,
     version: binary.version,
     source:
-      binary.source === 'npm'
+      note.source ??
+      (binary.source === 'npm'
         ? `npm ${binary.package}@${binary.version}`
-        : `crates.io ${binary.crate} ${binary.version}${binary.features.length ? ` (features ${binary.features.join(',')})` : ''}`,
-    profile: binary.source === 'npm' ? 'as published' : `cargo install --locked (release), RUSTFLAGS="${CARGO_RUSTFLAGS}"`,
+        : `crates.io ${binary.crate} ${binary.version}${binary.features.length ? ` (features ${binary.features.join(',')})` : ''}`),
+    profile: note.profile ?? (binary.source === 'npm' ? 'as published' : `cargo install --locked (release), RUSTFLAGS="${CARGO_RUSTFLAGS}"`),
     binary: file,
     sha256: await sha256Of(file),
     licence: binary.licence,

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gatewayDir } from '../paths.js';
-import { NATIVE_BINARIES, nativeBinaryPath, nativeBuildRecord } from './native-builds.js';
+import { nativeBinaryOf, nativeBinaryPath, nativeBuildRecord } from './native-builds.js';
 import { runToCompletion } from './run-to-completion.js';
 import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
 
@@ -82,17 +82,17 @@ const ROUTERS: Record<RouterSpec['name'], RouterSpec> = {
   },
 };
 
-function nativeRouter(router: RouterSpec): GatewayAdapter {
-  const binary = NATIVE_BINARIES[router.name]!;
+function nativeRouter(router: RouterSpec, atVersion?: string): GatewayAdapter {
+  const binary = nativeBinaryOf(router.name, atVersion);
   return {
-    spec: router.name,
+    spec: atVersion ? `${router.name}@${atVersion}` : router.name,
     description: `${router.description} ${binary.version}`,
     startTimeoutMs: 120_000,
     federation: 2,
     // gwprof builds them with frame pointers (CARGO_RUSTFLAGS).
     stackWalk: 'fp',
     packageVersions: () => ({ [router.name]: binary.version }),
-    build: () => nativeBuildRecord(router.name),
+    build: () => nativeBuildRecord(router.name, atVersion),
     async prepare(context: GatewayContext): Promise<void> {
       const files = filesFor(context, router.name, router.configFile);
       mkdirSync(files.dir, { recursive: true });
@@ -107,10 +107,10 @@ function nativeRouter(router: RouterSpec): GatewayAdapter {
     },
     launch(context: GatewayContext): GatewayLaunch {
       const files = filesFor(context, router.name, router.configFile);
-      return { command: nativeBinaryPath(router.name), args: router.args(files), cwd: files.dir, isNodeScript: false, env: router.env };
+      return { command: nativeBinaryPath(router.name, atVersion), args: router.args(files), cwd: files.dir, isNodeScript: false, env: router.env };
     },
   };
 }
 
-export const hiveRouterGateway = (): GatewayAdapter => nativeRouter(ROUTERS['hive-router']);
-export const apolloRouterGateway = (): GatewayAdapter => nativeRouter(ROUTERS['apollo-router']);
+export const hiveRouterGateway = (atVersion?: string): GatewayAdapter => nativeRouter(ROUTERS['hive-router']!, atVersion);
+export const apolloRouterGateway = (atVersion?: string): GatewayAdapter => nativeRouter(ROUTERS['apollo-router']!, atVersion);

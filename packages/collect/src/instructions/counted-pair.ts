@@ -11,6 +11,7 @@ import type { GatewayUnderTest } from '../gateway-under-test.js';
 import type { CallgrindLaunch } from '../gateway-process.js';
 import type { ComparisonContext } from '../epochs/context.js';
 import { SIDES, type Side } from '../epochs/gateway-pair.js';
+import { allocationCallsOfFile } from '@gwprof/analysis';
 import { startCounting, stopCounting } from './callgrind.js';
 import { sendSequential, type SequentialResult } from './sequential-batch.js';
 
@@ -120,6 +121,8 @@ export async function countBatch(
   const sent = await sendSequential(gateway.step.url, ctx.scenarios[name], indices, timeout, ctx.options.signal);
   const dump = await stopCounting(pid, outBase, `${name}-e${epoch || 'profile'}-b${batch}`);
   if (ctx.options.signal.aborted) return null;
+  // A Node gateway's heap is V8's: its allocator calls are not its allocations.
+  const allocationCalls = gateway.profiler?.collectGarbage ? null : await allocationCallsOfFile(dump.file);
   ctx.options.onProgress(
     `${epoch ? `epoch ${epoch} batch ${batch}` : 'where the instructions went:'} ${name}: ${(dump.total / Math.max(1, sent.ok) / 1e6).toFixed(3)} M instructions/req (${sent.ok}/${sent.requests} ok, ${sent.seconds.toFixed(1)} s)`,
     true,
@@ -138,5 +141,6 @@ export async function countBatch(
     seconds: Math.round(sent.seconds * 100) / 100,
     forcedGcMs,
     dumpFile: path.relative(ctx.session.runDir, dump.file),
+    allocationCalls,
   };
 }

@@ -47,7 +47,7 @@ export async function profilePair(ctx: ComparisonContext, design: InstructionDes
       const pid = started.sides[name].gateway.process!.serverPid;
       const perfMapFile = copyPerfMap(ctx, pid, name);
       const batch = batches[i]!;
-      const profileFile = await reduceDump(ctx, batch.dumpFile, perfMapFile, callers, name);
+      const profileFile = await reduceDump(ctx, batch.dumpFile, perfMapFile, callers, name, !started.records[name].node);
       sides[name] = { pid, node: started.records[name].node, batch, perfMapFile, profileFile };
     }
     ctx.compare.instructionProfile = { startedAt, finishedAt: new Date().toISOString(), separateCallers: callers, v8Flags: PROFILE_V8_FLAGS, sides };
@@ -82,11 +82,14 @@ function removeV8Logs(ctx: ComparisonContext): void {
   for (const name of readdirSync(dir)) if (name.startsWith(V8_LOG_PREFIX)) rmSync(path.join(dir, name), { force: true });
 }
 
-/** The dump as a profile of instructions (frames named through the perf map), written beside it; the dump is removed. */
-async function reduceDump(ctx: ComparisonContext, dumpFile: string, perfMapFile: string | null, callers: number, side: Side): Promise<string> {
+/**
+ * The dump as a profile of instructions (a Node side's frames named through the perf map, a native
+ * side's by its symbols), written beside it; the dump is removed.
+ */
+async function reduceDump(ctx: ComparisonContext, dumpFile: string, perfMapFile: string | null, callers: number, side: Side, native: boolean): Promise<string> {
   const runDir = ctx.session.runDir;
   const perfMap = new PerfMap(perfMapFile ? readFileSync(path.join(runDir, perfMapFile), 'utf8') : '');
-  const profile = await instructionProfileOfFile(path.join(runDir, dumpFile), perfMap, callers);
+  const profile = await instructionProfileOfFile(path.join(runDir, dumpFile), perfMap, callers, native);
   const target = path.join(runDir, 'callgrind', `${side}-profile.instructions.json`);
   writeFileSync(target, JSON.stringify(profile));
   rmSync(path.join(runDir, dumpFile), { force: true });

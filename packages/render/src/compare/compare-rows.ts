@@ -18,6 +18,7 @@ const METRIC_LABELS: Record<string, string> = {
   rps: 'throughput (ok req/s)',
   cpuMsPerOkRequest: 'gateway CPU per ok request',
   instructionsPerOkRequest: 'gateway instructions per ok request',
+  allocationsPerOkRequest: 'gateway allocations per ok request (calls into its allocator)',
   p50: 'p50 latency',
   p99: 'p99 latency',
   rssMaxMB: 'peak RSS',
