@@ -22,7 +22,7 @@ import { isNodeProcess } from './profiler/inspector-profiler.js';
 import type { GatewayProfiler } from './profiler/gateway-profiler.js';
 import type { GatewayAdapter, SubgraphName } from './gateways/types.js';
 import { GwprofError, type GatewayBuild } from '@gwprof/results';
-import { processBuild } from './gateways/native-builds.js';
+import { callgrindClientBuild, processBuild } from './gateways/native-builds.js';
 import type { SubgraphsChoice } from './native-subgraphs.js';
 
 export type ProfilerKind = 'inspector' | 'clinic' | '0x' | 'none';
@@ -236,8 +236,12 @@ export async function startTestBed(options: {
           options.onProgress(`warning: CPU profiling unavailable: ${profilerUnavailable}`, true);
         }
       }
-      // Under callgrind the process is valgrind's: only a built-in's build can be named then.
-      const build = adapter.build ? await adapter.build() : callgrind ? null : await processBuild(gateway.serverPid, adapter.spec);
+      // Under callgrind the process is valgrind's: the program it runs is on its command line.
+      const build = adapter.build
+        ? await adapter.build()
+        : callgrind
+          ? await callgrindClientBuild(gateway.serverPid, adapter.spec)
+          : await processBuild(gateway.serverPid, adapter.spec);
       return { gateway, build, profiler, profilerUnavailable, external };
     },
   };

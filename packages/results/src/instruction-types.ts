@@ -102,6 +102,8 @@ export interface InstructionProfileSide {
 /** Where the instructions went, per successful request, from the profile pair: by bucket and by function. */
 export interface InstructionMoves {
   separateCallers: number;
+  /** Neither side is a Node process: frames are the binaries' own symbols, and there is no JIT code to name. */
+  native?: boolean;
   /** Each side's instructions per successful request in the profile pair (not the verdict's batches). */
   totalPerOkRequest: { baseline: number; candidate: number };
   /** Share of each side's instructions whose caller chain filled every kept place: their outer frames, and so maybe their bucket, are unknown. */

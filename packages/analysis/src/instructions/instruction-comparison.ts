@@ -39,6 +39,7 @@ export function analyzeInstructionComparison(
             requests: record.sides.candidate.batch.requests,
           },
           record.separateCallers,
+          !record.sides.baseline.node && !record.sides.candidate.node,
         )
       : null;
   const level: CompareLevel = {

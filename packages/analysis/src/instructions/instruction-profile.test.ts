@@ -131,10 +131,12 @@ calls=1 0
 0 90
 fn=(3) hive_router::executor::executors::http::HttpExecutor::execute'tokio::runtime::task::raw::poll
 0 250
+fn=(4) 0x0000000003c512a6'tokio::runtime::task::raw::poll
+0 60
 ob=(2)
 fn=(2)
 0 90
-totals: 740
+totals: 800
 `;
 
 describe('instructionProfile of a native program', () => {
@@ -143,11 +145,17 @@ describe('instructionProfile of a native program', () => {
   const breakdown = instructionBreakdown(profile, DEFAULT_BUCKET_RULES);
 
   it("places each count by the native rules, with the function's object as its url", () => {
-    expect(total).toBe(740);
-    expect(breakdown.total).toBe(740);
-    expect(breakdown.byBucket).toEqual({ parse: 400, fetch: 250, allocator: 90 });
+    expect(total).toBe(800);
+    expect(breakdown.total).toBe(800);
+    expect(breakdown.byBucket).toEqual({ parse: 400, fetch: 250, allocator: 90, unplaced: 60 });
     const malloc = [...breakdown.byFunction.values()].find((f) => f.functionName === 'malloc')!;
     expect(malloc.url).toBe('/usr/lib/x86_64-linux-gnu/libc.so.6');
+  });
+
+  it('names code without a symbol by its object, not by an address that moves between builds', () => {
+    const names = [...breakdown.byFunction.values()].map((f) => f.functionName);
+    expect(names).toContain('(code without a symbol)');
+    expect(names.some((n) => n.startsWith('0x'))).toBe(false);
   });
 
   it("drops callgrind's recursion marks: a frame of digits is a depth, not a caller", () => {

@@ -39,6 +39,8 @@ export interface InstructionProfile {
 }
 
 const PROGRAM = '(program)';
+/** A native frame callgrind could name only by its address. */
+export const NO_SYMBOL = '(code without a symbol)';
 const pseudo = (functionName: string): CpuProfileCallFrame => ({ functionName, scriptId: '0', url: '', lineNumber: -1, columnNumber: -1 });
 
 /** Builds an instruction profile context by context: `leafOf` once per context, `add` for its counts. */
@@ -95,7 +97,8 @@ export class InstructionProfileBuilder {
    * are not in a context's name: every frame takes its innermost function's object.
    */
   private nativeLeafOf(frames: readonly string[], object: string): { node: number; truncated: boolean; unnamed: boolean } {
-    const names = frames.filter((name, i) => i === 0 || !/^\d+$/.test(name));
+    // Code without a symbol is named by its address, which moves between builds: one entry per object pairs it across them.
+    const names = frames.filter((name, i) => i === 0 || !/^\d+$/.test(name)).map((name) => (ADDRESS.test(name) ? NO_SYMBOL : name));
     let node = 1;
     for (let i = names.length - 1; i >= 0; i--)
       node = this.child(node, { functionName: names[i]!, scriptId: '0', url: object || '(unknown object)', lineNumber: -1, columnNumber: -1 });
@@ -214,6 +217,7 @@ export function instructionMoves(
   baseline: { breakdown: InstructionBreakdown; ok: number; requests: number },
   candidate: { breakdown: InstructionBreakdown; ok: number; requests: number },
   separateCallers: number,
+  native = false,
 ): InstructionMoves {
   const per = (side: { breakdown: InstructionBreakdown; ok: number }, n: number) => n / Math.max(1, side.ok);
   const buckets = [...new Set([...Object.keys(baseline.breakdown.byBucket), ...Object.keys(candidate.breakdown.byBucket)])].map((bucket) => {
@@ -242,6 +246,7 @@ export function instructionMoves(
   const share = (side: { breakdown: InstructionBreakdown }, n: number) => (side.breakdown.total > 0 ? n / side.breakdown.total : 0);
   return {
     separateCallers,
+    ...(native ? { native } : {}),
     totalPerOkRequest: { baseline: per(baseline, baseline.breakdown.total), candidate: per(candidate, candidate.breakdown.total) },
     truncatedShare: { baseline: share(baseline, baseline.breakdown.truncated), candidate: share(candidate, candidate.breakdown.truncated) },
     ...(baseline.breakdown.guessed !== null && candidate.breakdown.guessed !== null

@@ -188,7 +188,28 @@ export async function processBuild(pid: number, source: string): Promise<Gateway
   } catch {
     return null;
   }
-  if (/^node(js)?(\d+)?$/.test(path.basename(binary))) return null;
+  return buildOfBinary(binary, source);
+}
+
+/**
+ * The same for a process valgrind runs: its executable is valgrind's tool, and the program it runs is
+ * the first word of its command line after valgrind's own options (all of them `--name[=value]`).
+ */
+export async function callgrindClientBuild(pid: number, source: string): Promise<GatewayBuild | null> {
+  let words: string[];
+  let cwd: string;
+  try {
+    words = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    cwd = readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return null;
+  }
+  const program = words.slice(1).find((word) => !word.startsWith('-'));
+  return program ? buildOfBinary(path.resolve(cwd, program), source) : null;
+}
+
+async function buildOfBinary(binary: string, source: string): Promise<GatewayBuild | null> {
+  if (/^node(js)?(\d+)?$/.test(path.basename(binary)) || !existsSync(binary)) return null;
   return {
     name: path.basename(binary),
     version: 'unknown',

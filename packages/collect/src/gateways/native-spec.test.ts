@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gatewayFromSpec } from './index.js';
-import { BUILD_NOTE, NATIVE_BINARIES, nativeBinaryPath, nativeBuildRecord, nativeSpec } from './native-builds.js';
+import { BUILD_NOTE, NATIVE_BINARIES, callgrindClientBuild, nativeBinaryPath, nativeBuildRecord, nativeSpec } from './native-builds.js';
 
 describe('a native gateway at another published version', () => {
   it('reads name@version for the native built-ins only', () => {
@@ -48,5 +49,24 @@ describe('a build made by hand into the cache', () => {
     expect(record.profile).toBe('cargo install --locked (release), RUSTFLAGS=""');
     expect(record.source).toBe('crates.io hive-router 0.2.14 (features graphiql)');
     expect(record.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('the build of a program valgrind runs', () => {
+  it('is the program on its command line after valgrind’s own options, not valgrind’s tool', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-client-'));
+    const program = path.join(dir, 'my-gateway.cjs');
+    writeFileSync(program, 'setTimeout(() => {}, 30_000);\n');
+    // As valgrind's process shows itself: its own name, its options, then the program and its arguments.
+    const child = spawn(process.execPath, ['--no-warnings', program, '--port', '4000'], { argv0: 'valgrind.bin', stdio: 'ignore' });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const build = await callgrindClientBuild(child.pid!, 'cmd:./my-gateway');
+      expect(build?.name).toBe('my-gateway.cjs');
+      expect(build?.binary).toBe(program);
+      expect(build?.source).toBe('cmd:./my-gateway');
+    } finally {
+      child.kill();
+    }
   });
 });

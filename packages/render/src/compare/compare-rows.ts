@@ -286,8 +286,11 @@ function instructionDesignText(
   i: NonNullable<NonNullable<PublishedCompare['config']['design']>['instructions']>,
 ): { measurement: string; test: string } {
   const d = compare.config.design!;
+  // A native gateway gets neither V8 flags nor a GC before its batches: only Node sides are told of.
+  const node = (compare.instructionEpochs ?? []).some((e) => e.sides.baseline.node || e.sides.candidate.node);
+  const nodeOnly = node ? `, each Node side's after a full GC; V8 flags on Node sides: ${i.v8Flags.join(' ')}` : '';
   return {
-    measurement: `each epoch starts both sides at once under callgrind (${i.valgrindArgs.join(' ')}), sends each ${i.warmupRequests} uncounted requests one at a time, then counts ${i.batchesPerEpoch} batch${i.batchesPerEpoch === 1 ? '' : 'es'} of the scenario's first ${i.batchRequests} requests per side, each after a full GC; V8 flags on Node sides: ${i.v8Flags.join(' ')}`,
+    measurement: `each epoch starts both sides at once under callgrind (${i.valgrindArgs.join(' ')}), sends each ${i.warmupRequests} uncounted requests one at a time, then counts ${i.batchesPerEpoch} batch${i.batchesPerEpoch === 1 ? '' : 'es'} of the scenario's first ${i.batchRequests} requests per side${nodeOnly}`,
     test: `t-test on epoch means of instructions per ok request (sd floored at ${(i.minEpochSd * 100).toFixed(2)}%), repeated after every epoch with error spending (α ${d.alpha} per direction, up to ${compare.plan?.maxEpochs ?? '?'} epochs), first look after ${d.minEpochs} epochs; no change within ±${Number((d.threshold * 100).toFixed(2))}%; budget ${d.budgetMinutes} min`,
   };
 }

@@ -28,4 +28,11 @@ describe('where the instructions went', () => {
     expect(note).toContain('Outer frames cut off: 28.8% / 30.1% of the instructions (their bucket may be wrong)');
     expect(note).not.toContain('guess');
   });
+
+  it('speaks of symbols and inlining for two native gateways, with no JavaScript or JIT words', () => {
+    const note = instructionMovesNote({ ...moves, native: true });
+    expect(note).toContain("functions are the binaries' own symbols, and what the compiler inlined counts for the function it was inlined into");
+    expect(note).toContain('Placed by a guess: 0.4% / 1.2%');
+    expect(note).not.toMatch(/JavaScript|JIT|builtin/);
+  });
 });

@@ -64,5 +64,8 @@ export function instructionMovesNote(moves: InstructionMoves): string {
   const guesses = moves.guessedShare
     ? `Placed by a guess: ${pct(moves.guessedShare.baseline)} / ${pct(moves.guessedShare.candidate)} of the instructions (outer frames cut off before any frame that decides a bucket; cut off in all: ${cutOff})`
     : `Outer frames cut off: ${cutOff} of the instructions (their bucket may be wrong)`;
-  return `From one more pair of processes after the verdict, one batch a side, ${moves.separateCallers} callers kept per count (${instructionCount(moves.totalPerOkRequest.baseline)} → ${instructionCount(moves.totalPerOkRequest.candidate)} per request there); a builtin's or the runtime's instructions count for the JavaScript function that called them. ${guesses}; JIT code without a name: ${pct(moves.unnamedJitShare.baseline)} / ${pct(moves.unnamedJitShare.candidate)}.${failures}`;
+  const pair = `From one more pair of processes after the verdict, one batch a side, ${moves.separateCallers} callers kept per count (${instructionCount(moves.totalPerOkRequest.baseline)} → ${instructionCount(moves.totalPerOkRequest.candidate)} per request there)`;
+  if (moves.native)
+    return `${pair}; functions are the binaries' own symbols, and what the compiler inlined counts for the function it was inlined into. ${guesses}.${failures}`;
+  return `${pair}; a builtin's or the runtime's instructions count for the JavaScript function that called them. ${guesses}; JIT code without a name: ${pct(moves.unnamedJitShare.baseline)} / ${pct(moves.unnamedJitShare.candidate)}.${failures}`;
 }
