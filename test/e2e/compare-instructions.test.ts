@@ -120,7 +120,10 @@ describe('gwprof compare --measure instructions', () => {
     expect(c.analysis.verdict).toBe('regression');
     expect(c.analysis.levels[0]!.decision!.relativeChange).toBeGreaterThan(3);
     for (const epoch of c.instructionEpochs!) expect(epoch.sides.baseline.node || epoch.sides.candidate.node).toBe(false);
-    expect(c.analysis.measure!.notes.join(' ')).toMatch(/the baseline is not a Node process/);
+    // The binary under valgrind is named from valgrind's command line: a native gateway, with its build and no V8 words.
+    expect(c.analysis.measure!.notes.join(' ')).toMatch(/the baseline is a native gateway \(stub-gateway unknown, as built by its owner\)/);
+    expect(c.environment?.gatewayBuilds?.[`baseline:cmd:${binary}`]?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect([c.analysis.measure!.measured, ...c.analysis.measure!.notes].join(' ')).not.toMatch(/V8|JIT/);
     for (const batch of c.batches!) expect(batch.forcedGcMs).toBeNull();
   }, 300_000);
 

@@ -40,10 +40,13 @@ describe('a native gateway', () => {
     expect(build!.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(existsSync(build!.binary)).toBe(true);
     expect(build!.binary.startsWith(cache)).toBe(true);
-    // Its subgraph URLs are the Federation 2 form.
-    expect(readFileSync(path.join(out, 'g', 'grafbase', 'grafbase-4701-4702-4703-4704.toml'), 'utf8')).toMatch(
-      /url = "http:\/\/127\.0\.0\.1:4701\/fed2\/graphql"/,
-    );
+    // Its subgraph URLs are the Federation 2 form, and each schema a file (an introspection URL makes the dev server poll).
+    const configDir = path.join(out, 'g', 'grafbase', '4701-4702-4703-4704');
+    const config = readFileSync(path.join(configDir, 'grafbase.toml'), 'utf8');
+    expect(config).toMatch(/url = "http:\/\/127\.0\.0\.1:4701\/fed2\/graphql"/);
+    expect(config).toMatch(/schema_path = "accounts\.graphql"/);
+    expect(config).not.toMatch(/introspection_url/);
+    expect(readFileSync(path.join(configDir, 'accounts.graphql'), 'utf8')).toMatch(/@key/);
     // Profiled with perf: a CPU profile of CPU time, its perf script text and a flame graph.
     expect(step.profile?.samples).toBeGreaterThan(50);
     for (const file of ['step-4.cpuprofile', 'step-4.perf.txt', 'step-4.flame.html']) expect(existsSync(path.join(out, 'g', file)), file).toBe(true);
