@@ -121,3 +121,5 @@ export {
 export { analyzeInstructionComparison } from './instructions/instruction-comparison.js';
 export { comparisonOutcome } from './compare/comparison-outcome.js';
 export { analyzeRunsComparison } from './compare/runs-comparison.js';
+export { planBisection, meanLog, type BisectDesign, type BisectPlan, type PlannedPoint } from './bisect/bisect-plan.js';
+export { analyzeBisection, planOf, reproduceArgs } from './bisect/bisect-analysis.js';

@@ -7,6 +7,7 @@ import { sweepCommand } from './sweep-command.js';
 import { bucketsCommand } from './buckets-command.js';
 import { reportCommand } from './report-command.js';
 import { compareCommand } from './compare-command.js';
+import { bisectCommand } from './bisect-command.js';
 import { openCommand } from './open-command.js';
 import { upCommand } from './up-command.js';
 import { soakCommand } from './soak-command.js';
@@ -36,6 +37,7 @@ program.configureOutput(output);
 for (const command of [
   sweepCommand(),
   compareCommand(),
+  bisectCommand(),
   soakCommand(),
   upCommand(),
   goldensCommand(),

@@ -210,6 +210,21 @@ export function compareCommand(): Command {
   });
 }
 
+/**
+ * A comparison's options from its command line's arguments, as `gwprof compare` would take them:
+ * a bisection confirms a step by running exactly its reproduce line.
+ */
+export function compareOptionsFromArgs(args: string[], signal: AbortSignal, progress: ProgressLine): CompareOptions {
+  let parsed: CompareFlags | null = null;
+  const command = compareCommand()
+    .exitOverride()
+    .action((flags: CompareFlags) => {
+      parsed = flags;
+    });
+  command.parse(args, { from: 'user' });
+  return compareOptions(parsed!, signal, progress);
+}
+
 async function compareAction(flags: CompareFlags): Promise<number> {
   const json = jsonFile(flags.json);
   const copies: CompareCopies = { ...(flags.markdown ? { markdown: flags.markdown } : {}), ...(json ? { json } : {}) };

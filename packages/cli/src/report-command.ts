@@ -3,8 +3,9 @@ import { colorWanted } from './color.js';
 import path from 'node:path';
 import { Command } from 'commander';
 import { loadBucketRules } from '@gwprof/analysis';
-import { BUILT_IN_RULES, publishCompare, publishRun, publishSoak } from '@gwprof/publish';
+import { BUILT_IN_RULES, publishBisect, publishCompare, publishRun, publishSoak } from '@gwprof/publish';
 import { renderSoakTerminal } from '@gwprof/render';
+import { printBisect, bisectExitCode } from './bisect-command.js';
 import { COMPARE_FILE, GwprofError, RESULTS_FILE, runKindOf } from '@gwprof/results';
 import { compareExitCode, printCompare } from './compare-command.js';
 import { exitCode, printRun } from './sweep-command.js';
@@ -24,6 +25,12 @@ export function reportCommand(): Command {
 }
 
 async function reportAction(runDir: string, flags: { rules?: string; color: boolean }): Promise<number> {
+  if (runKindOf(runDir) === 'bisect') {
+    if (flags.rules) throw new GwprofError('--rules applies to sweeps; a bisection counts instructions, with no CPU buckets of its own');
+    const bisect = publishBisect(runDir);
+    printBisect(bisect, runDir);
+    return bisectExitCode(bisect);
+  }
   if (existsSync(path.join(runDir, COMPARE_FILE))) {
     if (flags.rules) throw new GwprofError('--rules applies to sweeps; a comparison is published with the built-in rules');
     const compare = await publishCompare(runDir);

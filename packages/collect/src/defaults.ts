@@ -182,6 +182,22 @@ export const DEFAULTS = {
       profileRequests: 10,
     },
   },
+  bisect: {
+    /** A step is a change of 1% between neighbouring points: the comparison by instructions' threshold. */
+    threshold: 0.01,
+    /**
+     * Ranges whose ends differ by less than half the threshold are taken as flat: a step of 1% that a
+     * later one partly took back still splits its range.
+     */
+    splitFraction: 0.5,
+    /**
+     * One point's count between fresh processes scatters by 0.06-0.08% on the native gateways and
+     * 0.14-0.3% on the Node ones (docs/validation/compare-instructions.md, compare-instructions-native.md).
+     */
+    pointSd: 0.002,
+    /** A step near the threshold: its points counted up to three times each. */
+    maxCountsPerPoint: 3,
+  },
   soak: {
     scenario: 'varied',
     durationSec: 30 * 60,

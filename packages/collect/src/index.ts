@@ -31,3 +31,4 @@ export { TreeUsageMeter, cpuSeconds } from './proc-stats.js';
 export { bringUp } from './up.js';
 export { attachSubgraphs } from './subgraphs.js';
 export { firstDifference, inSelectionOrder, selectionOrderOf } from './validate-response.js';
+export { runBisect, type BisectOptions, type BisectOutcome } from './bisect/run-bisect.js';

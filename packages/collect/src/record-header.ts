@@ -1,10 +1,10 @@
 /** What every record gwprof writes begins with, and what the records of one gateway under test share. */
-import { RESULTS_SCHEMA_VERSION, type RecordHeader, type ServicesRecord } from '@gwprof/results';
+import { RESULTS_SCHEMA_VERSION, type RecordHeader, type RecordKind, type ServicesRecord } from '@gwprof/results';
 import type { ServiceOptions } from './test-bed.js';
 import { TOOL_VERSION } from './version.js';
 
 /** The start of every record: its schema, the tool, its kind and id, and a running state. */
-export function recordHeader<K extends 'sweep' | 'compare' | 'soak'>(kind: K, runId: string): RecordHeader<K> {
+export function recordHeader<K extends RecordKind>(kind: K, runId: string): RecordHeader<K> {
   return {
     schemaVersion: RESULTS_SCHEMA_VERSION,
     tool: { name: 'gwprof', version: TOOL_VERSION },

@@ -4,10 +4,10 @@
  * the processes are stopped and the record is finished and written, so what was measured is kept.
  * A failure that is not an interruption is returned, for the caller to report (a bug with its stack).
  */
-import { asError, type RecordHeader } from '@gwprof/results';
+import { asError, type RecordHeader, type RecordKind } from '@gwprof/results';
 import type { Session } from './session.js';
 
-export interface Lifecycle<R extends RecordHeader<'sweep' | 'compare' | 'soak'>> {
+export interface Lifecycle<R extends RecordHeader<RecordKind>> {
   record: R;
   session: Pick<Session, 'close' | 'logs'>;
   signal: AbortSignal;
@@ -21,7 +21,7 @@ export interface Lifecycle<R extends RecordHeader<'sweep' | 'compare' | 'soak'>>
   release?: () => Promise<void>;
 }
 
-export async function runLifecycle<R extends RecordHeader<'sweep' | 'compare' | 'soak'>>(life: Lifecycle<R>, body: () => Promise<void>): Promise<Error | null> {
+export async function runLifecycle<R extends RecordHeader<RecordKind>>(life: Lifecycle<R>, body: () => Promise<void>): Promise<Error | null> {
   const { record, session, signal } = life;
   let failure: Error | null = null;
   try {

@@ -15,3 +15,6 @@ export { renderFlameGraphHtml } from './flamegraph/flamegraph-html.js';
 // pprof, for `pprof -diff_base`
 export { encodePprofProfile, pprofDiffCommand } from './compare/pprof-profile.js';
 export { renderSoakHtml, renderSoakMarkdown, renderSoakTerminal, soakClock, soakVerdictLine, thinIntervals } from './soak/soak-report.js';
+export { renderBisectTable } from './bisect/bisect-table.js';
+export { renderBisectMarkdown } from './bisect/bisect-markdown.js';
+export { renderBisectHtml } from './bisect/bisect-html.js';

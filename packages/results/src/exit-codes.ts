@@ -19,7 +19,7 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-export type CommandName = 'sweep' | 'compare' | 'soak' | 'up' | 'goldens' | 'export' | 'import' | 'buckets' | 'report' | 'open';
+export type CommandName = 'sweep' | 'compare' | 'soak' | 'bisect' | 'up' | 'goldens' | 'export' | 'import' | 'buckets' | 'report' | 'open';
 
 /**
  * What each command's exit codes mean, in its own words: every --help prints it (exitCodesHelp),
@@ -46,6 +46,13 @@ export const COMMAND_EXITS: Readonly<Record<CommandName, ReadonlyArray<readonly 
     [EXIT.error, 'bad input or a harness error'],
     [EXIT.inconclusive, 'inconclusive'],
     [EXIT.interrupted, 'interrupted'],
+  ],
+  bisect: [
+    [EXIT.ok, 'no regression step above the threshold between the good and the bad end'],
+    [EXIT.failed, 'one or more regression steps above the threshold, each between two neighbouring points'],
+    [EXIT.error, 'bad input, an end that could not be counted, or a harness error'],
+    [EXIT.inconclusive, 'a step within the noise of the threshold after its repeats: counted, not decided'],
+    [EXIT.interrupted, 'interrupted: bisect.json keeps every counted point; --resume goes on'],
   ],
   up: [
     [EXIT.ok, 'stopped by Ctrl-C or SIGTERM'],

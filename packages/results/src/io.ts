@@ -5,9 +5,11 @@ import path from 'node:path';
 import { GwprofError } from './errors.js';
 import { RESULTS_SCHEMA_VERSION, type CompareResult, type RunResult, type StepAnalysis, type StepRecord } from './types.js';
 import type { SoakResult } from './soak-types.js';
+import type { BisectResult } from './bisect-types.js';
 
 export const RESULTS_FILE = 'results.json';
 export const COMPARE_FILE = 'compare.json';
+export const BISECT_FILE = 'bisect.json';
 
 export function writeJsonAtomic(file: string, value: unknown): void {
   const temporary = `${file}.${process.pid}.tmp`;
@@ -118,8 +120,21 @@ export function readSoakResult(runDir: string): SoakResult {
   return value as SoakResult;
 }
 
-/** What kind of run a folder holds, from its files: a sweep or soak (results.json) or a comparison (compare.json). */
-export function runKindOf(runDir: string): 'sweep' | 'soak' | 'compare' {
+export function writeBisectResult(runDir: string, bisect: BisectResult): void {
+  writeJsonAtomic(path.join(runDir, BISECT_FILE), bisect);
+}
+
+export function readBisectResult(runDir: string): BisectResult {
+  const file = path.join(runDir, BISECT_FILE);
+  const value = readJson(file) as Partial<BisectResult>;
+  if (value?.kind !== 'bisect' || !Array.isArray(value.points)) throw new GwprofError(`${file} is not a gwprof bisection`);
+  checkSchema(file, value.schemaVersion);
+  return value as BisectResult;
+}
+
+/** What kind of run a folder holds, from its files: a sweep or soak (results.json), a bisection (bisect.json) or a comparison (compare.json). */
+export function runKindOf(runDir: string): 'sweep' | 'soak' | 'compare' | 'bisect' {
+  if (existsSync(path.join(runDir, BISECT_FILE))) return 'bisect';
   const results = path.join(runDir, RESULTS_FILE);
   if (existsSync(results)) return (readJson(results) as { kind?: string }).kind === 'soak' ? 'soak' : 'sweep';
   return 'compare';

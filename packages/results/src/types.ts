@@ -470,7 +470,10 @@ export interface CapacityAnalysis {
 }
 
 /** What every run record starts with: a sweep's results.json, a comparison's compare.json, a soak's results.json. */
-export interface RecordHeader<K extends 'sweep' | 'compare' | 'soak'> {
+/** The kinds of run folder gwprof writes. */
+export type RecordKind = 'sweep' | 'compare' | 'soak' | 'bisect';
+
+export interface RecordHeader<K extends RecordKind> {
   schemaVersion: number;
   tool: { name: 'gwprof'; version: string };
   kind: K;

@@ -8,6 +8,12 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 
+/**
+ * The object of the program callgrind ran (its `cmd:`), whatever its path: two builds of one
+ * gateway live at different paths (two checkouts, two cache folders), and their functions pair.
+ */
+export const GATEWAY_BINARY = '(the gateway binary)';
+
 export interface CallgrindContext {
   /** Innermost first: the function itself, then its callers. */
   frames: string[];
@@ -29,6 +35,8 @@ export class ContextReader<L> {
   private afterCalls = false;
   private object = '';
   private calledObject: string | null = null;
+  /** The file name of the program callgrind ran, from the `cmd:` header. */
+  private program: string | null = null;
   total: number | null = null;
 
   constructor(
@@ -67,6 +75,7 @@ export class ContextReader<L> {
       const key = line.slice(0, colon);
       const value = line.slice(colon + 1).trim();
       if (key === 'positions') this.positions = value.split(/\s+/).length;
+      else if (key === 'cmd') this.program = baseName(value.split(/\s+/)[0] ?? '');
       else if (key === 'totals') this.total = Number(value.split(/\s+/)[0]);
     }
   }
@@ -74,10 +83,14 @@ export class ContextReader<L> {
   /** An object by its compressed id, remembered the first time it is named. */
   private objectOf(raw: string): string {
     const match = /^\((\d+)\)(?:\s+(.*))?$/.exec(raw.trim());
-    if (!match) return raw.trim();
+    if (!match) return this.named(raw.trim());
     const [, id, name] = match;
-    if (name !== undefined) this.objectById.set(id!, name);
+    if (name !== undefined) this.objectById.set(id!, this.named(name));
     return this.objectById.get(id!) ?? '';
+  }
+
+  private named(object: string): string {
+    return this.program !== null && baseName(object) === this.program ? GATEWAY_BINARY : object;
   }
 
   /** A context by its compressed id ("(12) name" the first time, "(12)" after) or by its plain name. */
@@ -123,4 +136,8 @@ export function callgrindContexts(text: string): { total: number | null; context
 export async function readContextsFromFile<L>(file: string, reader: ContextReader<L>): Promise<void> {
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   for await (const line of lines) reader.line(line);
+}
+
+function baseName(file: string): string {
+  return file.slice(file.lastIndexOf('/') + 1);
 }

@@ -163,4 +163,23 @@ describe('instructionProfile of a native program', () => {
     expect(names).not.toContain('2');
     expect(names).toContain('graphql_parser::query::grammar::selection_set');
   });
+
+  it('pairs the functions of two builds of the gateway at different paths: the program callgrind ran is one object', () => {
+    const build = (dir: string, loop: number) =>
+      instructionBreakdown(
+        instructionProfile(
+          callgrindContexts(
+            `events: Ir\ncmd: ./gateway-bin\npositions: line\nob=(1) ${dir}/gateway-bin\nfl=(1) ???\nfn=(1) sample_gateway::resolve_ok'sample_gateway::serve\n0 ${loop}\nob=(2) /usr/lib/x86_64-linux-gnu/libc.so.6\nfn=(2) malloc'sample_gateway::serve\n0 10\ntotals: ${loop + 10}\n`,
+          ).contexts,
+          new PerfMap(''),
+          8,
+          true,
+        ),
+        DEFAULT_BUCKET_RULES,
+      );
+    const side = (b: ReturnType<typeof build>) => ({ breakdown: b, ok: 1, requests: 1 });
+    const moves = instructionMoves(side(build('/runs/worktrees/0797536c5ef4', 300)), side(build('/runs/worktrees/d0af691cb5c1', 309)), 8);
+    expect(moves.functions[0]).toMatchObject({ functionName: 'sample_gateway::resolve_ok', url: '(the gateway binary)', deltaPerOkRequest: 9 });
+    expect(moves.functions.find((f) => f.functionName === 'malloc')).toMatchObject({ url: '/usr/lib/x86_64-linux-gnu/libc.so.6', deltaPerOkRequest: 0 });
+  });
 });

@@ -14,8 +14,10 @@ export function commandGateway(shellCommand: string, cwd = userFolder()): Gatewa
     packageVersions: () => ({}),
     prepare: async () => undefined,
     launch(): GatewayLaunch {
-      // exec: the shell becomes the gateway when the command is a single program.
-      return { command: 'sh', args: ['-c', `exec ${shellCommand}`], cwd, isNodeScript: false };
+      // exec: the shell becomes the gateway when the command is a single program; a command list
+      // (`cd build && exec ./gateway`) is run as written, its own exec making the gateway the process.
+      const script = /[;&|\n]/.test(shellCommand) ? shellCommand : `exec ${shellCommand}`;
+      return { command: 'sh', args: ['-c', script], cwd, isNodeScript: false };
     },
   };
 }

@@ -9,7 +9,8 @@ import path from 'node:path';
 import type { InstructionBatch, InstructionDesign, InstructionSide } from '@gwprof/results';
 import type { GatewayUnderTest } from '../gateway-under-test.js';
 import type { CallgrindLaunch } from '../gateway-process.js';
-import type { ComparisonContext } from '../epochs/context.js';
+import type { CompareOptions, ComparisonContext } from '../epochs/context.js';
+import type { Scenario } from '../scenario.js';
 import { SIDES, type Side } from '../epochs/gateway-pair.js';
 import { allocationCallsOfFile } from '@gwprof/analysis';
 import { startCounting, stopCounting } from './callgrind.js';
@@ -17,6 +18,13 @@ import { sendSequential, type SequentialResult } from './sequential-batch.js';
 
 /** A request under callgrind may take seconds: never sooner than this is it a timeout. */
 const MIN_TIMEOUT_MS = 120_000;
+
+/** What counting a batch needs of a run: its requests, its folder and its options (a comparison's, or a bisection's). */
+export interface CountingContext {
+  scenarios: Record<Side, Scenario>;
+  session: { runDir: string };
+  options: Pick<CompareOptions, 'timeoutSec' | 'signal' | 'onProgress'>;
+}
 
 export interface CountedSide {
   gateway: GatewayUnderTest;
@@ -63,13 +71,13 @@ export async function startPair(ctx: ComparisonContext, label: string, design: I
   return { startedAt, sides, records };
 }
 
-function callgrindLaunch(ctx: ComparisonContext, side: Side, label: string, design: InstructionDesign, extras: PairExtras): CallgrindLaunch {
+export function callgrindLaunch(ctx: CountingContext, side: Side, label: string, design: InstructionDesign, extras: PairExtras): CallgrindLaunch {
   const dir = path.join(ctx.session.runDir, 'callgrind');
   mkdirSync(dir, { recursive: true });
   return { valgrindArgs: [...design.valgrindArgs, ...extras.valgrindArgs], outFile: path.join(dir, `${side}-e${label}.%p`) };
 }
 
-function sideRecord(gateway: GatewayUnderTest, warmup: SequentialResult): InstructionSide {
+export function sideRecord(gateway: GatewayUnderTest, warmup: SequentialResult): InstructionSide {
   return {
     pid: gateway.process!.serverPid,
     node: gateway.profiler?.collectGarbage !== undefined,
@@ -87,7 +95,7 @@ function throwOnFailedWarmup(warmups: readonly SequentialResult[]): void {
   throw new Error(`the ${SIDES[i]}'s warm-up had ${w.requests - w.ok} of ${w.requests} responses fail validation: ${w.failureSamples[0]?.message ?? ''}`);
 }
 
-export function timeoutMs(ctx: ComparisonContext): number {
+export function timeoutMs(ctx: CountingContext): number {
   return Math.max(MIN_TIMEOUT_MS, ctx.options.timeoutSec * 1000);
 }
 
@@ -95,14 +103,16 @@ export function timeoutMs(ctx: ComparisonContext): number {
 export interface BatchPlace {
   epoch: number;
   batch: number;
+  /** What the progress line calls the batch instead of its epoch, batch and side (a bisection's point). */
+  label?: string;
 }
 
 /** One counted batch of one side; null when interrupted. */
 export async function countBatch(
-  ctx: ComparisonContext,
+  ctx: CountingContext,
   side: CountedSide,
   name: Side,
-  { epoch, batch }: BatchPlace,
+  { epoch, batch, label }: BatchPlace,
   design: InstructionDesign,
   requests = design.batchRequests,
   timeout = timeoutMs(ctx),
@@ -124,7 +134,7 @@ export async function countBatch(
   // A Node gateway's heap is V8's: its allocator calls are not its allocations.
   const allocationCalls = gateway.profiler?.collectGarbage ? null : await allocationCallsOfFile(dump.file);
   ctx.options.onProgress(
-    `${epoch ? `epoch ${epoch} batch ${batch}` : 'where the instructions went:'} ${name}: ${(dump.total / Math.max(1, sent.ok) / 1e6).toFixed(3)} M instructions/req (${sent.ok}/${sent.requests} ok, ${sent.seconds.toFixed(1)} s)`,
+    `${label ?? `${epoch ? `epoch ${epoch} batch ${batch}` : 'where the instructions went:'} ${name}`}: ${(dump.total / Math.max(1, sent.ok) / 1e6).toFixed(3)} M instructions/req (${sent.ok}/${sent.requests} ok, ${sent.seconds.toFixed(1)} s)`,
     true,
   );
   return {

@@ -1,0 +1,58 @@
+/** The plain-text pieces of a bisection every renderer shares: the points visited, the steps, what was measured. */
+import type { BisectStep, PublishedBisect } from '@gwprof/results';
+import { NONE, signedPercent } from '../format.js';
+import { instructionCount } from '../compare/instruction-moves.js';
+
+export const POINT_HEADERS = ['#', 'point', 'instructions/req', 'change', 'counts', 'note'];
+
+/** One row per point counted or skipped, in history order; the change is from the previous counted point. */
+export function pointRows(bisect: PublishedBisect): string[][] {
+  const { perRequest } = bisect.analysis;
+  let previous: number | null = null;
+  const rows: string[][] = [];
+  for (const point of bisect.points) {
+    const value = perRequest[point.index] ?? null;
+    if (value === null && !point.skipped) continue;
+    const trusted = value !== null && !point.skipped;
+    const change = trusted && previous !== null ? signedPercent(value / previous - 1, 2) : NONE;
+    const step = bisect.analysis.steps.find((s) => s.bad === point.index);
+    const note = point.skipped ? `skipped (${point.skipped.stage}): ${point.skipped.reason}` : step ? stepNote(step) : '';
+    rows.push([String(point.index), point.label, value !== null ? instructionCount(value) : NONE, change, String(point.counts.length), note]);
+    if (trusted) previous = value;
+  }
+  return rows;
+}
+
+function stepNote(step: BisectStep): string {
+  return step.nearThreshold ? `step within the noise of the threshold` : `${step.kind} step`;
+}
+
+/** `0.2.6 → 0.2.8: +3.02%` with the skipped points it spans. */
+export function stepTitle(bisect: PublishedBisect, step: BisectStep): string {
+  const good = bisect.points[step.good]!;
+  const bad = bisect.points[step.bad]!;
+  const skipped = step.skippedBetween.length > 0 ? ` (somewhere in ${step.skippedBetween.length} skipped point(s) between)` : '';
+  return `${good.label} → ${bad.label}: ${signedPercent(step.relativeChange, 2)} instructions/req${skipped}`;
+}
+
+/** The confirmation of a step as one line; null when there is none. */
+export function confirmationLine(bisect: PublishedBisect, step: BisectStep): string | null {
+  const c = bisect.confirmations.find((x) => x.good === step.good && x.bad === step.bad);
+  if (!c) return null;
+  if (c.error || c.verdict === null) return `Confirmation by a full comparison failed: ${c.error ?? 'no verdict'} (${c.runDir}).`;
+  const interval = c.interval ? ` [${signedPercent(c.interval.low, 2)}, ${signedPercent(c.interval.high, 2)}]` : '';
+  return `Confirmed by a full comparison by instructions: ${c.verdict}, ${signedPercent(c.relativeChange, 2)}${interval} (exit ${c.exitCode}; ${c.runDir}).`;
+}
+
+/** What the bisection measured, and what a count cannot see. */
+export function bisectStatement(bisect: PublishedBisect): string {
+  const { config } = bisect;
+  const counted = bisect.points.filter((p) => p.counts.length > 0).length;
+  const total = bisect.points.length;
+  return (
+    `Instructions per validated request, counted under callgrind in one batch of ${config.instructions.batchRequests} requests after ${config.instructions.warmupRequests} uncounted ones, each point in a fresh process; ` +
+    `${counted} of ${total} points counted. A step is a change of at least ${(config.threshold * 100).toFixed(1)}% between two neighbouring counted points; ` +
+    `a range whose ends differ by less than ${(config.splitFraction * config.threshold * 100).toFixed(2)}% is taken as flat, so steps that cancel inside it are not seen. ` +
+    'A count cannot see time spent waiting (I/O, locks, the kernel), cache misses or what another process does: confirm a step by time with `gwprof compare` (the reproduce line without --measure instructions).'
+  );
+}

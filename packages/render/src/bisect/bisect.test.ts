@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeBisection } from '@gwprof/analysis';
+import type { InstructionMoves, PublishedBisect } from '@gwprof/results';
+import { bisectRecord } from '../../../analysis/src/testing/bisect-record.js';
+import { findExternalResourceLoads } from '../test-fixtures/external-resources.js';
+import { renderBisectHtml } from './bisect-html.js';
+import { renderBisectMarkdown } from './bisect-markdown.js';
+import { renderBisectTable } from './bisect-table.js';
+
+const M = 1e6;
+
+const moves: InstructionMoves = {
+  separateCallers: 160,
+  native: true,
+  totalPerOkRequest: { baseline: 1.0 * M, candidate: 1.03 * M },
+  truncatedShare: { baseline: 0, candidate: 0 },
+  unnamedJitShare: { baseline: 0, candidate: 0 },
+  buckets: [{ bucket: 'own code', baselinePerOkRequest: 0.3 * M, candidatePerOkRequest: 0.33 * M, deltaPerOkRequest: 0.03 * M }],
+  functions: [
+    {
+      functionName: 'router::plan::execute',
+      url: 'hive_router',
+      bucket: 'own code',
+      baselinePerOkRequest: 0.1 * M,
+      candidatePerOkRequest: 0.13 * M,
+      deltaPerOkRequest: 0.03 * M,
+    } as InstructionMoves['functions'][number],
+  ],
+};
+
+function published(): PublishedBisect {
+  const record = bisectRecord([M, null, M, { stage: 'build', reason: 'error[E0425]' }, 1.03 * M, 1.03 * M]);
+  record.confirmations = [
+    { good: 2, bad: 4, runDir: 'confirm-2-4', verdict: 'regression', relativeChange: 0.0301, interval: { low: 0.025, high: 0.035 }, exitCode: 1, moves },
+  ];
+  return { ...record, analysis: analyzeBisection(record) };
+}
+
+describe('a bisection rendered', () => {
+  it('prints the verdict, the counted and skipped points, and the step with its confirmation and reproduce line', () => {
+    const text = renderBisectTable(published());
+    expect(text).toMatch(/^BISECT: 1 REGRESSION STEP ABOVE 1\.0%/);
+    expect(text).toMatch(/0\.1\.3 .*skipped \(build\): error\[E0425\]/);
+    expect(text).toMatch(/0\.1\.2 → 0\.1\.4: \+3\.00% instructions\/req \(somewhere in 1 skipped point\(s\) between\)/);
+    expect(text).toMatch(/Confirmed by a full comparison by instructions: regression, \+3\.01% \[\+2\.50%, \+3\.50%\]/);
+    expect(text).toMatch(/reproduce: gwprof compare --measure instructions --baseline hive-router@0\.1\.2 --candidate hive-router@0\.1\.4/);
+    expect(text).not.toMatch(/0\.1\.1 /);
+  });
+
+  it('writes markdown with the functions behind the step and what a count cannot see', () => {
+    const md = renderBisectMarkdown(published());
+    expect(md).toMatch(/^## gwprof bisect: 1 regression step above 1\.0%/);
+    expect(md).toMatch(/`router::plan::execute`/);
+    expect(md).toMatch(/```sh\ngwprof compare --measure instructions/);
+    expect(md).toMatch(/cannot see time spent waiting/);
+  });
+
+  it('draws the curve of the counted points with the step marked, in a page that loads nothing', () => {
+    const html = renderBisectHtml(published());
+    expect(html).toMatch(/<svg id="bisect-curve"/);
+    expect(html).toMatch(/<g class="marker">/);
+    // Four points counted (0, 2, 4, 5): four dots.
+    expect(html.match(/<circle /g)).toHaveLength(4);
+    expect(findExternalResourceLoads(html)).toEqual([]);
+  });
+});

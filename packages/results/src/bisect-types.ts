@@ -1,0 +1,129 @@
+/**
+ * What `gwprof bisect` records (bisect.json): the ordered points between a good and a bad end
+ * (published versions of a built-in gateway, or a repository's commits with a build command), each
+ * point's counted batches, the points it could not count and why, and the comparisons that
+ * confirmed each step. It is rewritten after every point, and a bisection resumes from it.
+ */
+import type { RecordHeader, RequestSourceRecord, RunEnvironment } from './types.js';
+import type { InstructionDesign, InstructionMoves } from './instruction-types.js';
+
+/** Where the points come from. */
+export type BisectSource =
+  | { kind: 'versions'; gateway: string }
+  | {
+      kind: 'commits';
+      /** The repository's folder. */
+      repo: string;
+      /** Shell command run in each commit's worktree before it starts; its exit code decides whether the commit builds. */
+      build: string | null;
+      /** Shell command that starts the gateway, run in the commit's worktree (a `cmd:` gateway). */
+      run: string;
+    };
+
+export interface BisectConfig extends RequestSourceRecord {
+  source: BisectSource;
+  /** The good (older) and bad (newer) ends as given. */
+  good: string;
+  bad: string;
+  /** Relative change per request between two neighbouring points that is a step. */
+  threshold: number;
+  /** A range whose ends differ by less than this share of the threshold is not split: taken as flat. */
+  splitFraction: number;
+  /** Scatter of one point's count between processes (log units): decides which steps are near the threshold. */
+  pointSd: number;
+  /** Counts of a point at most (the first and its repeats), for a step near the threshold. */
+  maxCountsPerPoint: number;
+  /** How each point is counted: the comparison's design by instructions. */
+  instructions: InstructionDesign;
+  /** Each step found is confirmed by a full `gwprof compare --measure instructions` of its two points. */
+  confirm: boolean;
+}
+
+/** Why a point was not counted (`git bisect skip`). */
+export interface BisectSkip {
+  stage: 'install' | 'build' | 'start' | 'validate';
+  reason: string;
+}
+
+/** One counted batch of one point, in its own fresh process. */
+export interface BisectCount {
+  startedAt: string;
+  pid: number;
+  requests: number;
+  ok: number;
+  instructions: number;
+  instructionsPerOkRequest: number;
+  /** A native gateway's allocator calls in the batch; null for a Node gateway. */
+  allocationCalls: number | null;
+  warmupSec: number;
+}
+
+export interface BisectPoint {
+  /** 0 is the good end, the last the bad end. */
+  index: number;
+  /** A version, or a commit's full hash. */
+  id: string;
+  /** What a reader recognises: the version, or the short hash and the commit's subject. */
+  label: string;
+  /** The gateway spec that runs it (a `cmd:` for a commit). */
+  spec: string;
+  counts: BisectCount[];
+  skipped: BisectSkip | null;
+}
+
+/** The full comparison of a step's two points, in a folder of the bisection's own. */
+export interface BisectConfirmation {
+  good: number;
+  bad: number;
+  /** Relative to the bisection's folder. */
+  runDir: string;
+  verdict: string | null;
+  relativeChange: number | null;
+  interval: { low: number; high: number } | null;
+  exitCode: number | null;
+  /** Where the instructions went between the two points, from the comparison's profile pair; null without one. */
+  moves: InstructionMoves | null;
+  error?: string;
+}
+
+export interface BisectResult extends RecordHeader<'bisect'> {
+  config: BisectConfig;
+  environment: RunEnvironment | null;
+  points: BisectPoint[];
+  confirmations: BisectConfirmation[];
+  /** How many times the bisection was resumed from this file. */
+  resumes: number;
+  stopReason: string;
+  analysis: BisectAnalysis | null;
+}
+
+/** A step between two neighbouring counted points (only skipped points between them). */
+export interface BisectStep {
+  good: number;
+  bad: number;
+  /** Points between them that could not be counted: the step lies somewhere in that range. */
+  skippedBetween: number[];
+  relativeChange: number;
+  kind: 'regression' | 'improvement';
+  /** The change lies within the noise's reach of the threshold even after repeats. */
+  nearThreshold: boolean;
+  /** One line that measures the step again with the full comparison. */
+  reproduce: string;
+}
+
+export type PublishedBisect = BisectResult & { analysis: BisectAnalysis };
+
+export interface BisectAnalysis {
+  /** Mean instructions per validated request of each counted point, by index; null when not counted. */
+  perRequest: (number | null)[];
+  /** Relative change from the good end to the bad end. */
+  totalChange: number | null;
+  steps: BisectStep[];
+  /** Ranges taken as flat: their ends differ by less than the split share of the threshold. */
+  flatRanges: { good: number; bad: number; relativeChange: number }[];
+  /** What is still to count (empty when the bisection is finished). */
+  pending: number[];
+  verdict: string;
+  reasons: string[];
+  exitCode: number;
+}
