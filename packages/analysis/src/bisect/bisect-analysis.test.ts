@@ -25,7 +25,12 @@ describe('analyzeBisection', () => {
   });
 
   it('says a step near the threshold is not decided after its repeats (exit 3)', () => {
-    const analysis = analyzeBisection(bisectRecord([[M, M, M], [1.0101 * M, 1.0099 * M, 1.01 * M]]));
+    const analysis = analyzeBisection(
+      bisectRecord([
+        [M, M, M],
+        [1.0101 * M, 1.0099 * M, 1.01 * M],
+      ]),
+    );
     expect(analysis.steps).toMatchObject([{ nearThreshold: true }]);
     expect(analysis.exitCode).toBe(3);
   });
