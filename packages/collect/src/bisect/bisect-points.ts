@@ -1,11 +1,11 @@
 /**
- * The ordered points of a bisection, good end first: a built-in native gateway's published versions
- * between two of them (Grafbase's from the npm registry, the routers' from crates.io's index, or a
- * list given), or a repository's first-parent commits between two revisions.
+ * The ordered points of a bisection, good end first: a built-in gateway's published versions between
+ * two of them (Hive Gateway's, Apollo Gateway's and Grafbase's from the npm registry, the routers'
+ * from crates.io's index, or a list given), or a repository's first-parent commits between two revisions.
  */
 import { execFileSync } from 'node:child_process';
 import { GwprofError, type BisectPoint } from '@gwprof/results';
-import { NATIVE_BINARIES } from '../gateways/index.js';
+import { NATIVE_BINARIES, VERSIONED_PACKAGE } from '../gateways/index.js';
 
 export interface PointId {
   id: string;
@@ -14,18 +14,24 @@ export interface PointId {
 
 /** Versions between good and bad (both included), oldest first; prereleases only when an end is one. */
 export async function versionPoints(gateway: string, good: string, bad: string, listed?: string[]): Promise<PointId[]> {
-  const binary = NATIVE_BINARIES[gateway];
-  if (!binary)
-    throw new GwprofError(
-      `bisect --gateway takes a built-in native gateway (${Object.keys(NATIVE_BINARIES).join(', ')}); bisect other gateways by commits with --repo, --build and --run`,
-    );
-  const published = listed ?? (binary.source === 'npm' ? npmVersions(binary.package) : await crateVersions(binary.crate));
+  const published = listed ?? (await publishedVersions(gateway));
   const prerelease = (v: string) => /-/.test(v);
   const keep = published.filter((v) => !prerelease(v) || v === good || v === bad).sort(compareVersions);
   for (const end of [good, bad])
     if (!keep.includes(end)) throw new GwprofError(`${gateway} has no published version ${end} (have: ${keep.slice(-8).join(', ')}, …)`);
   if (compareVersions(good, bad) >= 0) throw new GwprofError(`--good ${good} must be older than --bad ${bad}`);
   return keep.filter((v) => compareVersions(v, good) >= 0 && compareVersions(v, bad) <= 0).map((v) => ({ id: v, label: v }));
+}
+
+/** Where a built-in gateway's versions are published: npm for Grafbase and the Node gateways, crates.io for the routers. */
+async function publishedVersions(gateway: string): Promise<string[]> {
+  const binary = NATIVE_BINARIES[gateway];
+  if (binary) return binary.source === 'npm' ? npmVersions(binary.package) : crateVersions(binary.crate);
+  const pkg = VERSIONED_PACKAGE[gateway];
+  if (pkg) return npmVersions(pkg);
+  throw new GwprofError(
+    `bisect --gateway takes a built-in gateway with published versions (${[...Object.keys(VERSIONED_PACKAGE), ...Object.keys(NATIVE_BINARIES)].join(', ')}); bisect other gateways by commits with --repo, --build and --run`,
+  );
 }
 
 function npmVersions(pkg: string): string[] {

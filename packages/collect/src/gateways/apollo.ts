@@ -4,11 +4,11 @@ import { gatewayDir } from '../paths.js';
 import { resolveVersions } from './package-versions.js';
 import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
 
-const apolloDir = gatewayDir('apollo');
-
-export function apolloGateway(): GatewayAdapter {
+/** `dir`: the folder of its packages (another published version's, for `apollo@2.9.0`). */
+export function apolloGateway(dir = gatewayDir('apollo'), spec = 'apollo'): GatewayAdapter {
+  const apolloDir = dir;
   return {
-    spec: 'apollo',
+    spec,
     description: 'Apollo Gateway (@apollo/gateway, IntrospectAndCompose) on @apollo/server',
     startTimeoutMs: 60_000,
     packageVersions: () => resolveVersions(apolloDir, ['@apollo/gateway', '@apollo/server', '@apollo/query-planner', 'graphql']),

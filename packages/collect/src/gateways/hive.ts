@@ -3,7 +3,7 @@
  * running subgraphs (gateways/hive/mesh.config.mjs, URLs from SUBGRAPH_<NAME>_URL) into the run
  * folder, then `@graphql-hive/gateway` serves it in one process:
  *
- *   node @graphql-hive/gateway/dist/bin.js supergraph <runDir>/hive/supergraph-<subgraph ports>.graphql
+ *   node <@graphql-hive/gateway's hive-gateway bin> supergraph <runDir>/hive/supergraph-<subgraph ports>.graphql
  *     --config-path gateways/hive/gateway.config.mjs --port $PORT --host 127.0.0.1 --fork 0
  *
  * `--fork 0`: no cluster workers (hive-gateway forks only when fork > 1), so the process we
@@ -13,11 +13,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { gatewayDir } from '../paths.js';
-import { resolvePackageFile, resolveVersions } from './package-versions.js';
+import { resolvePackageBin, resolvePackageFile, resolveVersions } from './package-versions.js';
 import { runToCompletion } from './run-to-completion.js';
 import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
-
-const hiveDir = gatewayDir('hive');
 
 /**
  * Where prepare() writes the supergraph composed from these subgraph addresses (never inside the
@@ -29,13 +27,15 @@ export function hiveSupergraphPath(runDir: string, subgraphUrls: GatewayContext[
   return path.join(runDir, 'hive', `supergraph-${ports.join('-')}.graphql`);
 }
 
-export function hiveGateway(): GatewayAdapter {
+/** `dir`: the folder of its packages (another published version's, for `hive@2.10.4`). */
+export function hiveGateway(dir = gatewayDir('hive'), spec = 'hive'): GatewayAdapter {
+  const hiveDir = dir;
   const composeBin = (): string => resolvePackageFile(hiveDir, '@graphql-mesh/compose-cli', 'esm/bin.js');
-  const gatewayBin = (): string => resolvePackageFile(hiveDir, '@graphql-hive/gateway', 'dist/bin.js');
+  const gatewayBin = (): string => resolvePackageBin(hiveDir, '@graphql-hive/gateway', 'hive-gateway');
   // The supergraph depends only on the subgraphs' URLs: a restart against the same ones reuses it.
   let composedFor: string | null = null;
   return {
-    spec: 'hive',
+    spec,
     description: 'GraphQL Mesh v1 (@graphql-mesh/compose-cli supergraph served by @graphql-hive/gateway)',
     startTimeoutMs: 60_000,
     packageVersions: () => resolveVersions(hiveDir, ['@graphql-hive/gateway', '@graphql-mesh/compose-cli', 'graphql']),

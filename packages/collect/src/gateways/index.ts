@@ -11,6 +11,8 @@ export * from './types.js';
 export { installGateway } from './install.js';
 export { NATIVE_BINARIES, installNativeBinary, nativeBinaryPath, nativeCacheDir, nativeSpec } from './native-builds.js';
 import { nativeSpec } from './native-builds.js';
+import { nodeVersionSpec, versionedGatewayDir } from './node-versions.js';
+export { VERSIONED_PACKAGE, nodeVersionSpec } from './node-versions.js';
 
 export const BUILT_IN_GATEWAYS: Record<string, () => GatewayAdapter> = {
   mesh: meshGateway,
@@ -28,6 +30,12 @@ const NATIVE_AT_VERSION: Record<string, (version: string) => GatewayAdapter> = {
   'apollo-router': apolloRouterGateway,
 };
 
+/** The Node built-ins at another published version of their gateway package: `hive@2.10.4`. */
+const NODE_AT_VERSION: Record<string, (dir: string, spec: string) => GatewayAdapter> = {
+  hive: hiveGateway,
+  apollo: apolloGateway,
+};
+
 /** Turns a gateway spec (mesh, hive, apollo, cmd:<shell command>) into its adapter. */
 /** `cwd`: where a cmd: gateway runs (default the user's folder; a scenario file's own gateway runs from the file's). */
 export function gatewayFromSpec(spec: string, cwd?: string): GatewayAdapter {
@@ -38,10 +46,12 @@ export function gatewayFromSpec(spec: string, cwd?: string): GatewayAdapter {
   }
   const native = nativeSpec(spec);
   if (native?.version) return NATIVE_AT_VERSION[native.name]!(native.version);
+  const atVersion = nodeVersionSpec(spec);
+  if (atVersion) return NODE_AT_VERSION[atVersion.name]!(versionedGatewayDir(atVersion.name, atVersion.version), spec);
   const factory = BUILT_IN_GATEWAYS[spec];
   if (!factory) {
     throw new GwprofError(
-      `unknown gateway "${spec}": use one of ${Object.keys(BUILT_IN_GATEWAYS).join(', ')} or cmd:<shell command> (a native one at another version: grafbase@0.100.0)`,
+      `unknown gateway "${spec}": use one of ${Object.keys(BUILT_IN_GATEWAYS).join(', ')} or cmd:<shell command> (another published version: grafbase@0.100.0, hive@2.10.4)`,
     );
   }
   return factory();

@@ -10,6 +10,7 @@ import { GwprofError } from '@gwprof/results';
 import { gatewayDir, gatewaysDir, inMonorepo } from '../paths.js';
 import { installNativeBinary, nativeSpec } from './native-builds.js';
 import { SUPERGRAPH_HELPER } from './native-routers.js';
+import { installNodeVersion, nodeVersionSpec } from './node-versions.js';
 
 const MARKER = '.gwprof-installed';
 
@@ -19,6 +20,11 @@ const MARKER = '.gwprof-installed';
  */
 export async function installGateway(spec: string, onProgress: (line: string, final: boolean) => void): Promise<void> {
   if (spec.startsWith('cmd:') || spec.startsWith('url:')) return;
+  const atVersion = nodeVersionSpec(spec);
+  if (atVersion) {
+    await installNodeVersion(atVersion.name, atVersion.version, copyShippedGateway, npmInstall, onProgress);
+    return;
+  }
   const native = nativeSpec(spec);
   if (native) {
     await installNativeBinary(native.name, onProgress, native.version);

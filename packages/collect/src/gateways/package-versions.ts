@@ -22,3 +22,12 @@ export function resolvePackageFile(fromDir: string, name: string, file: string):
   const require = createRequire(path.join(fromDir, 'package.json'));
   return path.join(path.dirname(require.resolve(`${name}/package.json`)), file);
 }
+
+/** Absolute path of a package's command (its package.json `bin`): where it lives moves between releases. */
+export function resolvePackageBin(fromDir: string, name: string, command: string): string {
+  const manifest = resolvePackageFile(fromDir, name, 'package.json');
+  const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: string | Record<string, string> };
+  const file = typeof bin === 'string' ? bin : bin?.[command];
+  if (!file) throw new Error(`${name} has no command ${command} in its package.json`);
+  return path.join(path.dirname(manifest), file);
+}
