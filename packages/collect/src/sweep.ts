@@ -63,7 +63,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   const adapter = attached ? null : gatewayFromSpec(options.gateway, options.gatewayCwd);
   const { scenario, recorded, ownSubgraphs } = openRequests(options.scenario, [options.gateway]);
   if (!attached) await checkPorts(options, ownSubgraphs !== null);
-  if (!attached) await installGateway(options.gateway, options.onProgress);
+  if (!attached) await installGateway(options.gateway, options.onProgress, options.signal);
   const nativeSubgraphs = attached || ownSubgraphs ? null : await demoSubgraphsBinary(options.subgraphs ?? 'auto', [adapter], options.onProgress);
   const session = openSession({
     ...options,

@@ -26,7 +26,7 @@ describe('what an instruction count measured', () => {
 
   it('has no V8, JIT or GC words for two native gateways, and names their builds', () => {
     const native = nativeBuildsBySide({ 'baseline:hive-router': build, 'candidate:cmd:./target/release/router': { ...build, version: 'PR' } });
-    const statement = instructionMeasure(design, goldens, epochs(false), undefined, native);
+    const statement = instructionMeasure(design, goldens, epochs(false), undefined, native, true);
     const text = [statement.measured, ...statement.cannotSee, ...statement.notes].join(' ');
     expect(text).not.toMatch(/V8|TurboFan|JIT|JavaScript|baseline tier/);
     expect(text).toContain('one thread at a time');
@@ -35,6 +35,8 @@ describe('what an instruction count measured', () => {
       'the candidate is a native gateway (hive-router PR, release, frame pointers): counted as built, with nothing added to its process',
       expect.stringMatching(/^a native gateway's allocations per request are the calls into its allocator .*: not bytes, not frees/),
     ]);
+    // Without an allocation row, nothing is said of allocations.
+    expect(instructionMeasure(design, goldens, epochs(false), undefined, native).notes.join(' ')).not.toMatch(/allocat/);
   });
 
   it('says so of a side that is not native and that the preload did not reach', () => {

@@ -44,6 +44,8 @@ export function instructionMeasure(
   epochs: readonly InstructionEpoch[],
   profileError?: string,
   native: Partial<Record<Side, GatewayBuild>> = {},
+  /** An allocation row is shown: what it counts is said. */
+  allocationsShown = false,
 ): MeasureStatement {
   const flags = design.instructions?.v8Flags.join(' ') ?? '';
   const sides = ['baseline', 'candidate'] as const;
@@ -72,7 +74,7 @@ export function instructionMeasure(
           ? [`the ${side} is a native gateway (${build.name} ${build.version}, ${build.profile}): counted as built, with nothing added to its process`]
           : [];
       }),
-      ...(sides.some((side) => native[side] !== undefined) ? [NATIVE_ALLOCATIONS] : []),
+      ...(allocationsShown ? [NATIVE_ALLOCATIONS] : []),
       ...unreached.map(
         (side) =>
           `the ${side} is not a Node process that gwprof's preload reached: counted without V8 flags and without a full GC before each batch, so its count may vary with its JIT and GC`,

@@ -1,27 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { instructionBatch } from '../testing/instruction-batch.js';
 import type { InstructionBatch } from '@gwprof/results';
 import { disturbedEpochs } from './disturbed-epochs.js';
 import { judgeInstructions } from './instruction-test.js';
 
 const design = { threshold: 0.01, alpha: 0.05, minEpochs: 4, maxEpochs: 30, spendingPower: 1, minEpochSd: 0.001 };
 
-function batch(epoch: number, side: InstructionBatch['side'], perRequest: number): InstructionBatch {
-  return {
-    epoch,
-    side,
-    batch: 1,
-    startedAt: '',
-    requests: 30,
-    ok: 30,
-    failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 },
-    failureSamples: [],
-    instructions: perRequest * 30,
-    instructionsPerOkRequest: perRequest,
-    seconds: 1,
-    forcedGcMs: null,
-    dumpFile: 'x',
-  };
-}
+const batch = instructionBatch;
 
 /** Grafbase's unchanged pair as first counted: about 1.919 M a request, ±0.2%, and one epoch at 3.41 M on both sides (3.40 and 3.27 apart by 4%). */
 function grafbaseLike(farEpoch: { baseline: number; candidate: number } | null): InstructionBatch[] {

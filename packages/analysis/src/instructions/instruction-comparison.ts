@@ -59,6 +59,13 @@ export function analyzeInstructionComparison(
     levels: [level],
     ...comparisonOutcome(compare, verdict),
     windows: [],
-    measure: instructionMeasure(design, compare.config, compare.instructionEpochs ?? [], record?.error, nativeBuildsBySide(compare.environment?.gatewayBuilds)),
+    measure: instructionMeasure(
+      design,
+      compare.config,
+      compare.instructionEpochs ?? [],
+      record?.error,
+      nativeBuildsBySide(compare.environment?.gatewayBuilds),
+      allocations !== null,
+    ),
   };
 }

@@ -1,27 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { instructionBatch } from '../testing/instruction-batch.js';
 import type { InstructionBatch } from '@gwprof/results';
 import { instructionMetric, instructionObservations, judgeInstructions } from './instruction-test.js';
 import { findingOf } from '../compare/verdict.js';
 
 const design = { threshold: 0.01, alpha: 0.05, minEpochs: 3, maxEpochs: 10, spendingPower: 1, minEpochSd: 0.001 };
 
-function batch(epoch: number, side: InstructionBatch['side'], perRequest: number, ok = 30): InstructionBatch {
-  return {
-    epoch,
-    side,
-    batch: 1,
-    startedAt: '',
-    requests: 30,
-    ok,
-    failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 30 - ok, timeouts: 0, socketErrors: 0 },
-    failureSamples: ok < 30 ? [{ kind: 'mismatch', message: 'data differs', count: 30 - ok }] : [],
-    instructions: perRequest * ok,
-    instructionsPerOkRequest: ok > 0 ? perRequest : null,
-    seconds: 1,
-    forcedGcMs: 1,
-    dumpFile: 'x',
-  };
-}
+const batch = instructionBatch;
 
 /** Epochs whose sides differ by `change`, each with a process offset of its own (the same on both sides). */
 function epochs(n: number, change: number, offsets = [0, 0.0007, -0.0005, 0.0003, -0.0008]): InstructionBatch[] {

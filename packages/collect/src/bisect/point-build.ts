@@ -27,7 +27,7 @@ export async function preparePoint(
 ): Promise<PreparedPoint> {
   if (source.kind === 'versions') {
     try {
-      await installGateway(point.spec, onProgress);
+      await installGateway(point.spec, onProgress, signal);
       return { adapter: gatewayFromSpec(point.spec) };
     } catch (error) {
       if (signal.aborted) throw error;

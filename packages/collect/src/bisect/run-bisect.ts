@@ -100,7 +100,9 @@ export async function runBisect(options: BisectOptions): Promise<BisectOutcome> 
     },
   );
   // The lifecycle set the state.
-  if (!failure && (bisect.state as BisectResult['state']) === 'complete' && options.confirm) await confirmSteps(bisect, session.runDir, options);
+  // A resumed bisection confirms as it was first asked to.
+  if (!failure && (bisect.state as BisectResult['state']) === 'complete' && options.confirm && bisect.config.confirm)
+    await confirmSteps(bisect, session.runDir, options);
   return { bisect, runDir: session.runDir, failure };
 }
 

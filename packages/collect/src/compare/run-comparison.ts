@@ -37,7 +37,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
   const scenarios = { baseline: scenario, candidate: candidateRequests(options.scenario, scenario, candidateGoldens) };
   const counting = options.design.measure === 'instructions';
   if (counting) ensureValgrind(options.onProgress);
-  for (const spec of new Set([options.baseline, options.candidate])) await installGateway(spec, options.onProgress);
+  for (const spec of new Set([options.baseline, options.candidate])) await installGateway(spec, options.onProgress, options.signal);
   const adapters = { baseline: gatewayFromSpec(options.baseline), candidate: gatewayFromSpec(options.candidate) };
   const nodes = { baseline: resolveNode(options.baselineNode), candidate: resolveNode(options.candidateNode) };
   const nativeSubgraphs = ownSubgraphs

@@ -18,7 +18,7 @@ const MARKER = '.gwprof-installed';
  * Installs what a built-in gateway needs on first use: a native one's binary (and, for the routers,
  * the composition helper's packages), a Node one's pinned packages; a no-op for cmd: and url:.
  */
-export async function installGateway(spec: string, onProgress: (line: string, final: boolean) => void): Promise<void> {
+export async function installGateway(spec: string, onProgress: (line: string, final: boolean) => void, signal?: AbortSignal): Promise<void> {
   if (spec.startsWith('cmd:') || spec.startsWith('url:')) return;
   const atVersion = nodeVersionSpec(spec);
   if (atVersion) {
@@ -27,7 +27,7 @@ export async function installGateway(spec: string, onProgress: (line: string, fi
   }
   const native = nativeSpec(spec);
   if (native) {
-    await installNativeBinary(native.name, onProgress, native.version);
+    await installNativeBinary(native.name, onProgress, native.version, signal);
     if (native.name !== 'grafbase') await installPackages(SUPERGRAPH_HELPER, onProgress);
     return;
   }

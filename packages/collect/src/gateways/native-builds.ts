@@ -82,7 +82,12 @@ export function nativeBinaryPath(name: string, version?: string): string {
 }
 
 /** Installs the binary once; returns its path. Progress says what runs and what it took. */
-export async function installNativeBinary(name: string, onProgress: (line: string, final: boolean) => void, version?: string): Promise<string> {
+export async function installNativeBinary(
+  name: string,
+  onProgress: (line: string, final: boolean) => void,
+  version?: string,
+  signal?: AbortSignal,
+): Promise<string> {
   const binary = nativeBinaryOf(name, version);
   const target = nativeBinaryPath(name, version);
   if (existsSync(target)) return target;
@@ -97,7 +102,7 @@ export async function installNativeBinary(name: string, onProgress: (line: strin
       `building ${binary.crate} ${binary.version} with cargo into ${root} (once; about ${binary.buildMinutes} minutes on 2 cores, less when its target folder is warm)…`,
       true,
     );
-    await cargoInstall(binary, root, onProgress);
+    await cargoInstall(binary, root, onProgress, signal);
   }
   if (!existsSync(target)) throw new GwprofError(`installing ${name} left no binary at ${target}`);
   onProgress(`${name} ${binary.version} installed in ${((performance.now() - started) / 1000).toFixed(0)} s`, true);
@@ -113,23 +118,49 @@ function npmBinary(binary: NpmBinary, root: string): Promise<void> {
   });
 }
 
-async function cargoInstall(binary: CargoBinary, root: string, onProgress: (line: string, final: boolean) => void): Promise<void> {
+async function cargoInstall(binary: CargoBinary, root: string, onProgress: (line: string, final: boolean) => void, signal?: AbortSignal): Promise<void> {
   const staging = `${root}.partial`;
   rmSync(staging, { recursive: true, force: true });
   const args = ['install', binary.crate, '--version', binary.version, '--locked', '--root', staging];
   if (binary.features.length > 0) args.push('--features', binary.features.join(','));
   const env = { CARGO_TARGET_DIR: path.join(nativeCacheDir(), 'target', binary.crate), RUSTFLAGS: CARGO_RUSTFLAGS };
-  await run('cargo', args, root, env, `cargo install ${binary.crate}`, (line) => {
-    if (/^\s*Compiling /.test(line)) onProgress(`${binary.crate}: ${line.trim()}`, false);
-  });
+  await run(
+    'cargo',
+    args,
+    root,
+    env,
+    `cargo install ${binary.crate}`,
+    (line) => {
+      if (/^\s*Compiling /.test(line)) onProgress(`${binary.crate}: ${line.trim()}`, false);
+    },
+    signal,
+  );
   // A build stopped halfway leaves no binary where a later run would take it for installed.
   renameSync(path.join(staging, 'bin'), path.join(root, 'bin'));
   rmSync(staging, { recursive: true, force: true });
 }
 
-function run(command: string, args: string[], cwd: string, env: Record<string, string>, what: string, onLine?: (line: string) => void): Promise<void> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  what: string,
+  onLine?: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, stopped whole on Ctrl-C or SIGTERM: cargo's compilers are ours too.
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const stop = () => {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+    child.once('exit', () => signal?.removeEventListener('abort', stop));
     const tail: string[] = [];
     for (const stream of [child.stdout, child.stderr]) {
       createInterface({ input: stream }).on('line', (line) => {
@@ -141,6 +172,7 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
     child.once('error', (error) => reject(new GwprofError(`${what} needs ${command} on the PATH: ${error.message}`)));
     child.once('exit', (code) => {
       if (code === 0) resolve();
+      else if (signal?.aborted) reject(new Error('interrupted'));
       else reject(new GwprofError(`${what} failed (exit ${code}): ${tail.slice(-3).join(' | ')}`));
     });
   });
