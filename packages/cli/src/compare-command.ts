@@ -2,7 +2,16 @@ import path from 'node:path';
 import { colorWanted } from './color.js';
 import { BUILT_IN_SPECS } from './gateway-specs.js';
 import { Command, Option } from 'commander';
-import { CALLGRIND_ARGS, DEFAULTS, makeRunId, recordFinishedRunsComparison, runComparison, type CompareOptions } from '@gwprof/collect';
+import {
+  CALLGRIND_ARGS,
+  DEFAULTS,
+  WHERE_V8_FLAGS,
+  WHERE_VALGRIND_ARGS,
+  makeRunId,
+  recordFinishedRunsComparison,
+  runComparison,
+  type CompareOptions,
+} from '@gwprof/collect';
 import { EXIT, GwprofError, type PublishedCompare } from '@gwprof/results';
 import { publishCompare, type CompareCopies } from '@gwprof/publish';
 import { renderCompareTable } from '@gwprof/render';
@@ -303,11 +312,13 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
               warmupRequests: flags.warmupRequests,
               batchRequests: flags.batchRequests,
               batchesPerEpoch: flags.batchesPerEpoch,
+              // Showing where the instructions went reads the verdict's own batches: V8's perf map in every epoch.
               v8Flags: [
                 ...(flags.countingV8Flags !== undefined ? flags.countingV8Flags.split(/\s+/).filter(Boolean) : COUNTING.v8Flags),
                 ...(flags.v8Flag ?? []),
+                ...(flags.profile ? WHERE_V8_FLAGS : []),
               ],
-              valgrindArgs: [...CALLGRIND_ARGS],
+              valgrindArgs: [...CALLGRIND_ARGS, ...(flags.profile ? WHERE_VALGRIND_ARGS : [])],
               minEpochSd: COUNTING.minEpochSd,
               profileCallers: flags.profile ? COUNTING.profileCallers : 0,
               profileRequests: COUNTING.profileRequests,

@@ -34,7 +34,7 @@ function refusal(command: string, options: Record<string, unknown>, platform: st
 describe('which commands need Linux', () => {
   it('sorts every command of the CLI: the ones that start or measure processes, and the ones that read files', async () => {
     expect(await commandNames()).toEqual([...LINUX_ONLY_COMMANDS, ...FILE_COMMANDS].sort());
-    expect([...LINUX_ONLY_COMMANDS].sort()).toEqual(['compare', 'goldens', 'soak', 'sweep', 'up']);
+    expect([...LINUX_ONLY_COMMANDS].sort()).toEqual(['bisect', 'compare', 'goldens', 'soak', 'sweep', 'up']);
   });
 
   it.each(['darwin', 'win32'])('refuses each command that starts processes on %s, in one line that names it and says what to do', (platform) => {

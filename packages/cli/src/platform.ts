@@ -7,7 +7,7 @@
 import { GwprofError } from '@gwprof/results';
 
 /** The commands that start gateways and subgraphs, or measure them. */
-export const LINUX_ONLY_COMMANDS: ReadonlySet<string> = new Set(['sweep', 'compare', 'soak', 'up', 'goldens']);
+export const LINUX_ONLY_COMMANDS: ReadonlySet<string> = new Set(['sweep', 'compare', 'bisect', 'soak', 'up', 'goldens']);
 
 const PLATFORM_NAMES: Record<string, string> = { darwin: 'macOS', win32: 'Windows' };
 

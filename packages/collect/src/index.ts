@@ -2,6 +2,7 @@
 export { runSweep, type SweepOptions } from './sweep.js';
 export { runComparison, type CompareOptions } from './compare/run-comparison.js';
 export { CALLGRIND_ARGS } from './instructions/callgrind.js';
+export { WHERE_V8_FLAGS, WHERE_VALGRIND_ARGS } from './instructions/counted-epochs.js';
 export { runSoak, type SoakOptions } from './soak/run-soak.js';
 export { exportK6, type K6ExportRequest } from './k6/export-k6.js';
 export { k6LoadTag } from './k6/k6-script.js';

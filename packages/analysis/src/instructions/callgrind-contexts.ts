@@ -75,7 +75,9 @@ export class ContextReader<L> {
       const key = line.slice(0, colon);
       const value = line.slice(colon + 1).trim();
       if (key === 'positions') this.positions = value.split(/\s+/).length;
-      else if (key === 'cmd') this.program = baseName(value.split(/\s+/)[0] ?? '');
+      // node is not a gateway's binary: its path already pairs across builds and versions.
+      else if (key === 'cmd')
+        this.program = value.split(/\s+/)[0] === 'node' || /\/node$/.test(value.split(/\s+/)[0] ?? '') ? null : baseName(value.split(/\s+/)[0] ?? '');
       else if (key === 'totals') this.total = Number(value.split(/\s+/)[0]);
     }
   }

@@ -118,6 +118,40 @@ describe('instructions placed by a guess', () => {
   });
 });
 
+// The verdict's own batch of a Node gateway: no callers kept, V8's builtins skipped (their counts are their callers').
+const FLAT_DUMP = `events: Ir
+cmd: /usr/bin/node --perf-basic-prof server.js
+positions: line
+ob=(1) /usr/bin/node
+fn=(1) 0x0000000000001020
+0 300
+fn=(2) 0x0000000000003008
+0 120
+fn=(3) v8::internal::Scavenger::ScavengeObject
+0 200
+fn=(4) v8::internal::Runtime_SetKeyedProperty
+0 80
+fn=(5) 0x0000000000009000
+0 7
+totals: 707
+`;
+
+describe('instructionProfile of a Node batch without callers', () => {
+  const profile = instructionProfile(callgrindContexts(FLAT_DUMP).contexts, new PerfMap(MAP), 0);
+  const breakdown = instructionBreakdown(profile, DEFAULT_BUCKET_RULES);
+  const byName = (name: string) => [...breakdown.byFunction.values()].find((f) => f.functionName === name);
+
+  it('names JIT code through the perf map, the collector as itself, and keeps every other native function under its own name', () => {
+    expect(breakdown.total).toBe(707);
+    expect(byName('execute')).toMatchObject({ url: '/app/node_modules/graphql/execution/execute.js', self: 300 });
+    expect(byName('handler')?.self).toBe(120);
+    expect(breakdown.byBucket.gc).toBe(200);
+    expect(byName('v8::internal::Runtime_SetKeyedProperty')).toMatchObject({ url: '/usr/bin/node', self: 80 });
+    expect(profile.unnamedJit).toBe(7);
+    expect(profile.truncated).toBe(0);
+  });
+});
+
 // A native router's dump: symbols by callgrind, objects by ob=/cob=, a recursive frame marked "'2".
 const NATIVE_DUMP = `events: Ir
 positions: line

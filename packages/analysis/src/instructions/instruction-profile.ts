@@ -63,6 +63,7 @@ export class InstructionProfileBuilder {
   /** The profile node of a context, and how to count its instructions (truncated, unnamed JIT). */
   leafOf(frames: readonly string[], object = ''): { node: number; truncated: boolean; unnamed: boolean } {
     if (this.native) return this.nativeLeafOf(frames, object);
+    if (this.separateCallers === 0) return this.flatLeafOf(frames[0] ?? '', object);
     const js: CpuProfileCallFrame[] = [];
     let gc = false;
     let unnamed = false;
@@ -89,6 +90,34 @@ export class InstructionProfileBuilder {
       for (let i = js.length - 1; i >= 0; i--) node = this.child(node, js[i]!);
     }
     return { node, truncated: frames.length - 1 >= this.separateCallers, unnamed };
+  }
+
+  /**
+   * A Node process's function without its callers (a dump of the verdict's own batches): JIT code
+   * named through the perf map, the collector's code as `(garbage collector)`, and any other native
+   * function (V8's runtime, Node's C++, libc) as itself, with its object as url. V8's builtins were
+   * left out of the dump (--fn-skip): their instructions are the JavaScript function's that called them.
+   */
+  private flatLeafOf(name: string, object: string): { node: number; truncated: boolean; unnamed: boolean } {
+    const address = ADDRESS.exec(name);
+    if (address) {
+      const code = this.perfMap.lookup(Number.parseInt(address[1]!, 16));
+      if (code?.js) {
+        const js = code.js;
+        return {
+          node: this.child(1, { functionName: js.functionName, scriptId: '0', url: js.url, lineNumber: js.line - 1, columnNumber: js.column - 1 }),
+          truncated: false,
+          unnamed: false,
+        };
+      }
+      return { node: this.child(1, pseudo('(unnamed JIT code)')), truncated: false, unnamed: true };
+    }
+    if (GC_FRAME.test(name)) return { node: this.child(1, pseudo('(garbage collector)')), truncated: false, unnamed: false };
+    return {
+      node: this.child(1, { functionName: name, scriptId: '0', url: object || '(unknown object)', lineNumber: -1, columnNumber: -1 }),
+      truncated: false,
+      unnamed: false,
+    };
   }
 
   /**

@@ -63,7 +63,8 @@ export async function runBisect(options: BisectOptions): Promise<BisectOutcome> 
     ...(options.resume ? { outDir: path.dirname(path.resolve(options.resume)), runId: path.basename(path.resolve(options.resume)) } : {}),
     label: 'bisect',
     maxConcurrency: 1,
-    gatewayPackages: representative.packageVersions(),
+    // Each point is its own version: the pinned packages would say nothing of them.
+    gatewayPackages: source.kind === 'versions' ? {} : representative.packageVersions(),
     profiler: 'inspector',
     ownSubgraphs,
     nativeSubgraphs,

@@ -4,19 +4,17 @@
  * once to a profile of instructions (the raw dump of a large gateway runs to a gigabyte). A failure
  * here is recorded and logged: it never changes the verdict.
  */
-import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PerfMap, instructionProfileOfFile } from '@gwprof/analysis';
 import { writeCompareResult, type InstructionDesign, type InstructionProfileSide } from '@gwprof/results';
 import type { ComparisonContext } from '../epochs/context.js';
 import { SIDES, type Side } from '../epochs/gateway-pair.js';
 import { countBatch, startPair, timeoutMs, type PairExtras } from './counted-pair.js';
+import { PERF_MAP_V8_FLAGS, keepPerfMap, removeV8Logs, v8LogFlags } from './perf-map-files.js';
 
 /** The profile pair's requests, with callers kept, may take this many times longer. */
 const PROFILE_TIMEOUT_FACTOR = 4;
-/** V8 names its JIT code in /tmp/perf-<pid>.map; interpreted functions get code of their own to be named by. */
-const PROFILE_V8_FLAGS = ['--perf-basic-prof', '--interpreted-frames-native-stack'];
 /**
  * V8's builtins (call and construct stubs, the baseline prologue, lazy compilation) sit between every
  * two JavaScript frames and filled two thirds of the kept callers: left out of the chains, their
@@ -24,7 +22,6 @@ const PROFILE_V8_FLAGS = ['--perf-basic-prof', '--interpreted-frames-native-stac
  * (docs/validation/buckets-own-code.md).
  */
 const PROFILE_VALGRIND_ARGS = ['--fn-skip=Builtins_*'];
-const V8_LOG_PREFIX = 'v8-events-';
 
 export async function profilePair(ctx: ComparisonContext, design: InstructionDesign): Promise<void> {
   const callers = design.profileCallers!;
@@ -32,7 +29,7 @@ export async function profilePair(ctx: ComparisonContext, design: InstructionDes
   try {
     const extras: PairExtras = {
       valgrindArgs: [`--separate-callers=${callers}`, ...PROFILE_VALGRIND_ARGS],
-      v8Flags: [...PROFILE_V8_FLAGS, ...v8LogFlags(ctx)],
+      v8Flags: [...PERF_MAP_V8_FLAGS, ...v8LogFlags(ctx.session.runDir)],
     };
     const started = await startPair(ctx, 'profile', design, extras);
     if (!started) return;
@@ -45,13 +42,13 @@ export async function profilePair(ctx: ComparisonContext, design: InstructionDes
     const sides = {} as Record<Side, InstructionProfileSide>;
     for (const [i, name] of SIDES.entries()) {
       const pid = started.sides[name].gateway.process!.serverPid;
-      const perfMapFile = copyPerfMap(ctx, pid, name);
+      const perfMapFile = keepPerfMap(ctx.session.runDir, pid, `${name}-profile`);
       const batch = batches[i]!;
       const profileFile = await reduceDump(ctx, batch.dumpFile, perfMapFile, callers, name, !started.records[name].node);
       sides[name] = { pid, node: started.records[name].node, batch, perfMapFile, profileFile };
     }
-    ctx.compare.instructionProfile = { startedAt, finishedAt: new Date().toISOString(), separateCallers: callers, v8Flags: PROFILE_V8_FLAGS, sides };
-    removeV8Logs(ctx);
+    ctx.compare.instructionProfile = { startedAt, finishedAt: new Date().toISOString(), separateCallers: callers, v8Flags: PERF_MAP_V8_FLAGS, sides };
+    removeV8Logs(ctx.session.runDir);
   } catch (error) {
     if (ctx.options.signal.aborted) return;
     const message = (error as Error).message;
@@ -62,7 +59,7 @@ export async function profilePair(ctx: ComparisonContext, design: InstructionDes
       startedAt,
       finishedAt: new Date().toISOString(),
       separateCallers: callers,
-      v8Flags: PROFILE_V8_FLAGS,
+      v8Flags: PERF_MAP_V8_FLAGS,
       sides: null,
     };
   }
@@ -70,38 +67,23 @@ export async function profilePair(ctx: ComparisonContext, design: InstructionDes
 }
 
 /**
- * --perf-basic-prof also opens V8's event log, by default isolate-*.log in the working folder: the
- * user's repository. It goes to the run folder instead, and is removed once the profile is reduced.
- */
-function v8LogFlags(ctx: ComparisonContext): string[] {
-  return ['--no-logfile-per-isolate', `--logfile=${path.join(ctx.session.runDir, 'callgrind', V8_LOG_PREFIX)}%p.log`];
-}
-
-function removeV8Logs(ctx: ComparisonContext): void {
-  const dir = path.join(ctx.session.runDir, 'callgrind');
-  for (const name of readdirSync(dir)) if (name.startsWith(V8_LOG_PREFIX)) rmSync(path.join(dir, name), { force: true });
-}
-
-/**
  * The dump as a profile of instructions (a Node side's frames named through the perf map, a native
  * side's by its symbols), written beside it; the dump is removed.
  */
-async function reduceDump(ctx: ComparisonContext, dumpFile: string, perfMapFile: string | null, callers: number, side: Side, native: boolean): Promise<string> {
+export async function reduceDump(
+  ctx: ComparisonContext,
+  dumpFile: string,
+  perfMapFile: string | null,
+  callers: number,
+  side: Side,
+  native: boolean,
+  removeDump = true,
+): Promise<string> {
   const runDir = ctx.session.runDir;
   const perfMap = new PerfMap(perfMapFile ? readFileSync(path.join(runDir, perfMapFile), 'utf8') : '');
   const profile = await instructionProfileOfFile(path.join(runDir, dumpFile), perfMap, callers, native);
   const target = path.join(runDir, 'callgrind', `${side}-profile.instructions.json`);
   writeFileSync(target, JSON.stringify(profile));
-  rmSync(path.join(runDir, dumpFile), { force: true });
+  if (removeDump) rmSync(path.join(runDir, dumpFile), { force: true });
   return path.relative(runDir, target);
-}
-
-/** V8's perf map of a process, moved into the run folder; null when there is none. */
-function copyPerfMap(ctx: ComparisonContext, pid: number, side: Side): string | null {
-  const source = path.join(os.tmpdir(), `perf-${pid}.map`);
-  if (!existsSync(source)) return null;
-  const target = path.join(ctx.session.runDir, 'callgrind', `${side}-profile.perf.map`);
-  copyFileSync(source, target);
-  rmSync(source, { force: true });
-  return path.relative(ctx.session.runDir, target);
 }

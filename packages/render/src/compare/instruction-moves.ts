@@ -64,6 +64,8 @@ export function instructionMovesNote(moves: InstructionMoves): string {
   const guesses = moves.guessedShare
     ? `Placed by a guess: ${pct(moves.guessedShare.baseline)} / ${pct(moves.guessedShare.candidate)} of the instructions (outer frames cut off before any frame that decides a bucket; cut off in all: ${cutOff})`
     : `Outer frames cut off: ${cutOff} of the instructions (their bucket may be wrong)`;
+  if (moves.separateCallers === 0)
+    return `From the verdict's own last epoch, each side's last batch (${instructionCount(moves.totalPerOkRequest.baseline)} → ${instructionCount(moves.totalPerOkRequest.candidate)} per request there): each function's own instructions, no callers kept. V8's builtins count for the JavaScript function that called them; the runtime's, the collector's and Node's native code are listed under their own names, not under the JavaScript that called them. Every function is placed by its own frame only: one that no bucket rule recognises by itself (most of a library's functions, which a CPU profile places by their callers) is in other. JIT code without a name: ${pct(moves.unnamedJitShare.baseline)} / ${pct(moves.unnamedJitShare.candidate)}.${failures}`;
   const pair = `From one more pair of processes after the verdict, one batch a side, ${moves.separateCallers} callers kept per count (${instructionCount(moves.totalPerOkRequest.baseline)} → ${instructionCount(moves.totalPerOkRequest.candidate)} per request there)`;
   if (moves.native)
     return `${pair}; functions are the binaries' own symbols, and what the compiler inlined counts for the function it was inlined into. ${guesses}.${failures}`;

@@ -1,0 +1,43 @@
+/**
+ * Where the instructions went, from the verdict's own last epoch: each side's last counted batch,
+ * its dump read function by function (no callers were kept while counting), JIT code named through
+ * that process's perf map. No process is started: on a Node gateway a pair with callers kept cost
+ * four minutes more than the verdict. A failure here is recorded and logged: it never changes the verdict.
+ */
+import { writeCompareResult, type InstructionProfileSide } from '@gwprof/results';
+import type { ComparisonContext } from '../epochs/context.js';
+import { SIDES, type Side } from '../epochs/gateway-pair.js';
+import { PERF_MAP_V8_FLAGS } from './perf-map-files.js';
+import { reduceDump } from './profile-pair.js';
+
+export async function whereFromEpochs(ctx: ComparisonContext, epoch: number): Promise<void> {
+  const startedAt = new Date().toISOString();
+  const record = ctx.compare.instructionEpochs!.find((e) => e.epoch === epoch)!;
+  try {
+    ctx.options.onProgress(`where the instructions went: reading epoch ${epoch}'s batches…`, false);
+    const sides = {} as Record<Side, InstructionProfileSide>;
+    for (const side of SIDES) {
+      const batch = ctx.compare.batches!.filter((b) => b.epoch === epoch && b.side === side).pop();
+      if (!batch) throw new Error(`epoch ${epoch} has no batch of the ${side}`);
+      const perfMapFile = `callgrind/${side}-e${epoch}.perf.map`;
+      // The verdict's dumps stay: they are its record.
+      const profileFile = await reduceDump(ctx, batch.dumpFile, perfMapFile, 0, side, false, false);
+      sides[side] = { pid: record.sides[side].pid, node: true, batch, perfMapFile, profileFile };
+    }
+    ctx.compare.instructionProfile = { startedAt, finishedAt: new Date().toISOString(), separateCallers: 0, v8Flags: PERF_MAP_V8_FLAGS, sides };
+  } catch (error) {
+    if (ctx.options.signal.aborted) return;
+    const message = (error as Error).message;
+    ctx.session.logs.harness.warn({ err: error }, "the last epoch's batches gave no breakdown of the instructions");
+    ctx.options.onProgress(`warning: no breakdown of the instructions: ${message}`, true);
+    ctx.compare.instructionProfile = {
+      error: message,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      separateCallers: 0,
+      v8Flags: PERF_MAP_V8_FLAGS,
+      sides: null,
+    };
+  }
+  writeCompareResult(ctx.session.runDir, ctx.compare);
+}
