@@ -92,10 +92,9 @@ describe('gwprof compare --measure instructions', () => {
     expect(code).toBe(1);
     expect(c.analysis.verdict).toBe('regression');
     expect(c.analysis.levels[0]!.decision!.relativeChange).toBeGreaterThan(2);
-    // Where the instructions went, from the verdict's own last epoch (no pair started after it): the
-    // planted loop on top, by about what it costs (133 instructions an iteration, measured apart:
-    // docs/validation/compare-instructions.md), in the bucket the CPU profile gives it (preloaded into
-    // the gateway: its own code), none of it by a guess.
+    // Where the instructions went, from the profile pair: the planted loop on top, by about what it
+    // costs (133 instructions an iteration, measured apart: docs/validation/compare-instructions.md),
+    // in the bucket the CPU profile gives it (preloaded into the gateway: its own code), none of it by a guess.
     const moves = c.analysis.levels[0]!.instructionMoves!;
     const top = moves.functions[0]!;
     expect(top.functionName).toBe('plantedWork');
@@ -105,8 +104,6 @@ describe('gwprof compare --measure instructions', () => {
     expect(moves.buckets[0]!.bucket).toBe('ownCode');
     expect(moves.truncatedShare.candidate).toBeLessThan(0.25);
     expect(moves.guessedShare!.candidate).toBeLessThan(0.05);
-    expect(moves.separateCallers).toBe(0);
-    expect(c.instructionProfile!.sides!.candidate.batch.epoch).toBe(c.instructionEpochs!.length);
     // The perf map's flag also opens V8's event log: it must not land in the user's working folder.
     expect(v8EventLogs(repoRoot)).toEqual(v8LogsBefore);
   }, 300_000);

@@ -78,6 +78,7 @@ interface CompareFlags extends ServiceFlags {
   expectNone: boolean;
   candidateGoldens?: string;
   profile: boolean;
+  whereFromEpochs: boolean;
   markdown?: string;
   /** A file, or true: to stdout instead of the table. */
   json?: JsonFlag;
@@ -212,6 +213,11 @@ export function compareCommand(): Command {
     )
     .option('--expect-none', EXPECT_NONE_HELP, false)
     .option('--no-profile', 'do not CPU-profile the windows (no bucket or function moves)')
+    .option(
+      '--where-from-epochs',
+      "instructions, Node gateways: show where the instructions went from the verdict's own last epoch instead of one more pair after it (minutes sooner; every epoch runs with V8's perf map, and each function is placed by its own frame only, so library code a plugin calls lands in other)",
+      false,
+    )
     .option('--markdown <file>', 'write a PR comment in markdown')
     .option('--json [file]', `the comparison (compare.json) ${JSON_OPTION_HELP}`);
   return addServiceOptions(command).action(async (flags: CompareFlags) => {
@@ -312,13 +318,13 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
               warmupRequests: flags.warmupRequests,
               batchRequests: flags.batchRequests,
               batchesPerEpoch: flags.batchesPerEpoch,
-              // Showing where the instructions went reads the verdict's own batches: V8's perf map in every epoch.
+              // --where-from-epochs reads the verdict's own batches: V8's perf map in every epoch.
               v8Flags: [
                 ...(flags.countingV8Flags !== undefined ? flags.countingV8Flags.split(/\s+/).filter(Boolean) : COUNTING.v8Flags),
                 ...(flags.v8Flag ?? []),
-                ...(flags.profile ? WHERE_V8_FLAGS : []),
+                ...(flags.profile && flags.whereFromEpochs ? WHERE_V8_FLAGS : []),
               ],
-              valgrindArgs: [...CALLGRIND_ARGS, ...(flags.profile ? WHERE_VALGRIND_ARGS : [])],
+              valgrindArgs: [...CALLGRIND_ARGS, ...(flags.profile && flags.whereFromEpochs ? WHERE_VALGRIND_ARGS : [])],
               minEpochSd: COUNTING.minEpochSd,
               profileCallers: flags.profile ? COUNTING.profileCallers : 0,
               profileRequests: COUNTING.profileRequests,

@@ -1,10 +1,9 @@
 /**
  * The comparison by instructions as an epoch measure: every epoch starts a fresh pair of processes
  * under callgrind and counts batchesPerEpoch batches on both sides; the epochs go into
- * compare.instructionEpochs, the batches into compare.batches. A Node gateway runs with V8's perf
- * map and V8's builtins left out of callgrind's functions, so the verdict's own last batches show
- * where the instructions went (where-from-epochs.ts); a pair of native gateways gets one more pair
- * with callers kept (profile-pair.ts), which costs them a minute.
+ * compare.instructionEpochs, the batches into compare.batches. Where the instructions went: one
+ * more pair with callers kept (profile-pair.ts), or, when the design has V8's perf map in every
+ * epoch (--where-from-epochs) and both sides are Node, the verdict's own last batches (where-from-epochs.ts).
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -18,8 +17,7 @@ import { profilePair } from './profile-pair.js';
 import { whereFromEpochs } from './where-from-epochs.js';
 
 /**
- * What counting adds when the comparison shows where the instructions went (the CLI puts them in the
- * design): V8's perf map, and V8's builtins, which sit between every two JavaScript frames, left out
+ * What counting adds for --where-from-epochs (the CLI puts them in the design): V8's perf map, and V8's builtins, which sit between every two JavaScript frames, left out
  * of callgrind's functions so that their instructions are their caller's (no total moves).
  */
 export const WHERE_V8_FLAGS = PERF_MAP_V8_FLAGS;
