@@ -110,11 +110,15 @@ export { callgrindTotal, parseCallgrindDump, type CallgrindDump } from './instru
 export { instructionMeasure, timeMeasure } from './compare/measure-statement.js';
 export { PerfMap, type JitCode } from './instructions/perf-map.js';
 export { callgrindContexts, type CallgrindContext } from './instructions/callgrind-contexts.js';
+export { callGraph, callGraphOfFile, type CallGraph, type CallGraphFunction } from './instructions/call-graph.js';
+export { guessedStacks, type GuessedStack } from './instructions/guessed-stacks.js';
 export {
   instructionBreakdown,
   instructionMoves,
   instructionProfile,
   instructionProfileOfFile,
+  instructionProfileOfCallGraph,
+  GUESSED_STACK_FRAMES,
   type InstructionBreakdown,
   type InstructionProfile,
 } from './instructions/instruction-profile.js';

@@ -215,7 +215,7 @@ export function compareCommand(): Command {
     .option('--no-profile', 'do not CPU-profile the windows (no bucket or function moves)')
     .option(
       '--where-from-epochs',
-      "instructions, Node gateways: show where the instructions went from the verdict's own last epoch instead of one more pair after it (minutes sooner; every epoch runs with V8's perf map, and each function is placed by its own frame only, so library code a plugin calls lands in other)",
+      "instructions, Node gateways: show where the instructions went from the verdict's own last epoch instead of one more pair after it (minutes sooner; every epoch runs with V8's perf map; no callers are kept, so stacks are guessed from the call edges and the buckets are a guess: a library's callbacks, such as graphql-js's printer called by a plugin, may land in other)",
       false,
     )
     .option('--markdown <file>', 'write a PR comment in markdown')

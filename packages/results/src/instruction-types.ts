@@ -79,6 +79,11 @@ export interface InstructionProfileRecord {
   finishedAt: string | null;
   /** valgrind's --separate-callers: callers kept per count; a chain that fills them is truncated. */
   separateCallers: number;
+  /**
+   * No callers were kept: the verdict's own last batches, their stacks guessed from callgrind's call
+   * edges, up to `separateCallers` frames (analysis's guessedStacks). Absent for a pair with callers kept.
+   */
+  callEdges?: boolean;
   /** V8 flags added to the design's for this pair. */
   v8Flags: string[];
   /** null when the pair failed (see error). */
@@ -102,6 +107,8 @@ export interface InstructionProfileSide {
 /** Where the instructions went, per successful request, from the profile pair: by bucket and by function. */
 export interface InstructionMoves {
   separateCallers: number;
+  /** Stacks guessed from the call edges of the verdict's own batches (see InstructionProfileRecord). */
+  callEdges?: boolean;
   /** Neither side is a Node process: frames are the binaries' own symbols, and there is no JIT code to name. */
   native?: boolean;
   /** Each side's instructions per successful request in the profile pair (not the verdict's batches). */

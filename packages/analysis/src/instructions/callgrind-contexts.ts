@@ -2,7 +2,7 @@
  * A callgrind dump made with --separate-callers=K, read as call stacks: each function context is
  * named "fn'caller1'caller2…" (innermost first, up to K callers), and its self count is the sum of
  * the cost lines in its body. Calls' inclusive costs (the line after `calls=`) are the callees'
- * own, so they are skipped. Read line by line: a dump of a large gateway with deep contexts runs
+ * own, not the caller's self: they go only to a reader that asks for the call edges. Read line by line: a dump of a large gateway with deep contexts runs
  * to hundreds of megabytes, and each context's name is resolved once, through its compressed id.
  */
 import { createReadStream } from 'node:fs';
@@ -32,6 +32,7 @@ export class ContextReader<L> {
   private readonly objectById = new Map<string, string>();
   private positions = 1;
   private current: L | null = null;
+  private callee: L | null = null;
   private afterCalls = false;
   private object = '';
   private calledObject: string | null = null;
@@ -42,6 +43,8 @@ export class ContextReader<L> {
   constructor(
     private readonly leaf: (frames: string[], object: string) => L,
     private readonly add: (leaf: L, self: number) => void,
+    /** Each call's inclusive count, from the context that made it to the one it called; unread when absent. */
+    private readonly call?: (caller: L, callee: L, inclusive: number) => void,
   ) {}
 
   line(line: string): void {
@@ -50,6 +53,10 @@ export class ContextReader<L> {
     if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
       if (this.afterCalls) {
         this.afterCalls = false;
+        if (this.call && this.current !== null && this.callee !== null) {
+          const inclusive = Number(line.trim().split(/\s+/)[this.positions] ?? 0);
+          if (inclusive > 0) this.call(this.current, this.callee, inclusive);
+        }
         return;
       }
       if (this.current === null) return;
@@ -64,7 +71,7 @@ export class ContextReader<L> {
       if (key === 'fn') this.current = this.resolve(line.slice(eq + 1), this.object);
       else if (key === 'cfn') {
         // A callee's object is the caller's unless a cob= line named another just before.
-        this.resolve(line.slice(eq + 1), this.calledObject ?? this.object, false);
+        this.callee = this.resolve(line.slice(eq + 1), this.calledObject ?? this.object, this.call !== undefined);
         this.calledObject = null;
       } else if (key === 'ob') this.object = this.objectOf(line.slice(eq + 1));
       else if (key === 'cob') this.calledObject = this.objectOf(line.slice(eq + 1));

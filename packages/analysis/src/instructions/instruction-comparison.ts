@@ -40,6 +40,7 @@ export function analyzeInstructionComparison(
           },
           record.separateCallers,
           !record.sides.baseline.node && !record.sides.candidate.node,
+          record.callEdges === true,
         )
       : null;
   const level: CompareLevel = {

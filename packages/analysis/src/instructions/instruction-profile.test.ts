@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { callgrindContexts } from './callgrind-contexts.js';
 import { PerfMap } from './perf-map.js';
-import { instructionBreakdown, instructionMoves, instructionProfile, type InstructionProfile } from './instruction-profile.js';
+import { callGraph } from './call-graph.js';
+import { instructionBreakdown, instructionMoves, instructionProfile, instructionProfileOfCallGraph, type InstructionProfile } from './instruction-profile.js';
 import { DEFAULT_BUCKET_RULES } from '../profiles/rules.js';
 
 // JIT code of three JavaScript functions, as V8's --perf-basic-prof writes it.
@@ -123,31 +124,42 @@ const FLAT_DUMP = `events: Ir
 cmd: /usr/bin/node --perf-basic-prof server.js
 positions: line
 ob=(1) /usr/bin/node
-fn=(1) 0x0000000000001020
-0 300
-fn=(2) 0x0000000000003008
+fn=(1) 0x0000000000003008
 0 120
-fn=(3) v8::internal::Scavenger::ScavengeObject
-0 200
-fn=(4) v8::internal::Runtime_SetKeyedProperty
+cfn=(2) 0x0000000000004010
+calls=2 0
+0 300
+cfn=(3) v8::internal::Runtime_SetKeyedProperty
+calls=1 0
+0 280
+fn=(2)
+0 300
+fn=(3)
 0 80
-fn=(5) 0x0000000000009000
-0 7
-totals: 707
+cfn=(4) v8::internal::Scavenger::ScavengeObject
+calls=1 0
+0 200
+fn=(4)
+0 200
+fn=(5) 0x0000000000001020
+0 300
+fn=(6) uv_run
+0 50
+totals: 1050
 `;
 
-describe('instructionProfile of a Node batch without callers', () => {
-  const profile = instructionProfile(callgrindContexts(FLAT_DUMP).contexts, new PerfMap(MAP), 0);
+describe('instructionProfileOfCallGraph: a Node batch without callers', () => {
+  const map = `${MAP}4000 50 JS:^cloneDeep /app/node_modules/lodash/lodash.js:10:1\n`;
+  const profile = instructionProfileOfCallGraph(callGraph(FLAT_DUMP), new PerfMap(map));
   const breakdown = instructionBreakdown(profile, DEFAULT_BUCKET_RULES);
   const byName = (name: string) => [...breakdown.byFunction.values()].find((f) => f.functionName === name);
 
-  it('names JIT code through the perf map, the collector as itself, and keeps every other native function under its own name', () => {
-    expect(breakdown.total).toBe(707);
-    expect(byName('execute')).toMatchObject({ url: '/app/node_modules/graphql/execution/execute.js', self: 300 });
-    expect(byName('handler')?.self).toBe(120);
-    expect(breakdown.byBucket.gc).toBe(200);
-    expect(byName('v8::internal::Runtime_SetKeyedProperty')).toMatchObject({ url: '/usr/bin/node', self: 80 });
-    expect(profile.unnamedJit).toBe(7);
+  it("places a library function by the caller its calls came from, and the runtime's and the collector's work as a sampled stack would", () => {
+    expect(breakdown.total).toBe(1050);
+    expect(byName('cloneDeep')).toMatchObject({ bucket: 'ownCode', self: 300 });
+    expect(byName('handler')).toMatchObject({ bucket: 'ownCode', self: 200 });
+    expect(byName('execute')).toMatchObject({ bucket: 'execute', self: 300 });
+    expect(breakdown.byBucket).toEqual({ ownCode: 500, execute: 300, gc: 200, program: 50 });
     expect(profile.truncated).toBe(0);
   });
 });

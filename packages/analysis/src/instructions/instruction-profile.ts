@@ -18,6 +18,8 @@ import { classifyNodes } from '../profiles/buckets.js';
 import type { BucketRule } from '../profiles/rules.js';
 import { nodesWithSettledBucket } from '../profiles/settled-buckets.js';
 import type { PerfMap } from './perf-map.js';
+import type { CallGraph } from './call-graph.js';
+import { guessedStacks } from './guessed-stacks.js';
 
 /** The collector's own code: a context whose chain passes through one of these is GC work. */
 const GC_FRAME =
@@ -47,6 +49,8 @@ const pseudo = (functionName: string): CpuProfileCallFrame => ({ functionName, s
 export class InstructionProfileBuilder {
   private readonly nodes: CpuProfileNode[] = [{ id: 1, callFrame: pseudo('(root)'), children: [] }];
   private readonly childOf = new Map<string, number>();
+  private readonly frames = new Map<string, { address: boolean; js: CpuProfileCallFrame | null; gc: boolean }>();
+  private readonly frameKeys = new WeakMap<CpuProfileCallFrame, string>();
   private readonly selfByLeaf = new Map<number, number>();
   private readonly truncatedByLeaf = new Map<number, number>();
   private total = 0;
@@ -61,18 +65,15 @@ export class InstructionProfileBuilder {
   ) {}
 
   /** The profile node of a context, and how to count its instructions (truncated, unnamed JIT). */
-  leafOf(frames: readonly string[], object = ''): { node: number; truncated: boolean; unnamed: boolean } {
+  leafOf(frames: readonly string[], object = '', cutOff?: boolean): { node: number; truncated: boolean; unnamed: boolean } {
     if (this.native) return this.nativeLeafOf(frames, object);
-    if (this.separateCallers === 0) return this.flatLeafOf(frames[0] ?? '', object);
     const js: CpuProfileCallFrame[] = [];
     let gc = false;
     let unnamed = false;
     for (const [i, name] of frames.entries()) {
-      const address = ADDRESS.exec(name);
-      if (address) {
-        const code = this.perfMap.lookup(Number.parseInt(address[1]!, 16));
-        if (code?.js)
-          js.push({ functionName: code.js.functionName, scriptId: '0', url: code.js.url, lineNumber: code.js.line - 1, columnNumber: code.js.column - 1 });
+      const frame = this.frameNamed(name);
+      if (frame.address) {
+        if (frame.js) js.push(frame.js);
         else if (i === 0) {
           unnamed = true;
           js.push(pseudo('(unnamed JIT code)'));
@@ -80,7 +81,7 @@ export class InstructionProfileBuilder {
         continue;
       }
       // GC below the innermost JavaScript frame is the collector's; above it, the JS called into native code that collected.
-      if (js.length === 0 && GC_FRAME.test(name)) gc = true;
+      if (js.length === 0 && frame.gc) gc = true;
     }
     let node: number;
     if (gc) node = this.child(1, pseudo('(garbage collector)'));
@@ -89,35 +90,23 @@ export class InstructionProfileBuilder {
       node = 1;
       for (let i = js.length - 1; i >= 0; i--) node = this.child(node, js[i]!);
     }
-    return { node, truncated: frames.length - 1 >= this.separateCallers, unnamed };
+    return { node, truncated: cutOff ?? frames.length - 1 >= this.separateCallers, unnamed };
   }
 
-  /**
-   * A Node process's function without its callers (a dump of the verdict's own batches): JIT code
-   * named through the perf map, the collector's code as `(garbage collector)`, and any other native
-   * function (V8's runtime, Node's C++, libc) as itself, with its object as url. V8's builtins were
-   * left out of the dump (--fn-skip): their instructions are the JavaScript function's that called them.
-   */
-  private flatLeafOf(name: string, object: string): { node: number; truncated: boolean; unnamed: boolean } {
+  /** What a Node context's frame name stands for, looked up once per name (guessed stacks repeat names millions of times). */
+  private frameNamed(name: string): { address: boolean; js: CpuProfileCallFrame | null; gc: boolean } {
+    let frame = this.frames.get(name);
+    if (frame) return frame;
     const address = ADDRESS.exec(name);
     if (address) {
       const code = this.perfMap.lookup(Number.parseInt(address[1]!, 16));
-      if (code?.js) {
-        const js = code.js;
-        return {
-          node: this.child(1, { functionName: js.functionName, scriptId: '0', url: js.url, lineNumber: js.line - 1, columnNumber: js.column - 1 }),
-          truncated: false,
-          unnamed: false,
-        };
-      }
-      return { node: this.child(1, pseudo('(unnamed JIT code)')), truncated: false, unnamed: true };
-    }
-    if (GC_FRAME.test(name)) return { node: this.child(1, pseudo('(garbage collector)')), truncated: false, unnamed: false };
-    return {
-      node: this.child(1, { functionName: name, scriptId: '0', url: object || '(unknown object)', lineNumber: -1, columnNumber: -1 }),
-      truncated: false,
-      unnamed: false,
-    };
+      const js = code?.js
+        ? { functionName: code.js.functionName, scriptId: '0', url: code.js.url, lineNumber: code.js.line - 1, columnNumber: code.js.column - 1 }
+        : null;
+      frame = { address: true, js, gc: false };
+    } else frame = { address: false, js: null, gc: GC_FRAME.test(name) };
+    this.frames.set(name, frame);
+    return frame;
   }
 
   /**
@@ -158,7 +147,9 @@ export class InstructionProfileBuilder {
   }
 
   private child(parent: number, frame: CpuProfileCallFrame): number {
-    const key = `${parent}|${frame.functionName}|${frame.url}|${frame.lineNumber}|${frame.columnNumber}`;
+    let frameKey = this.frameKeys.get(frame);
+    if (frameKey === undefined) this.frameKeys.set(frame, (frameKey = `${frame.functionName}|${frame.url}|${frame.lineNumber}|${frame.columnNumber}`));
+    const key = `${parent}|${frameKey}`;
     const known = this.childOf.get(key);
     if (known !== undefined) return known;
     const id = this.nodes.length + 1;
@@ -188,6 +179,22 @@ export async function instructionProfileOfFile(file: string, perfMap: PerfMap, s
   return builder.finish();
 }
 
+/** How far a Node side's stacks are guessed from its call graph (see `guessedStacks`). */
+export const GUESSED_STACK_FRAMES = 160;
+/** Shares below this part of a dump's total are not followed further up (legacy Mesh: some 700 thousand stacks, 15 s a side). */
+const GUESSED_SHARE_FLOOR = 1e-6;
+
+/**
+ * A Node side's instruction profile from a dump without callers: stacks guessed from its call graph
+ * (see `guessedStacks`), then named and placed as the pair's kept callers are.
+ */
+export function instructionProfileOfCallGraph(graph: CallGraph, perfMap: PerfMap): InstructionProfile {
+  const builder = new InstructionProfileBuilder(perfMap, GUESSED_STACK_FRAMES);
+  const stacks = guessedStacks(graph, { maxFrames: GUESSED_STACK_FRAMES, minInstructions: GUESSED_SHARE_FLOOR * graph.total });
+  for (const stack of stacks) builder.add(builder.leafOf(stack.frames, stack.object, stack.truncated), stack.self);
+  return builder.finish();
+}
+
 /** Where a batch's instructions went: by bucket, and by function (self), as counts over the batch. */
 export interface InstructionBreakdown {
   total: number;
@@ -213,6 +220,7 @@ export function instructionBreakdown(profile: InstructionProfile, rules: readonl
   let guessed = 0;
   const byBucket: Record<string, number> = {};
   const byFunction: InstructionBreakdown['byFunction'] = new Map();
+  const bucketsOfFunction = new Map<string, Map<string, number>>();
   const samples = profile.profile.samples ?? [];
   const weights = profile.profile.timeDeltas ?? [];
   for (const [i, id] of samples.entries()) {
@@ -227,7 +235,12 @@ export function instructionBreakdown(profile: InstructionProfile, rules: readonl
     const entry = byFunction.get(key) ?? { functionName: frame.functionName, url: frame.url, line, bucket, self: 0 };
     entry.self += weight;
     byFunction.set(key, entry);
+    const buckets = bucketsOfFunction.get(key) ?? new Map<string, number>();
+    buckets.set(bucket, (buckets.get(bucket) ?? 0) + weight);
+    bucketsOfFunction.set(key, buckets);
   }
+  // A function reached from several buckets is listed under the one holding most of its instructions.
+  for (const [key, buckets] of bucketsOfFunction) byFunction.get(key)!.bucket = [...buckets].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
   return {
     total: profile.total,
     truncated: profile.truncated,
@@ -247,6 +260,7 @@ export function instructionMoves(
   candidate: { breakdown: InstructionBreakdown; ok: number; requests: number },
   separateCallers: number,
   native = false,
+  callEdges = false,
 ): InstructionMoves {
   const per = (side: { breakdown: InstructionBreakdown; ok: number }, n: number) => n / Math.max(1, side.ok);
   const buckets = [...new Set([...Object.keys(baseline.breakdown.byBucket), ...Object.keys(candidate.breakdown.byBucket)])].map((bucket) => {
@@ -276,9 +290,11 @@ export function instructionMoves(
   return {
     separateCallers,
     ...(native ? { native } : {}),
+    ...(callEdges ? { callEdges } : {}),
     totalPerOkRequest: { baseline: per(baseline, baseline.breakdown.total), candidate: per(candidate, candidate.breakdown.total) },
     truncatedShare: { baseline: share(baseline, baseline.breakdown.truncated), candidate: share(candidate, candidate.breakdown.truncated) },
-    ...(baseline.breakdown.guessed !== null && candidate.breakdown.guessed !== null
+    // With stacks guessed from call edges every bucket is a guess: no share of them is told apart as one.
+    ...(!callEdges && baseline.breakdown.guessed !== null && candidate.breakdown.guessed !== null
       ? { guessedShare: { baseline: share(baseline, baseline.breakdown.guessed), candidate: share(candidate, candidate.breakdown.guessed) } }
       : {}),
     unnamedJitShare: { baseline: share(baseline, baseline.breakdown.unnamedJit), candidate: share(candidate, candidate.breakdown.unnamedJit) },

@@ -6,7 +6,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PerfMap, instructionProfileOfFile } from '@gwprof/analysis';
+import { PerfMap, callGraphOfFile, instructionProfileOfCallGraph, instructionProfileOfFile, type InstructionProfile } from '@gwprof/analysis';
 import { writeCompareResult, type InstructionDesign, type InstructionProfileSide } from '@gwprof/results';
 import type { ComparisonContext } from '../epochs/context.js';
 import { SIDES, type Side } from '../epochs/gateway-pair.js';
@@ -44,7 +44,8 @@ export async function profilePair(ctx: ComparisonContext, design: InstructionDes
       const pid = started.sides[name].gateway.process!.serverPid;
       const perfMapFile = keepPerfMap(ctx.session.runDir, pid, `${name}-profile`);
       const batch = batches[i]!;
-      const profileFile = await reduceDump(ctx, batch.dumpFile, perfMapFile, callers, name, !started.records[name].node);
+      const native = !started.records[name].node;
+      const profileFile = await reduceDump(ctx, batch.dumpFile, perfMapFile, name, (file, perfMap) => instructionProfileOfFile(file, perfMap, callers, native));
       sides[name] = { pid, node: started.records[name].node, batch, perfMapFile, profileFile };
     }
     ctx.compare.instructionProfile = { startedAt, finishedAt: new Date().toISOString(), separateCallers: callers, v8Flags: PERF_MAP_V8_FLAGS, sides };
@@ -66,22 +67,27 @@ export async function profilePair(ctx: ComparisonContext, design: InstructionDes
   writeCompareResult(ctx.session.runDir, ctx.compare);
 }
 
+/** How a dump becomes a profile: its kept callers, or stacks guessed from its call graph. */
+export type DumpReading = (file: string, perfMap: PerfMap) => Promise<InstructionProfile>;
+
+/** A dump without callers, read through its call graph (a Node side of the verdict's own epochs). */
+export const readByCallEdges: DumpReading = async (file, perfMap) => instructionProfileOfCallGraph(await callGraphOfFile(file), perfMap);
+
 /**
  * The dump as a profile of instructions (a Node side's frames named through the perf map, a native
- * side's by its symbols), written beside it; the dump is removed.
+ * side's by its symbols), written beside it; the dump is removed unless it is the verdict's record.
  */
 export async function reduceDump(
   ctx: ComparisonContext,
   dumpFile: string,
   perfMapFile: string | null,
-  callers: number,
   side: Side,
-  native: boolean,
+  read: DumpReading,
   removeDump = true,
 ): Promise<string> {
   const runDir = ctx.session.runDir;
   const perfMap = new PerfMap(perfMapFile ? readFileSync(path.join(runDir, perfMapFile), 'utf8') : '');
-  const profile = await instructionProfileOfFile(path.join(runDir, dumpFile), perfMap, callers, native);
+  const profile = await read(path.join(runDir, dumpFile), perfMap);
   const target = path.join(runDir, 'callgrind', `${side}-profile.instructions.json`);
   writeFileSync(target, JSON.stringify(profile));
   if (removeDump) rmSync(path.join(runDir, dumpFile), { force: true });

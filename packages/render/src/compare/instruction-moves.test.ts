@@ -35,4 +35,15 @@ describe('where the instructions went', () => {
     expect(note).toContain('Placed by a guess: 0.4% / 1.2%');
     expect(note).not.toMatch(/JavaScript|JIT|builtin/);
   });
+
+  it("says the buckets were guessed from the call edges of the verdict's own batches, what the guess assumes and where it fails", () => {
+    const { guessedShare: _none, ...guessed } = moves;
+    const note = instructionMovesNote({ ...guessed, callEdges: true });
+    expect(note).toContain("From the verdict's own last epoch");
+    expect(note).toContain("are a guess: no callers were kept while counting, so its stacks are guessed from callgrind's call edges, up to 160 frames");
+    expect(note).toContain('it assumes a function costs the same whoever called it');
+    expect(note).toContain("misplaces a library's callbacks");
+    expect(note).toContain('Cut off: 28.8% / 30.1% of the instructions');
+    expect(note).not.toContain('Placed by a guess');
+  });
 });
