@@ -211,6 +211,18 @@ describe('the native subgraphs', () => {
     expect(fromNative).toBe(fromNode);
   });
 
+  it('pad GraphQL answers with leading whitespace on the ports SUBGRAPH_PADDING_BYTES names only, as the Node ones do', async () => {
+    const [padded, plain] = [await freePort(), await freePort()];
+    const child = start(binary, ['products'], [plain, padded], { SUBGRAPH_PADDING_BYTES: `${padded}=4096` });
+    children.push(child);
+    await Promise.all([untilHealthy(plain), untilHealthy(padded)]);
+    const query = { query: '{product(upc:"1"){upc}}' };
+    const [a, b] = [await post(plain, query), await post(padded, query)];
+    expect(b.body.length).toBe(a.body.length + 4096);
+    expect(b.body.trimStart()).toBe(a.body);
+    child.kill('SIGTERM');
+  });
+
   it('keep the process contract: the delay, a taken port, SIGTERM, and no life after the parent', async () => {
     const [slowPort, takenPort] = [await freePort(), native.ports.accounts[0]!];
     const slow = start(binary, ['products'], [slowPort], { SUBGRAPH_DELAY_MS: '300' });

@@ -20,6 +20,8 @@ struct Port<E> {
     name: &'static str,
     requests: AtomicU64,
     executor: E,
+    /// Whitespace before each GraphQL answer's JSON on this port (SUBGRAPH_PADDING_BYTES).
+    padding: String,
 }
 
 /// Binds 127.0.0.1:port; the error names the port when it is taken.
@@ -32,11 +34,12 @@ pub async fn bind(port: u16) -> Result<TcpListener, String> {
         })
 }
 
-pub async fn serve<E: Executor>(listener: TcpListener, name: &'static str, executor: E) {
+pub async fn serve<E: Executor>(listener: TcpListener, name: &'static str, executor: E, padding: usize) {
     let port = Arc::new(Port {
         name,
         requests: AtomicU64::new(0),
         executor,
+        padding: " ".repeat(padding),
     });
     let app = Router::new().fallback(handle::<E>).with_state(port);
     // Responses go out in one write; no reason to let Nagle hold any of them.
@@ -77,7 +80,11 @@ async fn handle<E: Executor>(State(port): State<Arc<Port<E>>>, request: Request)
         }
     };
     let (status, body) = answer(&port.executor, &raw).await;
-    json(status, body)
+    if port.padding.is_empty() {
+        json(status, body)
+    } else {
+        json(status, format!("{}{body}", port.padding))
+    }
 }
 
 fn json(status: StatusCode, body: String) -> Response {

@@ -1,6 +1,7 @@
 //! gwprof's four demo subgraphs in one binary: `gwprof-subgraphs <accounts|reviews|products|inventory>`,
 //! with the Node subgraphs' contract: `PORT` (one port or several separated by commas, each
-//! counted apart), `SUBGRAPH_DELAY_MS`, 127.0.0.1 only, one JSON line on stdout when ready, exit
+//! counted apart), `SUBGRAPH_DELAY_MS`, `SUBGRAPH_PADDING_BYTES` ("port=bytes,…": whitespace before
+//! each GraphQL answer there, work planted in the gateway that parses it), 127.0.0.1 only, one JSON line on stdout when ready, exit
 //! when the parent dies. `TOKIO_WORKER_THREADS` sets the number of worker threads (default: one
 //! per CPU the process may run on).
 mod data_set;
@@ -34,12 +35,31 @@ fn main() {
         .ok()
         .and_then(|v| v.trim().parse().ok())
         .unwrap_or(0.0);
+    let padding = match padding_from(std::env::var("SUBGRAPH_PADDING_BYTES").unwrap_or_default()) {
+        Ok(padding) => padding,
+        Err(message) => fail(name, &message),
+    };
     parent_watch::exit_with_parent();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("a tokio runtime");
-    runtime.block_on(run(name, ports, delay_ms));
+    runtime.block_on(run(name, ports, delay_ms, padding));
+}
+
+/// "4011=2000,4012=2000" → (port, bytes) pairs.
+fn padding_from(value: String) -> Result<Vec<(u16, usize)>, String> {
+    value
+        .split(',')
+        .filter(|entry| !entry.trim().is_empty())
+        .map(|entry| {
+            let parsed = entry
+                .trim()
+                .split_once('=')
+                .and_then(|(port, bytes)| Some((port.parse().ok()?, bytes.parse().ok()?)));
+            parsed.ok_or_else(|| format!("SUBGRAPH_PADDING_BYTES: {entry:?} is not port=bytes"))
+        })
+        .collect()
 }
 
 fn ports_from(value: Option<String>, default_port: u16) -> Result<Vec<u16>, String> {
@@ -54,11 +74,12 @@ fn ports_from(value: Option<String>, default_port: u16) -> Result<Vec<u16>, Stri
         .collect()
 }
 
-async fn run(name: &'static str, ports: Vec<u16>, delay_ms: f64) {
+async fn run(name: &'static str, ports: Vec<u16>, delay_ms: f64, padding: Vec<(u16, usize)>) {
     let mut listeners = Vec::new();
     for &port in &ports {
+        let bytes = padding.iter().find(|(p, _)| *p == port).map_or(0, |(_, bytes)| *bytes);
         match http_server::bind(port).await {
-            Ok(listener) => listeners.push(listener),
+            Ok(listener) => listeners.push((listener, bytes)),
             Err(message) => fail(name, &message),
         }
     }
@@ -81,13 +102,13 @@ async fn run(name: &'static str, ports: Vec<u16>, delay_ms: f64) {
 
 fn serve_all<Q: ObjectType + 'static>(
     name: &'static str,
-    listeners: Vec<tokio::net::TcpListener>,
+    listeners: Vec<(tokio::net::TcpListener, usize)>,
     schema: SchemaBuilder<Q, EmptyMutation, EmptySubscription>,
     gate: ExecutionGate,
 ) {
     let schema = schema.enable_federation().extension(gate).finish();
-    for listener in listeners {
-        tokio::spawn(http_server::serve(listener, name, schema.clone()));
+    for (listener, padding) in listeners {
+        tokio::spawn(http_server::serve(listener, name, schema.clone(), padding));
     }
 }
 

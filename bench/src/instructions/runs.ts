@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { CompareResult, PublishedCompare } from '@gwprof/results';
 import { appendEntry } from '../compare/json-log.js';
 import { existsSync } from 'node:fs';
+import { sidesPadding } from './padding-cost.js';
 
 export interface PlannedRun {
   /** 0 for A/A; otherwise the planted share of the baseline's instructions per request, in %. */
@@ -23,8 +24,14 @@ export interface InstructionRunEntry {
   plantedPercent: number;
   /** Planted loop iterations per request, and what they cost by the loop's ground truth. */
   iterations: number;
-  /** How the loop was planted: a Node preload (each request received) or a native one (each response written). */
-  plantedBy?: 'node' | 'native';
+  /**
+   * How the work was planted: a Node preload's loop (each request received), a native one's (each
+   * response written), or whitespace before each of the candidate's subgraph answers (`iterations`
+   * is then its bytes, and the cost of one byte a request comes from padding-cost.json).
+   */
+  plantedBy?: 'node' | 'native' | 'padding';
+  /** Padding: the bytes before every answer on both sides; the candidate's have `iterations` more. */
+  paddingBaseBytes?: number;
   /** Native: the preload's calls over the whole run, both sides' every response (warm-ups, batches, readiness probes). */
   plantedCalls?: number | null;
   plantedInstructions: number;
@@ -63,13 +70,18 @@ export function runOne(options: {
   out: string;
   /** The native preload (fixtures/native-work) to plant with; the Node one otherwise. */
   nativeLibrary?: string;
+  /**
+   * Plant by padding subgraph answers instead: both sides' by `base` bytes, the candidate's by the
+   * planted bytes more (instructionsPerIteration is then one more padded byte's cost).
+   */
+  padding?: { base: number };
 }): InstructionRunEntry {
   const { root, gateway, run } = options;
   const iterations = Math.round(((run.plantedPercent / 100) * options.baselinePerRequest) / options.instructionsPerIteration);
   const work = mkdtempSync(path.join(os.tmpdir(), 'gwprof-bench-instr-'));
   const json = path.join(work, 'compare.json');
   const countFile = path.join(work, 'planted-calls');
-  const candidateEnv = iterations > 0 ? plantEnv(root, iterations, options.nativeLibrary, countFile) : [];
+  const candidateEnv = iterations > 0 && !options.padding ? plantEnv(root, iterations, options.nativeLibrary, countFile) : [];
   const args = [
     path.join(root, 'packages/cli/dist/bin.js'),
     'compare',
@@ -90,7 +102,9 @@ export function runOne(options: {
     ...candidateEnv,
   ];
   const started = Date.now();
-  const child = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  // The subgraphs take their padding from the harness's environment.
+  const env = options.padding ? { ...process.env, SUBGRAPH_PADDING_BYTES: sidesPadding(options.padding.base, iterations) } : process.env;
+  const child = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
   let result: PublishedCompare | null = null;
   try {
     result = JSON.parse(readFileSync(json, 'utf8')) as PublishedCompare;
@@ -109,7 +123,8 @@ export function runOne(options: {
     flags: options.flags,
     plantedPercent: run.plantedPercent,
     iterations,
-    plantedBy: options.nativeLibrary ? 'native' : 'node',
+    plantedBy: options.padding ? 'padding' : options.nativeLibrary ? 'native' : 'node',
+    ...(options.padding ? { paddingBaseBytes: options.padding.base } : {}),
     ...(options.nativeLibrary ? { plantedCalls: iterations > 0 && existsSync(countFile) ? Number(readFileSync(countFile).readBigUInt64LE(0)) : null } : {}),
     plantedInstructions,
     plantedShare: baselinePerRequest ? plantedInstructions / baselinePerRequest : null,

@@ -12,7 +12,7 @@ import { parsePercent, parsePort, parseWholeNumber } from './options.js';
 import { ProgressLine } from './progress.js';
 import { EXPECT_NONE_HELP, SCENARIO_FILE_HELP, chooseScenario, scenarioSourceOf } from './scenario-option.js';
 import { scenarioFrom, subgraphPortsFrom } from './defaults.js';
-import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
+import { addServiceOptions, serviceArgs, serviceOptions, type ServiceFlags } from './service-options.js';
 import { withInterruptSignal } from './signals.js';
 
 const COMPARE = DEFAULTS.compare;
@@ -191,14 +191,8 @@ async function confirmStep(
   signal: AbortSignal,
   progress: ProgressLine,
 ): Promise<BisectConfirmation> {
-  const services = [
-    ['--gateway-port', flags.gatewayPort],
-    ['--candidate-port', flags.candidatePort],
-    ['--subgraph-ports', flags.subgraphPorts.join(',')],
-    ['--timeout', flags.timeout],
-    ['--subgraphs', flags.subgraphs],
-    ['--threshold', bisect.config.threshold * 100],
-  ].flatMap(([flag, value]) => [String(flag), String(value)]);
+  // Every service flag the bisection was given: the confirmation counts under the same settings.
+  const services = [...serviceArgs(flags), '--candidate-port', String(flags.candidatePort), ...(flags.color ? [] : ['--no-color'])];
   const args = [...reproduceArgs(bisect, step.good, step.bad), ...services, '--out', path.dirname(runDir), '--run-id', path.basename(runDir)];
   const outcome = await runComparison(compareOptionsFromArgs(args, signal, progress));
   const compare = await publishCompare(outcome.runDir);

@@ -97,3 +97,23 @@ export function serviceOptions(flags: ServiceFlags) {
     commandLine: process.argv.slice(2),
   };
 }
+
+/**
+ * The flags of the services a run was given, as arguments for another command's run under the
+ * same settings (a bisection's confirmation by compare); where runs go is the caller's to say.
+ */
+export function serviceArgs(flags: ServiceFlags): string[] {
+  const given: Array<[string, string | number | undefined]> = [
+    ['--timeout', flags.timeout],
+    ['--subgraph-delay', flags.subgraphDelay],
+    ['--subgraphs', flags.subgraphs],
+    ['--subgraph-ports', flags.subgraphPorts.join(',')],
+    ['--gateway-port', flags.gatewayPort],
+    ['--gateway-cpus', flags.gatewayCpus],
+    ['--gateway-memory', flags.gatewayMemory],
+    ['--gateway-cpu-quota', flags.gatewayCpuQuota],
+    ['--sampling-interval', flags.samplingInterval],
+    ['--heap-sampling', flags.heapSampling],
+  ];
+  return given.flatMap(([flag, value]) => (value === undefined ? [] : [flag, String(value)]));
+}

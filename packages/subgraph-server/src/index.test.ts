@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type http from 'node:http';
 import { buildSchema } from 'graphql';
-import { startSubgraph } from './index.js';
+import { paddingFrom, startSubgraph } from './index.js';
 
 const schemas = { fed1: buildSchema('type Query { hello: String }'), fed2: buildSchema('type Query { hello: String form: String }') };
 let servers: http.Server[] = [];
@@ -36,5 +36,15 @@ describe('startSubgraph', () => {
     expect(await (await post(4795, '/fed2/graphql', '{ form }')).json()).toEqual({ data: { form: null } });
     expect((await (await post(4795, '/graphql', '{ form }')).json()) as { errors?: unknown[] }).toHaveProperty('errors');
     expect(await requestsOn(4795)).toBe(2);
+  });
+
+  it("pads GraphQL responses with whitespace on the ports it is told to only, leaving each response's JSON as it was", async () => {
+    servers = await startSubgraph({ name: 'padded', schemas, ports: [4796, 4797], paddingByPort: paddingFrom('4797=5000') });
+    const plain = await (await post(4796)).text();
+    const padded = await (await post(4797)).text();
+    expect(padded.length).toBe(plain.length + 5000);
+    expect(JSON.parse(padded)).toEqual(JSON.parse(plain));
+    expect(padded.trimStart()).toBe(plain);
+    expect(() => paddingFrom('4797:5000')).toThrow(/"4797:5000" is not port=bytes/);
   });
 });

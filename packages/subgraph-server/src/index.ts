@@ -34,6 +34,11 @@ export interface SubgraphOptions {
   host?: string;
   /** Fixed delay added to every GraphQL request, to emulate the network. */
   delayMs?: number;
+  /**
+   * Port → bytes of whitespace before each GraphQL response's JSON there: work planted in whatever
+   * parses the responses (a benchmark's planted change to a gateway no library can be preloaded into).
+   */
+  paddingByPort?: ReadonlyMap<number, number>;
 }
 
 interface CachedDocument {
@@ -66,8 +71,10 @@ export async function startSubgraph(options: SubgraphOptions): Promise<http.Serv
     return entry;
   };
 
-  const send = (res: http.ServerResponse, status: number, body: unknown): void => {
-    const payload = JSON.stringify(body);
+  const padding = new Map([...(options.paddingByPort ?? [])].map(([port, bytes]) => [port, ' '.repeat(bytes)]));
+  const send = (res: http.ServerResponse, status: number, body: unknown, pad = ''): void => {
+    // Before the value, not after it: a parser must skip leading whitespace, but may stop reading at the value's end.
+    const payload = pad + JSON.stringify(body);
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) });
     res.end(payload);
   };
@@ -96,7 +103,7 @@ export async function startSubgraph(options: SubgraphOptions): Promise<http.Serv
       variableValues: (body.variables ?? undefined) as Record<string, unknown> | undefined,
       operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
     });
-    send(res, 200, result);
+    send(res, 200, result, padding.get(res.socket?.localPort ?? 0));
   };
 
   const servers: http.Server[] = [];
@@ -109,7 +116,7 @@ export async function startSubgraph(options: SubgraphOptions): Promise<http.Serv
   return servers;
 }
 
-type Send = (res: http.ServerResponse, status: number, body: unknown) => void;
+type Send = (res: http.ServerResponse, status: number, body: unknown, pad?: string) => void;
 
 /** One port's request handler, with that port's own count of GraphQL requests. */
 type HandleGraphQL = (form: keyof SubgraphSchemas, raw: string, res: http.ServerResponse) => Promise<void>;
@@ -156,13 +163,15 @@ function listen(port: number, host: string, handler: http.RequestListener): Prom
 
 /**
  * Entry point helper for a subgraph's main module: reads PORT (one port, or several separated by
- * commas) and SUBGRAPH_DELAY_MS, logs one JSON line when ready.
+ * commas), SUBGRAPH_DELAY_MS and SUBGRAPH_PADDING_BYTES ("port=bytes,…", see `paddingByPort`), logs
+ * one JSON line when ready.
  */
 export async function runSubgraphMain(name: string, schemas: SubgraphSchemas, defaultPort: number): Promise<void> {
   const ports = (process.env.PORT ?? String(defaultPort)).split(',').map(Number);
   const delayMs = Number(process.env.SUBGRAPH_DELAY_MS ?? 0);
   try {
-    const servers = await startSubgraph({ name, schemas, ports, delayMs });
+    const paddingByPort = paddingFrom(process.env.SUBGRAPH_PADDING_BYTES ?? '');
+    const servers = await startSubgraph({ name, schemas, ports, delayMs, paddingByPort });
     process.stdout.write(`${JSON.stringify({ level: 30, time: Date.now(), msg: 'subgraph ready', name, ports, delayMs })}\n`);
     const stop = (): void => {
       for (const server of servers) {
@@ -184,4 +193,15 @@ export async function runSubgraphMain(name: string, schemas: SubgraphSchemas, de
     process.stderr.write(`${JSON.stringify({ level: 50, time: Date.now(), msg: `subgraph ${name} failed to start: ${message}` })}\n`);
     process.exit(1);
   }
+}
+
+/** "4011=2000,4012=2000" → port → bytes. */
+export function paddingFrom(spec: string): Map<number, number> {
+  const padding = new Map<number, number>();
+  for (const entry of spec.split(',').filter(Boolean)) {
+    const match = /^(\d+)=(\d+)$/.exec(entry.trim());
+    if (!match) throw new Error(`SUBGRAPH_PADDING_BYTES: "${entry}" is not port=bytes`);
+    padding.set(Number(match[1]), Number(match[2]));
+  }
+  return padding;
 }

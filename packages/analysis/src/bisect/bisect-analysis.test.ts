@@ -11,7 +11,7 @@ describe('analyzeBisection', () => {
       expect.objectContaining({ good: 2, bad: 3, kind: 'regression', nearThreshold: false, relativeChange: expect.closeTo(0.03, 6) }),
     ]);
     expect(analysis.steps[0]!.reproduce).toBe(
-      'gwprof compare --measure instructions --baseline hive-router@0.1.2 --candidate hive-router@0.1.3 --query /q.graphql --expect /q.expected.json',
+      'gwprof compare --measure instructions --baseline hive-router@0.1.2 --candidate hive-router@0.1.3 --query /q.graphql --expect /q.expected.json --threshold 1 --warmup-requests 200 --batch-requests 30',
     );
     expect(analysis).toMatchObject({ verdict: '1 regression step above 1.0%', exitCode: 1, totalChange: expect.closeTo(0.03, 6), pending: [] });
   });
@@ -55,6 +55,12 @@ describe('analyzeBisection', () => {
       'hive-router@0.1.1',
       '--scenario',
       '/perf/scenario.yaml',
+      '--threshold',
+      '1',
+      '--warmup-requests',
+      '200',
+      '--batch-requests',
+      '30',
     ]);
   });
 });

@@ -81,7 +81,26 @@ export function reproduceArgs(bisect: BisectResult, good: number, bad: number): 
         ...(config.variables ? ['--variables', config.variables] : []),
         ...(config.expect ? ['--expect', config.expect] : []),
       ];
-  return ['--measure', 'instructions', '--baseline', points[good]!.spec, '--candidate', points[bad]!.spec, ...requests];
+  // The bisection's own settings, so that the comparison counts what the bisection counted.
+  const counting = [
+    '--threshold',
+    String(config.threshold * 100),
+    '--warmup-requests',
+    String(config.instructions.warmupRequests),
+    '--batch-requests',
+    String(config.instructions.batchRequests),
+  ];
+  return [
+    '--measure',
+    'instructions',
+    '--baseline',
+    points[good]!.spec,
+    '--candidate',
+    points[bad]!.spec,
+    ...requests,
+    ...(config.expectNone ? ['--expect-none'] : []),
+    ...counting,
+  ];
 }
 
 function reproduceLine(bisect: BisectResult, good: number, bad: number): string {
