@@ -163,12 +163,18 @@ function epochSeconds(result: CompareResult | null): number[] {
   return (result?.instructionEpochs ?? []).filter((e) => e.finishedAt).map((e) => Math.round((Date.parse(e.finishedAt!) - Date.parse(e.startedAt)) / 100) / 10);
 }
 
+/** The gateway, and how the work was planted when not by a loop: runs planted apart are not one group. */
+function gatewayLabel(e: InstructionRunEntry): string {
+  if (e.plantedBy !== 'padding') return e.gateway;
+  return e.paddingBaseBytes ? `${e.gateway} (answers padded: ${e.paddingBaseBytes} B both sides)` : `${e.gateway} (candidate's answers padded)`;
+}
+
 /** One row per gateway and planted size: verdicts, minutes, and the planted size against what was read. */
 export function runsTable(entries: readonly InstructionRunEntry[]): string[] {
-  const groups = [...new Set(entries.map((e) => `${e.gateway}|${e.plantedPercent}`))];
+  const groups = [...new Set(entries.map((e) => `${gatewayLabel(e)}|${e.plantedPercent}`))];
   const rows = groups.map((g) => {
     const [gateway, percent] = g.split('|');
-    const rs = entries.filter((e) => `${e.gateway}|${e.plantedPercent}` === g);
+    const rs = entries.filter((e) => `${gatewayLabel(e)}|${e.plantedPercent}` === g);
     const count = (verdict: string, within = Infinity) => rs.filter((r) => r.verdict === verdict && (r.verdictMinutes ?? r.minutes) <= within).length;
     const read = rs.filter((r) => r.change !== null && r.plantedShare !== null && r.plantedShare > 0).map((r) => r.change! / r.plantedShare!);
     const readText = read.length > 0 ? `${Math.min(...read).toFixed(3)}–${Math.max(...read).toFixed(3)}` : '–';
@@ -193,12 +199,12 @@ export function runsDetail(entries: readonly InstructionRunEntry[]): string[] {
     const planted = e.plantedPercent === 0 ? '–' : `${((e.plantedShare ?? 0) * 100).toFixed(2)}%`;
     const interval = e.interval ? `[${signedPercent(e.interval.low)}, ${signedPercent(e.interval.high)}]` : '–';
     const flags = e.flags.length > 0 ? e.flags.join(' ') : '–';
-    return `| ${i + 1} | ${e.date.slice(0, 16).replace('T', ' ')} | ${e.gateway} | ${e.plantedPercent === 0 ? 'A/A' : `+${e.plantedPercent}%`} | ${planted} | ${e.verdict ?? '–'} | ${e.exitCode ?? '–'} | ${signedPercent(e.change)} | ${interval} | ${e.epochs ?? '–'} | ${(e.verdictMinutes ?? e.minutes).toFixed(1)} | ${e.minutes.toFixed(1)} | ${flags} |`;
+    return `| ${i + 1} | ${e.date.slice(0, 16).replace('T', ' ')} | ${gatewayLabel(e)} | ${e.plantedPercent === 0 ? 'A/A' : `+${e.plantedPercent}%`} | ${planted} | ${e.verdict ?? '–'} | ${e.exitCode ?? '–'} | ${signedPercent(e.change)} | ${interval} | ${e.epochs ?? '–'} | ${(e.verdictMinutes ?? e.minutes).toFixed(1)} | ${e.minutes.toFixed(1)} | ${flags} |`;
   });
-  const sizes = [...new Set(entries.filter((e) => e.plantedPercent > 0).map((e) => `${e.gateway} +${e.plantedPercent}%`))];
+  const sizes = [...new Set(entries.filter((e) => e.plantedPercent > 0).map((e) => `${gatewayLabel(e)} +${e.plantedPercent}%`))];
   const readings = sizes.map((size) => {
     const read = entries
-      .filter((e) => `${e.gateway} +${e.plantedPercent}%` === size && e.verdict !== 'invalid' && e.change !== null && e.plantedShare)
+      .filter((e) => `${gatewayLabel(e)} +${e.plantedPercent}%` === size && e.verdict !== 'invalid' && e.change !== null && e.plantedShare)
       .map((e) => e.change! / e.plantedShare!);
     if (read.length === 0) return `${size}: no valid run`;
     const mean = read.reduce((a, b) => a + b, 0) / read.length;

@@ -120,7 +120,8 @@ function underCallgrind(callgrind: CallgrindLaunch, shim: string | null, command
   };
 }
 
-function shellQuote(word: string): string {
+/** A word as the shell reads it back: bare when it is plainly one, single-quoted otherwise. */
+export function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 

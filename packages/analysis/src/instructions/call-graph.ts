@@ -28,8 +28,10 @@ export class CallGraphReader {
     (fn, self) => {
       fn.self += self;
     },
-    (caller, callee, inclusive) => {
-      if (caller !== callee) callee.callers.set(caller, (callee.callers.get(caller) ?? 0) + inclusive);
+    {
+      call: (caller, callee, inclusive) => {
+        if (caller !== callee) callee.callers.set(caller, (callee.callers.get(caller) ?? 0) + inclusive);
+      },
     },
   );
 

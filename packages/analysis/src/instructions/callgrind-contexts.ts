@@ -22,6 +22,16 @@ export interface CallgrindContext {
   self: number;
 }
 
+export interface ReaderOptions<L> {
+  /** Each call's inclusive count, from the context that made it to the one it called; unread when absent. */
+  call?: (caller: L, callee: L, inclusive: number) => void;
+  /**
+   * The program callgrind ran is the gateway's own binary (not node, whose path already pairs across
+   * builds and versions): its objects are named GATEWAY_BINARY.
+   */
+  gatewayBinary?: boolean;
+}
+
 /**
  * Reads contexts from dump lines: `leaf(frames, object)` is called once per context, with the ELF
  * object its function lives in, and its result gets the context's self counts.
@@ -43,8 +53,7 @@ export class ContextReader<L> {
   constructor(
     private readonly leaf: (frames: string[], object: string) => L,
     private readonly add: (leaf: L, self: number) => void,
-    /** Each call's inclusive count, from the context that made it to the one it called; unread when absent. */
-    private readonly call?: (caller: L, callee: L, inclusive: number) => void,
+    private readonly options: ReaderOptions<L> = {},
   ) {}
 
   line(line: string): void {
@@ -53,9 +62,9 @@ export class ContextReader<L> {
     if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
       if (this.afterCalls) {
         this.afterCalls = false;
-        if (this.call && this.current !== null && this.callee !== null) {
+        if (this.options.call && this.current !== null && this.callee !== null) {
           const inclusive = Number(line.trim().split(/\s+/)[this.positions] ?? 0);
-          if (inclusive > 0) this.call(this.current, this.callee, inclusive);
+          if (inclusive > 0) this.options.call(this.current, this.callee, inclusive);
         }
         return;
       }
@@ -71,7 +80,7 @@ export class ContextReader<L> {
       if (key === 'fn') this.current = this.resolve(line.slice(eq + 1), this.object);
       else if (key === 'cfn') {
         // A callee's object is the caller's unless a cob= line named another just before.
-        this.callee = this.resolve(line.slice(eq + 1), this.calledObject ?? this.object, this.call !== undefined);
+        this.callee = this.resolve(line.slice(eq + 1), this.calledObject ?? this.object, this.options.call !== undefined);
         this.calledObject = null;
       } else if (key === 'ob') this.object = this.objectOf(line.slice(eq + 1));
       else if (key === 'cob') this.calledObject = this.objectOf(line.slice(eq + 1));
@@ -82,9 +91,7 @@ export class ContextReader<L> {
       const key = line.slice(0, colon);
       const value = line.slice(colon + 1).trim();
       if (key === 'positions') this.positions = value.split(/\s+/).length;
-      // node is not a gateway's binary: its path already pairs across builds and versions.
-      else if (key === 'cmd')
-        this.program = value.split(/\s+/)[0] === 'node' || /\/node$/.test(value.split(/\s+/)[0] ?? '') ? null : baseName(value.split(/\s+/)[0] ?? '');
+      else if (key === 'cmd' && this.options.gatewayBinary) this.program = baseName(value.split(/\s+/)[0] ?? '');
       else if (key === 'totals') this.total = Number(value.split(/\s+/)[0]);
     }
   }
@@ -124,7 +131,7 @@ export class ContextReader<L> {
 }
 
 /** Every context of a dump held in memory as text (small dumps, tests). */
-export function callgrindContexts(text: string): { total: number | null; contexts: CallgrindContext[] } {
+export function callgrindContexts(text: string, options: { gatewayBinary?: boolean } = {}): { total: number | null; contexts: CallgrindContext[] } {
   const byFrames = new Map<string, CallgrindContext>();
   const reader = new ContextReader<CallgrindContext>(
     (frames, object) => {
@@ -136,6 +143,7 @@ export function callgrindContexts(text: string): { total: number | null; context
     (context, self) => {
       context.self += self;
     },
+    options,
   );
   for (const line of text.split('\n')) reader.line(line);
   return { total: reader.total, contexts: [...byFrames.values()].filter((c) => c.self > 0) };

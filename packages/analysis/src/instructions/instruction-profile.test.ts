@@ -216,6 +216,7 @@ describe('instructionProfile of a native program', () => {
         instructionProfile(
           callgrindContexts(
             `events: Ir\ncmd: ./gateway-bin\npositions: line\nob=(1) ${dir}/gateway-bin\nfl=(1) ???\nfn=(1) sample_gateway::resolve_ok'sample_gateway::serve\n0 ${loop}\nob=(2) /usr/lib/x86_64-linux-gnu/libc.so.6\nfn=(2) malloc'sample_gateway::serve\n0 10\ntotals: ${loop + 10}\n`,
+            { gatewayBinary: true },
           ).contexts,
           new PerfMap(''),
           8,
@@ -227,5 +228,11 @@ describe('instructionProfile of a native program', () => {
     const moves = instructionMoves(side(build('/runs/worktrees/0797536c5ef4', 300)), side(build('/runs/worktrees/d0af691cb5c1', 309)), 8);
     expect(moves.functions[0]).toMatchObject({ functionName: 'sample_gateway::resolve_ok', url: '(the gateway binary)', deltaPerOkRequest: 9 });
     expect(moves.functions.find((f) => f.functionName === 'malloc')).toMatchObject({ url: '/usr/lib/x86_64-linux-gnu/libc.so.6', deltaPerOkRequest: 0 });
+  });
+
+  it("keeps the path of a program the caller does not call the gateway's binary (node, whose path pairs already)", () => {
+    const dump = 'events: Ir\ncmd: /usr/bin/node server.js\npositions: line\nob=(1) /usr/bin/node\nfn=(1) uv_run\n0 5\ntotals: 5\n';
+    expect(callgrindContexts(dump).contexts[0]!.object).toBe('/usr/bin/node');
+    expect(callgrindContexts(dump, { gatewayBinary: true }).contexts[0]!.object).toBe('(the gateway binary)');
   });
 });

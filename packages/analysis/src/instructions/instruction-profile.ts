@@ -174,6 +174,7 @@ export async function instructionProfileOfFile(file: string, perfMap: PerfMap, s
     new ContextReader(
       (frames, object) => builder.leafOf(frames, object),
       (leaf, self) => builder.add(leaf, self),
+      { gatewayBinary: native },
     ),
   );
   return builder.finish();

@@ -78,7 +78,8 @@ function failedRequests(what: string, failed: number, requests: number, samples:
   return { stage: 'validate', reason: `${failed} of ${requests} ${what} responses failed validation: ${samples[0]?.message ?? ''}`.slice(0, 300) };
 }
 
-function skip(ctx: RoundContext, point: BisectPoint, why: BisectSkip): void {
+/** A point that will not be counted: why, in the record and on the progress line. */
+export function skip(ctx: RoundContext, point: BisectPoint, why: BisectSkip): void {
   point.skipped = why;
   ctx.options.onProgress(`skipped ${point.label} (${why.stage}): ${why.reason}`, true);
 }

@@ -3,11 +3,13 @@
  * commit checked out in a worktree of its own under the run folder and built there with the user's
  * command. What fails here is a skip, named with its stage and the failure's last line, never a count.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BisectPoint, BisectSkip, BisectSource } from '@gwprof/results';
 import { gatewayFromSpec, installGateway, type GatewayAdapter } from '../gateways/index.js';
+import { shellQuote } from '../gateway-process.js';
+import { spawnGroup } from '../process-group.js';
 
 export type PreparedPoint = { adapter: GatewayAdapter } | { skip: BisectSkip };
 
@@ -15,7 +17,7 @@ export type PreparedPoint = { adapter: GatewayAdapter } | { skip: BisectSkip };
 export function pointSpec(source: BisectSource, id: string, runDir: string): string {
   if (source.kind === 'versions') return `${source.gateway}@${id}`;
   const worktree = worktreeOf(runDir, id);
-  return `cmd:cd ${/^[\w@%+=:,./-]+$/.test(worktree) ? worktree : shellQuote(worktree)} && exec ${source.run}`;
+  return `cmd:cd ${shellQuote(worktree)} && exec ${source.run}`;
 }
 
 export async function preparePoint(
@@ -61,24 +63,13 @@ function addWorktree(repo: string, worktree: string, sha: string): void {
 function runBuild(command: string, cwd: string, logFile: string, signal: AbortSignal): Promise<string | null> {
   const log = openSync(logFile, 'w');
   return new Promise((resolve, reject) => {
-    // Its own process group, stopped whole on Ctrl-C: a build's compilers are ours too.
-    const child = spawn('sh', ['-c', command], { cwd, stdio: ['ignore', log, log], detached: true });
-    const stop = () => {
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    };
-    signal.addEventListener('abort', stop, { once: true });
+    const child = spawnGroup('sh', ['-c', command], { cwd, stdio: ['ignore', log, log] }, signal);
     child.once('error', (error) => {
-      signal.removeEventListener('abort', stop);
       closeSync(log);
       if (signal.aborted) reject(error);
       else resolve(`the build did not run: ${error.message}`);
     });
     child.once('exit', (code, killed) => {
-      signal.removeEventListener('abort', stop);
       closeSync(log);
       if (signal.aborted) return reject(new Error('interrupted'));
       if (code === 0) return resolve(null);
@@ -94,8 +85,4 @@ function lastLine(text: string): string {
     .split('\n')
     .filter((l) => l.trim());
   return (lines[lines.length - 1] ?? '').trim().slice(0, 300);
-}
-
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }

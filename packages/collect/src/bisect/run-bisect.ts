@@ -26,7 +26,7 @@ import { openSession, type RunRequest, type Session } from '../session.js';
 import type { ServiceOptions } from '../test-bed.js';
 import { ensureValgrind } from '../instructions/callgrind.js';
 import { commitPoints, newPoint, versionPoints, type PointId } from './bisect-points.js';
-import { countRound, type RoundContext, type RoundPoint } from './count-round.js';
+import { countRound, skip, type RoundContext, type RoundPoint } from './count-round.js';
 import { pointSpec, preparePoint } from './point-build.js';
 
 export interface BisectOptions extends ServiceOptions, RunRequest {
@@ -149,8 +149,7 @@ async function countUntilPlaced(ctx: RoundContext, bisect: BisectResult, source:
       const point = bisect.points[index]!;
       const prepared = await preparePoint(source, point, ctx.session.runDir, ctx.options.signal, ctx.options.onProgress);
       if ('skip' in prepared) {
-        point.skipped = prepared.skip;
-        ctx.options.onProgress(`skipped ${point.label} (${prepared.skip.stage}): ${prepared.skip.reason}`, true);
+        skip(ctx, point, prepared.skip);
         writeBisectResult(ctx.session.runDir, bisect);
       } else ready.push({ point, adapter: prepared.adapter });
     }

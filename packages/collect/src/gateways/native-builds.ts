@@ -5,7 +5,7 @@
  * keeps its target folder, so another version builds in minutes; every build gets frame pointers,
  * so `perf` can walk its stacks.
  */
-import { spawn } from 'node:child_process';
+import { spawnGroup } from '../process-group.js';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -150,19 +150,9 @@ function run(
   signal?: AbortSignal,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
-    // Its own process group, stopped whole on Ctrl-C or SIGTERM: cargo's compilers are ours too.
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const stop = () => {
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    };
-    signal?.addEventListener('abort', stop, { once: true });
-    child.once('exit', () => signal?.removeEventListener('abort', stop));
+    const child = spawnGroup(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }, signal);
     const tail: string[] = [];
-    for (const stream of [child.stdout, child.stderr]) {
+    for (const stream of [child.stdout!, child.stderr!]) {
       createInterface({ input: stream }).on('line', (line) => {
         tail.push(line);
         if (tail.length > 10) tail.shift();
