@@ -40,6 +40,21 @@ describe('guessedStacks', () => {
     ]);
   });
 
+  it("leaves by the calls into the whole recursion when the loop's own frames have no caller off the stack", () => {
+    // a, b and c call one another; b and c are called only from inside; x calls a from outside.
+    const g = graph({ x: 0, a: 100, b: 0, c: 0 }, [
+      ['b', 'a', 50],
+      ['x', 'a', 50],
+      ['a', 'b', 20],
+      ['c', 'b', 40],
+      ['b', 'c', 30],
+    ]);
+    expect(stacksOf(g)).toEqual([
+      { frames: 'a<b<c<x', self: 50, truncated: false },
+      { frames: 'a<x', self: 50, truncated: false },
+    ]);
+  });
+
   it('cuts a stack off at maxFrames, and stops following shares below the floor, keeping every instruction', () => {
     const chain = graph({ d: 0, c: 0, b: 0, a: 100 }, [
       ['d', 'c', 1],

@@ -6,8 +6,9 @@
  * assumes a function costs the same whoever called it (gprof's assumption). A caller already on the
  * stack is passed over (the recursion's way out is one of the others); when every caller is on it,
  * the stack leaves that loop by the calls made into the loop's frames from outside it, or failing
- * those by the calls into the whole recursion (its strongly connected component's entries). A stack with no caller left to add, or whose share falls below
- * `minInstructions`, ends there, cut off (`truncated`).
+ * those by the calls into the whole recursion (its strongly connected component's entries). A stack
+ * with no caller left to add, or whose share falls below `minInstructions`, ends there, cut off
+ * (`truncated`).
  */
 import type { CallGraph, CallGraphFunction } from './call-graph.js';
 

@@ -45,5 +45,16 @@ describe('where the instructions went', () => {
     expect(note).toContain("misplaces a library's callbacks");
     expect(note).toContain('Cut off: 28.8% / 30.1% of the instructions');
     expect(note).not.toContain('Placed by a guess');
+    expect(note).toContain('buckets that moved by less than 0.5% of the baseline are not listed');
+  });
+
+  it('lists a guessed bucket only when it moved by half a percent of the baseline', () => {
+    const buckets = [
+      { bucket: 'fetch', baselinePerOkRequest: 8e6, candidatePerOkRequest: 8.09e6, deltaPerOkRequest: 90_000 },
+      { bucket: 'ownCode', baselinePerOkRequest: 0, candidatePerOkRequest: 200_000, deltaPerOkRequest: 200_000 },
+    ];
+    const base = { ...moves, buckets, totalPerOkRequest: { baseline: 20_000_000, candidate: 20_300_000 } };
+    expect(instructionBucketLine(base)).toContain('fetch +90.0 k');
+    expect(instructionBucketLine({ ...base, callEdges: true })).toBe('Instructions per ok request by bucket: ownCode +200.0 k (0 → 200.0 k).');
   });
 });

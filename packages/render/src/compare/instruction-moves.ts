@@ -15,14 +15,20 @@ export function signedInstructionCount(n: number): string {
 }
 
 /** Moves of at least 0.1% of the baseline's instructions per request: smaller ones are below the count's noise. */
-function counted<T extends { deltaPerOkRequest: number }>(moves: InstructionMoves, list: readonly T[]): T[] {
-  const floor = 0.001 * moves.totalPerOkRequest.baseline;
+function counted<T extends { deltaPerOkRequest: number }>(moves: InstructionMoves, list: readonly T[], share = 0.001): T[] {
+  const floor = share * moves.totalPerOkRequest.baseline;
   return list.filter((m) => Math.abs(m.deltaPerOkRequest) >= floor);
 }
 
+/**
+ * Buckets from stacks guessed from call edges move between two processes of one gateway by more than
+ * the count does (legacy Mesh A/A: up to 0.46% of the total): smaller bucket moves are not listed.
+ */
+export const GUESSED_BUCKET_FLOOR = 0.005;
+
 /** One line: the buckets whose instructions per request moved, largest first. */
 export function instructionBucketLine(moves: InstructionMoves): string {
-  const moved = counted(moves, moves.buckets).slice(0, 6);
+  const moved = counted(moves, moves.buckets, moves.callEdges ? GUESSED_BUCKET_FLOOR : 0.001).slice(0, 6);
   const list =
     moved.length > 0
       ? moved
@@ -31,7 +37,7 @@ export function instructionBucketLine(moves: InstructionMoves): string {
               `${b.bucket} ${signedInstructionCount(b.deltaPerOkRequest)} (${instructionCount(b.baselinePerOkRequest)} → ${instructionCount(b.candidatePerOkRequest)})`,
           )
           .join(', ')
-      : 'no bucket moved by 0.1% of the baseline or more';
+      : `no bucket moved by ${moves.callEdges ? '0.5' : '0.1'}% of the baseline or more`;
   return `Instructions per ok request by bucket: ${list}.`;
 }
 
@@ -66,7 +72,7 @@ export function instructionMovesNote(moves: InstructionMoves): string {
     : `Outer frames cut off: ${cutOff} of the instructions (their bucket may be wrong)`;
   const jit = `JIT code without a name: ${pct(moves.unnamedJitShare.baseline)} / ${pct(moves.unnamedJitShare.candidate)}`;
   if (moves.callEdges)
-    return `From the verdict's own last epoch, each side's last batch (${instructionCount(moves.totalPerOkRequest.baseline)} → ${instructionCount(moves.totalPerOkRequest.candidate)} per request there). A JavaScript function's own instructions are as counted (a builtin's count for the function that called it); its bucket, and which function the runtime's work counts for, are a guess: no callers were kept while counting, so its stacks are guessed from callgrind's call edges, up to ${moves.separateCallers} frames, its instructions split among its callers as the calls each made to it cost (exact one call up; beyond, it assumes a function costs the same whoever called it). The guess misplaces a library's callbacks (graphql-js's visitor calls them for every caller alike) and calls that callgrind nested wrongly in JIT code; without --where-from-epochs one more pair after the verdict keeps the callers. Cut off: ${cutOff} of the instructions; ${jit}.${failures}`;
+    return `From the verdict's own last epoch, each side's last batch (${instructionCount(moves.totalPerOkRequest.baseline)} → ${instructionCount(moves.totalPerOkRequest.candidate)} per request there). A JavaScript function's own instructions are as counted (a builtin's count for the function that called it); its bucket, and which function the runtime's work counts for, are a guess: no callers were kept while counting, so its stacks are guessed from callgrind's call edges, up to ${moves.separateCallers} frames, its instructions split among its callers as the calls each made to it cost (exact one call up; beyond, it assumes a function costs the same whoever called it). The guess misplaces a library's callbacks (graphql-js's visitor calls them for every caller alike) and calls that callgrind nested wrongly in JIT code, and it places the same functions a little differently in two processes: buckets that moved by less than 0.5% of the baseline are not listed. Without --where-from-epochs one more pair after the verdict keeps the callers. Cut off: ${cutOff} of the instructions; ${jit}.${failures}`;
   if (moves.separateCallers === 0)
     return `From the verdict's own last epoch, each side's last batch (${instructionCount(moves.totalPerOkRequest.baseline)} → ${instructionCount(moves.totalPerOkRequest.candidate)} per request there): each function's own instructions, no callers kept. V8's builtins count for the JavaScript function that called them; the runtime's, the collector's and Node's native code are listed under their own names, not under the JavaScript that called them. Every function is placed by its own frame only: one that no bucket rule recognises by itself (most of a library's functions, which a CPU profile places by their callers) is in other. JIT code without a name: ${pct(moves.unnamedJitShare.baseline)} / ${pct(moves.unnamedJitShare.candidate)}.${failures}`;
   const pair = `From one more pair of processes after the verdict, one batch a side, ${moves.separateCallers} callers kept per count (${instructionCount(moves.totalPerOkRequest.baseline)} → ${instructionCount(moves.totalPerOkRequest.candidate)} per request there)`;
