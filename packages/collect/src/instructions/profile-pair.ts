@@ -11,6 +11,7 @@ import { writeCompareResult, type InstructionDesign, type InstructionProfileSide
 import type { ComparisonContext } from '../epochs/context.js';
 import { SIDES, type Side } from '../epochs/gateway-pair.js';
 import { countBatch, startPair, timeoutMs, type PairExtras } from './counted-pair.js';
+import { recordWhereFailure } from './where-failure.js';
 import { PERF_MAP_V8_FLAGS, keepPerfMap, removeV8Logs, v8LogFlags } from './perf-map-files.js';
 
 /** The profile pair's requests, with callers kept, may take this many times longer. */
@@ -52,17 +53,7 @@ export async function profilePair(ctx: ComparisonContext, design: InstructionDes
     removeV8Logs(ctx.session.runDir);
   } catch (error) {
     if (ctx.options.signal.aborted) return;
-    const message = (error as Error).message;
-    ctx.session.logs.harness.warn({ err: error }, 'the profile pair failed: no breakdown of the instructions');
-    ctx.options.onProgress(`warning: no breakdown of the instructions: ${message}`, true);
-    ctx.compare.instructionProfile = {
-      error: message,
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      separateCallers: callers,
-      v8Flags: PERF_MAP_V8_FLAGS,
-      sides: null,
-    };
+    recordWhereFailure(ctx, error, { startedAt, separateCallers: callers }, 'the profile pair failed: no breakdown of the instructions');
   }
   writeCompareResult(ctx.session.runDir, ctx.compare);
 }

@@ -9,6 +9,7 @@ import type { ComparisonContext } from '../epochs/context.js';
 import { SIDES, type Side } from '../epochs/gateway-pair.js';
 import { PERF_MAP_V8_FLAGS } from './perf-map-files.js';
 import { readByCallEdges, reduceDump } from './profile-pair.js';
+import { recordWhereFailure } from './where-failure.js';
 import { GUESSED_STACK_FRAMES } from '@gwprof/analysis';
 
 export async function whereFromEpochs(ctx: ComparisonContext, epoch: number): Promise<void> {
@@ -35,18 +36,12 @@ export async function whereFromEpochs(ctx: ComparisonContext, epoch: number): Pr
     };
   } catch (error) {
     if (ctx.options.signal.aborted) return;
-    const message = (error as Error).message;
-    ctx.session.logs.harness.warn({ err: error }, "the last epoch's batches gave no breakdown of the instructions");
-    ctx.options.onProgress(`warning: no breakdown of the instructions: ${message}`, true);
-    ctx.compare.instructionProfile = {
-      error: message,
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      separateCallers: GUESSED_STACK_FRAMES,
-      callEdges: true,
-      v8Flags: PERF_MAP_V8_FLAGS,
-      sides: null,
-    };
+    recordWhereFailure(
+      ctx,
+      error,
+      { startedAt, separateCallers: GUESSED_STACK_FRAMES, callEdges: true },
+      "the last epoch's batches gave no breakdown of the instructions",
+    );
   }
   writeCompareResult(ctx.session.runDir, ctx.compare);
 }
