@@ -101,7 +101,7 @@ describe('gwprof report', () => {
         windowLimitedBy: 'duration',
       },
       requests: { total: 100, ok: 100, failed: 0, inFlightAtEnd: 10 },
-      failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 },
+      failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0, protocolErrors: 0 },
       failureSamples: [],
       orderWarnings: 0,
       successRate: 1,

@@ -58,6 +58,28 @@ describe('validateResponse', () => {
   });
 });
 
+describe('validateResponse on an answer nested deeper than the call stack goes', () => {
+  const depth = 200_000;
+  const nested = (inner: string) => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`;
+
+  it('judges it with its honest kind and a short message, never a stack overflow', () => {
+    const order = selectionOrderOf('query { a b }');
+    const mismatch = validateResponse(200, `{"data":{"a":${nested('1')},"b":2}}`, { order, expected: { a: 1, b: 2 } });
+    expect(mismatch).toMatchObject({ ok: false, kind: 'mismatch' });
+    expect((mismatch as { message: string }).message).toMatch(/^data\.a: expected 1, got \[\[\[/);
+    expect((mismatch as { message: string }).message.length).toBeLessThan(400);
+    expect(validateResponse(200, `{"data":{"a":${nested('1')},"b":2}}`, { order, expected: null })).toEqual({ ok: true, orderWarning: false });
+    expect(validateResponse(200, `{"data":{"b":${nested('{"b":1,"a":2}')},"a":1}}`, { order, expected: null })).toEqual({ ok: true, orderWarning: true });
+    const errors = validateResponse(200, `{"errors":[${nested('0')}]}`, { order, expected: null });
+    expect(errors).toMatchObject({ ok: false, kind: 'graphqlErrors' });
+    expect((errors as { message: string }).message.length).toBeLessThan(400);
+    expect(validateResponse(200, `{"data":{},"errors":{"deep":${nested('0')}}}`, { order, expected: null })).toMatchObject({
+      kind: 'graphqlErrors',
+      message: expect.stringMatching(/^malformed errors: \{"deep":\[\[\[/),
+    });
+  });
+});
+
 describe('selection order', () => {
   it('follows aliases and fragments in document order', () => {
     const withFragments = selectionOrderOf(`query { a: users { ...U } topProducts { ... on Product { upc } name } } fragment U on User { id name }`);

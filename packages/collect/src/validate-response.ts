@@ -9,7 +9,9 @@ import type { FailureCounts } from '@gwprof/results';
 
 export type FailureKind = keyof FailureCounts;
 
-export type ResponseVerdict = { ok: true; orderWarning: boolean } | { ok: false; kind: Exclude<FailureKind, 'timeouts' | 'socketErrors'>; message: string };
+export type ResponseVerdict =
+  | { ok: true; orderWarning: boolean }
+  | { ok: false; kind: Exclude<FailureKind, 'timeouts' | 'socketErrors' | 'protocolErrors'>; message: string };
 
 /** Field order of a query: response key → nested order, in the order the query asks for them. */
 export interface SelectionOrder {
@@ -20,8 +22,57 @@ export interface SelectionOrder {
 const MESSAGE_MAX = 300;
 
 function excerpt(text: string): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
+  const oneLine = (text.length > 4 * MESSAGE_MAX ? text.slice(0, 4 * MESSAGE_MAX) : text).replace(/\s+/g, ' ').trim();
   return oneLine.length > MESSAGE_MAX ? `${oneLine.slice(0, MESSAGE_MAX)}…` : oneLine;
+}
+
+/** An array or object being written by excerptJson, and how far. */
+type OpenValue = { items: unknown[]; next: number } | { record: Record<string, unknown>; keys: string[]; next: number };
+
+/**
+ * The start of `value`'s JSON text, at most MESSAGE_MAX characters, as excerpt() gives it. Iterative
+ * and bounded: a gateway's answer may nest deeper than JSON.stringify's recursion goes (the stack
+ * would overflow) and be megabytes long, and a message needs its first few hundred characters.
+ */
+export function excerptJson(value: unknown): string {
+  let text = '';
+  const open: OpenValue[] = [];
+  let pending: { value: unknown } | null = { value };
+  while (text.length <= 4 * MESSAGE_MAX) {
+    if (pending !== null) {
+      const item = pending.value;
+      pending = null;
+      if (Array.isArray(item)) {
+        text += '[';
+        open.push({ items: item, next: 0 });
+      } else if (item !== null && typeof item === 'object') {
+        text += '{';
+        open.push({ record: item as Record<string, unknown>, keys: Object.keys(item), next: 0 });
+      } else {
+        text += JSON.stringify(item) ?? 'null';
+      }
+      continue;
+    }
+    const top = open.at(-1);
+    if (top === undefined) break;
+    if ('items' in top) {
+      if (top.next === top.items.length) {
+        text += ']';
+        open.pop();
+      } else {
+        if (top.next > 0) text += ',';
+        pending = { value: top.items[top.next++] };
+      }
+    } else if (top.next === top.keys.length) {
+      text += '}';
+      open.pop();
+    } else {
+      const key = top.keys[top.next++]!;
+      text += `${top.next > 1 ? ',' : ''}${JSON.stringify(key)}:`;
+      pending = { value: top.record[key] };
+    }
+  }
+  return excerpt(text);
 }
 
 export function selectionOrderOf(query: string | DocumentNode, operationName?: string): SelectionOrder {
@@ -57,18 +108,36 @@ export function selectionOrderOf(query: string | DocumentNode, operationName?: s
   return root;
 }
 
-/** True when the keys of every object in `value` follow the query's order. */
+/**
+ * True when the keys of every object in `value` follow the query's order. A walk with a stack of
+ * its own, not recursion: lists in an answer may nest deeper than the call stack goes.
+ */
 export function followsSelectionOrder(value: unknown, order: SelectionOrder): boolean {
-  if (Array.isArray(value)) return value.every((item) => followsSelectionOrder(item, order));
-  if (value === null || typeof value !== 'object') return true;
-  let last = -1;
-  for (const key of Object.keys(value)) {
-    const index = order.keys.indexOf(key);
-    if (index === -1) continue; // e.g. __typename added by the gateway: not ours to judge
-    if (index < last) return false;
-    last = index;
-    const child = order.children.get(key);
-    if (child && child.keys.length > 0 && !followsSelectionOrder((value as Record<string, unknown>)[key], child)) return false;
+  const values: unknown[] = [value];
+  const orders: SelectionOrder[] = [order];
+  while (values.length > 0) {
+    const item = values.pop();
+    const itemOrder = orders.pop()!;
+    if (Array.isArray(item)) {
+      for (const element of item) {
+        values.push(element);
+        orders.push(itemOrder);
+      }
+      continue;
+    }
+    if (item === null || typeof item !== 'object') continue;
+    let last = -1;
+    for (const key of Object.keys(item)) {
+      const index = itemOrder.keys.indexOf(key);
+      if (index === -1) continue; // e.g. __typename added by the gateway: not ours to judge
+      if (index < last) return false;
+      last = index;
+      const child = itemOrder.children.get(key);
+      if (child && child.keys.length > 0) {
+        values.push((item as Record<string, unknown>)[key]);
+        orders.push(child);
+      }
+    }
   }
   return true;
 }
@@ -88,7 +157,11 @@ export function inSelectionOrder(value: unknown, order: SelectionOrder): unknown
   return out;
 }
 
-/** Deep equality ignoring object key order; returns the first differing path, or null when equal. */
+/**
+ * Deep equality ignoring object key order; returns the first differing path, or null when equal.
+ * It recurses only as deep as `expected` (a golden response) nests; where the answer nests deeper,
+ * a bounded excerpt of it is shown.
+ */
 export function firstDifference(actual: unknown, expected: unknown, path = 'data'): string | null {
   if (actual === expected) return null;
   if (Array.isArray(expected)) {
@@ -112,7 +185,7 @@ export function firstDifference(actual: unknown, expected: unknown, path = 'data
     const extra = Object.keys(actualRecord).find((key) => !(key in (expected as object)));
     return extra ? `${path}.${extra}: unexpected field` : null;
   }
-  return `${path}: expected ${JSON.stringify(expected)}, got ${excerpt(JSON.stringify(actual) ?? 'undefined')}`;
+  return `${path}: expected ${excerptJson(expected)}, got ${actual === undefined ? 'undefined' : excerptJson(actual)}`;
 }
 
 export interface ValidationOptions {
@@ -137,11 +210,10 @@ export function validateResponse(status: number, body: string, options: Validati
   const response = parsed as { data?: unknown; errors?: unknown };
   if (Array.isArray(response.errors) && response.errors.length > 0) {
     const first = response.errors[0] as { message?: unknown };
-    const message = typeof first?.message === 'string' ? first.message : JSON.stringify(first);
-    return { ok: false, kind: 'graphqlErrors', message: excerpt(message) };
+    return { ok: false, kind: 'graphqlErrors', message: typeof first?.message === 'string' ? excerpt(first.message) : excerptJson(first) };
   }
   if (response.errors !== undefined && !Array.isArray(response.errors)) {
-    return { ok: false, kind: 'graphqlErrors', message: `malformed errors: ${excerpt(JSON.stringify(response.errors))}` };
+    return { ok: false, kind: 'graphqlErrors', message: `malformed errors: ${excerptJson(response.errors)}` };
   }
   if (response.data === null || typeof response.data !== 'object') {
     return { ok: false, kind: 'badBody', message: `no data in the response: ${excerpt(body)}` };

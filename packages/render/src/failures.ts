@@ -9,6 +9,7 @@ const FAILURE_LABELS: Array<[keyof FailureCounts, string]> = [
   ['mismatch', 'mismatch'],
   ['timeouts', 'timeouts'],
   ['socketErrors', 'socket'],
+  ['protocolErrors', 'protocol'],
   ['badBody', 'badBody'],
 ];
 

@@ -7,7 +7,10 @@ export interface FailureCounts {
   /** `data` differs from the golden response. */
   mismatch: number;
   timeouts: number;
+  /** The connection failed: refused, reset, closed before the response was whole. */
   socketErrors: number;
+  /** The gateway's bytes were not an HTTP/1.1 response (a bad status line, header, line end or chunk). Absent in results written before it was told apart from socketErrors (read as 0). */
+  protocolErrors: number;
 }
 
 export interface FailureSample {

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GwprofError } from './errors.js';
+import type { FailureCounts } from './failures.js';
 import { RESULTS_SCHEMA_VERSION, type CompareResult, type RunResult, type StepAnalysis, type StepRecord } from './types.js';
 import type { SoakResult } from './soak-types.js';
 import type { BisectResult } from './bisect-types.js';
@@ -33,10 +34,31 @@ function readJson(file: string): unknown {
     const code = (error as NodeJS.ErrnoException).code;
     throw new GwprofError(`${file} ${code === 'ENOENT' ? 'does not exist: is this a gwprof run folder?' : `cannot be read (${code})`}`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new GwprofError(`${file} is not valid JSON (${(error as Error).message})`);
+  }
+  withEveryFailureKind(value);
+  return value;
+}
+
+/**
+ * Failure counts written before malformed HTTP (`protocolErrors`) was told apart from socket
+ * errors: they counted none apart. Every record kind holds counts (steps, soak intervals,
+ * instruction batches), so the whole file is walked.
+ */
+function withEveryFailureKind(value: unknown): void {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === null || typeof item !== 'object') continue;
+    for (const [key, child] of Object.entries(item)) {
+      if (child === null || typeof child !== 'object') continue;
+      if (key === 'failureCounts' && !Array.isArray(child)) (child as Partial<FailureCounts>).protocolErrors ??= 0;
+      stack.push(child);
+    }
   }
 }
 

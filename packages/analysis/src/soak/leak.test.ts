@@ -48,7 +48,7 @@ function soak(count: number, heapAt: (sec: number) => number, options: SoakShape
       endSec,
       loadSec: INTERVAL - 3,
       requests: { sent: INTERVAL * RATE, ok: INTERVAL * RATE, failed: 0, dropped: 0 },
-      failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 },
+      failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0, protocolErrors: 0 },
       okRps: RATE,
       latencyMs: null,
       gateway: { mean: sample, max: sample },

@@ -11,6 +11,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { GwprofError, type FailureCounts, type LoadShape } from '@gwprof/results';
 import type { Scenario } from '../scenario.js';
+import { emptyFailureCounts } from '../load/failure-log.js';
 import type { LoadEngine } from '../load/load-engine.js';
 import type { LoadRecorder } from '../load/recorder.js';
 import { k6Data, k6Script } from './k6-script.js';
@@ -29,7 +30,7 @@ export interface K6EngineOptions {
 /** Long enough that the step, not k6, ends the load (k6 is stopped with SIGINT). */
 const UNTIL_STOPPED_SEC = 24 * 3600;
 const STREAMED_METRICS = ['gwprof_ok_duration', 'gwprof_failed', 'dropped_iterations'].map((name) => `{"metric":"${name}","type":"Point"`);
-const KINDS = new Set(['non2xx', 'badBody', 'graphqlErrors', 'mismatch', 'timeouts', 'socketErrors']);
+const KINDS = new Set(Object.keys(emptyFailureCounts()));
 
 /** k6 on PATH or at `--k6 PATH`, or a one-line error that says how to get it. */
 export function findK6(explicit: string | undefined): string {

@@ -59,7 +59,8 @@ export function startClosedLoop(options: ClosedLoopOptions): LoadEngine {
         first = false;
         if (completion) recorder.onComplete(at, completion);
         else recorder.onSettled();
-        if (completion && !completion.ok && completion.kind === 'socketErrors') setTimeout(next, SOCKET_ERROR_PAUSE_MS);
+        if (completion && !completion.ok && (completion.kind === 'socketErrors' || completion.kind === 'protocolErrors'))
+          setTimeout(next, SOCKET_ERROR_PAUSE_MS);
         else next();
       };
       next();

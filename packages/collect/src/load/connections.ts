@@ -29,13 +29,25 @@ export interface OpenedConnections {
 
 /**
  * Opens `count` keep-alive connections to `host`:`port`. `acceptQueue` (a local gateway's listening
- * socket) is polled until the gateway has accepted them all, within a bound.
+ * socket) is polled until the gateway has accepted them all, within a bound. `onConnect` hears of
+ * every socket opened, in advance and later, when a connection opens its socket again.
  */
-export async function openConnections(host: string, port: number, count: number, acceptQueue?: () => number): Promise<OpenedConnections> {
-  const sockets = await Promise.all(Array.from({ length: count }, () => openSocket(host, port)));
+export async function openConnections(
+  host: string,
+  port: number,
+  count: number,
+  acceptQueue?: () => number,
+  onConnect: () => void = () => undefined,
+): Promise<OpenedConnections> {
+  const sockets = await Promise.all(
+    Array.from({ length: count }, () => {
+      onConnect();
+      return openSocket(host, port);
+    }),
+  );
   const notAdmitted = acceptQueue ? await waitForAdmission(acceptQueue) : null;
   // The first request of each goes on the socket opened in advance; after it closes, a new one is opened.
-  const connections = sockets.map((socket) => new Http1Connection(host, port, socket));
+  const connections = sockets.map((socket) => new Http1Connection(host, port, socket, onConnect));
   const close = () => {
     for (const connection of connections) connection.close();
   };

@@ -16,6 +16,8 @@ function exchangeOnce(
   request: PreparedRequest,
   stream: RequestStream,
   inFlight: InFlight,
+  startedAt = performance.now(),
+  timeouts: Array<{ at: number; completion: Completion }> = [],
 ): Promise<{ completion: Completion | null; at: number }> {
   return new Promise((resolve) =>
     exchange(
@@ -24,8 +26,8 @@ function exchangeOnce(
       request,
       stream,
       inFlight,
-      performance.now(),
-      () => undefined,
+      startedAt,
+      (at, completion) => timeouts.push({ at, completion }),
       (completion, at) => resolve({ completion, at }),
     ),
   );
@@ -58,17 +60,22 @@ describe('exchange', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  async function completionOf(answer: typeof next): Promise<Completion | null> {
+  async function completionOf(
+    answer: typeof next,
+    { late = 0, judge }: { late?: number; judge?: RequestStream['verdict'] } = {},
+    timeouts: Array<{ at: number; completion: Completion }> = [],
+  ): Promise<Completion | null> {
     next = answer;
     const stream = new RequestStream({
       source: 'test',
       requests: [scenarioRequest(parseOperation('query Q { user { id name } reviews { id stars } }', 'test'), null, golden)],
     });
+    if (judge) stream.verdict = judge;
     const wire = wireRequests(url, stream.bodies);
     const connection = new Http1Connection(wire.host, wire.port);
     const inFlight = new InFlight(10_000);
     try {
-      const { completion } = await exchangeOnce(connection, wire.messages[0]!, stream.take(), stream, inFlight);
+      const { completion } = await exchangeOnce(connection, wire.messages[0]!, stream.take(), stream, inFlight, performance.now() - late, timeouts);
       return completion;
     } finally {
       inFlight.abortAll();
@@ -96,5 +103,27 @@ describe('exchange', () => {
 
   it('counts a response the connection cut before its end as a socket error', async () => {
     expect(await completionOf('cut')).toMatchObject({ ok: false, kind: 'socketErrors', bytes: 0 });
+  });
+
+  it('counts an answer later than its deadline as a timeout, whatever the tick (the deadline runs from the intended send)', async () => {
+    // Meant to leave 10.5 s ago with a 10 s timeout: an immediate answer is 0.5 s late, before any tick has looked.
+    const timeouts: Array<{ at: number; completion: Completion }> = [];
+    expect(await completionOf({ status: 200, body: canonical }, { late: 10_500 }, timeouts)).toBeNull();
+    expect(timeouts).toHaveLength(1);
+    expect(timeouts[0]!.completion).toMatchObject({ ok: false, kind: 'timeouts' });
+    expect(await completionOf('cut', { late: 10_500 }, timeouts)).toBeNull();
+    expect(timeouts).toHaveLength(2);
+  });
+
+  it('counts a response whose judging throws as a failure of that request, with the reason', async () => {
+    const judge = () => {
+      throw new RangeError('Maximum call stack size exceeded');
+    };
+    expect(await completionOf({ status: 200, body: canonical }, { judge })).toEqual({
+      ok: false,
+      kind: 'badBody',
+      message: 'the body could not be judged: RangeError: Maximum call stack size exceeded',
+      bytes: canonical.length,
+    });
   });
 });

@@ -86,8 +86,10 @@ export type ExchangeDone = (completion: Completion | null, at: number) => void;
 /**
  * Sends a request (`message`, its bytes on the wire) and reads its whole response. Latency runs
  * from `startedAt` (when the request was handed to the connection, or for open-loop load, when it
- * was meant to be sent) to the last byte of the body. `onTimeout(at)` reports a timeout at its
- * deadline; `done` is still called only when the late response has arrived (it is not counted
+ * was meant to be sent) to the last byte of the body, and so does the timeout: an answer later than
+ * `startedAt` + the timeout is a timeout, whether or not InFlight's tick has seen it yet (wrk counts
+ * any answer slower than its timeout as one), so no latency above the timeout is ever ok.
+ * `onTimeout(at)` reports a timeout at its deadline; `done` is still called only when the late response has arrived (it is not counted
  * again) or the hard cap gave up on it. Callbacks rather than a promise: one object per request
  * on the load engine's hot path.
  */
@@ -120,9 +122,8 @@ class Exchange implements Pending, ResponseHandler {
     private readonly onTimeout: (at: number, completion: Completion) => void,
     private readonly done: ExchangeDone,
   ) {
-    const now = performance.now();
-    this.deadline = now + inFlight.timeoutMs;
-    this.hardDeadline = now + inFlight.hardCapMs;
+    this.deadline = startedAt + inFlight.timeoutMs;
+    this.hardDeadline = performance.now() + inFlight.hardCapMs;
   }
 
   timeOut(at: number, timeout: Completion): void {
@@ -134,20 +135,39 @@ class Exchange implements Pending, ResponseHandler {
   }
 
   onResponse(status: number, body: Buffer): void {
-    this.inFlight.remove(this);
-    const at = performance.now();
+    const at = this.settle();
     this.done(this.timedOut ? null : validated(status, body, this.request, this.stream, at - this.startedAt), at);
   }
 
   onError(error: Error): void {
+    const at = this.settle();
+    const kind = (error as { code?: string }).code === 'HTTP_PARSE' ? 'protocolErrors' : 'socketErrors';
+    this.done(this.timedOut ? null : { ok: false, kind, message: describeError(error), bytes: 0 }, at);
+  }
+
+  /** The request is no longer in flight; one that ended at or after its deadline is recorded as a timeout (once). */
+  private settle(): number {
     this.inFlight.remove(this);
     const at = performance.now();
-    this.done(this.timedOut ? null : { ok: false, kind: 'socketErrors', message: describeError(error), bytes: 0 }, at);
+    if (!this.timedOut && at >= this.deadline) {
+      this.timedOut = true;
+      this.onTimeout(this.deadline, this.inFlight.timeout);
+    }
+    return at;
   }
 }
 
+/**
+ * The response's completion. Whatever the judging throws is this request's failure, with its
+ * reason: it runs in the socket's read callback, where a throw would end the run.
+ */
 function validated(status: number, body: Buffer, request: PreparedRequest, stream: RequestStream, latencyMs: number): Completion {
-  const verdict = stream.verdict(request.index, status, body);
+  let verdict: ReturnType<RequestStream['verdict']>;
+  try {
+    verdict = stream.verdict(request.index, status, body);
+  } catch (error) {
+    return { ok: false, kind: 'badBody', message: `the body could not be judged: ${String(error)}`, bytes: body.length };
+  }
   return verdict.ok
     ? { ok: true, latencyMs, orderWarning: verdict.orderWarning, bytes: body.length }
     : { ok: false, kind: verdict.kind, message: verdict.message, bytes: body.length };

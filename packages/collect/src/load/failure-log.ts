@@ -3,7 +3,7 @@ import type { FailureCounts, FailureSample } from '@gwprof/results';
 const SAMPLES_PER_KIND = 5;
 
 export function emptyFailureCounts(): FailureCounts {
-  return { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 };
+  return { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0, protocolErrors: 0 };
 }
 
 export function sumFailures(counts: FailureCounts): number {

@@ -65,11 +65,16 @@ export class Http1Connection {
   private idleLimitMs = DEFAULT_IDLE_MS;
   private closed = false;
 
-  /** `opened`: a socket from connectSocket, already connected to the server (opened in advance), used first. */
+  /**
+   * `opened`: a socket from connectSocket, already connected to the server (opened in advance), used
+   * first. `onConnect` hears of every socket this connection opens itself (a load whose connections
+   * are opened again and again is not the load asked for).
+   */
   constructor(
     private readonly host: string,
     private readonly port: number,
     opened: net.Socket | null = null,
+    private readonly onConnect: () => void = () => undefined,
   ) {
     if (opened && !opened.destroyed) this.adopt(opened);
     else opened?.destroy();
@@ -104,6 +109,7 @@ export class Http1Connection {
   }
 
   private connect(): net.Socket {
+    this.onConnect();
     const socket = connectSocket(this.host, this.port);
     socket.setTimeout(CONNECT_TIMEOUT_MS, () => this.fail(socket, new Error(`connect: no connection within ${CONNECT_TIMEOUT_MS / 1000} s`)));
     socket.once('connect', () => socket.setTimeout(0));
@@ -132,7 +138,8 @@ export class Http1Connection {
   private onData(socket: net.Socket, chunk: Buffer): void {
     if (socket !== this.socket) return;
     if (!this.handler) {
-      this.fail(socket, new Http1ParseError('bytes from the server with no request outstanding'));
+      // Line ends between responses are skipped, as llhttp does; anything else answers no request.
+      if (!onlyLineEnds(chunk)) this.fail(socket, new Http1ParseError('bytes from the server with no request outstanding'));
       return;
     }
     let response: ReturnType<ResponseParser['push']>;
@@ -151,7 +158,8 @@ export class Http1Connection {
   private onClose(socket: net.Socket): void {
     if (socket !== this.socket) return;
     this.socket = null;
-    const response = this.handler ? this.parser.end() : null;
+    // A body that runs to the end of the connection is whole only if the connection ended cleanly, not by a reset.
+    const response = this.handler && this.failure === null ? this.parser.end() : null;
     if (response) this.deliver(response.status, response.body);
     else this.failOutstanding(this.failure ?? new ConnectionClosedError('the server closed the connection before the response was complete'));
   }
@@ -187,4 +195,9 @@ export class Http1Connection {
     this.handler = null;
     handler?.onError(error);
   }
+}
+
+function onlyLineEnds(bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0x0d && bytes[i] !== 0x0a) return false;
+  return true;
 }

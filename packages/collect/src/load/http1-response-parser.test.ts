@@ -125,5 +125,39 @@ describe('ResponseParser', () => {
     refuses('HTTP/1.1 2000 OK\r\n\r\n');
     refuses('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n');
     refuses('HTTP/1.1 101 Switching Protocols\r\n\r\n');
+    refuses('HTTP/1.1 200 OK\r\nContent-Length : 2\r\n\r\n{}');
+    refuses('HTTP/1.1 200 OK\r\nX-A: 1\r\n  folded\r\nContent-Length: 2\r\n\r\n{}');
+    refuses('HTTP/1.1 200 OK\nContent-Length: 2\r\n\r\n{}');
+    refuses('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\n{}\r\n0\r\n\r\n');
+  });
+
+  it('fails a head as soon as its bytes show it is not HTTP/1.1, before the head is whole', () => {
+    const refusesEarly = (partial: string) => expect(() => new ResponseParser().push(Buffer.from(partial))).toThrow(Http1ParseError);
+    refusesEarly('HTTP/1.1 200 OK\nContent-Length: 2\n'); // bare LF line ends never make CRLF CRLF
+    refusesEarly('HTTP/1.1 200 OK\r\nContent-Length : 2\r\n');
+    refusesEarly('HTTP/1.1 200 OK\r\nX: 1\r\n\tfolded\r\n');
+    refusesEarly('HTTX');
+    refusesEarly('<!DOCTYPE');
+    const parser = new ResponseParser();
+    expect(parser.push(Buffer.from('HTTP/1.'))).toBeNull();
+    expect(() => parser.push(Buffer.from('2 200 OK'))).toThrow(Http1ParseError);
+  });
+
+  it('skips line ends between responses: before a head and after a body, the connection stays usable', () => {
+    const parser = new ResponseParser();
+    const first = parser.push(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}\r\n'));
+    expect(first).toMatchObject({ status: 200, close: false });
+    expect(parser.idle).toBe(true);
+    expect(parser.push(Buffer.from('\r\n'))).toBeNull();
+    expect(parser.idle).toBe(true);
+    expect(parser.push(Buffer.from('\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n[]'))).toMatchObject({ status: 200, close: false });
+    expect(parser.push(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}x'))).toMatchObject({ close: true });
+  });
+
+  it('reads a body of many one-byte chunks, and reuses its buffer for the next', () => {
+    const parts = Array.from(body, (c) => c);
+    const parser = new ResponseParser();
+    expect(parser.push(Buffer.from(chunked(parts, ' ; a=b')))!.body.toString()).toBe(body);
+    expect(parser.push(Buffer.from(chunked(['{}'])))!.body.toString()).toBe('{}');
   });
 });

@@ -21,7 +21,7 @@ function interval(index: number): SoakInterval {
     endSec,
     loadSec: 57,
     requests: { sent: 5700, ok: 5700, failed: index === 3 ? 2 : 0, dropped: 0 },
-    failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: index === 3 ? 2 : 0, socketErrors: 0 },
+    failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: index === 3 ? 2 : 0, socketErrors: 0, protocolErrors: 0 },
     okRps: 100,
     latencyMs: { mean: 5, p50: 4, p75: 5, p80: 5, p90: 6, p95: 7, p99: 9, max: 20 },
     gateway: { mean: sample, max: sample },

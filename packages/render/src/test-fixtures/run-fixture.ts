@@ -5,7 +5,7 @@ import { RESULTS_SCHEMA_VERSION, type RunResult, type StepAnalysis, type StepRec
 export const SCRIPT_TAG = '<script>alert(1)</script>';
 export const IMG_TAG = '<img src=x onerror=alert(1)>';
 
-const BASE_FAILURES = { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0 };
+const BASE_FAILURES = { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0, protocolErrors: 0 };
 
 const TOP_FUNCTIONS = [
   { functionName: 'parseDocument', url: 'file:///app/node_modules/graphql/language/parser.js', line: 119, selfShare: 0.123, bucket: 'parse' },
