@@ -193,6 +193,11 @@ export interface StepRecord {
   failures: string[];
   /** Caveats that do not fail the step (no profile, subgraph counts unavailable, ...). */
   warnings: string[];
+  /**
+   * Connections gwprof's own engine opened: over the step's load (warm-up and window) and in the
+   * window, the first ones and every reopening. Absent for k6 and in results written before it was counted.
+   */
+  connectionsOpened?: { step: number; window: number };
   startedAt: string;
   /** Length of the measured window, s. */
   durationSec: number;

@@ -65,7 +65,9 @@ export function startClosedLoop(options: ClosedLoopOptions): LoadEngine {
       };
       next();
     });
-  const opening = openConnections(wire.host, wire.port, options.connections, options.acceptQueue ?? (() => acceptQueueLength(wire.port)));
+  const opening = openConnections(wire.host, wire.port, options.connections, options.acceptQueue ?? (() => acceptQueueLength(wire.port)), () =>
+    recorder.onConnect(performance.now()),
+  );
   const loops = opening.then((opened) => Promise.all(opened.connections.map((connection) => run(connection))));
 
   return {

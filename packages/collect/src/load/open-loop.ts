@@ -60,9 +60,10 @@ export function startOpenLoop(options: OpenLoopOptions): LoadEngine {
   let timer: NodeJS.Timeout | undefined;
   let drained: (() => void) | null = null;
   const onTimeout = (at: number, timeout: Completion) => !stopped && recorder.onTimedOut(at, timeout);
+  const onConnect = () => recorder.onConnect(performance.now());
   const newSender = (): Sender => {
     const sender: Sender = {
-      connection: new Http1Connection(wire.host, wire.port),
+      connection: new Http1Connection(wire.host, wire.port, null, onConnect),
       ended: (completion, at) => {
         outstanding--;
         if (stopped) {

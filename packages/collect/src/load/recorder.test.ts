@@ -4,6 +4,18 @@ import { LoadRecorder } from './recorder.js';
 const ok = (latencyMs: number) => ({ ok: true as const, latencyMs, orderWarning: false, bytes: 100 });
 
 describe('LoadRecorder', () => {
+  it('counts the connections opened by second, and the most requests in flight at once', () => {
+    const recorder = new LoadRecorder(0);
+    for (let i = 0; i < 4; i++) recorder.onConnect(10);
+    for (let i = 0; i < 4; i++) recorder.onSend(20);
+    recorder.onComplete(1_500, ok(1_480));
+    recorder.onConnect(1_600);
+    recorder.onSend(1_600);
+    expect(recorder.connectionsOpened).toBe(5);
+    expect(recorder.window(0, 2)).toMatchObject({ connectionsOpened: 5, peakInFlight: 4 });
+    expect(recorder.window(1, 2)).toMatchObject({ connectionsOpened: 1, peakInFlight: 4 });
+  });
+
   it('counts a response in the second it completed in, whenever it was sent', () => {
     const recorder = new LoadRecorder(10_000);
     for (let i = 0; i < 5; i++) recorder.onSend(10_000);

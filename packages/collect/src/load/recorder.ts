@@ -26,6 +26,10 @@ interface SecondBucket {
   dropped: number;
   /** Open-loop sends: how late each left against its schedule, ms. */
   lags: number[];
+  /** Connections the engine opened (first ones and every reopening). */
+  connections: number;
+  /** The most requests in flight at once. */
+  peakInFlight: number;
 }
 
 export interface WindowStats {
@@ -35,6 +39,9 @@ export interface WindowStats {
   dropped: number;
   /** How late open-loop sends left against their schedule; null for closed-loop load. */
   lagMs: { p50: number; p99: number; max: number } | null;
+  /** Connections the engine opened during the window, and the most requests in flight at once in it. */
+  connectionsOpened: number;
+  peakInFlight: number;
   failureCounts: FailureCounts;
   failureSamples: FailureSample[];
   orderWarnings: number;
@@ -61,6 +68,7 @@ export class LoadRecorder {
   private readonly buckets: SecondBucket[] = [];
   private inFlightCount = 0;
   private sentCount = 0;
+  private connectionsCount = 0;
 
   /** `startedAt` is performance.now() when the load started; second 0 begins there. */
   constructor(readonly startedAt: number) {}
@@ -71,6 +79,17 @@ export class LoadRecorder {
 
   get sent(): number {
     return this.sentCount;
+  }
+
+  /** Connections the engine opened since the load started. */
+  get connectionsOpened(): number {
+    return this.connectionsCount;
+  }
+
+  /** The engine opened a connection at `now` (performance.now()). */
+  onConnect(now: number): void {
+    this.connectionsCount++;
+    this.bucket(Math.max(0, this.secondAt(now))).connections++;
   }
 
   /** Whole seconds since the load started at `now` (performance.now()). */
@@ -84,6 +103,7 @@ export class LoadRecorder {
     this.inFlightCount++;
     const bucket = this.bucket(Math.max(0, this.secondAt(now)));
     bucket.sent++;
+    if (this.inFlightCount > bucket.peakInFlight) bucket.peakInFlight = this.inFlightCount;
     if (lateMs !== undefined) bucket.lags.push(lateMs);
   }
 
@@ -176,8 +196,12 @@ export class LoadRecorder {
     let bytes = 0;
     let sent = 0;
     let dropped = 0;
+    let connectionsOpened = 0;
+    let peakInFlight = 0;
     for (const bucket of buckets) {
       sent += bucket.sent;
+      connectionsOpened += bucket.connections;
+      peakInFlight = Math.max(peakInFlight, bucket.peakInFlight);
       dropped += bucket.dropped;
       ok += bucket.ok;
       orderWarnings += bucket.orderWarnings;
@@ -194,6 +218,8 @@ export class LoadRecorder {
       sent,
       dropped,
       lagMs: lag.totalCount > 0 ? { p50: lag.getValueAtPercentile(50) / 1000, p99: lag.getValueAtPercentile(99) / 1000, max: lag.maxValue / 1000 } : null,
+      connectionsOpened,
+      peakInFlight,
       failureCounts,
       failureSamples: [...samples.values()],
       orderWarnings,
@@ -221,6 +247,8 @@ export class LoadRecorder {
         sent: 0,
         dropped: 0,
         lags: [],
+        connections: 0,
+        peakInFlight: 0,
       });
     }
     return this.buckets[index]!;

@@ -111,6 +111,8 @@ function finish(
     warmup: parts.warmup,
     window,
     stats: recorder.window(window.start, window.start + window.seconds),
+    // k6 opens its own connections, unseen.
+    connectionsOpened: ctx.settings.engine?.kind === 'k6' ? null : recorder.connectionsOpened,
     series: parts.timeline.finalSeries(),
     steadiness: judgeWindowSteadiness(okPerSecond),
     minSuccess: ctx.settings.minSuccess,

@@ -20,6 +20,8 @@ export interface StepParts {
   minSuccess: number;
   /** Why the gateway is gone, when it died during the step. */
   gatewayExit: string | null;
+  /** Connections gwprof's engine opened over the step's load; null when another engine (k6) sent it. */
+  connectionsOpened: number | null;
 }
 
 export function buildStepRecord(parts: StepParts): StepRecord {
@@ -47,9 +49,11 @@ export function buildStepRecord(parts: StepParts): StepRecord {
     failures,
     warnings: [
       ...overloadReasons(rate, parts.load.kind === 'open' ? parts.load.maxInFlight : 0),
+      ...[connectionChurn(parts)].filter((w): w is string => w !== null),
       ...warnings(parts),
       ...[neighbourWarning(used.gateway.cpuPercent, harness.gatewayCores)].filter((w): w is string => w !== null),
     ],
+    ...(parts.connectionsOpened === null ? {} : { connectionsOpened: { step: parts.connectionsOpened, window: stats.connectionsOpened } }),
     startedAt: parts.startedAt,
     durationSec: window.seconds,
     timing: {
@@ -106,6 +110,23 @@ function overloadReasons(rate: RateFacts | null, maxInFlight: number): string[] 
   if (rate.lagMs && rate.lagMs.p99 > MAX_P99_LAG_MS)
     reasons.push(`the load generator fell behind its schedule: sends left up to ${rate.lagMs.p99} ms late (p99)`);
   return reasons;
+}
+
+/**
+ * A keep-alive load holds its connections: a closed loop one per connection, an open loop one per
+ * request in flight at most. More openings in the window than twice that, plus 10 (a few reopened
+ * after an idle close or a failure), mean connections were closed as requests were answered: each
+ * request then paid a connect on both sides, and the load measured is not the load asked for.
+ */
+const CHURN_FACTOR = 2;
+const CHURN_SLACK = 10;
+
+function connectionChurn({ load, stats, window, connectionsOpened }: StepParts): string | null {
+  if (connectionsOpened === null) return null;
+  const held = load.kind === 'closed' ? load.concurrency : stats.peakInFlight;
+  if (stats.connectionsOpened <= CHURN_FACTOR * held + CHURN_SLACK) return null;
+  const what = load.kind === 'closed' ? `${held} connections` : `at most ${held} requests in flight`;
+  return `the load's shape changed: ${stats.connectionsOpened} connections opened in the ${window.seconds} s window for ${what} (connections were closed as requests were answered; each reconnect costs the gateway and the load generator)`;
 }
 
 function warnings({ settle, warmup, window }: StepParts): string[] {
