@@ -28,6 +28,8 @@ export { LoadRecorder } from './load/recorder.js';
 export { startClosedLoop } from './load/closed-loop.js';
 export { startOpenLoop } from './load/open-loop.js';
 export { wireRequests, type WireRequests } from './load/http1-request.js';
+export { Http1Connection } from './load/http1-connection.js';
+export { ResponseParser } from './load/http1-response-parser.js';
 export { TreeUsageMeter, cpuSeconds } from './proc-stats.js';
 export { bringUp } from './up.js';
 export { attachSubgraphs } from './subgraphs.js';
