@@ -57,6 +57,14 @@ describe('results.json', () => {
     expect(read.steps.every((s) => !('concurrency' in s))).toBe(true);
   });
 
+  it('reads failure counts written before protocol errors were counted apart as none of them', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-results-'));
+    const older = { non2xx: 1, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 2, socketErrors: 3 };
+    const steps = run(1).steps.map((s) => ({ ...s, failureCounts: older }));
+    writeFileSync(path.join(dir, 'results.json'), JSON.stringify({ ...run(0), steps }));
+    expect(readRunResult(dir).steps[0]!.failureCounts).toEqual({ ...older, protocolErrors: 0 });
+  });
+
   it('refuses a compare.json of schema 2, saying why', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-results-'));
     writeFileSync(path.join(dir, 'compare.json'), JSON.stringify({ schemaVersion: 2, kind: 'compare', mode: 'windows', config: {}, epochs: [], windows: [] }));
