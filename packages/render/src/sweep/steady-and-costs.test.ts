@@ -23,6 +23,23 @@ describe('unsteady steps and shared requests', () => {
     expect(table).not.toMatch(/FAILED c=100:/);
   });
 
+  it('shows the connections each step opened in its window, a dash where they were not counted', () => {
+    const run = makeRunFixture();
+    run.steps[0]!.connectionsOpened = { step: 10, window: 0 };
+    run.steps[1]!.connectionsOpened = { step: 7823, window: 7723 };
+    const md = renderSummaryMarkdown(withOutcome(run));
+    const header = md.split('\n').find((line) => line.includes('| connections opened |'))!;
+    const column = header
+      .split('|')
+      .map((cell) => cell.trim())
+      .indexOf('connections opened');
+    const cells = md
+      .split('\n')
+      .filter((line) => /^\| \d+ \|/.test(line) && line.split('|').length === header.split('|').length)
+      .map((row) => row.split('|').map((c) => c.trim())[column]);
+    expect(cells).toEqual(['0', '7,723', '–']);
+  });
+
   it('explains a fan-out below that of one request at a time as sharing', () => {
     const md = renderSummaryMarkdown(unsteadyRun());
     expect(md).toContain('c=100: fan-out 0.20 against 7.00 for one request at a time: the gateway merged subgraph calls across concurrent requests');

@@ -178,7 +178,18 @@ export function steadyStateHeaders(run: Pick<RunResult, 'steps'>): string[] {
   return [levelHeader(run), ...STEADY_STATE_COLUMNS];
 }
 
-const STEADY_STATE_COLUMNS = ['settle s', 'warm-up s', 'warm-up', 'window s', 'window set by', 'in flight at end', 'trend %', 'CV %', "Little's ratio"];
+const STEADY_STATE_COLUMNS = [
+  'settle s',
+  'warm-up s',
+  'warm-up',
+  'window s',
+  'window set by',
+  'in flight at end',
+  'connections opened',
+  'trend %',
+  'CV %',
+  "Little's ratio",
+];
 
 /** How each step reached and held its steady state, one row per step. */
 export function steadyStateCells(run: RunResult, step: StepRecord): string[] {
@@ -192,6 +203,8 @@ export function steadyStateCells(run: RunResult, step: StepRecord): string[] {
     String(t.windowSec),
     t.windowLimitedBy,
     integer(step.requests.inFlightAtEnd),
+    // In the window; absent for k6 and older results.
+    step.connectionsOpened ? integer(step.connectionsOpened.window) : NONE,
     fixed(step.steadiness.trendPercent, 1),
     fixed(step.steadiness.cvPercent, 1),
     fixed(little?.ratio, 2),
