@@ -89,9 +89,9 @@ export type ExchangeDone = (completion: Completion | null, at: number) => void;
  * was meant to be sent) to the last byte of the body, and so does the timeout: an answer later than
  * `startedAt` + the timeout is a timeout, whether or not InFlight's tick has seen it yet (wrk counts
  * any answer slower than its timeout as one), so no latency above the timeout is ever ok.
- * `onTimeout(at)` reports a timeout at its deadline; `done` is still called only when the late response has arrived (it is not counted
- * again) or the hard cap gave up on it. Callbacks rather than a promise: one object per request
- * on the load engine's hot path.
+ * `onTimeout(at)` reports a timeout at its deadline; `done` is still called only when the late
+ * response has arrived (it is not counted again) or the hard cap gave up on it. Callbacks rather
+ * than a promise: one object per request on the load engine's hot path.
  */
 export function exchange(
   connection: Http1Connection,
