@@ -30,7 +30,7 @@ export interface OpenedConnections {
 /**
  * Opens `count` keep-alive connections to `host`:`port`. `acceptQueue` (a local gateway's listening
  * socket) is polled until the gateway has accepted them all, within a bound. `onConnect` hears of
- * every socket opened, in advance and later, when a connection opens its socket again.
+ * every socket connected, in advance and later, when a connection opens its socket again.
  */
 export async function openConnections(
   host: string,
@@ -39,12 +39,7 @@ export async function openConnections(
   acceptQueue?: () => number,
   onConnect: () => void = () => undefined,
 ): Promise<OpenedConnections> {
-  const sockets = await Promise.all(
-    Array.from({ length: count }, () => {
-      onConnect();
-      return openSocket(host, port);
-    }),
-  );
+  const sockets = await Promise.all(Array.from({ length: count }, () => openSocket(host, port, onConnect)));
   const notAdmitted = acceptQueue ? await waitForAdmission(acceptQueue) : null;
   // The first request of each goes on the socket opened in advance; after it closes, a new one is opened.
   const connections = sockets.map((socket) => new Http1Connection(host, port, socket, onConnect));
@@ -54,7 +49,7 @@ export async function openConnections(
   return { connections, notOpened: sockets.filter((s) => s === null).length, notAdmitted, close };
 }
 
-function openSocket(host: string, port: number): Promise<net.Socket | null> {
+function openSocket(host: string, port: number, onConnect: () => void): Promise<net.Socket | null> {
   return new Promise((resolve) => {
     const socket = connectSocket(host, port);
     const fail = () => {
@@ -65,6 +60,7 @@ function openSocket(host: string, port: number): Promise<net.Socket | null> {
     socket.once('error', fail);
     socket.once('connect', () => {
       socket.setTimeout(0);
+      onConnect();
       // Until undici takes it over, a reset only loses this socket (undici then connects afresh).
       socket.removeListener('error', fail);
       socket.once('error', () => socket.destroy());

@@ -112,7 +112,10 @@ describe('Http1Connection', () => {
     connection.close();
     await server!.close();
     server = undefined;
-    const refused = new Http1Connection('127.0.0.1', port);
+    let connected = 0;
+    const refused = new Http1Connection('127.0.0.1', port, null, () => connected++);
     expect(await send(refused, message)).toMatchObject({ error: { code: 'ECONNREFUSED' } });
+    // A refused connect opened no connection.
+    expect(connected).toBe(0);
   });
 });

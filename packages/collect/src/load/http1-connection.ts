@@ -67,8 +67,8 @@ export class Http1Connection {
 
   /**
    * `opened`: a socket from connectSocket, already connected to the server (opened in advance), used
-   * first. `onConnect` hears of every socket this connection opens itself (a load whose connections
-   * are opened again and again is not the load asked for).
+   * first. `onConnect` hears of every socket this connection opens itself, once connected (a load
+   * whose connections are opened again and again is not the load asked for; a refused one opened none).
    */
   constructor(
     private readonly host: string,
@@ -109,10 +109,12 @@ export class Http1Connection {
   }
 
   private connect(): net.Socket {
-    this.onConnect();
     const socket = connectSocket(this.host, this.port);
     socket.setTimeout(CONNECT_TIMEOUT_MS, () => this.fail(socket, new Error(`connect: no connection within ${CONNECT_TIMEOUT_MS / 1000} s`)));
-    socket.once('connect', () => socket.setTimeout(0));
+    socket.once('connect', () => {
+      socket.setTimeout(0);
+      this.onConnect();
+    });
     this.adopt(socket);
     return socket;
   }

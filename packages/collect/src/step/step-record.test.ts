@@ -57,7 +57,7 @@ describe('buildStepRecord: connections opened', () => {
     expect(steady.warnings.join('\n')).not.toMatch(/shape/);
     const churned = buildStepRecord(parts(closed, 7727, { connectionsOpened: 7723 }));
     expect(churned.warnings).toContain(
-      "the load's shape changed: 7723 connections opened in the 5 s window for 4 connections (connections were closed as requests were answered; each reconnect costs the gateway and the load generator)",
+      "the load's shape changed: 7723 connections opened in the 5 s window for 4 connections (connections were closed and opened again; each reconnect costs the gateway and the load generator)",
     );
     const open = { kind: 'open', targetRps: 200, arrivals: 'poisson', maxInFlight: 1000 } as const;
     expect(buildStepRecord(parts(open, 900, { connectionsOpened: 900, peakInFlight: 3 })).warnings.join('\n')).toMatch(/at most 3 requests in flight/);

@@ -115,8 +115,9 @@ function overloadReasons(rate: RateFacts | null, maxInFlight: number): string[] 
 /**
  * A keep-alive load holds its connections: a closed loop one per connection, an open loop one per
  * request in flight at most. More openings in the window than twice that, plus 10 (a few reopened
- * after an idle close or a failure), mean connections were closed as requests were answered: each
- * request then paid a connect on both sides, and the load measured is not the load asked for.
+ * after an idle close or a failure), mean connections were closed as requests were answered (or
+ * failed): requests then paid a connect on both sides, and the load measured is not the load asked
+ * for. Refused connects open nothing and are not counted.
  */
 const CHURN_FACTOR = 2;
 const CHURN_SLACK = 10;
@@ -126,7 +127,7 @@ function connectionChurn({ load, stats, window, connectionsOpened }: StepParts):
   const held = load.kind === 'closed' ? load.concurrency : stats.peakInFlight;
   if (stats.connectionsOpened <= CHURN_FACTOR * held + CHURN_SLACK) return null;
   const what = load.kind === 'closed' ? `${held} connections` : `at most ${held} requests in flight`;
-  return `the load's shape changed: ${stats.connectionsOpened} connections opened in the ${window.seconds} s window for ${what} (connections were closed as requests were answered; each reconnect costs the gateway and the load generator)`;
+  return `the load's shape changed: ${stats.connectionsOpened} connections opened in the ${window.seconds} s window for ${what} (connections were closed and opened again; each reconnect costs the gateway and the load generator)`;
 }
 
 function warnings({ settle, warmup, window }: StepParts): string[] {
