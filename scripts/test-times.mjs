@@ -23,7 +23,10 @@ const wallSeconds = (Math.max(...report.testResults.map((f) => f.endTime)) - rep
 
 const width = Math.max(...files.map((f) => f.name.length));
 console.log(`\n${'test file'.padEnd(width)}  seconds  tests`);
-for (const file of files) console.log(`${file.name.padEnd(width)}  ${file.seconds.toFixed(1).padStart(7)}  ${String(file.tests).padStart(5)}${file.status === 'passed' ? '' : `  ${file.status}`}`);
+for (const file of files)
+  console.log(
+    `${file.name.padEnd(width)}  ${file.seconds.toFixed(1).padStart(7)}  ${String(file.tests).padStart(5)}${file.status === 'passed' ? '' : `  ${file.status}`}`,
+  );
 const summed = files.reduce((sum, f) => sum + f.seconds, 0);
 console.log(`\n${files.length} files: ${wallSeconds.toFixed(0)} s from vitest's start to the last file's end (files summed: ${summed.toFixed(0)} s)`);
 if (wallSeconds > budget.seconds) {
