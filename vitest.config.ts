@@ -1,15 +1,35 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two groups, one after the other. `unit`: tests that start nothing that measures (pure functions,
+ * parsers, tiny servers on their own ports), in parallel on every core. `e2e`: tests that start
+ * gateways, subgraphs and load on fixed loopback ports and measure them, one file at a time on a
+ * machine the unit tests have left: two files at once would share ports and the cores they measure.
+ */
+const unitFiles = [
+  'packages/*/src/**/*.test.ts',
+  'subgraphs/*/src/**/*.test.ts',
+  'bench/src/**/*.test.ts',
+  'test/docs-links.test.ts',
+  'test/third-party-licences.test.ts',
+  'test/ci-recipe.test.ts',
+  'test/exit-codes.test.ts',
+  'test/leak-fixtures.test.ts',
+];
+
 export default defineConfig({
   // The gateway preload and what it shares are CommonJS TypeScript (.cts), which Vite leaves alone by default.
   oxc: { include: /\.([cm]?ts|[jt]sx)$/ },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'subgraphs/*/src/**/*.test.ts', 'test/**/*.test.ts', 'bench/src/**/*.test.ts'],
-    // End-to-end tests start real servers on fixed loopback ports and the machine has 2 cores:
-    // run files one after another.
-    fileParallelism: false,
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: unitFiles, sequence: { groupOrder: 0 } } },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: unitFiles, fileParallelism: false, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });
