@@ -10,6 +10,7 @@ const unitFiles = [
   'packages/*/src/**/*.test.ts',
   'subgraphs/*/src/**/*.test.ts',
   'bench/src/**/*.test.ts',
+  'test/conformance/**/*.test.ts',
   'test/docs-links.test.ts',
   'test/third-party-licences.test.ts',
   'test/ci-recipe.test.ts',
