@@ -48,7 +48,7 @@ describe('analyzeBisection', () => {
     expect(analysis.steps).toEqual([]);
     expect(analysis.unresolvedRanges).toMatchObject([{ good: 0, bad: 1, relativeChange: expect.closeTo(-0.0155, 3) }]);
     expect(analysis.noise).toMatchObject({ df: 4, pointsRepeated: 2, measuredSd: expect.closeTo(0.008, 3) });
-    expect(analysis.noise!.countsForThreshold).toBeGreaterThan(10);
+    expect(analysis.noise!.countsForThreshold).toBe(28);
     expect(analysis).toMatchObject({ verdict: 'the noise is too large for 1.0%', exitCode: 3 });
     expect(analysis.reasons[0]).toMatch(
       new RegExp(
