@@ -29,7 +29,12 @@ describe('gwprof bisect', () => {
     // 15 instructions an iteration: twice the loop is about twice the count.
     expect(bisect.analysis.steps[0]!.relativeChange).toBeGreaterThan(0.8);
     expect(bisect.points[2]!.skipped).toMatchObject({ stage: 'build', reason: expect.stringContaining('planted build failure') });
-    expect(bisect.points.every((p) => p.counts.length <= 1)).toBe(true);
+    // The ends three times each, to measure the scatter between processes; the point between once.
+    expect(bisect.points.map((p) => p.counts.length)).toEqual([3, 1, 0, 3]);
+    expect(bisect.analysis.noise!.df).toBe(4);
+    expect(result.stdout).toMatch(
+      /Scatter of one point between processes: \d\.\d\d% \(pooled sd of log counts over 2 point\(s\) counted more than once, 4 df\)/,
+    );
     expect(result.stdout).toMatch(/BISECT: 1 REGRESSION STEP ABOVE 1\.0%/);
     expect(result.stdout).toMatch(/reproduce: gwprof compare --measure instructions --baseline 'cmd:cd .*worktrees\/[0-9a-f]{12} && exec \.\/gateway-bin'/);
     // The report is rendered from bisect.json alone, and says the same again.

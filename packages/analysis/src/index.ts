@@ -125,5 +125,15 @@ export {
 export { analyzeInstructionComparison } from './instructions/instruction-comparison.js';
 export { comparisonOutcome } from './compare/comparison-outcome.js';
 export { analyzeRunsComparison } from './compare/runs-comparison.js';
-export { planBisection, meanLog, type BisectDesign, type BisectPlan, type PlannedPoint } from './bisect/bisect-plan.js';
-export { analyzeBisection, planOf, reproduceArgs } from './bisect/bisect-analysis.js';
+export {
+  planBisection,
+  meanLog,
+  END_COUNTS,
+  type BisectDesign,
+  type BisectPlan,
+  type PlannedPoint,
+  type PlannedRange,
+  type PlannedStep,
+} from './bisect/bisect-plan.js';
+export { pointNoise, RANGE_CONFIDENCE, STEP_FAMILY_ERROR, type PointNoise } from './bisect/bisect-noise.js';
+export { analyzeBisection, confirmationOf, planOf, reproduceArgs } from './bisect/bisect-analysis.js';

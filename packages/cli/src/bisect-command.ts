@@ -29,7 +29,7 @@ interface BisectFlags extends ServiceFlags {
   bad?: string;
   resume?: string;
   threshold: number;
-  pointSd: number;
+  minPointSd: number;
   maxCounts: number;
   warmupRequests: number;
   batchRequests: number;
@@ -64,12 +64,17 @@ export function bisectCommand(): Command {
     .option('--resume <dir>', 'go on with an interrupted bisection from its run folder (its bisect.json keeps the settings and every count)')
     .option('--threshold <percent>', 'a step is a change of at least this between two neighbouring points', parsePercent('--threshold'), BISECT.threshold * 100)
     .option(
-      '--point-sd <percent>',
-      "one point's scatter between processes: a step within two standard errors of the threshold is counted again",
-      parsePercent('--point-sd'),
-      BISECT.pointSd * 100,
+      '--min-point-sd <percent>',
+      "the least scatter of one point between processes assumed: a floor under the scatter measured from the bisection's own repeats",
+      parsePercent('--min-point-sd'),
+      BISECT.minPointSd * 100,
     )
-    .option('--max-counts <n>', 'counts of one point at most, for a step near the threshold', parseWholeNumber('--max-counts'), BISECT.maxCountsPerPoint)
+    .option(
+      '--max-counts <n>',
+      'counts of one point at most (the ends are counted up to 3 times first, to measure the scatter); a range still undecided then is reported, with the counts it would take',
+      parseWholeNumber('--max-counts'),
+      BISECT.maxCountsPerPoint,
+    )
     .option('--warmup-requests <n>', 'uncounted requests after each start, one at a time', parseWholeNumber('--warmup-requests'), COUNTING.warmupRequests)
     .option('--batch-requests <n>', 'requests in the counted batch, one at a time', parseWholeNumber('--batch-requests'), COUNTING.batchRequests)
     .option(
@@ -168,7 +173,7 @@ function newConfig(flags: BisectFlags): NonNullable<BisectOptions['config']> {
     bad: flags.bad,
     threshold: flags.threshold / 100,
     splitFraction: BISECT.splitFraction,
-    pointSd: flags.pointSd / 100,
+    minPointSd: flags.minPointSd / 100,
     maxCountsPerPoint: flags.maxCounts,
     instructions: {
       warmupRequests: flags.warmupRequests,

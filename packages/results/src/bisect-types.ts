@@ -27,11 +27,15 @@ export interface BisectConfig extends RequestSourceRecord {
   bad: string;
   /** Relative change per request between two neighbouring points that is a step. */
   threshold: number;
-  /** A range whose ends differ by less than this share of the threshold is not split: taken as flat. */
+  /** A range whose interval rules out the threshold and whose ends differ by less than this share of it is not split: taken as flat. */
   splitFraction: number;
-  /** Scatter of one point's count between processes (log units): decides which steps are near the threshold. */
-  pointSd: number;
-  /** Counts of a point at most (the first and its repeats), for a step near the threshold. */
+  /**
+   * The least scatter of one point's count between processes (log units) the bisection assumes: a
+   * floor under the scatter it measures from its own repeats. Files written before it was measured
+   * said `pointSd` (the scatter assumed); readBisectResult reads that as the floor.
+   */
+  minPointSd: number;
+  /** Counts of a point at most (the first and its repeats). */
   maxCountsPerPoint: number;
   /** How each point is counted: the comparison's design by instructions. */
   instructions: InstructionDesign;
@@ -97,18 +101,45 @@ export interface BisectResult extends RecordHeader<'bisect'> {
   analysis: BisectAnalysis | null;
 }
 
-/** A step between two neighbouring counted points (only skipped points between them). */
-export interface BisectStep {
+/** A range between two counted points: its change and the interval of it, from the measured scatter and each end's counts. */
+export interface BisectRange {
   good: number;
   bad: number;
+  relativeChange: number;
+  /** At BisectNoise.confidence; absent in files analysed before the scatter was measured. */
+  interval?: { low: number; high: number };
+}
+
+/** A step between two neighbouring counted points (only skipped points between them). */
+export interface BisectStep extends BisectRange {
   /** Points between them that could not be counted: the step lies somewhere in that range. */
   skippedBetween: number[];
-  relativeChange: number;
   kind: 'regression' | 'improvement';
-  /** The change lies within the noise's reach of the threshold even after repeats. */
+  /** The interval holds the threshold even after repeats: a step, not told from the threshold. */
   nearThreshold: boolean;
   /** One line that measures the step again with the full comparison. */
   reproduce: string;
+}
+
+/** One point's scatter between processes, measured from the bisection's repeats, and what it can resolve. */
+export interface BisectNoise {
+  /** Pooled sd of the log counts of every point counted more than once; null before any repeat. */
+  measuredSd: number | null;
+  /** Its degrees of freedom: the counts beyond each repeated point's first. */
+  df: number;
+  pointsRepeated: number;
+  /** The least sd assumed (--min-point-sd). */
+  floor: number;
+  /** What the decisions use: the measured sd, or the floor when larger. */
+  sd: number;
+  /** Two-sided confidence of a range's interval (flat, near the threshold). */
+  confidence: number;
+  /** A step is named only when no change lies outside its interval at this confidence (every neighbouring pair of the history at once). */
+  stepConfidence: number;
+  /** The smallest threshold a range can be found flat at, with the most counts a point (maxCountsPerPoint). */
+  resolvableThreshold: number;
+  /** Counts a point that the bisection's threshold would take at this sd. */
+  countsForThreshold: number;
 }
 
 export type PublishedBisect = BisectResult & { analysis: BisectAnalysis };
@@ -118,9 +149,16 @@ export interface BisectAnalysis {
   perRequest: (number | null)[];
   /** Relative change from the good end to the bad end. */
   totalChange: number | null;
+  /** Steps found by the counts, less those their confirmation did not confirm. */
   steps: BisectStep[];
-  /** Ranges taken as flat: their ends differ by less than the split share of the threshold. */
-  flatRanges: { good: number; bad: number; relativeChange: number }[];
+  /** Steps found by the counts whose full comparison found no change, or a change the other way. */
+  unconfirmedSteps?: BisectStep[];
+  /** Ranges taken as flat: their interval rules out the threshold, and their ends differ by less than its split share. */
+  flatRanges: BisectRange[];
+  /** Ranges the measured scatter left undecided after their ends were counted up to the limit; absent in older files. */
+  unresolvedRanges?: BisectRange[];
+  /** The measured scatter; absent in files analysed before it was measured. */
+  noise?: BisectNoise;
   /** What is still to count (empty when the bisection is finished). */
   pending: number[];
   verdict: string;

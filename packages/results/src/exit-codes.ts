@@ -51,7 +51,7 @@ export const COMMAND_EXITS: Readonly<Record<CommandName, ReadonlyArray<readonly 
     [EXIT.ok, 'no regression step above the threshold between the good and the bad end'],
     [EXIT.failed, 'one or more regression steps above the threshold, each between two neighbouring points'],
     [EXIT.error, 'bad input, an end that could not be counted, or a harness error'],
-    [EXIT.inconclusive, 'a step within the noise of the threshold after its repeats: counted, not decided'],
+    [EXIT.inconclusive, 'after the repeats, a step within the noise of the threshold, or a range the measured scatter cannot resolve: counted, not decided'],
     [EXIT.interrupted, 'interrupted: bisect.json keeps every counted point; --resume goes on'],
   ],
   up: [

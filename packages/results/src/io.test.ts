@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCompareResult, readRunResult, writeRunResult } from './io.js';
+import { readBisectResult, readCompareResult, readRunResult, writeRunResult } from './io.js';
 import { RESULTS_SCHEMA_VERSION, type RunResult } from './types.js';
 
 function run(steps: number): RunResult {
@@ -69,5 +69,12 @@ describe('results.json', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-results-'));
     writeFileSync(path.join(dir, 'compare.json'), JSON.stringify({ schemaVersion: 2, kind: 'compare', mode: 'windows', config: {}, epochs: [], windows: [] }));
     expect(() => readCompareResult(dir)).toThrow(/schema version 2; this gwprof reads comparisons of version 3/);
+  });
+
+  it('reads a bisect.json written when the scatter was assumed: its `pointSd` becomes the floor under the measured one', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-results-'));
+    const config = { threshold: 0.01, splitFraction: 0.5, pointSd: 0.002, maxCountsPerPoint: 3 };
+    writeFileSync(path.join(dir, 'bisect.json'), JSON.stringify({ schemaVersion: RESULTS_SCHEMA_VERSION, kind: 'bisect', config, points: [] }));
+    expect(readBisectResult(dir).config).toEqual({ threshold: 0.01, splitFraction: 0.5, minPointSd: 0.002, maxCountsPerPoint: 3 });
   });
 });

@@ -151,7 +151,17 @@ export function readBisectResult(runDir: string): BisectResult {
   const value = readJson(file) as Partial<BisectResult>;
   if (value?.kind !== 'bisect' || !Array.isArray(value.points)) throw new GwprofError(`${file} is not a gwprof bisection`);
   checkSchema(file, value.schemaVersion);
-  return value as BisectResult;
+  return upgradeBisect(value as BisectResult);
+}
+
+/** A bisection written before its scatter was measured assumed one (`pointSd`): read as the floor under the measured one. */
+function upgradeBisect(bisect: BisectResult): BisectResult {
+  const config = bisect.config as BisectResult['config'] & { pointSd?: number };
+  if (config.minPointSd === undefined && typeof config.pointSd === 'number') {
+    const { pointSd, ...rest } = config;
+    bisect.config = { ...rest, minPointSd: pointSd };
+  }
+  return bisect;
 }
 
 /** What kind of run a folder holds, from its files: a sweep or soak (results.json), a bisection (bisect.json) or a comparison (compare.json). */

@@ -3,10 +3,12 @@ import { bisectRecord } from '../testing/bisect-record.js';
 import { analyzeBisection, reproduceArgs } from './bisect-analysis.js';
 
 const M = 1e6;
+/** An end counted three times, scattering by 0.05%: what the plan counts before it splits. */
+const end = (x: number) => [x * 0.9995, x, x * 1.0005];
 
 describe('analyzeBisection', () => {
   it('names a regression step, its change and a reproduce line, and exits 1', () => {
-    const analysis = analyzeBisection(bisectRecord([M, null, M, 1.03 * M, null, 1.03 * M]));
+    const analysis = analyzeBisection(bisectRecord([end(M), null, M, 1.03 * M, null, end(1.03 * M)]));
     expect(analysis.steps).toEqual([
       expect.objectContaining({ good: 2, bad: 3, kind: 'regression', nearThreshold: false, relativeChange: expect.closeTo(0.03, 6) }),
     ]);
@@ -18,27 +20,73 @@ describe('analyzeBisection', () => {
 
   it('passes with an improvement only, and names what was skipped', () => {
     const skip = { stage: 'start' as const, reason: 'no --listen-address' };
-    const analysis = analyzeBisection(bisectRecord([M, skip, 0.95 * M]));
+    const analysis = analyzeBisection(bisectRecord([end(M), skip, end(0.95 * M)]));
     expect(analysis.steps).toMatchObject([{ good: 0, bad: 2, kind: 'improvement', skippedBetween: [1] }]);
     expect(analysis).toMatchObject({ verdict: 'no regression step above 1.0%', exitCode: 0 });
     expect(analysis.reasons).toEqual(['not counted, skipped: 0.1.1 (start)']);
   });
 
   it('says a step near the threshold is not decided after its repeats (exit 3)', () => {
-    const analysis = analyzeBisection(
-      bisectRecord([
-        [M, M, M],
-        [1.0101 * M, 1.0099 * M, 1.01 * M],
-      ]),
-    );
+    const record = bisectRecord([
+      [M, M, M, M, M],
+      [1.0101 * M, 1.0099 * M, 1.01 * M, 1.0102 * M, 1.0098 * M],
+    ]);
+    record.config.maxCountsPerPoint = 5;
+    const analysis = analyzeBisection(record);
     expect(analysis.steps).toMatchObject([{ nearThreshold: true }]);
     expect(analysis.exitCode).toBe(3);
+  });
+
+  it('names no culprit where the measured scatter cannot resolve the threshold: says so, with the counts it would take (exit 3)', () => {
+    // Apollo Gateway's counts of two commits a comment apart (issue 54).
+    const analysis = analyzeBisection(
+      bisectRecord([
+        [9.083 * M, 9.047 * M, 9.112 * M],
+        [9.004 * M, 8.985 * M, 8.83 * M],
+      ]),
+    );
+    expect(analysis.steps).toEqual([]);
+    expect(analysis.unresolvedRanges).toMatchObject([{ good: 0, bad: 1, relativeChange: expect.closeTo(-0.0155, 3) }]);
+    expect(analysis.noise).toMatchObject({ df: 4, pointsRepeated: 2, measuredSd: expect.closeTo(0.008, 3) });
+    expect(analysis.noise!.countsForThreshold).toBe(28);
+    expect(analysis).toMatchObject({ verdict: 'the noise is too large for 1.0%', exitCode: 3 });
+    expect(analysis.reasons[0]).toMatch(
+      new RegExp(
+        `^1 range left unresolved: one point scatters by 0\\.80% between processes, so 3 counts a point resolve a change of .*; 1\\.00% would take about ${analysis.noise!.countsForThreshold} counts a point`,
+      ),
+    );
+  });
+
+  it('does not name a step its full comparison did not confirm, and says the counts found it', () => {
+    const record = bisectRecord([end(M), end(1.03 * M)]);
+    const confirmation = {
+      good: 0,
+      bad: 1,
+      runDir: 'confirm-0-1',
+      relativeChange: -0.0028,
+      interval: { low: -0.0143, high: 0.0088 },
+      exitCode: 0,
+      moves: null,
+    };
+    record.confirmations = [{ ...confirmation, verdict: 'no change' }];
+    const analysis = analyzeBisection(record);
+    expect(analysis.steps).toEqual([]);
+    expect(analysis.unconfirmedSteps).toMatchObject([{ good: 0, bad: 1, kind: 'regression' }]);
+    expect(analysis).toMatchObject({ verdict: 'no regression step above 1.0%', exitCode: 0 });
+    expect(analysis.reasons).toEqual(['0.1.0 → 0.1.1: found by the counts, not confirmed by its full comparison (no change)']);
+    // Confirmed, or a comparison that could not decide: named.
+    for (const verdict of ['regression', 'inconclusive']) {
+      record.confirmations = [{ ...confirmation, verdict }];
+      expect(analyzeBisection(record)).toMatchObject({ steps: [{ good: 0, bad: 1 }], unconfirmedSteps: [], exitCode: 1 });
+    }
+    record.confirmations = [{ ...confirmation, verdict: 'improvement' }];
+    expect(analyzeBisection(record)).toMatchObject({ steps: [], exitCode: 0 });
   });
 
   it('is an error when an end could not be counted, and unfinished while points are pending', () => {
     const skip = { stage: 'install' as const, reason: 'no such version' };
     expect(analyzeBisection(bisectRecord([skip, null, M]))).toMatchObject({ verdict: 'error', exitCode: 2 });
-    const interrupted = analyzeBisection(bisectRecord([M, null, null, 1.1 * M], { state: 'interrupted' }));
+    const interrupted = analyzeBisection(bisectRecord([end(M), null, null, end(1.1 * M)], { state: 'interrupted' }));
     expect(interrupted).toMatchObject({ verdict: 'unfinished', exitCode: 130, pending: [1] });
     expect(interrupted.reasons[0]).toMatch(/--resume/);
   });

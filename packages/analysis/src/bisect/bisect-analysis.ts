@@ -1,18 +1,21 @@
 /**
  * A bisection's `analysis` part from its record: each point's instructions per validated request,
- * the steps between neighbouring counted points, the ranges taken as flat, and the verdict with its
- * exit code (exit-code.ts). A regression step decides (exit 1); a step still within the noise of
- * the threshold after its repeats is said, not decided (exit 3).
+ * the scatter of a point between processes measured from the repeats, the steps between neighbouring
+ * counted points (less those their full comparison did not confirm), the ranges taken as flat or left
+ * unresolved, and the verdict with its exit code (exit-code.ts). A regression step decides (exit 1);
+ * a step within the noise of the threshold, or a range the noise left unresolved, is said, not
+ * decided (exit 3).
  */
-import type { BisectAnalysis, BisectResult, BisectStep } from '@gwprof/results';
+import type { BisectAnalysis, BisectConfirmation, BisectNoise, BisectResult, BisectStep } from '@gwprof/results';
 import { exitCodeOf, type Finding } from '../exit-code.js';
+import { RANGE_CONFIDENCE, countsForThreshold, resolvableThreshold } from './bisect-noise.js';
 import { meanLog, planBisection, type BisectPlan } from './bisect-plan.js';
 
 export function planOf(bisect: BisectResult): BisectPlan {
   const { config } = bisect;
   return planBisection(
     bisect.points.map((p) => ({ perRequest: p.counts.map((c) => c.instructionsPerOkRequest), skipped: p.skipped !== null })),
-    { threshold: config.threshold, splitFraction: config.splitFraction, pointSd: config.pointSd, maxCountsPerPoint: config.maxCountsPerPoint },
+    { threshold: config.threshold, splitFraction: config.splitFraction, minPointSd: config.minPointSd, maxCountsPerPoint: config.maxCountsPerPoint },
   );
 }
 
@@ -21,17 +24,23 @@ export function analyzeBisection(bisect: BisectResult): BisectAnalysis {
   const perRequest = bisect.points.map((p) => (p.counts.length > 0 ? Math.exp(meanLog(p.counts.map((c) => c.instructionsPerOkRequest))) : null));
   const first = perRequest[0];
   const last = perRequest[perRequest.length - 1];
-  const steps: BisectStep[] = plan.steps.map((s) => ({
+  const found: BisectStep[] = plan.steps.map((s) => ({
     ...s,
     kind: s.relativeChange > 0 ? 'regression' : 'improvement',
     reproduce: reproduceLine(bisect, s.good, s.bad),
   }));
-  const { verdict, reasons, finding } = verdictOf(bisect, plan, steps);
+  const steps = found.filter((s) => !notConfirmed(bisect, s));
+  const unconfirmedSteps = found.filter((s) => notConfirmed(bisect, s));
+  const noise = noiseOf(bisect, plan);
+  const { verdict, reasons, finding } = verdictOf(bisect, plan, steps, unconfirmedSteps, noise);
   return {
     perRequest,
     totalChange: first && last ? last / first - 1 : null,
     steps,
+    unconfirmedSteps,
     flatRanges: plan.flatRanges,
+    unresolvedRanges: plan.unresolvedRanges,
+    noise,
     pending: plan.pending,
     verdict,
     reasons,
@@ -39,7 +48,41 @@ export function analyzeBisection(bisect: BisectResult): BisectAnalysis {
   };
 }
 
-function verdictOf(bisect: BisectResult, plan: BisectPlan, steps: readonly BisectStep[]): { verdict: string; reasons: string[]; finding: Finding | null } {
+function noiseOf(bisect: BisectResult, plan: BisectPlan): BisectNoise {
+  const { noise } = plan;
+  const { threshold, maxCountsPerPoint } = bisect.config;
+  return {
+    measuredSd: noise.measuredSd,
+    df: noise.df,
+    pointsRepeated: noise.pointsRepeated,
+    floor: noise.floor,
+    sd: noise.sd,
+    confidence: RANGE_CONFIDENCE,
+    stepConfidence: noise.stepConfidence,
+    resolvableThreshold: resolvableThreshold(noise, maxCountsPerPoint),
+    countsForThreshold: countsForThreshold(noise, threshold),
+  };
+}
+
+/** Its full comparison found no change, or a change the other way. */
+function notConfirmed(bisect: BisectResult, step: BisectStep): boolean {
+  const c = confirmationOf(bisect, step);
+  if (!c || c.error || c.verdict === null) return false;
+  const opposite = step.kind === 'regression' ? 'improvement' : 'regression';
+  return c.verdict === 'no change' || c.verdict === opposite;
+}
+
+export function confirmationOf(bisect: BisectResult, step: { good: number; bad: number }): BisectConfirmation | undefined {
+  return bisect.confirmations.find((c) => c.good === step.good && c.bad === step.bad);
+}
+
+function verdictOf(
+  bisect: BisectResult,
+  plan: BisectPlan,
+  steps: readonly BisectStep[],
+  unconfirmed: readonly BisectStep[],
+  noise: BisectNoise,
+): { verdict: string; reasons: string[]; finding: Finding | null } {
   const { points, config } = bisect;
   const threshold = `${(config.threshold * 100).toFixed(1)}%`;
   if (plan.skippedEnd !== null) {
@@ -57,7 +100,15 @@ function verdictOf(bisect: BisectResult, plan: BisectPlan, steps: readonly Bisec
     return { verdict: 'unfinished', reasons: [`${reason}: ${plan.pending.length} point(s) still to count; --resume goes on`], finding: null };
   }
   const skipped = points.filter((p) => p.skipped).map((p) => `${p.label} (${p.skipped!.stage})`);
-  const reasons = skipped.length > 0 ? [`not counted, skipped: ${skipped.join(', ')}`] : [];
+  const unresolved = plan.unresolvedRanges;
+  const reasons = [
+    ...(skipped.length > 0 ? [`not counted, skipped: ${skipped.join(', ')}`] : []),
+    ...unconfirmed.map(
+      (s) =>
+        `${points[s.good]!.label} → ${points[s.bad]!.label}: found by the counts, not confirmed by its full comparison (${confirmationOf(bisect, s)!.verdict})`,
+    ),
+    ...(unresolved.length > 0 ? [unresolvedReason(bisect, unresolved.length, noise)] : []),
+  ];
   const regressions = steps.filter((s) => s.kind === 'regression' && !s.nearThreshold);
   const near = steps.filter((s) => s.nearThreshold);
   if (regressions.length > 0)
@@ -68,7 +119,19 @@ function verdictOf(bisect: BisectResult, plan: BisectPlan, steps: readonly Bisec
       reasons: [...reasons, 'counted again up to the limit, still not told from the threshold: compare its two points (the reproduce line)'],
       finding: 'inconclusive',
     };
+  if (unresolved.length > 0) return { verdict: `the noise is too large for ${threshold}`, reasons, finding: 'inconclusive' };
   return { verdict: `no regression step above ${threshold}`, reasons, finding: 'passed' };
+}
+
+/** What the noise left undecided, what it can resolve, and the counts the threshold would take. */
+function unresolvedReason(bisect: BisectResult, ranges: number, noise: BisectNoise): string {
+  const { threshold, maxCountsPerPoint } = bisect.config;
+  const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+  return (
+    `${ranges} range${ranges > 1 ? 's' : ''} left unresolved: one point scatters by ${pct(noise.sd)} between processes, ` +
+    `so ${maxCountsPerPoint} counts a point resolve a change of ${pct(noise.resolvableThreshold)}, not ${pct(threshold)}; ` +
+    `${pct(threshold)} would take about ${noise.countsForThreshold} counts a point (--max-counts), or choose a threshold of ${pct(noise.resolvableThreshold)} or more`
+  );
 }
 
 /** The arguments of `gwprof compare` that measure a step's two points again, by instructions, with the bisection's requests. */

@@ -1,17 +1,24 @@
 /**
- * Where a bisection stands and what it counts next, from the points counted so far. Every range
- * between two neighbouring counted points whose ends differ by at least the split share of the
- * threshold is split at its middle, so each step is found in about log2 of the range's points and
- * every step is found, not only one. A range whose ends agree is taken as flat: two steps that
- * cancel inside it are not seen. A step whose change lies within the noise's reach of the
- * threshold has its two points counted again, in fresh processes, up to the design's limit.
+ * Where a bisection stands and what it counts next, from the points counted so far. Both ends are
+ * counted more than once first, so that the scatter of a point between processes is measured
+ * (bisect-noise.ts) before anything is decided; every decision is then read off an interval of the
+ * change between two neighbouring counted points, from that scatter and each point's counts:
+ * - a range is flat only when its interval lies within the split share of the threshold;
+ * - a range whose interval excludes no change is split at its middle, so each step is found in
+ *   about log2 of the range's points, and every step is found, not only one;
+ * - a step is named only when its interval excludes no change and it reaches the threshold (or its
+ *   interval holds the threshold: a step within the noise of it);
+ * - anything else has its two points counted again, up to the design's limit, and is then left
+ *   unresolved: the noise is too large for the threshold there.
+ * Two steps that cancel inside a flat range are not seen.
  */
+import { halfWidth, pointNoise, type PointNoise } from './bisect-noise.js';
 
 export interface BisectDesign {
   threshold: number;
   splitFraction: number;
-  /** One point's scatter between processes, log units. */
-  pointSd: number;
+  /** The least scatter of one point between processes assumed (log units): a floor under the measured one. */
+  minPointSd: number;
   maxCountsPerPoint: number;
 }
 
@@ -21,11 +28,16 @@ export interface PlannedPoint {
   skipped: boolean;
 }
 
-export interface PlannedStep {
+/** A range between two neighbouring counted points: its change and interval (relative). */
+export interface PlannedRange {
   good: number;
   bad: number;
-  skippedBetween: number[];
   relativeChange: number;
+  interval: { low: number; high: number };
+}
+
+export interface PlannedStep extends PlannedRange {
+  skippedBetween: number[];
   nearThreshold: boolean;
 }
 
@@ -33,53 +45,101 @@ export interface BisectPlan {
   /** Points to count next, most useful first; empty when the bisection is finished. */
   pending: number[];
   steps: PlannedStep[];
-  flatRanges: { good: number; bad: number; relativeChange: number }[];
+  flatRanges: PlannedRange[];
+  /** Ranges the noise left undecided after their ends were counted up to the limit. */
+  unresolvedRanges: PlannedRange[];
   /** An end that could not be counted: nothing between can be placed. */
   skippedEnd: number | null;
+  noise: PointNoise;
 }
 
-/** Two standard errors: a change this close to the threshold is not told from it. */
-const NEAR_Z = 2;
+/** Counts of each end before anything is split: the first repeats the noise is measured from. */
+export const END_COUNTS = 3;
 
 export function planBisection(points: readonly PlannedPoint[], design: BisectDesign): BisectPlan {
   const last = points.length - 1;
-  const plan: BisectPlan = { pending: [], steps: [], flatRanges: [], skippedEnd: null };
-  for (const end of [0, last]) if (points[end]!.skipped) plan.skippedEnd ??= end;
-  if (plan.skippedEnd !== null) return plan;
-  const uncountedEnds = [0, last].filter((end) => points[end]!.perRequest.length === 0);
-  if (uncountedEnds.length > 0) return { ...plan, pending: [...new Set(uncountedEnds)] };
   // A point skipped after a count (a repeat that failed validation) is not trusted either.
   const counted = points.flatMap((p, i) => (p.perRequest.length > 0 && !p.skipped ? [i] : []));
+  const noise = pointNoise(
+    counted.map((i) => points[i]!.perRequest),
+    points.length,
+    design.minPointSd,
+  );
+  const plan: BisectPlan = { pending: [], steps: [], flatRanges: [], unresolvedRanges: [], skippedEnd: null, noise };
+  for (const end of [0, last]) if (points[end]!.skipped) plan.skippedEnd ??= end;
+  if (plan.skippedEnd !== null) return plan;
+  const endCounts = Math.min(END_COUNTS, design.maxCountsPerPoint);
+  const shortEnds = [0, last].filter((end) => points[end]!.perRequest.length < endCounts);
+  if (shortEnds.length > 0) return { ...plan, pending: [...new Set(shortEnds)] };
   const splits: number[] = [];
   const repeats: number[] = [];
+  /** Counts the range's two points again; false when both are at the limit. */
+  const again = (range: PlannedRange) => {
+    const more = [range.good, range.bad].filter((i) => points[i]!.perRequest.length < design.maxCountsPerPoint);
+    repeats.push(...more);
+    return more.length > 0;
+  };
   for (let k = 1; k < counted.length; k++) {
     const good = counted[k - 1]!;
     const bad = counted[k]!;
-    const change = logChange(points[good]!, points[bad]!);
-    const relativeChange = Math.expm1(change);
-    if (Math.abs(relativeChange) < design.splitFraction * design.threshold) {
-      if (bad - good > 1) plan.flatRanges.push({ good, bad, relativeChange });
-      continue;
-    }
     const open = between(good, bad).filter((i) => !points[i]!.skipped);
-    if (open.length > 0) {
-      splits.push(nearestMiddle(open, (good + bad) / 2));
-      continue;
+    const range = rangeOf(points, good, bad, noise);
+    const judged = open.length > 0 ? judgeRange(points, range, noise, design) : judgeStep(points, range, noise, design);
+    if (judged === 'flat') {
+      if (bad - good > 1) plan.flatRanges.push(range);
+    } else if (judged === 'split') splits.push(nearestMiddle(open, (good + bad) / 2));
+    else if (judged === 'undecided') {
+      if (!again(range)) plan.unresolvedRanges.push(range);
+    } else {
+      if (judged === 'near') again(range);
+      plan.steps.push({ ...range, skippedBetween: between(good, bad), nearThreshold: judged === 'near' });
     }
-    const near = nearThreshold(change, points[good]!, points[bad]!, design);
-    if (near) repeats.push(...[good, bad].filter((i) => points[i]!.perRequest.length < design.maxCountsPerPoint));
-    if (Math.abs(relativeChange) >= design.threshold || near)
-      plan.steps.push({ good, bad, skippedBetween: between(good, bad), relativeChange, nearThreshold: near });
   }
   plan.pending = [...new Set([...splits, ...repeats])];
   return plan;
 }
 
-/** The mean of each point's counts in log units: a ratio of geometric means. */
-function logChange(good: PlannedPoint, bad: PlannedPoint): number {
-  return meanLog(bad.perRequest) - meanLog(good.perRequest);
+type Judgement = 'flat' | 'split' | 'step' | 'near' | 'undecided';
+
+/**
+ * A range with points between: flat when its interval rules out a change of the threshold and its
+ * change is below the split share of it, split when its change stands out of the noise.
+ */
+function judgeRange(points: readonly PlannedPoint[], range: PlannedRange, noise: PointNoise, design: BisectDesign): Judgement {
+  const { low, high } = logInterval(range);
+  const edge = Math.log1p(design.threshold);
+  const change = Math.log1p(range.relativeChange);
+  if (low > -edge && high < edge && Math.abs(change) < design.splitFraction * edge) return 'flat';
+  const splitHalf = halfWidth(noise, points[range.good]!.perRequest.length, points[range.bad]!.perRequest.length, noise.splitQuantile);
+  return Math.abs(change) > splitHalf ? 'split' : 'undecided';
 }
 
+/**
+ * Two neighbouring points: a step when no change lies outside its step interval (near when its
+ * interval holds the threshold), no step when its interval lies within the threshold, else undecided.
+ */
+function judgeStep(points: readonly PlannedPoint[], range: PlannedRange, noise: PointNoise, design: BisectDesign): Judgement {
+  const { low, high } = logInterval(range);
+  const edge = Math.log1p(design.threshold);
+  const stepHalf = halfWidth(noise, points[range.good]!.perRequest.length, points[range.bad]!.perRequest.length, noise.stepQuantile);
+  if (Math.abs(Math.log1p(range.relativeChange)) > stepHalf) return high <= -edge || low >= edge ? 'step' : 'near';
+  return low > -edge && high < edge ? 'flat' : 'undecided';
+}
+
+/** The range's change and its interval at RANGE_CONFIDENCE. */
+function rangeOf(points: readonly PlannedPoint[], good: number, bad: number, noise: PointNoise): PlannedRange {
+  const a = points[good]!.perRequest;
+  const b = points[bad]!.perRequest;
+  const change = meanLog(b) - meanLog(a);
+  const half = halfWidth(noise, a.length, b.length);
+  return { good, bad, relativeChange: Math.expm1(change), interval: { low: Math.expm1(change - half), high: Math.expm1(change + half) } };
+}
+
+function logInterval(range: PlannedRange): { low: number; high: number } {
+  return { low: Math.log1p(range.interval.low), high: Math.log1p(range.interval.high) };
+}
+
+/** The mean of a point's counts in log units: changes are ratios of geometric means. */
 export function meanLog(values: readonly number[]): number {
   return values.reduce((sum, v) => sum + Math.log(v), 0) / values.length;
 }
@@ -90,11 +150,4 @@ function between(good: number, bad: number): number[] {
 
 function nearestMiddle(open: readonly number[], middle: number): number {
   return open.reduce((best, i) => (Math.abs(i - middle) < Math.abs(best - middle) ? i : best));
-}
-
-/** The change lies within NEAR_Z standard errors of ±threshold. */
-function nearThreshold(change: number, good: PlannedPoint, bad: PlannedPoint, design: BisectDesign): boolean {
-  const se = design.pointSd * Math.sqrt(1 / good.perRequest.length + 1 / bad.perRequest.length);
-  const edge = Math.log1p(design.threshold);
-  return Math.abs(Math.abs(change) - edge) < NEAR_Z * se;
 }

@@ -19,7 +19,7 @@ export function bisectRecord(points: readonly PointFixture[], overrides: Partial
       bad: `0.1.${points.length - 1}`,
       threshold: 0.01,
       splitFraction: 0.5,
-      pointSd: 0.001,
+      minPointSd: 0.001,
       maxCountsPerPoint: 3,
       instructions: { warmupRequests: 200, batchRequests: 30, batchesPerEpoch: 1, v8Flags: [], valgrindArgs: [], minEpochSd: 0.001 },
       confirm: false,

@@ -28,13 +28,13 @@ export interface RoundPoint {
   adapter: GatewayAdapter;
 }
 
-/** Counts each point once (in place: a count or a skip); false when interrupted. */
-export async function countRound(ctx: RoundContext, round: number, points: readonly RoundPoint[]): Promise<boolean> {
+/** Counts each point once (in place: a count or a skip); false when interrupted. `note` ends the progress line. */
+export async function countRound(ctx: RoundContext, round: number, points: readonly RoundPoint[], note = ''): Promise<boolean> {
   const sides = SIDES.slice(0, points.length);
   const spec = (i: number) => ({ adapter: points[Math.min(i, points.length - 1)]!.adapter, env: {}, port: ctx.ports[SIDES[i]!], node: ctx.node });
   const pair = new GatewayPair(ctx.bed, { baseline: spec(0), candidate: spec(1) }, ctx.limits);
   try {
-    ctx.options.onProgress(`round ${round}: counting ${points.map((p) => p.point.label).join(' and ')} under callgrind…`, false);
+    ctx.options.onProgress(`round ${round}: counting ${points.map((p) => p.point.label).join(' and ')} under callgrind${note}…`, false);
     await Promise.all(sides.map((side, i) => countPoint(ctx, pair, side, round, points[i]!.point)));
     return !ctx.options.signal.aborted;
   } finally {

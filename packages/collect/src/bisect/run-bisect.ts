@@ -154,7 +154,9 @@ async function countUntilPlaced(ctx: RoundContext, bisect: BisectResult, source:
       } else ready.push({ point, adapter: prepared.adapter });
     }
     if (ready.length === 0) continue;
-    const counted = await countRound(ctx, round, ready);
+    const { measuredSd, df } = plan.noise;
+    const note = measuredSd === null ? '' : ` (scatter between processes so far ${(measuredSd * 100).toFixed(2)}%, ${df} df)`;
+    const counted = await countRound(ctx, round, ready, note);
     writeBisectResult(ctx.session.runDir, bisect);
     if (!counted) return 'interrupted';
   }

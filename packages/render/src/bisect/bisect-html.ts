@@ -4,7 +4,7 @@ import { escapeHtml } from '../escape.js';
 import { htmlPage, htmlTable } from '../html-page.js';
 import { lineChart } from '../svg-chart.js';
 import { instructionBucketLine } from '../compare/instruction-moves.js';
-import { POINT_HEADERS, bisectStatement, confirmationLine, pointRows, stepTitle } from './bisect-rows.js';
+import { POINT_HEADERS, bisectStatement, confirmationLine, noiseLine, pointRows, stepTitle, undecidedLines } from './bisect-rows.js';
 
 export function renderBisectHtml(bisect: PublishedBisect): string {
   const { analysis } = bisect;
@@ -19,10 +19,14 @@ export function renderBisectHtml(bisect: PublishedBisect): string {
     POINT_HEADERS.map((header, i) => ({ header, numeric: i === 0 || (i >= 2 && i <= 4) })),
     pointRows(bisect).map((row) => ({ cells: row.map((cell) => escapeHtml(cell)), ...(row[5]!.startsWith('skipped') ? { className: 'failed' } : {}) })),
   );
+  const undecided = undecidedLines(bisect);
+  const noise = noiseLine(bisect);
   const body = `<h1>gwprof bisect: ${escapeHtml(analysis.verdict)}</h1>
 ${analysis.reasons.map((r) => `<p>${escapeHtml(r)}</p>`).join('')}
 ${curve(bisect)}
 ${steps}
+${undecided.length > 0 ? `<h2>Not named as steps</h2><ul>${undecided.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>` : ''}
+${noise ? `<h2>Noise</h2><p>${escapeHtml(noise)}</p>` : ''}
 <h2>Points counted</h2>
 ${table}
 <p>${escapeHtml(bisectStatement(bisect))}</p>`;

@@ -4,7 +4,7 @@ import { escapeMarkdown, markdownCode } from '../escape.js';
 import { formatMarkdownTable } from '../text-table.js';
 import { fencedBlock } from '../markdown-blocks.js';
 import { INSTRUCTION_FUNCTION_HEADERS, instructionBucketLine, instructionFunctionCells, instructionFunctionMoves } from '../compare/instruction-moves.js';
-import { POINT_HEADERS, bisectStatement, confirmationLine, pointRows, stepTitle } from './bisect-rows.js';
+import { POINT_HEADERS, bisectStatement, confirmationLine, noiseLine, pointRows, stepTitle, undecidedLines } from './bisect-rows.js';
 
 export function renderBisectMarkdown(bisect: PublishedBisect): string {
   const { analysis, config } = bisect;
@@ -35,6 +35,10 @@ export function renderBisectMarkdown(bisect: PublishedBisect): string {
     }
     parts.push('Reproduce:', '', fencedBlock(step.reproduce, 'sh'), '');
   }
+  const undecided = undecidedLines(bisect);
+  if (undecided.length > 0) parts.push('### Not named as steps', '', ...undecided.map((line) => `- ${escapeMarkdown(line)}`), '');
+  const noise = noiseLine(bisect);
+  if (noise) parts.push('### Noise', '', escapeMarkdown(noise), '');
   parts.push(
     '### Points counted',
     '',

@@ -1,5 +1,5 @@
 /** The plain-text pieces of a bisection every renderer shares: the points visited, the steps, what was measured. */
-import type { BisectStep, PublishedBisect } from '@gwprof/results';
+import type { BisectRange, BisectStep, PublishedBisect } from '@gwprof/results';
 import { NONE, signedPercent } from '../format.js';
 import { instructionCount } from '../compare/instruction-moves.js';
 
@@ -27,12 +27,47 @@ function stepNote(step: BisectStep): string {
   return step.nearThreshold ? `step within the noise of the threshold` : `${step.kind} step`;
 }
 
-/** `0.2.6 → 0.2.8: +3.02%` with the skipped points it spans. */
+/** `0.2.6 → 0.2.8: +3.02% [+2.51%, +3.53%]` with the skipped points it spans. */
 export function stepTitle(bisect: PublishedBisect, step: BisectStep): string {
-  const good = bisect.points[step.good]!;
-  const bad = bisect.points[step.bad]!;
   const skipped = step.skippedBetween.length > 0 ? ` (somewhere in ${step.skippedBetween.length} skipped point(s) between)` : '';
-  return `${good.label} → ${bad.label}: ${signedPercent(step.relativeChange, 2)} instructions/req${skipped}`;
+  return `${rangeLine(bisect, step)} instructions/req${skipped}`;
+}
+
+/** `0.2.6 → 0.2.8: +3.02% [+2.51%, +3.53%]`: a range's change and its interval. */
+export function rangeLine(bisect: PublishedBisect, range: BisectRange): string {
+  const interval = range.interval ? ` [${signedPercent(range.interval.low, 2)}, ${signedPercent(range.interval.high, 2)}]` : '';
+  return `${bisect.points[range.good]!.label} → ${bisect.points[range.bad]!.label}: ${signedPercent(range.relativeChange, 2)}${interval}`;
+}
+
+const percent = (x: number) => `${(x * 100).toFixed(2)}%`;
+
+/** The scatter of one point between processes, how it was measured, and what it can resolve; null in files analysed before it was measured. */
+export function noiseLine(bisect: PublishedBisect): string | null {
+  const noise = bisect.analysis.noise;
+  if (!noise) return null;
+  const { threshold, maxCountsPerPoint } = bisect.config;
+  const measured =
+    noise.measuredSd === null
+      ? `not measured (no point counted twice): the floor of ${percent(noise.floor)} assumed`
+      : `${percent(noise.measuredSd)} (pooled sd of log counts over ${noise.pointsRepeated} point(s) counted more than once, ${noise.df} df)${noise.sd > noise.measuredSd ? `, below the floor of ${percent(noise.floor)}: the floor used` : ''}`;
+  return (
+    `Scatter of one point between processes: ${measured}. ` +
+    `With up to ${maxCountsPerPoint} counts a point it resolves a change of ${percent(noise.resolvableThreshold)}; ` +
+    `the ${percent(threshold)} threshold takes about ${noise.countsForThreshold} count(s) a point. ` +
+    `Intervals at ${(noise.confidence * 100).toFixed(0)}%; a step is named only when no change lies outside its interval at ${(noise.stepConfidence * 100).toFixed(3)}% (every neighbouring pair at once).`
+  );
+}
+
+/** Steps the counts found that their full comparison did not confirm, and ranges the noise left unresolved: one line each. */
+export function undecidedLines(bisect: PublishedBisect): string[] {
+  const { analysis } = bisect;
+  return [
+    ...(analysis.unconfirmedSteps ?? []).map((s) => {
+      const c = bisect.confirmations.find((x) => x.good === s.good && x.bad === s.bad);
+      return `found by the counts, not confirmed (the full comparison: ${c?.verdict ?? NONE}, ${signedPercent(c?.relativeChange, 2)}): ${rangeLine(bisect, s)}`;
+    }),
+    ...(analysis.unresolvedRanges ?? []).map((r) => `unresolved by the noise: ${rangeLine(bisect, r)}`),
+  ];
 }
 
 /** The confirmation of a step as one line; null when there is none. */
@@ -51,8 +86,8 @@ export function bisectStatement(bisect: PublishedBisect): string {
   const total = bisect.points.length;
   return (
     `Instructions per validated request, counted under callgrind in one batch of ${config.instructions.batchRequests} requests after ${config.instructions.warmupRequests} uncounted ones, each point in a fresh process; ` +
-    `${counted} of ${total} points counted. A step is a change of at least ${(config.threshold * 100).toFixed(1)}% between two neighbouring counted points; ` +
-    `a range whose ends differ by less than ${(config.splitFraction * config.threshold * 100).toFixed(2)}% is taken as flat, so steps that cancel inside it are not seen. ` +
+    `${counted} of ${total} points counted. A step is a change of at least ${(config.threshold * 100).toFixed(1)}% between two neighbouring counted points, clear of the scatter measured between processes; ` +
+    `a range whose interval rules out ${(config.threshold * 100).toFixed(1)}% and whose ends differ by less than ${(config.splitFraction * config.threshold * 100).toFixed(2)}% is taken as flat, so steps that cancel inside it are not seen. ` +
     'A count cannot see time spent waiting (I/O, locks, the kernel), cache misses or what another process does: confirm a step by time with `gwprof compare` (the reproduce line without --measure instructions).'
   );
 }

@@ -2,7 +2,7 @@
 import type { PublishedBisect } from '@gwprof/results';
 import { formatTextTable } from '../text-table.js';
 import { instructionBucketLine } from '../compare/instruction-moves.js';
-import { POINT_HEADERS, confirmationLine, pointRows, stepTitle } from './bisect-rows.js';
+import { POINT_HEADERS, confirmationLine, noiseLine, pointRows, stepTitle, undecidedLines } from './bisect-rows.js';
 
 export function renderBisectTable(bisect: PublishedBisect): string {
   const { analysis } = bisect;
@@ -20,11 +20,15 @@ export function renderBisectTable(bisect: PublishedBisect): string {
       `    reproduce: ${step.reproduce}`,
     ];
   });
+  const undecided = undecidedLines(bisect);
+  const noise = noiseLine(bisect);
   return [
     `BISECT: ${analysis.verdict.toUpperCase()}`,
     ...analysis.reasons.map((r) => `  ${r}`),
     '',
     table,
     ...(steps.length > 0 ? ['', 'Steps:', ...steps] : []),
+    ...(undecided.length > 0 ? ['', 'Not named as steps:', ...undecided.map((line) => `  ${line}`)] : []),
+    ...(noise ? ['', noise] : []),
   ].join('\n');
 }

@@ -29,7 +29,15 @@ const moves: InstructionMoves = {
 };
 
 function published(): PublishedBisect {
-  const record = bisectRecord([M, null, M, { stage: 'build', reason: 'error[E0425]' }, 1.03 * M, 1.03 * M]);
+  // The ends three times each (0.05% apart), as the plan counts them before it splits.
+  const record = bisectRecord([
+    [0.9995 * M, M, 1.0005 * M],
+    null,
+    M,
+    { stage: 'build', reason: 'error[E0425]' },
+    1.03 * M,
+    [1.03 * 0.9995 * M, 1.03 * M, 1.03 * 1.0005 * M],
+  ]);
   record.confirmations = [
     { good: 2, bad: 4, runDir: 'confirm-2-4', verdict: 'regression', relativeChange: 0.0301, interval: { low: 0.025, high: 0.035 }, exitCode: 1, moves },
   ];
@@ -41,7 +49,10 @@ describe('a bisection rendered', () => {
     const text = renderBisectTable(published());
     expect(text).toMatch(/^BISECT: 1 REGRESSION STEP ABOVE 1\.0%/);
     expect(text).toMatch(/0\.1\.3 .*skipped \(build\): error\[E0425\]/);
-    expect(text).toMatch(/0\.1\.2 → 0\.1\.4: \+3\.00% instructions\/req \(somewhere in 1 skipped point\(s\) between\)/);
+    expect(text).toMatch(/0\.1\.2 → 0\.1\.4: \+3\.00% \[\+2\.\d\d%, \+3\.\d\d%\] instructions\/req \(somewhere in 1 skipped point\(s\) between\)/);
+    expect(text).toMatch(
+      /Scatter of one point between processes: 0\.05% \(pooled sd of log counts over 2 point\(s\) counted more than once, 4 df\), below the floor of 0\.10%: the floor used\. With up to 3 counts a point it resolves a change of 0\.\d\d%; the 1\.00% threshold takes about 1 count\(s\) a point/,
+    );
     expect(text).toMatch(/Confirmed by a full comparison by instructions: regression, \+3\.01% \[\+2\.50%, \+3\.50%\]/);
     expect(text).toMatch(/reproduce: gwprof compare --measure instructions --baseline hive-router@0\.1\.2 --candidate hive-router@0\.1\.4/);
     expect(text).not.toMatch(/0\.1\.1 /);
@@ -53,6 +64,23 @@ describe('a bisection rendered', () => {
     expect(md).toMatch(/`router::plan::execute`/);
     expect(md).toMatch(/```sh\ngwprof compare --measure instructions/);
     expect(md).toMatch(/cannot see time spent waiting/);
+    expect(md).toMatch(/### Noise\n\nScatter of one point between processes: 0\.05%/);
+  });
+
+  it('lists a step its full comparison did not confirm, and a range the noise left unresolved, as not named', () => {
+    const around = (x: number) => [x, 1.004 * x, 0.996 * x];
+    const record = bisectRecord([around(M), around(1.05 * M), around(1.058 * M)]);
+    record.confirmations = [
+      { good: 0, bad: 1, runDir: 'confirm-0-1', verdict: 'no change', relativeChange: -0.0028, interval: null, exitCode: 0, moves: null },
+    ];
+    const bisect: PublishedBisect = { ...record, analysis: analyzeBisection(record) };
+    const text = renderBisectTable(bisect);
+    expect(text).not.toMatch(/Steps:/);
+    expect(text).toMatch(
+      /Not named as steps:\n {2}found by the counts, not confirmed \(the full comparison: no change, -0\.28%\): 0\.1\.0 → 0\.1\.1: \+5\.00% \[/,
+    );
+    expect(text).toMatch(/ {2}unresolved by the noise: 0\.1\.1 → 0\.1\.2: \+0\.76% \[-\d\.\d\d%, \+\d\.\d\d%\]/);
+    expect(renderBisectHtml(bisect)).toMatch(/<h2>Not named as steps<\/h2><ul><li>found by the counts, not confirmed/);
   });
 
   it('draws the curve of the counted points with the step marked, in a page that loads nothing', () => {
