@@ -29,7 +29,7 @@ function configPath(context: GatewayContext): string {
  */
 export function grafbaseConfig(subgraphUrls: Record<string, string>, dir: string): string {
   return Object.entries(subgraphUrls)
-    .map(([name, url]) => `[subgraphs.${name}]\nurl = ${JSON.stringify(url)}\nschema_path = ${JSON.stringify(path.join(dir, schemaFile(name)))}\n`)
+    .map(([name, url]) => `[subgraphs.${name}]\nurl = ${JSON.stringify(url)}\nschema_path = ${JSON.stringify(path.resolve(dir, schemaFile(name)))}\n`)
     .join('\n');
 }
 
