@@ -10,7 +10,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { grafbaseDevArgs, grafbaseDevForm, grafbaseDevHelp } from './grafbase-dev-form.js';
+import { grafbaseDevArgs, grafbaseDevForm, grafbaseDevHelp, grafbaseGatewaySettings } from './grafbase-dev-form.js';
 import { nativeBinaryOf, nativeBinaryPath, nativeBuildRecord } from './native-builds.js';
 import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
 
@@ -31,6 +31,11 @@ export function grafbaseConfig(subgraphUrls: Record<string, string>, dir: string
   return Object.entries(subgraphUrls)
     .map(([name, url]) => `[subgraphs.${name}]\nurl = ${JSON.stringify(url)}\nschema_path = ${JSON.stringify(path.resolve(dir, schemaFile(name)))}\n`)
     .join('\n');
+}
+
+/** Beside the subgraphs' file: the gateway's own settings, for CLIs before 0.92 that take them apart. */
+function gatewaySettingsPath(config: string): string {
+  return path.join(path.dirname(config), 'gateway.toml');
 }
 
 function schemaFile(subgraph: string): string {
@@ -69,13 +74,14 @@ export function grafbaseGateway(atVersion?: string): GatewayAdapter {
       mkdirSync(dir, { recursive: true });
       for (const [name, url] of Object.entries(context.subgraphUrls)) writeFileSync(path.join(dir, schemaFile(name)), await subgraphSdl(name, url));
       writeFileSync(file, grafbaseConfig(context.subgraphUrls, dir));
+      writeFileSync(gatewaySettingsPath(file), grafbaseGatewaySettings(Object.keys(context.subgraphUrls)));
     },
     launch(context: GatewayContext): GatewayLaunch {
       const config = configPath(context);
       const binary = nativeBinaryPath('grafbase', atVersion);
       return {
         command: binary,
-        args: grafbaseDevArgs(grafbaseDevForm(grafbaseDevHelp(binary), binary), config, context.port),
+        args: grafbaseDevArgs(grafbaseDevForm(grafbaseDevHelp(binary), binary), { subgraphs: config, gateway: gatewaySettingsPath(config) }, context.port),
         cwd: path.dirname(config),
         isNodeScript: false,
       };
