@@ -12,6 +12,7 @@ import { assertPortFree, waitForPort } from './ports.js';
 import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import { processTree } from './proc-stats.js';
 import { hasListener, pidListeningOn } from './listening-pid.js';
+import { lastMeaningfulLine } from './gateway-log-line.js';
 import type { GatewayAdapter, GatewayContext } from './gateways/types.js';
 import { GwprofError } from '@gwprof/results';
 
@@ -185,6 +186,36 @@ async function waitUntilReady(url: string, timeoutMs: number, isRunning: () => b
   }
 }
 
+/**
+ * A gateway that did not start. The first line says why in gwprof's words and the gateway's own
+ * (the line of its log that reports the error); the log's last lines follow, for a reader.
+ */
+export class GatewayStartError extends GwprofError {
+  readonly gatewayLine: string | null;
+
+  constructor(
+    spec: string,
+    readonly reason: string,
+    tail: readonly string[],
+  ) {
+    const gatewayLine = lastMeaningfulLine(tail);
+    const lastLines = tail.slice(-15);
+    super(
+      `gateway ${spec} failed to start: ${reason}${gatewayLine ? `; its log: ${gatewayLine}` : ''}${lastLines.length ? `\n  last log lines:\n    ${lastLines.join('\n    ')}` : ''}`,
+    );
+    this.gatewayLine = gatewayLine;
+  }
+}
+
+/** An error's first line within `max` characters; a failed start keeps the gateway's own line whole. */
+export function oneLineReason(error: Error, max = 300): string {
+  const first = error.message.split('\n')[0]!;
+  if (first.length <= max) return first;
+  if (!(error instanceof GatewayStartError) || !error.gatewayLine) return `${first.slice(0, max - 1)}…`;
+  const ending = `; its log: ${error.gatewayLine}`;
+  return `${first.slice(0, max - ending.length - 1)}…${ending}`;
+}
+
 export async function startGateway(options: GatewayStartOptions): Promise<RunningGateway> {
   const { adapter, port, logger } = options;
   await assertPortFree(port, `gateway ${adapter.spec}`);
@@ -224,10 +255,7 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
   const child = options.registry.spawn({ name, command, args, cwd: launch.cwd, env, logger, cpus: options.cpus });
   const url = `http://127.0.0.1:${port}/graphql`;
 
-  const failure = (reason: string): GwprofError => {
-    const tail = child.tail().slice(-15);
-    return new GwprofError(`gateway ${adapter.spec} failed to start: ${reason}${tail.length ? `\n  last log lines:\n    ${tail.join('\n    ')}` : ''}`);
-  };
+  const failure = (reason: string): GatewayStartError => new GatewayStartError(adapter.spec, reason, child.tail());
 
   const spawned = performance.now();
   let listening = spawned;

@@ -10,6 +10,7 @@ import { GatewayPair, SIDES, type Side } from '../epochs/gateway-pair.js';
 import type { NodeBinary } from '../node-binaries.js';
 import type { TestBed } from '../test-bed.js';
 import type { GatewayUnderTest } from '../gateway-under-test.js';
+import { oneLineReason } from '../gateway-process.js';
 import type { GatewayAdapter } from '../gateways/index.js';
 import { NO_EXTRAS, callgrindLaunch, countBatch, timeoutMs, type CountingContext } from '../instructions/counted-pair.js';
 import { sendSequential } from '../instructions/sequential-batch.js';
@@ -50,7 +51,7 @@ async function countPoint(ctx: RoundContext, pair: GatewayPair, side: Side, roun
   try {
     gateway = await pair.startSide(side, label, ctx.design.v8Flags, launch);
   } catch (error) {
-    if (!ctx.options.signal.aborted) skip(ctx, point, { stage: 'start', reason: (error as Error).message.split('\n')[0]!.slice(0, 300) });
+    if (!ctx.options.signal.aborted) skip(ctx, point, { stage: 'start', reason: oneLineReason(error as Error) });
     return;
   }
   const indices = Array.from({ length: ctx.design.warmupRequests }, (_, i) => i);

@@ -141,7 +141,10 @@ function newBisect(config: NonNullable<BisectOptions['config']>, ids: PointId[],
 async function countUntilPlaced(ctx: RoundContext, bisect: BisectResult, source: BisectSource): Promise<string> {
   for (let round = 1; ; round++) {
     const plan = planOf(bisect);
-    if (plan.skippedEnd !== null) return `the ${plan.skippedEnd === 0 ? 'good' : 'bad'} end could not be counted`;
+    if (plan.skippedEnd !== null) {
+      const end = bisect.points[plan.skippedEnd]!;
+      return `the ${plan.skippedEnd === 0 ? 'good' : 'bad'} end (${end.label}) could not be counted${end.skipped ? `: ${end.skipped.reason}` : ''}`;
+    }
     if (plan.pending.length === 0) return 'every step placed';
     const ready: RoundPoint[] = [];
     for (const index of plan.pending) {

@@ -1,7 +1,8 @@
 /**
  * Grafbase's gateway, as the Grafbase CLI's dev server serves it (the only build of it the npm
- * registry holds): `grafbase dev -c <toml> --listen-address 127.0.0.1:$PORT` composes the
- * Federation 2 supergraph from each subgraph's schema file and serves it at /graphql. The files
+ * registry holds): `grafbase dev -c <toml> --listen-address 127.0.0.1:$PORT` (older CLIs: `-o`,
+ * `-p`; grafbase-dev-form.ts reads which from the binary) composes the Federation 2 supergraph
+ * from each subgraph's schema file and serves it at /graphql. The files
  * are the running subgraphs' own `_service { sdl }`, fetched once here: given introspection URLs
  * instead, the dev server polls every subgraph on a timer and builds a new HTTP client each time
  * (about 88 M instructions, mostly loading the system's root certificates), work that is the dev
@@ -9,6 +10,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { grafbaseDevArgs, grafbaseDevForm, grafbaseDevHelp, grafbaseGatewaySettings } from './grafbase-dev-form.js';
 import { nativeBinaryOf, nativeBinaryPath, nativeBuildRecord } from './native-builds.js';
 import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
 
@@ -21,11 +23,19 @@ function configPath(context: GatewayContext): string {
   return path.join(context.runDir, 'grafbase', ports.join('-'), 'grafbase.toml');
 }
 
-/** Each subgraph's URL for requests, and its schema file (beside the config) for composition. */
-export function grafbaseConfig(subgraphUrls: Record<string, string>): string {
+/**
+ * Each subgraph's URL for requests, and its schema file (in `dir`, beside the config) for
+ * composition, by its full path: CLIs before 0.92 do not read a relative one from the working folder.
+ */
+export function grafbaseConfig(subgraphUrls: Record<string, string>, dir: string): string {
   return Object.entries(subgraphUrls)
-    .map(([name, url]) => `[subgraphs.${name}]\nurl = ${JSON.stringify(url)}\nschema_path = ${JSON.stringify(schemaFile(name))}\n`)
+    .map(([name, url]) => `[subgraphs.${name}]\nurl = ${JSON.stringify(url)}\nschema_path = ${JSON.stringify(path.resolve(dir, schemaFile(name)))}\n`)
     .join('\n');
+}
+
+/** Beside the subgraphs' file: the gateway's own settings, for CLIs before 0.92 that take them apart. */
+function gatewaySettingsPath(config: string): string {
+  return path.join(path.dirname(config), 'gateway.toml');
 }
 
 function schemaFile(subgraph: string): string {
@@ -63,13 +73,15 @@ export function grafbaseGateway(atVersion?: string): GatewayAdapter {
       const dir = path.dirname(file);
       mkdirSync(dir, { recursive: true });
       for (const [name, url] of Object.entries(context.subgraphUrls)) writeFileSync(path.join(dir, schemaFile(name)), await subgraphSdl(name, url));
-      writeFileSync(file, grafbaseConfig(context.subgraphUrls));
+      writeFileSync(file, grafbaseConfig(context.subgraphUrls, dir));
+      writeFileSync(gatewaySettingsPath(file), grafbaseGatewaySettings(Object.keys(context.subgraphUrls)));
     },
     launch(context: GatewayContext): GatewayLaunch {
       const config = configPath(context);
+      const binary = nativeBinaryPath('grafbase', atVersion);
       return {
-        command: nativeBinaryPath('grafbase', atVersion),
-        args: ['dev', '-c', config, '--listen-address', `127.0.0.1:${context.port}`],
+        command: binary,
+        args: grafbaseDevArgs(grafbaseDevForm(grafbaseDevHelp(binary), binary), { subgraphs: config, gateway: gatewaySettingsPath(config) }, context.port),
         cwd: path.dirname(config),
         isNodeScript: false,
       };

@@ -59,7 +59,7 @@ interface RouterSpec {
   configFile: string;
   config(files: { supergraph: string }, port: number): string;
   args(files: { supergraph: string; config: string }): string[];
-  env: Record<string, string>;
+  env(files: { config: string }): Record<string, string>;
 }
 
 const ROUTERS: Record<RouterSpec['name'], RouterSpec> = {
@@ -69,7 +69,8 @@ const ROUTERS: Record<RouterSpec['name'], RouterSpec> = {
     configFile: 'router.config.yaml',
     config: ({ supergraph }, port) => hiveRouterConfig(supergraph, port),
     args: () => [],
-    env: {},
+    // Named, not found by its default name: releases before 0.0.13 look for hive-router.config.yaml instead.
+    env: ({ config }) => ({ ROUTER_CONFIG_FILE_PATH: config }),
   },
   'apollo-router': {
     name: 'apollo-router',
@@ -78,7 +79,7 @@ const ROUTERS: Record<RouterSpec['name'], RouterSpec> = {
     config: (_files, port) => apolloRouterConfig(port),
     args: ({ supergraph, config }) => ['--supergraph', supergraph, '--config', config],
     // No anonymous usage reports: the network beyond loopback is not the measurement's.
-    env: { APOLLO_TELEMETRY_DISABLED: 'true' },
+    env: () => ({ APOLLO_TELEMETRY_DISABLED: 'true' }),
   },
 };
 
@@ -107,7 +108,7 @@ function nativeRouter(router: RouterSpec, atVersion?: string): GatewayAdapter {
     },
     launch(context: GatewayContext): GatewayLaunch {
       const files = filesFor(context, router.name, router.configFile);
-      return { command: nativeBinaryPath(router.name, atVersion), args: router.args(files), cwd: files.dir, isNodeScript: false, env: router.env };
+      return { command: nativeBinaryPath(router.name, atVersion), args: router.args(files), cwd: files.dir, isNodeScript: false, env: router.env(files) };
     },
   };
 }
