@@ -9,11 +9,12 @@ import { budgetFit, judgeRecord, plannedLastLook, type BudgetState, type Compari
 import { writeCompareResult } from '@gwprof/results';
 import type { ComparisonContext } from './context.js';
 
-/** An epoch's record as the loop sees it: when it started and ended. */
+/** An epoch's record as the loop sees it: when it started and ended, and each side's one-time preparation (a build) in it. */
 export interface EpochTimes {
   epoch: number;
   startedAt: string;
   finishedAt: string | null;
+  sides?: { baseline: { startup: { prepareMs: number } }; candidate: { startup: { prepareMs: number } } };
 }
 
 export interface EpochMeasure {
@@ -98,11 +99,20 @@ function roundedPace(state: BudgetState): number {
   return Math.round(state.epochSeconds * 10) / 10;
 }
 
-/** Seconds per epoch so far: the first left out when there are others (it holds the builds and the first installs). */
+/**
+ * Seconds per epoch so far: the first left out when there are others (it holds the builds and the
+ * first installs); alone, without the longer side's preparation, which the next epochs will not repeat.
+ */
 export function paceSeconds(epochs: readonly EpochTimes[]): number {
-  const seconds = epochs.filter((e) => e.finishedAt !== null).map((e) => (Date.parse(e.finishedAt!) - Date.parse(e.startedAt)) / 1000);
-  const usable = seconds.length > 1 ? seconds.slice(1) : seconds;
+  const finished = epochs.filter((e) => e.finishedAt !== null);
+  const seconds = finished.map((e) => (Date.parse(e.finishedAt!) - Date.parse(e.startedAt)) / 1000);
+  if (seconds.length === 1) return seconds[0]! - preparedSeconds(finished[0]!);
+  const usable = seconds.slice(1);
   return usable.length > 0 ? usable.reduce((a, b) => a + b, 0) / usable.length : Infinity;
+}
+
+function preparedSeconds(epoch: EpochTimes): number {
+  return epoch.sides ? Math.max(epoch.sides.baseline.startup.prepareMs, epoch.sides.candidate.startup.prepareMs) / 1000 : 0;
 }
 
 /** Would another epoch, at the pace so far, run past the budget? */
