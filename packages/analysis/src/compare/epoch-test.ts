@@ -10,9 +10,10 @@
  * After every epoch from `minEpochs` on, it takes the interval mean ± b_n · s/√n, where b_n is a
  * boundary on the t statistic chosen so that, under no change, the chance of the interval lying
  * wholly above 0 at any look up to `maxEpochs` is α (error spending: α · (n / maxEpochs)^ρ is spent
- * by look n; with `lastLooks`, the last look as planned from the pace when look n was taken). The boundaries are calibrated by simulating the t statistic itself (normal epochs,
- * unknown variance) at exactly the looks' degrees of freedom, so a 10-minute comparison with only a
- * handful of epochs keeps its false-alarm rate under repeated looks. Every verdict is read off that
+ * by look n; with `lastLooks`, the last look as planned from the pace when look n was taken). The
+ * boundaries are calibrated by simulating the t statistic itself (normal epochs, unknown variance)
+ * at exactly the looks' degrees of freedom, so a 10-minute comparison with only a handful of epochs
+ * keeps its false-alarm rate under repeated looks. Every verdict is read off that
  * one interval, the interval the comment shows:
  *   - `no change` when it lies within ±threshold (a change of the threshold would have shown);
  *   - `regression` when it lies above 0 (the candidate is slower), otherwise;

@@ -91,7 +91,7 @@ function checkBudget(ctx: ComparisonContext, state: BudgetState): void {
 }
 
 function budgetShortLine(ctx: ComparisonContext, fit: NonNullable<ComparisonContext['compare']['budgetFit']>): string {
-  const pace = `${(fit.epochSeconds / 60).toFixed(1)} min an epoch${fit.afterEpoch === 1 ? ' (the first, with its builds)' : ''}`;
+  const pace = `${(fit.epochSeconds / 60).toFixed(1)} min an epoch${fit.afterEpoch === 1 ? ' (the first, less its builds)' : ''}`;
   return `--budget ${ctx.options.design.budgetMinutes} min fits ${fit.epochsThatFit} epochs at ${pace}; a verdict needs ${fit.epochsNeeded}: --budget ${fit.budgetMinutesNeeded} would fit them`;
 }
 
