@@ -107,6 +107,20 @@ describe('the first look at 3 epochs, the fewest the counts need', () => {
     expect(verdict.reasons[0]).toMatch(/no verdict before 4 epochs/);
   });
 
+  it('takes an epoch set aside as no look: the look at the last epoch the budget fits still spends what is left', () => {
+    // Epoch 2's counts read 5% high on both sides (a timer in both processes): set aside.
+    const batches = [1, 2, 3, 4].flatMap((e) => {
+      const level = 57e6 * (e === 2 ? 1.05 : 1) * (1 + 0.0005 * (e % 3));
+      return [batch(e, 'baseline', level), batch(e, 'candidate', level * (1 + 0.0003 * e))];
+    });
+    // The plan after epochs 3 and 4, by epochs: 4 was the last that fit.
+    const verdict = judgeInstructions(batches, { ...design, minEpochs: 3, maxEpochs: 4, lastLooks: [4, 4] });
+    const d = verdict.decisions.get(1)!;
+    expect(d.setAsideEpochs).toEqual([2]);
+    expect(d).toMatchObject({ epochs: 3, maxEpochs: 3, outcome: 'no change' });
+    expect(verdict.done).toBe(true);
+  });
+
   // 20,000 paths: the rates' sampling sd is 0.15 points at 5%.
   const plans = [
     { maxEpochs: 3, lastLooks: [3] },
