@@ -53,6 +53,7 @@ export {
 } from './compare/compare-windows.js';
 export { comparisonVerdict, findingOf, type ComparisonVerdict } from './compare/verdict.js';
 export { judgeRecord } from './judge-record.js';
+export { budgetFit, epochsNeeded, epochsThatFit, plannedLastLook, FEWEST_EPOCHS, type BudgetState } from './compare/epoch-budget.js';
 export {
   DEFAULT_EPOCH_TEST,
   decideEpochs,

@@ -15,7 +15,16 @@ export function judgeRecord(compare: Pick<CompareResult, 'config' | 'windows' | 
   const maxEpochs = compare.plan?.maxEpochs ?? minEpochs;
   if (design.measure === 'instructions') {
     if (!design.instructions) throw new RangeError('a comparison by instructions needs design.instructions');
-    return judgeInstructions(compare.batches ?? [], { threshold, alpha, minEpochs, maxEpochs, spendingPower, minEpochSd: design.instructions.minEpochSd });
+    const lastLooks = compare.plan?.lastLooks;
+    return judgeInstructions(compare.batches ?? [], {
+      threshold,
+      alpha,
+      minEpochs,
+      maxEpochs,
+      ...(lastLooks ? { lastLooks } : {}),
+      spendingPower,
+      minEpochSd: design.instructions.minEpochSd,
+    });
   }
   const { load, levels } = compare.config;
   const label = (level: number) => loadLabel(compareLoadAt(load, level));

@@ -12,6 +12,7 @@ import {
   runComparison,
   type CompareOptions,
 } from '@gwprof/collect';
+import { epochsNeeded } from '@gwprof/analysis';
 import { EXIT, GwprofError, type PublishedCompare } from '@gwprof/results';
 import { publishCompare, type CompareCopies } from '@gwprof/publish';
 import { renderCompareTable } from '@gwprof/render';
@@ -66,7 +67,7 @@ interface CompareFlags extends ServiceFlags {
   warmupRequests: number;
   batchRequests: number;
   batchesPerEpoch: number;
-  minEpochs: number;
+  minEpochs?: number;
   baselineNode?: string;
   candidateNode?: string;
   v8Flag?: string[];
@@ -188,9 +189,8 @@ export function compareCommand(): Command {
     )
     .option(
       '--min-epochs <n>',
-      'epochs (pairs of processes) before the first look',
+      `epochs (pairs of processes) before the first look (default: time ${DESIGN.minEpochs}; instructions the fewest at which an unchanged candidate lies well within the threshold at the counts' measured noise, ${epochsNeeded({ threshold: COUNTING.threshold, alpha: DESIGN.alpha, noiseSd: COUNTING.minEpochSd })} at ±${COUNTING.threshold * 100}%)`,
       parseWholeNumber('--min-epochs', 3, ': the test needs a variance with degrees of freedom'),
-      DESIGN.minEpochs,
     )
     .option(
       '--baseline-node <version>',
@@ -280,6 +280,7 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
   if (counting && (flags.concurrency || flags.rate))
     throw new GwprofError('--measure instructions sends requests one at a time: leave out --concurrency and --rate');
   const load = counting ? { load: { kind: 'closed' as const }, levels: [1] } : loadOf(flags);
+  const threshold = (flags.threshold ?? (counting ? COUNTING.threshold * 100 : DESIGN.threshold * 100)) / 100;
   return {
     ...serviceOptions(flags),
     baseline: flags.baseline!,
@@ -297,9 +298,9 @@ function compareOptions(flags: CompareFlags, signal: AbortSignal, progress: Prog
     ...(flags.baselineNode ? { baselineNode: flags.baselineNode } : {}),
     ...(flags.candidateNode ? { candidateNode: flags.candidateNode } : {}),
     design: {
-      threshold: (flags.threshold ?? (counting ? COUNTING.threshold * 100 : DESIGN.threshold * 100)) / 100,
+      threshold,
       alpha: DESIGN.alpha,
-      minEpochs: flags.minEpochs,
+      minEpochs: flags.minEpochs ?? (counting ? epochsNeeded({ threshold, alpha: DESIGN.alpha, noiseSd: COUNTING.minEpochSd }) : DESIGN.minEpochs),
       spendingPower: DESIGN.spendingPower,
       holdWithoutFarthest: !counting && DESIGN.holdWithoutFarthest,
       windowSec: flags.window,

@@ -772,6 +772,22 @@ export interface EpochPlan {
   /** The pace it was fixed from: seconds per epoch, measured on the epochs before the first look (the first excluded when there are others). */
   epochSeconds: number;
   fixedAfterEpoch: number;
+  /**
+   * A plan re-fixed from the pace after every epoch, before that epoch's look (by instructions): the
+   * last look as planned at each look from the first on; maxEpochs is the latest. Absent: fixed once.
+   */
+  lastLooks?: number[];
+}
+
+/** What the budget fits at the epochs' pace against the fewest epochs a verdict needs, as known after `afterEpoch`. */
+export interface BudgetFit {
+  afterEpoch: number;
+  epochsThatFit: number;
+  epochsNeeded: number;
+  /** The pace: seconds per epoch (the first epoch's, builds and all, until there are others). */
+  epochSeconds: number;
+  /** The smallest whole --budget that would fit the epochs needed at that pace; null when the budget does. */
+  budgetMinutesNeeded: number | null;
 }
 
 export interface CompareConfig extends RequestSourceRecord {
@@ -894,6 +910,8 @@ export interface CompareResult extends RecordHeader<'compare'> {
   instructionProfile?: InstructionProfileRecord | null;
   /** The looks' plan, fixed before the first look; null until then, and for a comparison of finished runs. */
   plan: EpochPlan | null;
+  /** The budget against the epochs a verdict needs, checked after each epoch before the first look; absent in older results. */
+  budgetFit?: BudgetFit | null;
   /** Why measuring stopped: every level decided, the budget, a failure, an interruption. */
   stopReason: string;
   /** Written by the publish pass; null until then. */

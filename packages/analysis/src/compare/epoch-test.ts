@@ -10,9 +10,10 @@
  * After every epoch from `minEpochs` on, it takes the interval mean ± b_n · s/√n, where b_n is a
  * boundary on the t statistic chosen so that, under no change, the chance of the interval lying
  * wholly above 0 at any look up to `maxEpochs` is α (error spending: α · (n / maxEpochs)^ρ is spent
- * by look n). The boundaries are calibrated by simulating the t statistic itself (normal epochs,
- * unknown variance) at exactly the looks' degrees of freedom, so a 10-minute comparison with only a
- * handful of epochs keeps its false-alarm rate under repeated looks. Every verdict is read off that
+ * by look n; with `lastLooks`, the last look as planned from the pace when look n was taken). The
+ * boundaries are calibrated by simulating the t statistic itself (normal epochs, unknown variance)
+ * at exactly the looks' degrees of freedom, so a 10-minute comparison with only a handful of epochs
+ * keeps its false-alarm rate under repeated looks. Every verdict is read off that
  * one interval, the interval the comment shows:
  *   - `no change` when it lies within ±threshold (a change of the threshold would have shown);
  *   - `regression` when it lies above 0 (the candidate is slower), otherwise;
@@ -40,6 +41,12 @@ export interface EpochTestDesign {
   minEpochs: number;
   /** The last look; after it the comparison is inconclusive. */
   maxEpochs: number;
+  /**
+   * The last look as planned when each look was taken, from minEpochs on: a plan re-fixed from the
+   * epochs' pace (never their values) before every look, so look n spends α · (n / lastLooks[n])^ρ in
+   * all and a look the budget leaves no epoch after spends what is left. Absent: maxEpochs at every look.
+   */
+  lastLooks?: readonly number[];
   /** Error spending α · (n / maxEpochs)^ρ: 1 spends evenly over the looks, larger saves it for later. */
   spendingPower: number;
   /** Floor on the per-epoch standard deviation (log units), so identical epochs cannot give a zero-width interval. */
@@ -107,6 +114,10 @@ export function resolveEpochDesign(design: Partial<EpochTestDesign> & { maxEpoch
   check(Number.isInteger(d.maxEpochs) && d.maxEpochs >= d.minEpochs, `maxEpochs must be an integer ≥ minEpochs (${d.minEpochs}), got ${d.maxEpochs}`);
   check(d.spendingPower > 0, `spendingPower must be > 0, got ${d.spendingPower}`);
   check(d.minEpochSd >= 0, `minEpochSd must be ≥ 0, got ${d.minEpochSd}`);
+  check(
+    (d.lastLooks ?? []).every((last, i) => Number.isInteger(last) && last >= d.minEpochs + i),
+    `lastLooks must be integers, each at or after its own look, got ${String(d.lastLooks)}`,
+  );
   check(typeof d.holdWithoutFarthest === 'boolean', `holdWithoutFarthest must be true or false, got ${String(d.holdWithoutFarthest)}`);
   check(['mean', 'trimmed', 'huber'].includes(d.statistic), `statistic must be mean, trimmed or huber, got ${String(d.statistic)}`);
   return d;
@@ -185,7 +196,7 @@ const CALIBRATION_PATHS = 20_000;
  */
 export function spendingBoundaries(design: EpochTestDesign): number[] {
   if (design.statistic !== 'mean') return robustBoundaries(design);
-  const key = `${design.alpha}|${design.minEpochs}|${design.maxEpochs}|${design.spendingPower}`;
+  const key = `${design.alpha}|${design.minEpochs}|${design.maxEpochs}|${design.spendingPower}|${design.lastLooks ?? ''}`;
   const cached = boundaryCache.get(key);
   if (cached) return cached;
   const random = mulberry32(0x5eed);
@@ -203,14 +214,26 @@ export function spendingBoundaries(design: EpochTestDesign): number[] {
       squares[j]! += z * z;
     }
     if (n < design.minEpochs) continue;
-    const target = design.alpha * (n / design.maxEpochs) ** design.spendingPower;
-    const crossings = Math.round((target - spent) * CALIBRATION_PATHS);
+    const crossings = Math.round((spentBy(design, n) - spent) * CALIBRATION_PATHS);
     const ts: Array<{ t: number; j: number }> = [];
     for (let j = 0; j < CALIBRATION_PATHS; j++) if (alive[j]) ts.push({ t: tStatistic(sums[j]!, squares[j]!, n), j });
     spent += spendLook(ts, crossings, alive, boundaries);
   }
   boundaryCache.set(key, boundaries);
   return boundaries;
+}
+
+/**
+ * The α spent in all by look n: α · (n / last)^ρ, the last look as planned when n was taken; never
+ * less than an earlier look's (a later plan cannot take back what was spent; such a look spends nothing).
+ */
+function spentBy(design: EpochTestDesign, n: number): number {
+  let spent = 0;
+  for (let look = design.minEpochs; look <= n; look++) {
+    const last = design.lastLooks?.[look - design.minEpochs] ?? design.maxEpochs;
+    spent = Math.max(spent, design.alpha * Math.min(1, look / last) ** design.spendingPower);
+  }
+  return spent;
 }
 
 function robustLocation(statistic: 'trimmed' | 'huber'): (values: readonly number[]) => { center: number; standardError: number } {
@@ -223,7 +246,7 @@ function robustLocation(statistic: 'trimmed' | 'huber'): (values: readonly numbe
  * it is a little wider than t's, which is the price of not following a far epoch.
  */
 function robustBoundaries(design: EpochTestDesign): number[] {
-  const key = `${design.statistic}|${design.alpha}|${design.minEpochs}|${design.maxEpochs}|${design.spendingPower}`;
+  const key = `${design.statistic}|${design.alpha}|${design.minEpochs}|${design.maxEpochs}|${design.spendingPower}|${design.lastLooks ?? ''}`;
   const locate = robustLocation(design.statistic as 'trimmed' | 'huber');
   const cached = boundaryCache.get(key);
   if (cached) return cached;
@@ -235,8 +258,7 @@ function robustBoundaries(design: EpochTestDesign): number[] {
   const boundaries: number[] = [];
   let spent = 0;
   for (let n = design.minEpochs; n <= design.maxEpochs; n++) {
-    const target = design.alpha * (n / design.maxEpochs) ** design.spendingPower;
-    const crossings = Math.round((target - spent) * CALIBRATION_PATHS);
+    const crossings = Math.round((spentBy(design, n) - spent) * CALIBRATION_PATHS);
     const ts: Array<{ t: number; j: number }> = [];
     for (let j = 0; j < CALIBRATION_PATHS; j++) {
       if (!alive[j]) continue;

@@ -3,6 +3,7 @@ import { instructionBatch } from '../testing/instruction-batch.js';
 import type { InstructionBatch } from '@gwprof/results';
 import { instructionMetric, instructionObservations, judgeInstructions } from './instruction-test.js';
 import { findingOf } from '../compare/verdict.js';
+import { mulberry32 } from '../random.js';
 
 const design = { threshold: 0.01, alpha: 0.05, minEpochs: 3, maxEpochs: 10, spendingPower: 1, minEpochSd: 0.001 };
 
@@ -58,5 +59,87 @@ describe('judgeInstructions', () => {
     expect(metric.unit).toBe('instructions/req');
     expect(metric.baseline.n).toBe(3);
     expect(metric.relativeChange!).toBeCloseTo(0.02, 2);
+  });
+});
+
+/** Normal draws from a seed of its own (not the calibration's). */
+function normalSource(seed: number): () => number {
+  const random = mulberry32(seed);
+  return () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}
+
+/**
+ * Paths of epochs (each side a fresh process with an offset of its own of sd `processSd`), judged
+ * after every epoch from the first look at 3 under a plan the pace re-fixed before every look; the
+ * share that ended in each verdict.
+ */
+function simulate(paths: number, change: number, processSd: number, plan: { maxEpochs: number; lastLooks: number[] }, seed: number): Map<string, number> {
+  const normal = normalSource(seed);
+  const ended = new Map<string, number>();
+  for (let p = 0; p < paths; p++) {
+    const batches: InstructionBatch[] = [];
+    let verdict = 'inconclusive';
+    for (let e = 1; e <= plan.maxEpochs; e++) {
+      batches.push(batch(e, 'baseline', 57e6 * Math.exp(processSd * normal())), batch(e, 'candidate', 57e6 * (1 + change) * Math.exp(processSd * normal())));
+      if (e < 3) continue;
+      const v = judgeInstructions(batches, { ...design, minEpochs: 3, ...plan });
+      verdict = v.verdict;
+      if (v.done) break;
+    }
+    ended.set(verdict, (ended.get(verdict) ?? 0) + 1);
+  }
+  return new Map([...ended].map(([k, v]) => [k, v / paths]));
+}
+
+describe('the first look at 3 epochs, the fewest the counts need', () => {
+  // Issue 54's slow evening: three epochs fit in 10 minutes, the counts within 0.25% of each other.
+  const slowDay = epochs(3, 0.0005, [0, 0.0012, -0.0013]);
+
+  it("decides an unchanged gateway's three epochs no change at a last look the budget leaves no epoch after", () => {
+    const verdict = judgeInstructions(slowDay, { ...design, minEpochs: 3, maxEpochs: 3, lastLooks: [3] });
+    expect(verdict.verdict).toBe('no change');
+    expect(verdict.done).toBe(true);
+  });
+
+  it('where a first look at 4 epochs left them without a verdict', () => {
+    const verdict = judgeInstructions(slowDay, { ...design, minEpochs: 4, maxEpochs: 4 });
+    expect(verdict.verdict).toBe('inconclusive');
+    expect(verdict.reasons[0]).toMatch(/no verdict before 4 epochs/);
+  });
+
+  it('takes an epoch set aside as no look: the look at the last epoch the budget fits still spends what is left', () => {
+    // Epoch 2's counts read 5% high on both sides (a timer in both processes): set aside.
+    const batches = [1, 2, 3, 4].flatMap((e) => {
+      const level = 57e6 * (e === 2 ? 1.05 : 1) * (1 + 0.0005 * (e % 3));
+      return [batch(e, 'baseline', level), batch(e, 'candidate', level * (1 + 0.0003 * e))];
+    });
+    // The plan after epochs 3 and 4, by epochs: 4 was the last that fit.
+    const verdict = judgeInstructions(batches, { ...design, minEpochs: 3, maxEpochs: 4, lastLooks: [4, 4] });
+    const d = verdict.decisions.get(1)!;
+    expect(d.setAsideEpochs).toEqual([2]);
+    expect(d).toMatchObject({ epochs: 3, maxEpochs: 3, outcome: 'no change' });
+    expect(verdict.done).toBe(true);
+  });
+
+  // 20,000 paths: the rates' sampling sd is 0.15 points at 5%.
+  const plans = [
+    { maxEpochs: 3, lastLooks: [3] },
+    { maxEpochs: 5, lastLooks: [4, 5, 5] },
+    { maxEpochs: 6, lastLooks: [6, 6, 6, 6] },
+  ];
+
+  it('keeps false regressions within α under repeated looks, with epochs twice as noisy as the sd floor', () => {
+    for (const [i, plan] of plans.entries()) {
+      const ended = simulate(20_000, 0, 0.0015, plan, 54 + i);
+      expect(ended.get('regression') ?? 0).toBeLessThan(0.05 + 0.005);
+      expect(ended.get('no change') ?? 0).toBeGreaterThan(0.85);
+    }
+  });
+
+  it('keeps a false no change at a true change of the threshold within α', () => {
+    for (const [i, plan] of plans.entries()) {
+      const ended = simulate(20_000, 0.01, 0.0015, plan, 540 + i);
+      expect(ended.get('no change') ?? 0).toBeLessThan(0.05 + 0.005);
+    }
   });
 });

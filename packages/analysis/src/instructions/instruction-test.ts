@@ -53,15 +53,20 @@ export function decideInstructions(batches: readonly InstructionBatch[], design:
   const disturbed = disturbedEpochs(batches, design.threshold);
   const setAside = new Set(disturbed.map((d) => d.epoch));
   const observations = instructionObservations(batches).filter((o) => !setAside.has(o.epoch));
+  const looks = planInLooks(
+    design,
+    observations.map((o) => o.epoch),
+    Math.max(0, ...batches.map((b) => b.epoch)),
+  );
   const base = {
     alpha: design.alpha,
-    maxEpochs: design.maxEpochs,
+    maxEpochs: looks.maxEpochs,
     blocks: observations.length,
     ...(disturbed.length > 0 ? { setAsideEpochs: disturbed.map((d) => d.epoch) } : {}),
   };
   if (observations.length === 0)
     return { ...base, outcome: 'continue', epochs: 0, relativeChange: 0, interval: null, reason: 'no epoch with batches on both sides yet' };
-  const decision = decideEpochs(epochValues(observations), design);
+  const decision = decideEpochs(epochValues(observations), { ...design, ...looks });
   const note = disturbedNote(disturbed);
   return {
     ...base,
@@ -80,7 +85,22 @@ export function judgeInstructions(batches: readonly InstructionBatch[], design: 
     (b) =>
       `${b.side} batch ${b.epoch}.${b.batch}: ${b.requests - b.ok} of ${b.requests} responses failed validation${b.failureSamples[0] ? ` (${b.failureSamples[0].message})` : ''}`,
   );
-  return comparisonVerdict(decisions, invalid, { maxEpochs: design.maxEpochs, label: () => 'instructions per request' });
+  return comparisonVerdict(decisions, invalid, { maxEpochs: decisions.get(INSTRUCTION_LEVEL)!.maxEpochs, label: () => 'instructions per request' });
+}
+
+/**
+ * A plan re-fixed by epochs (lastLooks) as looks: an epoch set aside or counted on one side only is
+ * no look, so the looks left after the nth are the epochs the plan left after that look's epoch.
+ * A plan fixed once is kept as it is.
+ */
+function planInLooks(design: InstructionTestDesign, lookEpochs: readonly number[], epochsSoFar: number): { maxEpochs: number; lastLooks?: number[] } {
+  if (!design.lastLooks) return { maxEpochs: design.maxEpochs };
+  const lastLooks = lookEpochs.slice(design.minEpochs - 1).map((epoch, i) => {
+    const planned = design.lastLooks![epoch - design.minEpochs] ?? design.maxEpochs;
+    return design.minEpochs + i + Math.max(0, planned - epoch);
+  });
+  const maxEpochs = Math.max(design.minEpochs, design.maxEpochs - (epochsSoFar - lookEpochs.length));
+  return { maxEpochs, lastLooks };
 }
 
 /** The gating metric summarised: each side's batches, and the change from the epochs with a plain 95% interval. */

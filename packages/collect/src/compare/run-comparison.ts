@@ -165,6 +165,7 @@ function newCompare(
     epochs: [],
     windows: [],
     plan: null,
+    budgetFit: null,
     stopReason: 'still running',
     analysis: null,
   };

@@ -14,6 +14,7 @@ export function timedEpochs(ctx: ComparisonContext): EpochMeasure {
   return {
     epochs: () => ctx.compare.epochs,
     measureEpoch: (epoch, verdict) => measureTimedEpoch(ctx, epoch, verdict),
+    replansEveryLook: false,
     describe: (verdict) =>
       [...verdict.decisions.entries()]
         .map(([level, d]) => {

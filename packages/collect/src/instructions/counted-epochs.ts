@@ -33,6 +33,8 @@ export function countedEpochs(ctx: ComparisonContext, design: InstructionDesign)
   return {
     epochs: () => ctx.compare.instructionEpochs!,
     measureEpoch: (epoch) => countEpoch(ctx, epoch, design, extras),
+    // Counts are quiet enough to decide at the fewest epochs: the last one the budget fits must be able to.
+    replansEveryLook: true,
     describe: (verdict) => {
       const d = [...verdict.decisions.values()][0]!;
       const interval = d.interval ? ` [${signedPercent(d.interval.low, 2)}, ${signedPercent(d.interval.high, 2)}]` : '';

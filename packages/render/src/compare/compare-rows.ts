@@ -277,7 +277,7 @@ export function designText(compare: PublishedCompare): { measurement: string; te
     : `${windows} per side in random order`;
   return {
     measurement: `each epoch restarts both sides, warms ${compare.epochs.some((e) => e.warmedTogether) ? 'both up at the same time, each' : 'each up'} until its CPU per request stops falling (at most ${d.warmupSec} s), then measures ${d.blocksPerEpoch} block${d.blocksPerEpoch === 1 ? '' : 's'} per level of ${how}, ${d.windowSec} s each after a ${d.leadInSec} s lead-in${gc}${seeds}${flags}`,
-    test: `t-test on epoch means of CPU ms per ok request, repeated after every epoch with error spending (α ${d.alpha} per direction, split across levels, up to ${compare.plan?.maxEpochs ?? '?'} epochs), first look after ${d.minEpochs} epochs; no change within ±${Number((d.threshold * 100).toFixed(2))}%; budget ${d.budgetMinutes} min`,
+    test: `t-test on epoch means of CPU ms per ok request, repeated after every epoch with error spending (α ${d.alpha} per direction, split across levels, ${looksText(compare)}), first look after ${d.minEpochs} epochs; no change within ±${Number((d.threshold * 100).toFixed(2))}%; budget ${d.budgetMinutes} min${budgetShortText(compare)}`,
   };
 }
 
@@ -291,8 +291,22 @@ function instructionDesignText(
   const nodeOnly = node ? `, each Node side's after a full GC; V8 flags on Node sides: ${i.v8Flags.join(' ')}` : '';
   return {
     measurement: `each epoch starts both sides at once under callgrind (${i.valgrindArgs.join(' ')}), sends each ${i.warmupRequests} uncounted requests one at a time, then counts ${i.batchesPerEpoch} batch${i.batchesPerEpoch === 1 ? '' : 'es'} of the scenario's first ${i.batchRequests} requests per side${nodeOnly}`,
-    test: `t-test on epoch means of instructions per ok request (sd floored at ${(i.minEpochSd * 100).toFixed(2)}%), repeated after every epoch with error spending (α ${d.alpha} per direction, up to ${compare.plan?.maxEpochs ?? '?'} epochs), first look after ${d.minEpochs} epochs; no change within ±${Number((d.threshold * 100).toFixed(2))}%; budget ${d.budgetMinutes} min`,
+    test: `t-test on epoch means of instructions per ok request (sd floored at ${(i.minEpochSd * 100).toFixed(2)}%), repeated after every epoch with error spending (α ${d.alpha} per direction, ${looksText(compare)}), first look after ${d.minEpochs} epochs; no change within ±${Number((d.threshold * 100).toFixed(2))}%; budget ${d.budgetMinutes} min${budgetShortText(compare)}`,
   };
+}
+
+/** The plan of looks in words: how far it reached, and whether the pace re-fixed it after every epoch. */
+function looksText(compare: PublishedCompare): string {
+  const plan = compare.plan;
+  if (!plan) return 'no look reached: the run stopped before its plan of looks was fixed';
+  return plan.lastLooks ? `up to ${plan.maxEpochs} epochs, re-planned from the epochs' pace after each` : `up to ${plan.maxEpochs} epochs`;
+}
+
+/** When the budget could not fit the epochs a verdict needs: by how much, and the --budget that would. */
+function budgetShortText(compare: PublishedCompare): string {
+  const fit = compare.budgetFit;
+  if (!fit || fit.budgetMinutesNeeded === null) return '';
+  return `; the budget fit ${fit.epochsThatFit} of the ${fit.epochsNeeded} epochs a verdict needs at ${(fit.epochSeconds / 60).toFixed(1)} min an epoch: --budget ${fit.budgetMinutesNeeded} would fit them`;
 }
 
 /** One line per side whose successful answers reached none of the subgraphs gwprof counts, in some of its windows. */

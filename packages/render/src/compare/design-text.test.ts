@@ -39,3 +39,25 @@ describe('the design of a comparison by instructions', () => {
     expect(text).not.toMatch(/V8|GC/);
   });
 });
+
+describe('the plan of looks and the budget in the design of a comparison by instructions', () => {
+  const text = (changes: Partial<PublishedCompare>) => designText({ ...counted(true), ...changes } as PublishedCompare)!.test;
+
+  it('says no look was reached, not an unknown number, when the run stopped before its plan was fixed', () => {
+    const test = text({ plan: null });
+    expect(test).toMatch(/no look reached: the run stopped before its plan of looks was fixed/);
+    expect(test).not.toMatch(/\?/);
+  });
+
+  it("says the plan followed the epochs' pace when it was re-fixed before every look", () => {
+    expect(text({ plan: { maxEpochs: 3, epochSeconds: 195, fixedAfterEpoch: 3, lastLooks: [3] } })).toMatch(
+      /up to 3 epochs, re-planned from the epochs' pace after each\), first look after 4 epochs/,
+    );
+  });
+
+  it('says when the budget could not fit the epochs a verdict needs, and the --budget that would', () => {
+    const budgetFit = { afterEpoch: 1, epochsThatFit: 2, epochsNeeded: 3, epochSeconds: 216, budgetMinutesNeeded: 12 };
+    expect(text({ budgetFit })).toMatch(/budget 10 min; the budget fit 2 of the 3 epochs a verdict needs at 3\.6 min an epoch: --budget 12 would fit them$/);
+    expect(text({ budgetFit: { ...budgetFit, epochsThatFit: 4, budgetMinutesNeeded: null } })).toMatch(/budget 10 min$/);
+  });
+});
