@@ -12,6 +12,7 @@ const unitFiles = [
   'bench/src/**/*.test.ts',
   'test/conformance/**/*.test.ts',
   'test/docs-links.test.ts',
+  'test/docs-pages.test.ts',
   'test/third-party-licences.test.ts',
   'test/ci-recipe.test.ts',
   'test/exit-codes.test.ts',

@@ -5,7 +5,7 @@
  * profiled by perf with DWARF unwinding, and each stage's share by the stub's clock must come back
  * in its bucket within 5%, read with the stub's bucket rules and the built-in native ones (fixtures/native-stub/
  * ground-truth.mjs does the work and prints the figures). The profile's CPU must also account for
- * the process's measured CPU. Figures and their spread: docs/cpu-buckets.md#native-gateways.
+ * the process's measured CPU. Figures and their spread: docs/validation/cpu-buckets.md#native-gateways.
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';

@@ -1,0 +1,44 @@
+/**
+ * Every user page in docs/ (docs/*.md) stays short enough to read in minutes: at most 200 lines.
+ * Evidence goes to docs/validation/, history to docs/history.md, and docs/ARCHITECTURE.md is for
+ * contributors, so those are not user pages.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const docsDir = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '..', 'docs');
+const maxLines = 200;
+const notUserPages = new Set(['history.md', 'ARCHITECTURE.md']);
+
+/** The markdown files directly in docs/ that a user reads (subfolders such as validation/ excluded). */
+function userPages(): string[] {
+  return readdirSync(docsDir, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.md') && !notUserPages.has(entry.name))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/** Lines as an editor counts them: a final newline ends the last line, it does not start another. */
+function lineCount(text: string): number {
+  if (text === '') return 0;
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+describe('docs user pages', () => {
+  it('finds the user pages', () => {
+    expect(userPages()).toContain('methodology.md');
+  });
+
+  it.each(userPages())(`docs/%s has at most ${maxLines} lines`, (page) => {
+    const lines = lineCount(readFileSync(path.join(docsDir, page), 'utf8'));
+    expect(lines, `docs/${page} has ${lines} lines; move evidence to docs/validation/ to bring it to ${maxLines}`).toBeLessThanOrEqual(maxLines);
+  });
+
+  it('counts lines as wc -l does for a file ending in a newline', () => {
+    expect(lineCount('a\nb\n')).toBe(2);
+    expect(lineCount('a\nb')).toBe(2);
+    expect(lineCount('')).toBe(0);
+  });
+});
