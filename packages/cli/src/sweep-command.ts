@@ -211,5 +211,6 @@ export function exitCode(run: RunResult): number {
   const analysis = run.analysis;
   if (!analysis) throw new Error('the run was not published: no exit code to exit with');
   for (const reason of analysis.exitReasons) process.stderr.write(analysis.exitCode === EXIT.interrupted ? `${reason}\n` : `gwprof: ${reason}\n`);
+  for (const fix of analysis.fixes ?? []) process.stderr.write(`gwprof: to fix: ${fix}\n`);
   return analysis.exitCode;
 }
