@@ -7,6 +7,7 @@ import { publishSoak } from '@gwprof/publish';
 import { renderSoakTerminal } from '@gwprof/render';
 import { GwprofError, type SoakResult } from '@gwprof/results';
 import { ProgressLine } from './progress.js';
+import { refuseOpenLoopFlags } from './open-loop-flags.js';
 import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseDuration, parsePositiveNumber, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
@@ -80,6 +81,7 @@ export function soakCommand(): Command {
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
     .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry')
     .option('--expect-none', EXPECT_NONE_HELP, false);
+  refuseOpenLoopFlags(command, ['--arrivals'], (load) => load.concurrency !== undefined);
   return addServiceOptions(command).action(async (flags: SoakFlags, self: Command) => {
     process.exitCode = await soakAction(flags, self.getOptionValueSource('gateway'));
   });
