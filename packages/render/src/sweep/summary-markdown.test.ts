@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { renderReportHtml } from './report-html.js';
 import { renderSummaryMarkdown } from './summary-markdown.js';
 import { IMG_TAG, SCRIPT_TAG, makeRunFixture, withOutcome } from '../test-fixtures/run-fixture.js';
 
@@ -94,5 +95,8 @@ describe('renderSummaryMarkdown', () => {
     expect(text).toContain("**To fix:** if the gateway's answers are right, record the goldens again: gwprof goldens --scenario perf/scenario.yaml");
     expect(failedRun.analysis?.exitReasons[0]).toContain('c=1000: success rate 0.0% below 100%');
     expect(failedRun.analysis?.exitReasons[0]).toContain('— mismatch ×1000; first mismatch: data.topProducts[0].upc');
+    const html = renderReportHtml(failedRun);
+    expect(html).toContain('— mismatch ×1000; first mismatch: data.topProducts[0].upc: expected &quot;1166&quot;');
+    expect(html).toContain('<b>To fix:</b> if the gateway&#39;s answers are right, record the goldens again: gwprof goldens --scenario perf/scenario.yaml');
   });
 });
