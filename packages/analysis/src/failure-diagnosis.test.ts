@@ -19,6 +19,8 @@ describe('failureDetail', () => {
       failureSamples: [{ kind: 'non2xx', message: `HTTP 500\n${'x'.repeat(500)}`, count: 1 }],
     });
     expect(long).not.toContain('\n');
+    const colored = failureDetail({ failureSamples: [{ kind: 'graphqlErrors', message: '\u001b[31mboom\u001b[0m', count: 1 }] });
+    expect(colored).toBe('first graphqlErrors: [31mboom [0m');
     expect(long.length).toBeLessThan(240);
     expect(failureDetail({})).toBe('');
   });

@@ -43,8 +43,9 @@ export function failureDetail({ failureCounts, failureSamples }: ValidationFailu
   return [kinds, first].filter((part) => part !== '').join('; ');
 }
 
+/** The gateway's text on one line, without control characters (a reason reaches the terminal as it is). */
 function oneLine(message: string): string {
-  const flat = message.replace(/\s+/g, ' ').trim();
+  const flat = message.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
   return flat.length > SAMPLE_MAX ? `${flat.slice(0, SAMPLE_MAX - 1)}…` : flat;
 }
 
