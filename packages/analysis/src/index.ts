@@ -33,6 +33,7 @@ export { TOP_FUNCTIONS } from './profiles/top-functions.js';
 export { analyzeCapacity } from './capacity/capacity.js';
 export { analyzeRateCapacity } from './capacity/rate-capacity.js';
 export { sweepOutcome } from './sweep-outcome.js';
+export { FAILURE_KINDS, failureDetail, failureKindCounts, failureLabel } from './failure-diagnosis.js';
 export { exitCodeOf, type Finding } from './exit-code.js';
 export { stepFailures, stepStatus } from './step-verdict.js';
 export { parsePerfScript, perfProfile, symbolName, type PerfSample } from './profiles/perf-script.js';

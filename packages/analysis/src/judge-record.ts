@@ -3,11 +3,26 @@
  * that collect asks after every epoch and publish asks once more from the file.
  */
 import { compareLoadAt, loadLabel, type CompareResult } from '@gwprof/results';
-import { judgeComparison } from './compare/compare-windows.js';
+import { failedWindows, judgeComparison } from './compare/compare-windows.js';
 import { judgeInstructions } from './instructions/instruction-test.js';
 import type { ComparisonVerdict } from './compare/verdict.js';
+import { compareValidationFixes, type SideFailures } from './failure-diagnosis.js';
 
 export function judgeRecord(compare: Pick<CompareResult, 'config' | 'windows' | 'batches' | 'plan'>): ComparisonVerdict {
+  const verdict = judgeByDesign(compare);
+  if (verdict.verdict !== 'invalid') return verdict;
+  const fixes = compareValidationFixes(failedSides(compare), compare.config);
+  return fixes.length > 0 ? { ...verdict, fixes } : verdict;
+}
+
+/** Each failed window's or batch's failures, with its side. */
+function failedSides(compare: Pick<CompareResult, 'windows' | 'batches'>): SideFailures[] {
+  const windows = failedWindows(compare.windows).map((w) => ({ side: w.side, ...w.step }));
+  const batches = (compare.batches ?? []).filter((b) => b.ok < b.requests);
+  return [...windows, ...batches];
+}
+
+function judgeByDesign(compare: Pick<CompareResult, 'config' | 'windows' | 'batches' | 'plan'>): ComparisonVerdict {
   const design = compare.config.design;
   if (!design) throw new RangeError('only a comparison that measured both sides has a verdict');
   const { threshold, alpha, minEpochs, spendingPower } = design;

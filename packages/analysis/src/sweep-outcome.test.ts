@@ -35,4 +35,17 @@ describe('sweepOutcome', () => {
       exitReasons: ['interrupted: results.json keeps the 1 finished step(s)'],
     });
   });
+
+  it('names the failure kinds, the first sample and the command that fixes a mismatch', () => {
+    const failed = {
+      ...step(10, 'failed', ['success rate 0.00% is below the required 100.00%']),
+      failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 363, timeouts: 0, socketErrors: 0, protocolErrors: 0 },
+      failureSamples: [{ kind: 'mismatch', message: 'data.topProducts[0].upc: expected "1166", got "2166"', count: 363 }],
+    } as StepRecord;
+    const outcome = sweepOutcome({ ...run('complete', [failed]), config: { scenarioFile: 'perf/scenario.yaml' } });
+    expect(outcome.exitReasons).toEqual([
+      '1 of 1 steps FAILED (c=10: success rate 0.00% is below the required 100.00% — mismatch ×363; first mismatch: data.topProducts[0].upc: expected "1166", got "2166")',
+    ]);
+    expect(outcome.fixes).toEqual(["if the gateway's answers are right, record the goldens again: gwprof goldens --scenario perf/scenario.yaml"]);
+  });
 });

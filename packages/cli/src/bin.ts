@@ -15,6 +15,7 @@ import { exportCommand } from './export-command.js';
 import { importCommand } from './import-command.js';
 import { goldensCommand } from './goldens-command.js';
 import { assertLinux } from './platform.js';
+import { unknownHelpTopic } from './help-topic.js';
 
 // A closed pipe (`gwprof … | head`, a parent that died) must not crash the harness before it
 // has stopped its processes and written results.json.
@@ -53,6 +54,8 @@ for (const command of [
 }
 
 try {
+  const helpTopic = unknownHelpTopic(program, process.argv.slice(2));
+  if (helpTopic) throw helpTopic;
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {

@@ -50,7 +50,7 @@ export function bisectCommand(): Command {
       'which release or commit made it slower? Counts instructions per validated request at the points between a good and a bad end, two at a time, until every step above the threshold lies between two neighbouring points; then confirms each step by a full comparison',
     )
     .option(
-      '--gateway <name>',
+      '-g, --gateway <name>',
       "a built-in gateway whose published versions to bisect: hive or apollo (their gateway package's npm versions), grafbase, hive-router, apollo-router",
     )
     .option('--versions <list>', 'with --gateway: these versions (comma-separated), instead of every published one between the ends', (v: string) =>

@@ -17,6 +17,7 @@ import { EXIT, GwprofError, type PublishedCompare } from '@gwprof/results';
 import { publishCompare, type CompareCopies } from '@gwprof/publish';
 import { renderCompareTable } from '@gwprof/render';
 import { ProgressLine } from './progress.js';
+import { refuseOpenLoopFlags } from './open-loop-flags.js';
 import { jsonFile, jsonToStdout, JSON_OPTION_HELP, type JsonFlag } from './json-option.js';
 import { throwIfBug } from './failures.js';
 import {
@@ -127,8 +128,8 @@ export function compareCommand(): Command {
       DESIGN.leadInSec,
     )
     .option(
-      '-w, --warmup <seconds>',
-      'longest warm-up of each side after its start; it ends once CPU per request stops falling',
+      '-w, --warmup <time>',
+      'longest warm-up of each side after its start; it ends once CPU per request stops falling (30s, 1m; a bare number is seconds)',
       parseDuration('--warmup', 1, { allowZero: true }),
       DESIGN.warmupSec,
     )
@@ -220,6 +221,7 @@ export function compareCommand(): Command {
     )
     .option('--markdown <file>', 'write a PR comment in markdown')
     .option('--json [file]', `the comparison (compare.json) ${JSON_OPTION_HELP}`);
+  refuseOpenLoopFlags(command, ['--arrivals', '--max-in-flight'], (load) => load.rate === undefined);
   return addServiceOptions(command).action(async (flags: CompareFlags) => {
     process.exitCode = await compareAction(flags);
   });

@@ -37,7 +37,12 @@ export function exportCommand(): Command {
       DEFAULTS.sweep.maxInFlight,
     )
     .option('-d, --duration <time>', 'how long k6 runs: 30s, 5m…', parseDuration('--duration'), 60)
-    .option('--timeout <seconds>', 'a request without a response after this long is a timeout', parsePositiveNumber('--timeout'), DEFAULTS.timeoutSec)
+    .option(
+      '--timeout <time>',
+      'a request without a response after this long counts as a timeout (10s, 1m; a bare number is seconds)',
+      parseDuration('--timeout'),
+      DEFAULTS.timeoutSec,
+    )
     .option('--url <url>', 'the gateway (GWPROF_URL overrides it when k6 runs)', `http://127.0.0.1:${DEFAULTS.gatewayPort}/graphql`)
     .option('--scenario <name|file>', scenarioHelp(), DEFAULTS.sweep.scenario)
     .option('--query <file>', "GraphQL query instead of the scenario's")

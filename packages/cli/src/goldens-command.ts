@@ -3,6 +3,7 @@ import path from 'node:path';
 import { BUILT_IN_SPECS } from './gateway-specs.js';
 import { Command } from 'commander';
 import { readScenarioFile, recordGoldens } from '@gwprof/collect';
+import { JSON_OPTION_HELP, writeJsonFlag, type JsonFlag } from './json-option.js';
 import { EXIT, GwprofError } from '@gwprof/results';
 import { collectKeyValue } from './options.js';
 import { ProgressLine } from './progress.js';
@@ -15,6 +16,7 @@ interface GoldensFlags extends ServiceFlags {
   reference?: string;
   gatewayEnv?: Record<string, string>;
   goldens?: string;
+  json?: JsonFlag;
 }
 
 export function goldensCommand(): Command {
@@ -28,8 +30,9 @@ export function goldensCommand(): Command {
       `the gateway whose answers are right: ${BUILT_IN_SPECS}, cmd:<command> (run in your folder) or url:<http://127.0.0.1:…> (default: the scenario file's gateway, run in its folder)`,
     )
     .option('--gateway-env <KEY=VALUE>', 'environment variable for the reference gateway only (repeatable)', collectKeyValue('--gateway-env'))
-    .option('--goldens <file>', "where to write them (default: the scenario file's goldens:)");
-  return addServiceOptions(command).action(async (flags: GoldensFlags) => {
+    .option('--goldens <file>', "where to write them (default: the scenario file's goldens:)")
+    .option('--json [file]', `what was recorded (the goldens file, its responses, the reference gateway, the run folder) ${JSON_OPTION_HELP}`);
+  return addServiceOptions(command, { profiling: false }).action(async (flags: GoldensFlags) => {
     process.exitCode = await goldensAction(flags);
   });
 }
@@ -62,6 +65,9 @@ async function goldensAction(flags: GoldensFlags): Promise<number> {
     process.stderr.write('interrupted: no goldens written\n');
     return EXIT.interrupted;
   }
-  process.stdout.write(`${recorded.file}: ${recorded.responses} golden responses from ${reference}\nlogs: ${recorded.runDir}/logs\n`);
+  const record = { file: recorded.file, responses: recorded.responses, reference, runDir: recorded.runDir };
+  if (!writeJsonFlag(flags.json, record)) {
+    process.stdout.write(`${recorded.file}: ${recorded.responses} golden responses from ${reference}\nlogs: ${recorded.runDir}/logs\n`);
+  }
   return EXIT.ok;
 }

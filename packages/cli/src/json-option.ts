@@ -1,3 +1,6 @@
+import path from 'node:path';
+import { writeJsonAtomic } from '@gwprof/results';
+
 /** `--json [FILE]`, the same for every command: no value or `-` is stdout (instead of the tables), a value a file. */
 export type JsonFlag = string | true | undefined;
 
@@ -11,3 +14,15 @@ export function jsonFile(flag: JsonFlag): string | null {
 }
 
 export const JSON_OPTION_HELP = 'as JSON: to stdout instead of the tables (no value, or -), or to FILE';
+
+/**
+ * Writes `record` where --json asks: as JSON on stdout (bare or -), or to FILE. True when stdout
+ * took it, so the caller prints no tables.
+ */
+export function writeJsonFlag(flag: JsonFlag, record: unknown): boolean {
+  const file = jsonFile(flag);
+  if (file) writeJsonAtomic(path.resolve(file), record);
+  if (!jsonToStdout(flag)) return false;
+  process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
+  return true;
+}

@@ -1,6 +1,8 @@
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { parseDuration, parsePortList, parseSize } from './options.js';
+import { compareCommand } from './compare-command.js';
+import { exportCommand } from './export-command.js';
+import { parseDuration, parseIntegerList, parsePortList, parseSize } from './options.js';
 
 describe('command-line values with units', () => {
   it("reads durations with a unit, and a bare number in the flag's own unit", () => {
@@ -28,5 +30,37 @@ describe('command-line values with units', () => {
   it('refuses a port outside 1-65535 in a list', () => {
     expect(parsePortList('--subgraph-ports')('4001,4002,4003,4004')).toEqual([4001, 4002, 4003, 4004]);
     expect(() => parsePortList('--subgraph-ports')('70000,4002,4003,4004')).toThrow(/port numbers 1-65535/);
+  });
+
+  it('refuses a list with an empty entry, naming the list it meant', () => {
+    expect(parseIntegerList('--concurrency')('10, 100')).toEqual([10, 100]);
+    expect(() => parseIntegerList('--concurrency')('10,,100')).toThrow('--concurrency has an empty entry in "10,,100": write 10,100');
+    expect(() => parseIntegerList('--concurrency')('10,')).toThrow(/write 10$/);
+  });
+
+  it('takes --timeout with a unit on export k6, as on every other command', () => {
+    let timeout: unknown;
+    exportCommand()
+      .exitOverride()
+      .action((_tool: string, flags: { timeout: number }) => {
+        timeout = flags.timeout;
+      })
+      .parse(['k6', '--timeout', '10s'], { from: 'user' });
+    expect(timeout).toBe(10);
+  });
+
+  it('takes -w as a duration with a unit on compare, as on sweep, and a bare number as seconds', () => {
+    const warmupOf = (value: string) => {
+      let warmup: unknown;
+      compareCommand()
+        .exitOverride()
+        .action((flags: { warmup: number }) => {
+          warmup = flags.warmup;
+        })
+        .parse(['-w', value], { from: 'user' });
+      return warmup;
+    };
+    expect(warmupOf('1m')).toBe(60);
+    expect(warmupOf('30')).toBe(30);
   });
 });

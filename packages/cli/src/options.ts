@@ -4,10 +4,11 @@ import type { Slo } from '@gwprof/results';
 
 export function parseIntegerList(name: string) {
   return (value: string): number[] => {
-    const parts = value
-      .split(',')
-      .map((p) => p.trim())
-      .filter(Boolean);
+    const parts = value.split(',').map((p) => p.trim());
+    const given = parts.filter(Boolean);
+    if (given.length > 0 && given.length < parts.length) {
+      throw new InvalidArgumentError(`${name} has an empty entry in "${value}": write ${given.join(',')}`);
+    }
     const numbers = parts.map(Number);
     if (parts.length === 0 || numbers.some((n) => !Number.isInteger(n) || n < 1)) {
       throw new InvalidArgumentError(`${name} must be a comma-separated list of whole numbers ≥ 1, e.g. 10,100,300`);

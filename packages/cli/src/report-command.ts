@@ -10,6 +10,7 @@ import { COMPARE_FILE, GwprofError, RESULTS_FILE, runKindOf } from '@gwprof/resu
 import { compareExitCode, printCompare } from './compare-command.js';
 import { exitCode, printRun } from './sweep-command.js';
 import { soakExitCode } from './soak-command.js';
+import { JSON_OPTION_HELP, writeJsonFlag, type JsonFlag } from './json-option.js';
 
 export function reportCommand(): Command {
   return new Command('report')
@@ -19,22 +20,29 @@ export function reportCommand(): Command {
     .argument('<run-dir>', 'a run folder (holds results.json, or compare.json)')
     .option('--rules <file>', 'extra CPU bucket rules (JSON), tried before the built-in ones (sweeps)')
     .option('--no-color', 'no ANSI colours')
-    .action(async (runDirArg: string, flags: { rules?: string; color: boolean }) => {
+    .option('--json [file]', `the re-derived record (results.json, compare.json or bisect.json) ${JSON_OPTION_HELP}`)
+    .action(async (runDirArg: string, flags: ReportFlags) => {
       process.exitCode = await reportAction(path.resolve(runDirArg), flags);
     });
 }
 
-async function reportAction(runDir: string, flags: { rules?: string; color: boolean }): Promise<number> {
+interface ReportFlags {
+  rules?: string;
+  color: boolean;
+  json?: JsonFlag;
+}
+
+async function reportAction(runDir: string, flags: ReportFlags): Promise<number> {
   if (runKindOf(runDir) === 'bisect') {
     if (flags.rules) throw new GwprofError('--rules applies to sweeps; a bisection counts instructions, with no CPU buckets of its own');
     const bisect = publishBisect(runDir);
-    printBisect(bisect, runDir);
+    if (!writeJsonFlag(flags.json, bisect)) printBisect(bisect, runDir);
     return bisectExitCode(bisect);
   }
   if (existsSync(path.join(runDir, COMPARE_FILE))) {
     if (flags.rules) throw new GwprofError('--rules applies to sweeps; a comparison is published with the built-in rules');
     const compare = await publishCompare(runDir);
-    printCompare(compare, runDir, colorWanted(flags.color));
+    if (!writeJsonFlag(flags.json, compare)) printCompare(compare, runDir, colorWanted(flags.color));
     return compareExitCode(compare);
   }
   if (!existsSync(path.join(runDir, RESULTS_FILE))) {
@@ -43,11 +51,11 @@ async function reportAction(runDir: string, flags: { rules?: string; color: bool
   if (runKindOf(runDir) === 'soak') {
     if (flags.rules) throw new GwprofError('--rules applies to sweeps; a soak has no CPU buckets');
     const { soak } = await publishSoak(runDir);
-    process.stdout.write(`${renderSoakTerminal(soak)}\n`);
+    if (!writeJsonFlag(flags.json, soak)) process.stdout.write(`${renderSoakTerminal(soak)}\n`);
     return soakExitCode(soak);
   }
   const rules = flags.rules ? { rules: loadBucketRules(path.resolve(flags.rules)), label: `${path.resolve(flags.rules)} + built-in` } : BUILT_IN_RULES;
   const { run, summary, report } = await publishRun(runDir, rules);
-  printRun(run, runDir, [summary, report], colorWanted(flags.color));
+  if (!writeJsonFlag(flags.json, run)) printRun(run, runDir, [summary, report], colorWanted(flags.color));
   return exitCode(run);
 }

@@ -16,15 +16,17 @@ export interface ServiceFlags {
   gatewayMemory?: number;
   gatewayCpuQuota?: number;
   subgraphs: 'node' | 'native' | 'auto';
-  samplingInterval: number;
-  heapSampling: number;
+  /** Absent on commands that profile nothing (up, goldens). */
+  samplingInterval?: number;
+  heapSampling?: number;
   out: string;
   runId?: string;
   color: boolean;
 }
 
-export function addServiceOptions(command: Command): Command {
-  return command
+/** `profiling: false` for commands that profile nothing (up, goldens): no sampling flags to mislead. */
+export function addServiceOptions(command: Command, { profiling = true } = {}): Command {
+  command
     .option(
       '--timeout <time>',
       'a request without a response after this long counts as a timeout (10s, 1m; a bare number is seconds)',
@@ -61,7 +63,16 @@ export function addServiceOptions(command: Command): Command {
       '--gateway-cpu-quota <cores>',
       "the gateway's CPU as a share of cores from a cgroup quota (0.5: half a core), when two cores cannot hold a native gateway and the harness that loads it; throughput is then per core-second (docs/native-gateways.md)",
       parsePositiveNumber('--gateway-cpu-quota'),
-    )
+    );
+  if (profiling) addProfilingOptions(command);
+  return command
+    .option('-o, --out <dir>', 'folder for run folders', DEFAULTS.outDir)
+    .option('--run-id <id>', 'name of the run folder (default: timestamp and command)')
+    .option('--no-color', 'no ANSI colours in the terminal output');
+}
+
+function addProfilingOptions(command: Command): void {
+  command
     .option(
       '--sampling-interval <µs>',
       'V8 CPU sampling interval in microseconds (1000 costs ~12% CPU per request on Mesh, 4000 ~2%: docs/validation/profiler-overhead.md)',
@@ -73,10 +84,7 @@ export function addServiceOptions(command: Command): Command {
       'mean bytes between allocation samples in each profiled window; 0: no allocation profile (docs/allocations.md has the cost)',
       parsePositiveNumber('--heap-sampling', { allowZero: true }),
       DEFAULTS.heapSamplingBytes,
-    )
-    .option('-o, --out <dir>', 'folder for run folders', DEFAULTS.outDir)
-    .option('--run-id <id>', 'name of the run folder (default: timestamp and command)')
-    .option('--no-color', 'no ANSI colours in the terminal output');
+    );
 }
 
 /** The service flags as collect's options. */
@@ -90,8 +98,8 @@ export function serviceOptions(flags: ServiceFlags) {
     ...(flags.gatewayMemory !== undefined ? { gatewayMemoryMB: flags.gatewayMemory } : {}),
     ...(flags.gatewayCpuQuota !== undefined ? { gatewayCpuQuota: flags.gatewayCpuQuota } : {}),
     subgraphs: flags.subgraphs,
-    samplingIntervalUs: flags.samplingInterval,
-    heapSamplingBytes: flags.heapSampling > 0 ? flags.heapSampling : null,
+    samplingIntervalUs: flags.samplingInterval ?? DEFAULTS.samplingIntervalUs,
+    heapSamplingBytes: flags.heapSampling !== undefined && flags.heapSampling > 0 ? flags.heapSampling : null,
     outDir: flags.out,
     ...(flags.runId ? { runId: flags.runId } : {}),
     commandLine: process.argv.slice(2),

@@ -7,6 +7,8 @@ import { publishSoak } from '@gwprof/publish';
 import { renderSoakTerminal } from '@gwprof/render';
 import { GwprofError, type SoakResult } from '@gwprof/results';
 import { ProgressLine } from './progress.js';
+import { refuseOpenLoopFlags } from './open-loop-flags.js';
+import { JSON_OPTION_HELP, writeJsonFlag, type JsonFlag } from './json-option.js';
 import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseDuration, parsePositiveNumber, parseWholeNumber } from './options.js';
 import { withInterruptSignal } from './signals.js';
@@ -17,6 +19,7 @@ const SOAK = DEFAULTS.soak;
 
 interface SoakFlags extends ServiceFlags {
   gateway: string;
+  json?: JsonFlag;
   scenario: string;
   expectNone?: boolean;
   gatewayEnv?: Record<string, string>;
@@ -79,7 +82,9 @@ export function soakCommand(): Command {
     .option('--query <file>', 'GraphQL query to POST instead of the default stream')
     .option('--variables <file>', 'JSON variables: an object, or a list cycled per request')
     .option('--expect <file>', 'golden {"data": …}, or a list of them, one per variables entry')
-    .option('--expect-none', EXPECT_NONE_HELP, false);
+    .option('--expect-none', EXPECT_NONE_HELP, false)
+    .option('--json [file]', `the soak record (results.json, its analysis included) ${JSON_OPTION_HELP}`);
+  refuseOpenLoopFlags(command, ['--arrivals'], (load) => load.concurrency !== undefined);
   return addServiceOptions(command).action(async (flags: SoakFlags, self: Command) => {
     process.exitCode = await soakAction(flags, self.getOptionValueSource('gateway'));
   });
@@ -136,9 +141,11 @@ async function soakAction(flags: SoakFlags, gatewaySource: string | undefined): 
   const { runDir, failure } = await withInterruptSignal((signal) => runSoak(soakOptions(flags, gatewaySource, signal, progress)));
   progress.update('analysing the soak and writing the report…', true);
   const { soak, summary, report } = await publishSoak(runDir);
-  process.stdout.write(
-    `\n${renderSoakTerminal(soak)}\n\nrun folder: ${runDir}\n  results.json, ${[summary, report].map((f) => path.basename(f)).join(', ')}, logs/\n`,
-  );
+  if (!writeJsonFlag(flags.json, soak)) {
+    process.stdout.write(
+      `\n${renderSoakTerminal(soak)}\n\nrun folder: ${runDir}\n  results.json, ${[summary, report].map((f) => path.basename(f)).join(', ')}, logs/\n`,
+    );
+  }
   throwIfBug(failure);
   return soakExitCode(soak);
 }

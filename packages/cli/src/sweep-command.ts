@@ -7,6 +7,7 @@ import { publishRun } from '@gwprof/publish';
 import { allocationFramesNote, renderAllocationTable, renderBucketTable, renderCapacityLines, renderStepTable, runUnattributedLines } from '@gwprof/render';
 import { EXIT, GwprofError, writeJsonAtomic, type LoadShape, type RunResult, type Slo } from '@gwprof/results';
 import { ProgressLine } from './progress.js';
+import { refuseOpenLoopFlags } from './open-loop-flags.js';
 import { jsonFile, jsonToStdout, JSON_OPTION_HELP, type JsonFlag } from './json-option.js';
 import { throwIfBug } from './failures.js';
 import { collectKeyValue, parseDuration, parseIntegerList, parsePercent, parseRates, parseSlo, parseWholeNumber } from './options.js';
@@ -96,7 +97,7 @@ export function sweepCommand(): Command {
     )
     .option(
       '-w, --warmup <time>',
-      `longest warm-up per step, on the same connections; it ends once throughput stops trending (default ${SWEEP.warmupSec}; --quick: ${QUICK.warmupSec})`,
+      `longest warm-up per step, on the same connections; it ends once throughput stops trending (30s, 1m; a bare number is seconds; default ${SWEEP.warmupSec}; --quick: ${QUICK.warmupSec})`,
       parseDuration('--warmup', 1, { allowZero: true }),
     )
     .option('-q, --quick', 'a short run that still exercises everything (two levels, short steps)', false)
@@ -123,6 +124,7 @@ export function sweepCommand(): Command {
         .choices(['inspector', 'clinic', '0x'])
         .default(SWEEP.profiler),
     );
+  refuseOpenLoopFlags(command, ['--slo', '--arrivals', '--max-in-flight'], (load) => load.rate === undefined);
   return addServiceOptions(command).action(async (flags: SweepFlags, self: Command) => {
     process.exitCode = await sweepAction(flags, self.getOptionValueSource('gateway'));
   });
@@ -211,5 +213,6 @@ export function exitCode(run: RunResult): number {
   const analysis = run.analysis;
   if (!analysis) throw new Error('the run was not published: no exit code to exit with');
   for (const reason of analysis.exitReasons) process.stderr.write(analysis.exitCode === EXIT.interrupted ? `${reason}\n` : `gwprof: ${reason}\n`);
+  for (const fix of analysis.fixes ?? []) process.stderr.write(`gwprof: to fix: ${fix}\n`);
   return analysis.exitCode;
 }

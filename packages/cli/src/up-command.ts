@@ -5,18 +5,21 @@ import { collectKeyValue } from './options.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
 import { withInterruptSignal } from './signals.js';
 import { ProgressLine } from './progress.js';
+import { JSON_OPTION_HELP, writeJsonFlag, type JsonFlag } from './json-option.js';
 
 interface UpFlags extends ServiceFlags {
   gateway: string;
   gatewayEnv?: Record<string, string>;
+  json?: JsonFlag;
 }
 
 export function upCommand(): Command {
   const command = new Command('up')
     .description('start the subgraphs and a gateway as a sweep would (same isolation), print their URLs and pids, and keep them up until Ctrl-C or SIGTERM')
     .option('-g, --gateway <spec>', `gateway: ${BUILT_IN_SPECS}, or cmd:<shell command> (run in the folder you started gwprof from)`, DEFAULTS.gateway)
-    .option('--gateway-env <KEY=VALUE>', 'environment variable for the gateway process only (repeatable)', collectKeyValue('--gateway-env'));
-  return addServiceOptions(command).action(async (flags: UpFlags) => {
+    .option('--gateway-env <KEY=VALUE>', 'environment variable for the gateway process only (repeatable)', collectKeyValue('--gateway-env'))
+    .option('--json [file]', `the services' URLs and pids, once they are up, ${JSON_OPTION_HELP}`);
+  return addServiceOptions(command, { profiling: false }).action(async (flags: UpFlags) => {
     const progress = new ProgressLine();
     await withInterruptSignal(async (signal) => {
       const bed = await bringUp({
@@ -36,7 +39,12 @@ export function upCommand(): Command {
           'Ctrl-C (or SIGTERM) stops everything.',
           '',
         ];
-        process.stdout.write(lines.join('\n'));
+        const services = {
+          gateway: bed.gateway,
+          subgraphs: bed.subgraphs,
+          logs: `${bed.runDir}/logs`,
+        };
+        if (!writeJsonFlag(flags.json, services)) process.stdout.write(lines.join('\n'));
         await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
       } finally {
         await bed.close();

@@ -516,6 +516,8 @@ export interface RunOutcome {
   exitCode: number;
   /** What the CLI prints on stderr beside a code that is not 0: one line each. */
   exitReasons: string[];
+  /** What fixes the failure, a command each ("if the gateway's answers are right, record the goldens again: gwprof goldens …"); absent when none does. */
+  fixes?: string[];
 }
 
 /** Derived in analysis; publish writes it (sweep-outcome.ts for the verdict and exit code). */
@@ -875,6 +877,8 @@ export interface CompareAnalysis {
   /** `error`: the comparison did not run to its end; `invalid`: a response failed validation. */
   verdict: 'regression' | 'no change' | 'improvement' | 'inconclusive' | 'invalid' | 'error' | 'deltas only';
   verdictReasons: string[];
+  /** What fixes an invalid comparison, a command each (--candidate-goldens, gwprof goldens …); absent when none does. */
+  fixes?: string[];
   /** The process's exit code (EXIT, analysis's exit-code.ts): 0 no change or improvement, 1 regression, 2 error, 3 inconclusive, 4 invalid, 130 interrupted. */
   exitCode: ExitCode;
   /** Profile analysis of each window that has a profile. */

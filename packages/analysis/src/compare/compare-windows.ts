@@ -8,6 +8,7 @@ import { loadLabel, loadLevel, type BlockChange, type CompareWindow, type LevelD
 import { mean, median } from '../descriptive.js';
 import { decideEpochs, epochValues, type EpochBlock } from './epoch-test.js';
 import { studentTQuantile } from './student-t.js';
+import { failureDetail } from '../failure-diagnosis.js';
 import { comparisonVerdict, type ComparisonVerdict } from './verdict.js';
 
 export type { ComparisonVerdict } from './verdict.js';
@@ -125,9 +126,10 @@ export function failedWindows<W extends { step: { status: string } }>(windows: r
 /** The comparison's verdict from every level's decision; also whether measuring more could change it. */
 export function judgeComparison(windows: readonly CompareWindow[], design: ComparisonDesign): ComparisonVerdict {
   const decisions = new Map(design.levels.map((level) => [level, decideLevel(windows, level, design)]));
-  const invalid = failedWindows(windows).map(
-    (w) => `${w.side} window ${w.block}.${w.position} at ${loadLabel(w.step.load)} failed: ${w.step.failures[0] ?? 'failed'}`,
-  );
+  const invalid = failedWindows(windows).map((w) => {
+    const detail = failureDetail(w.step);
+    return `${w.side} window ${w.block}.${w.position} at ${loadLabel(w.step.load)} failed: ${w.step.failures[0] ?? 'failed'}${detail ? ` — ${detail}` : ''}`;
+  });
   return comparisonVerdict(decisions, invalid, { maxEpochs: design.maxEpochs, label: design.label ?? ((level) => `c=${level}`) });
 }
 

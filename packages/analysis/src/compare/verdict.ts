@@ -13,6 +13,8 @@ export interface ComparisonVerdict {
   reasons: string[];
   /** Measuring more cannot change the verdict: a level regressed, every level decided, or a response failed validation. */
   done: boolean;
+  /** What fixes an invalid verdict, a command each (failure-diagnosis.ts); absent when none does. */
+  fixes?: string[];
 }
 
 export interface VerdictLooks {

@@ -286,7 +286,7 @@ export function renderCompareReportHtml(compare: PublishedCompare): string {
 <h1>gwprof compare <span class="mono">${escapeHtml(compare.runId)}</span></h1>
 <p class="meta">baseline <b class="mono">${escapeHtml(c.baseline)}</b> vs candidate <b class="mono">${escapeHtml(c.candidate)}</b> · mode ${escapeHtml(compare.mode)} · state ${escapeHtml(compare.state)} · started ${escapeHtml(compare.startedAt)}</p>
 <div id="verdict" class="verdict ${verdictTone(compare)}">${escapeHtml(overallVerdictText(compare))}</div>
-${compare.analysis.verdictReasons.length > 0 ? `<ul id="verdict-reasons">${compare.analysis.verdictReasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>` : ''}
+${compare.analysis.verdictReasons.length > 0 ? `<ul id="verdict-reasons">${compare.analysis.verdictReasons.map((r) => `<li>${escapeHtml(r)}</li>`).join('')}</ul>` : ''}${(compare.analysis.fixes ?? []).map((fix) => `<p class="fix"><b>To fix:</b> ${escapeHtml(fix)}</p>`).join('')}
 ${measureLines(compare)
   .map((line) => `<p class="measure">${escapeHtml(line)}</p>`)
   .join('\n')}

@@ -165,6 +165,7 @@ export function renderCompareMarkdown(compare: PublishedCompare, options: { file
       : `**Verdict: ${verdict}** for ${sides} (exit ${compare.analysis.exitCode}).`,
   );
   if (compare.analysis.verdictReasons.length > 0) lines.push('', ...compare.analysis.verdictReasons.map((r) => `- ${escapeMarkdown(r)}`));
+  for (const fix of compare.analysis.fixes ?? []) lines.push('', `**To fix:** ${escapeMarkdown(fix)}`);
   const measured = measureLines(compare);
   if (measured.length > 0) lines.push('', ...measured.map((line) => escapeMarkdown(line)));
   const failed = failedWindows(compare.windows);

@@ -95,6 +95,7 @@ export function renderCompareTable(compare: PublishedCompare, opts: TerminalOpti
     : `Verdict: ${overallVerdictText(compare)} (exit ${compare.analysis.exitCode})`;
   lines.push('', tone === 'bad' ? p.bold(p.red(verdictText)) : tone === 'ok' ? p.bold(p.green(verdictText)) : p.bold(p.yellow(verdictText)));
   for (const reason of compare.analysis.verdictReasons) lines.push(`  - ${escapeTerminal(reason)}`);
+  for (const fix of compare.analysis.fixes ?? []) lines.push(p.bold(`  To fix: ${escapeTerminal(fix)}`));
   for (const line of measureLines(compare)) lines.push(escapeTerminal(line));
   if (compare.stopReason) lines.push(`Stopped: ${escapeTerminal(compare.stopReason)}`);
   if (compare.state !== 'complete') lines.push(p.yellow(`Compare run ${compare.state}`));

@@ -1,3 +1,4 @@
+import { comparisonOutcome, judgeRecord } from '@gwprof/analysis';
 import { describe, expect, it } from 'vitest';
 import { stripAnsi } from '../ansi.js';
 import { renderCompareReportHtml } from './compare-html.js';
@@ -75,6 +76,34 @@ describe('renderCompareMarkdown', () => {
     const text = renderCompareMarkdown(compare);
     expect(text.split('\n')[0]).toBe('## gwprof compare: INVALID COMPARISON');
     expect(text).toContain('- epoch 1 block 1 · window 4 baseline c=20: success rate 90.0% below 100%');
+  });
+
+  it('says why an invalid comparison failed: the failure kinds with counts, the first difference, and the command that fixes it', () => {
+    const compare = makeCompareFixture();
+    compare.config.scenarioFile = 'perf/scenario.yaml';
+    for (const w of compare.windows.filter((w) => w.side === 'candidate')) {
+      w.step = {
+        ...w.step,
+        status: 'failed',
+        failures: ['success rate 0.00% is below the required 100.00%'],
+        failureCounts: { ...w.step.failureCounts, mismatch: 363 },
+        failureSamples: [{ kind: 'mismatch', message: 'data.topProducts[0].upc: expected "1166", got "2166"', count: 363 }],
+      };
+    }
+    Object.assign(compare.analysis, comparisonOutcome(compare, judgeRecord(compare)));
+    const why = 'mismatch ×363; first mismatch: data.topProducts[0].upc: expected "1166", got "2166"';
+    const fix = "if the candidate's answers differ on purpose, record its own goldens (gwprof goldens --scenario perf/scenario.yaml --reference";
+    const md = renderCompareMarkdown(compare, { fileLinks: false });
+    expect(md.split('\n')[0]).toBe('## gwprof compare: INVALID COMPARISON');
+    expect(md).toMatch(
+      /- candidate window 1\.\d at c=20 failed: success rate 0\.00% is below the required 100\.00% — mismatch ×363; first mismatch: data\.topProducts\\\[0\\\]\.upc/,
+    );
+    expect(md).toContain(`**To fix:** ${fix}`);
+    expect(md).toContain('and give them with --candidate-goldens FILE');
+    const terminal = stripAnsi(renderCompareTable(compare));
+    expect(terminal).toContain(why);
+    expect(terminal).toContain(`To fix: ${fix}`);
+    expect(renderCompareReportHtml(compare)).toContain('--candidate-goldens FILE');
   });
 
   it('warns when a side answered while its counted subgraphs received nothing, and only then', () => {

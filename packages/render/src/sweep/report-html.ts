@@ -1,3 +1,4 @@
+import { failureDetail } from '@gwprof/analysis';
 import type { RateCapacity, RunResult, StepRecord } from '@gwprof/results';
 import { hasBuckets } from './bucket-rows.js';
 import { LITTLES_LAW_HEADERS, capacityFacts, littlesLawCells, rateCapacityFacts } from './capacity-facts.js';
@@ -47,9 +48,13 @@ function link(path: string | undefined, text: string, className: string): string
 
 function headerSection(run: RunResult): string {
   const verdict = overallVerdict(run);
-  const reasons = failedSteps(run).flatMap((step) =>
-    failedStepReasons(step).map((r) => `<li><b class="status-failed">${stepLabel(step)} FAILED</b>: ${escapeHtml(r)}</li>`),
-  );
+  const reasons = failedSteps(run).flatMap((step) => {
+    const detail = failureDetail(step);
+    return failedStepReasons(step).map(
+      (r) => `<li><b class="status-failed">${stepLabel(step)} FAILED</b>: ${escapeHtml(r)}${detail ? ` — ${escapeHtml(detail)}` : ''}</li>`,
+    );
+  });
+  const fixes = (run.analysis?.fixes ?? []).map((fix) => `<p class="fix"><b>To fix:</b> ${escapeHtml(fix)}</p>`).join('');
   return `<header id="summary">
 <h1>gwprof run <span class="mono">${escapeHtml(run.runId)}</span></h1>
 <p class="meta">gateway <b class="mono" id="gateway-name">${escapeHtml(run.config.gateway)}</b> · started ${escapeHtml(run.startedAt)}${
@@ -57,6 +62,7 @@ function headerSection(run: RunResult): string {
   } · state ${escapeHtml(run.state)} · ${escapeHtml(run.tool.name)} ${escapeHtml(run.tool.version)}</p>
 <div id="verdict" class="verdict ${verdict.ok ? 'ok' : 'bad'}">${escapeHtml(verdict.text)}</div>
 ${reasons.length > 0 ? `<ul id="failed-reasons">${reasons.join('')}</ul>` : ''}
+${fixes}
 ${run.error ? `<p class="status-failed">Harness error: ${escapeHtml(run.error)}</p>` : ''}
 </header>`;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { renderReportHtml } from './report-html.js';
 import { renderSummaryMarkdown } from './summary-markdown.js';
 import { IMG_TAG, SCRIPT_TAG, makeRunFixture, withOutcome } from '../test-fixtures/run-fixture.js';
 
@@ -81,5 +82,21 @@ describe('renderSummaryMarkdown', () => {
     const none = makeRunFixture();
     none.analysis = null;
     expect(renderSummaryMarkdown(none)).toContain('No capacity analysis in this run.');
+  });
+
+  it('says why a failed step failed: the failure kinds with counts, the first sample, and the command that fixes a mismatch', () => {
+    const failedRun = makeRunFixture();
+    failedRun.config.scenarioFile = 'perf/scenario.yaml';
+    const step = failedRun.steps.find((s) => s.status === 'failed')!;
+    step.failureCounts = { ...step.failureCounts, non2xx: 0, mismatch: 1000 };
+    step.failureSamples = [{ kind: 'mismatch', message: 'data.topProducts[0].upc: expected "1166", got "2166"', count: 1000 }];
+    const text = renderSummaryMarkdown(withOutcome(failedRun));
+    expect(text).toContain('  - mismatch ×1000; first mismatch: data.topProducts\\[0\\].upc: expected "1166", got "2166"');
+    expect(text).toContain("**To fix:** if the gateway's answers are right, record the goldens again: gwprof goldens --scenario perf/scenario.yaml");
+    expect(failedRun.analysis?.exitReasons[0]).toContain('c=1000: success rate 0.0% below 100%');
+    expect(failedRun.analysis?.exitReasons[0]).toContain('— mismatch ×1000; first mismatch: data.topProducts[0].upc');
+    const html = renderReportHtml(failedRun);
+    expect(html).toContain('— mismatch ×1000; first mismatch: data.topProducts[0].upc: expected &quot;1166&quot;');
+    expect(html).toContain('<b>To fix:</b> if the gateway&#39;s answers are right, record the goldens again: gwprof goldens --scenario perf/scenario.yaml');
   });
 });

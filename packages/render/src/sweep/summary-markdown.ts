@@ -1,4 +1,5 @@
 import type { RateCapacity, RunResult } from '@gwprof/results';
+import { failureDetail } from '@gwprof/analysis';
 import { renderBucketTableMarkdown } from './bucket-table.js';
 import { ALLOCATION_NOTE, allocationFramesNote, renderAllocationTableMarkdown, topAllocatorLines } from './allocation-table.js';
 import { runUnattributedLines } from './unattributed.js';
@@ -40,8 +41,11 @@ function verdictSection(run: RunResult): string[] {
       for (const reason of failedStepReasons(step)) {
         lines.push(`- ${stepLabel(step)} **FAILED**: ${escapeMarkdown(reason)}`);
       }
+      const detail = failureDetail(step);
+      if (detail) lines.push(`  - ${escapeMarkdown(detail)}`);
     }
   }
+  for (const fix of run.analysis?.fixes ?? []) lines.push('', `**To fix:** ${escapeMarkdown(fix)}`);
   if (run.error) lines.push('', `Harness error: ${escapeMarkdown(run.error)}`);
   return lines;
 }
