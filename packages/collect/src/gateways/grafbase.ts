@@ -71,7 +71,7 @@ export function grafbaseGateway(atVersion?: string): GatewayAdapter {
     async prepare(context: GatewayContext): Promise<void> {
       const file = configPath(context);
       const dir = path.dirname(file);
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(path.join(dir, 'home'), { recursive: true });
       for (const [name, url] of Object.entries(context.subgraphUrls)) writeFileSync(path.join(dir, schemaFile(name)), await subgraphSdl(name, url));
       writeFileSync(file, grafbaseConfig(context.subgraphUrls, dir));
       writeFileSync(gatewaySettingsPath(file), grafbaseGatewaySettings(Object.keys(context.subgraphUrls)));
@@ -84,6 +84,9 @@ export function grafbaseGateway(atVersion?: string): GatewayAdapter {
         args: grafbaseDevArgs(grafbaseDevForm(grafbaseDevHelp(binary), binary), { subgraphs: config, gateway: gatewaySettingsPath(config) }, context.port),
         cwd: path.dirname(config),
         isNodeScript: false,
+        // The CLI unpacks its UI into $HOME/.grafbase at start: two versions started at once (a comparison's
+        // sides, a bisection's round) raced on one folder and one of them failed to start.
+        env: { HOME: path.join(path.dirname(config), 'home') },
       };
     },
   };
