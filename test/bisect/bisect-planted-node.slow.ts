@@ -1,7 +1,8 @@
 /**
  * `gwprof bisect` over a planted history of a Node gateway (planted-history-node.ts): 16 commits of
- * Apollo Gateway over the demo subgraphs, a plugin's loop +3,000 rounds at commit 6 and +1,500 more
- * at commit 12 (about 200 instructions a round beside about 9 M a request: +6.5% and +3%). Exactly
+ * Apollo Gateway over the demo subgraphs, a plugin's loop +9,000 rounds at commit 6 and +2,500 more
+ * at commit 12 (about 200 instructions a round beside about 26 M a request: +6.9% and +1.8%, the
+ * sizes of issue 54's history; +3,000 and +1,500 would be +2.3% and +1.1%). Exactly
  * those two steps must be named, from a scatter measured by the bisection's own repeats (Apollo
  * Gateway's is the largest of the Node gateways: docs/bisect.md). `pnpm test:slow`.
  */
@@ -17,7 +18,7 @@ const FIRST_STEP = 6;
 const SECOND_STEP = 12;
 
 function iterationsAt(i: number): number {
-  return BASE + (i >= FIRST_STEP ? 3_000 : 0) + (i >= SECOND_STEP ? 1_500 : 0);
+  return BASE + (i >= FIRST_STEP ? 9_000 : 0) + (i >= SECOND_STEP ? 2_500 : 0);
 }
 
 /** GWPROF_RECORD_DIR: the run's bisect.json, terminal output and minutes kept there (bench/results/bisect). */
@@ -72,11 +73,11 @@ describe('gwprof bisect over a planted history of a Node gateway', () => {
     expect(noise.measuredSd).toBeGreaterThan(0);
     expect(noise.pointsRepeated).toBeGreaterThanOrEqual(2);
     expect(result.stdout).toMatch(/scatter/i);
-    // The second step is half the first in instructions (1,500 rounds against 3,000), and at least 1.5% of a request.
+    // The second step is 2,500 rounds against the first's 9,000 in instructions, and at least 1.5% of a request.
     const [first, second] = bisect.analysis!.steps;
     const delta = (s: typeof first) => perRequest(bisect.points[s!.bad]!) - perRequest(bisect.points[s!.good]!);
-    expect(delta(second) / delta(first)).toBeGreaterThan(0.35);
-    expect(delta(second) / delta(first)).toBeLessThan(0.65);
+    expect(delta(second) / delta(first)).toBeGreaterThan(0.2);
+    expect(delta(second) / delta(first)).toBeLessThan(0.36);
     expect(second!.relativeChange).toBeGreaterThanOrEqual(0.015);
   }, 1_800_000);
 });
