@@ -17,6 +17,7 @@ const unitFiles = [
   'test/ci-recipe.test.ts',
   'test/exit-codes.test.ts',
   'test/leak-fixtures.test.ts',
+  'test/bad-inputs.test.ts',
 ];
 
 export default defineConfig({
