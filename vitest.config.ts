@@ -18,6 +18,7 @@ const unitFiles = [
   'test/exit-codes.test.ts',
   'test/leak-fixtures.test.ts',
   'test/bad-inputs.test.ts',
+  'test/docs-flags.test.ts',
 ];
 
 export default defineConfig({
