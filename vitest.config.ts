@@ -19,6 +19,7 @@ const unitFiles = [
   'test/leak-fixtures.test.ts',
   'test/bad-inputs.test.ts',
   'test/docs-flags.test.ts',
+  'test/compose.test.ts',
 ];
 
 export default defineConfig({

@@ -9,7 +9,20 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliBin, repoRoot } from './e2e/cli.js';
 
-const COMMANDS = [['sweep'], ['compare'], ['bisect'], ['soak'], ['up'], ['goldens'], ['export', 'k6'], ['import', 'k6'], ['buckets'], ['report'], ['open']];
+const COMMANDS = [
+  ['sweep'],
+  ['compare'],
+  ['bisect'],
+  ['soak'],
+  ['up'],
+  ['goldens'],
+  ['compose'],
+  ['export', 'k6'],
+  ['import', 'k6'],
+  ['buckets'],
+  ['report'],
+  ['open'],
+];
 
 /** Flags of other programs that the pages quote as they are. */
 const OTHER_TOOLS: Record<string, string> = {

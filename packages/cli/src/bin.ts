@@ -14,6 +14,7 @@ import { soakCommand } from './soak-command.js';
 import { exportCommand } from './export-command.js';
 import { importCommand } from './import-command.js';
 import { goldensCommand } from './goldens-command.js';
+import { composeCommand } from './compose-command.js';
 import { assertLinux } from './platform.js';
 import { unknownHelpTopic } from './help-topic.js';
 import { withChecks } from './command-checks.js';
@@ -43,6 +44,7 @@ for (const command of [
   soakCommand(),
   upCommand(),
   goldensCommand(),
+  composeCommand(),
   exportCommand(),
   importCommand(),
   bucketsCommand(),
