@@ -60,7 +60,7 @@ describe.each(['gwprof-compare.yml', 'gwprof-compare-rust.yml'])('the CI recipe 
     const cache = steps.find((s) => s.id === 'gwprof-pack') as Step & { with: { key: string } };
     expect(cache.with.key).toContain(PIN_EXPRESSION);
     expect(checkout.if).toBe("steps.gwprof-pack.outputs.cache-hit != 'true'");
-    expect(steps.find((s) => s.id === 'gwprof')!.run).toMatch(/npm install .*gwprof-pack\/gwprof-\*\.tgz/);
+    expect(steps.find((s) => s.id === 'gwprof')!.run).toMatch(/npm install .*\.\/gwprof-pack\/gwprof-\*\.tgz/);
     // The artifact is uploaded before the comment that links it.
     expect(steps.findIndex((s) => s.id === 'artifact')).toBeLessThan(steps.indexOf(post));
   });
