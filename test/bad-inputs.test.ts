@@ -4,7 +4,7 @@
  * refused before anything starts. The ports are the kernel's free ones (one held busy by the test),
  * so nothing here competes for gwprof's fixed ports.
  */
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,7 +63,7 @@ const TABLE: BadInput[] = [
     args: () => ['buckets', profile, '--json', 'a-file/buckets.json'],
     line: /^--json a-file\/buckets\.json: .*a-file is a file, not a folder/,
   },
-  { name: 'report --json as a folder', args: () => ['report', auditRun, '--json', '.'], line: /^--json \. is a folder: give a file name/ },
+  { name: 'report --json as a folder', args: (_p, dir) => ['report', dir, '--json', '.'], line: /^--json \. is a folder: give a file name/ },
   { name: 'soak --out under a file', args: (p) => ['soak', ...services(p), '--out', 'a-file/x'], line: /^--out a-file\/x: .* is a file, not a folder/ },
   // The gateway kinds a command takes, before any build.
   {
@@ -227,6 +227,16 @@ describe('bad inputs: one line naming the fix, exit 2, nothing started', () => {
 
   it(`has at least 25 rows (${TABLE.length})`, () => {
     expect(TABLE.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it('reports a comparison kept without its profile pair: the verdict, with no stack', async () => {
+    // The repository's own evidence folder keeps compare.json and comment.md, not the callgrind profiles.
+    const copy = path.join(dir, 'compare-audit');
+    cpSync(auditRun, copy, { recursive: true });
+    const result = await runCli(['report', copy, '--no-color'], {}, dir);
+    expect(result.stderr).not.toMatch(/unexpected error|\n\s+at /);
+    expect(result.stdout).toMatch(/Verdict: REGRESSION \(exit 1\)/);
+    expect(result.code).toBe(1);
   });
 
   it.each(TABLE)('$name', async ({ args, line }) => {
