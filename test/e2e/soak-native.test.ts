@@ -53,58 +53,46 @@ describe('gwprof soak of a native gateway (no preload)', () => {
     execFileSync('cc', ['-O1', '-o', binary, path.join(repoRoot, 'fixtures', 'native-stub', 'stub-gateway.c')]);
   });
 
-  it.concurrent(
-    'calls a planted leak of 20,000 bytes per request a leak at that size, from RssAnon after each calm (exit 1)',
-    async () => {
-      const { code, stdout, soak: s } = await soak(BASE_PORT, 'leak', ['STUB_LEAK_BYTES=20000']);
-      expect(code).toBe(1);
-      expect(s.state).toBe('complete');
-      expect(s.intervals).toHaveLength(6);
-      // No preload: no heap, no forced GC, no snapshot; memory from /proc after every calm.
-      for (const interval of s.intervals) {
-        expect(interval.calm).toBeNull();
-        expect(interval.gateway).toBeNull();
-        expect(interval.nativeCalm!.rssAnonBytes!).toBeLessThanOrEqual(interval.nativeCalm!.rssBytes);
-      }
-      expect(s.snapshots).toEqual([]);
-      const analysis = s.analysis!;
-      expect(analysis.memoryMeasure).toBe('native-rss');
-      expect(analysis.verdict).toBe('leak');
-      const [anon] = analysis.trends;
-      expect(anon!.series).toBe('rssAnonAfterCalm');
-      expect(anon!.bytesPerRequest!.slope).toBeGreaterThan(18_000);
-      expect(anon!.bytesPerRequest!.slope).toBeLessThan(22_000);
-      expect(stdout).toMatch(/stands on RssAnon/);
-      expect(stdout).toMatch(/Verdict: LEAK/);
-      expect(readFileSync(path.join(dir, 'leak', 'summary.md'), 'utf8')).toMatch(/no forced GC exists for it/);
-    },
-    60_000,
-  );
+  it.concurrent('calls a planted leak of 20,000 bytes per request a leak at that size, from RssAnon after each calm (exit 1)', async () => {
+    const { code, stdout, soak: s } = await soak(BASE_PORT, 'leak', ['STUB_LEAK_BYTES=20000']);
+    expect(code).toBe(1);
+    expect(s.state).toBe('complete');
+    expect(s.intervals).toHaveLength(6);
+    // No preload: no heap, no forced GC, no snapshot; memory from /proc after every calm.
+    for (const interval of s.intervals) {
+      expect(interval.calm).toBeNull();
+      expect(interval.gateway).toBeNull();
+      expect(interval.nativeCalm!.rssAnonBytes!).toBeLessThanOrEqual(interval.nativeCalm!.rssBytes);
+    }
+    expect(s.snapshots).toEqual([]);
+    const analysis = s.analysis!;
+    expect(analysis.memoryMeasure).toBe('native-rss');
+    expect(analysis.verdict).toBe('leak');
+    const [anon] = analysis.trends;
+    expect(anon!.series).toBe('rssAnonAfterCalm');
+    expect(anon!.bytesPerRequest!.slope).toBeGreaterThan(18_000);
+    expect(anon!.bytesPerRequest!.slope).toBeLessThan(22_000);
+    expect(stdout).toMatch(/stands on RssAnon/);
+    expect(stdout).toMatch(/Verdict: LEAK/);
+    expect(readFileSync(path.join(dir, 'leak', 'summary.md'), 'utf8')).toMatch(/no forced GC exists for it/);
+  }, 60_000);
 
-  it.concurrent(
-    'calls the same stub without the leak no leak (exit 0)',
-    async () => {
-      const { code, stdout, soak: s } = await soak(BASE_PORT + 10, 'clean', []);
-      expect(code).toBe(0);
-      expect(s.analysis!.verdict).toBe('no leak');
-      expect(s.analysis!.trends[0]!.bytesPerRequest!.high!).toBeLessThan(30);
-      expect(s.intervals.every((i) => i.requests.ok > 0 && i.requests.failed === 0)).toBe(true);
-      expect(stdout).toMatch(/Verdict: NO LEAK — RssAnon after the calm/);
-    },
-    60_000,
-  );
+  it.concurrent('calls the same stub without the leak no leak (exit 0)', async () => {
+    const { code, stdout, soak: s } = await soak(BASE_PORT + 10, 'clean', []);
+    expect(code).toBe(0);
+    expect(s.analysis!.verdict).toBe('no leak');
+    expect(s.analysis!.trends[0]!.bytesPerRequest!.high!).toBeLessThan(30);
+    expect(s.intervals.every((i) => i.requests.ok > 0 && i.requests.failed === 0)).toBe(true);
+    expect(stdout).toMatch(/Verdict: NO LEAK — RssAnon after the calm/);
+  }, 60_000);
 
-  it.concurrent(
-    'records a native gateway that dies mid-soak: its exit code and last log lines (exit 1)',
-    async () => {
-      // About 5 s of load at 200 req/s, then the stub exits with code 3.
-      const { code, stdout, soak: s } = await soak(BASE_PORT + 20, 'crash', ['STUB_EXIT_AFTER=1000']);
-      expect(code).toBe(1);
-      expect(s.crash!.exitCode).toBe(3);
-      expect(s.crash!.logTail.join('\n')).toMatch(/exiting after 1000 requests/);
-      expect(s.analysis!.verdict).toBe('crash');
-      expect(stdout).toMatch(/The gateway died at .* \(exit code 3\)/);
-    },
-    60_000,
-  );
+  it.concurrent('records a native gateway that dies mid-soak: its exit code and last log lines (exit 1)', async () => {
+    // About 5 s of load at 200 req/s, then the stub exits with code 3.
+    const { code, stdout, soak: s } = await soak(BASE_PORT + 20, 'crash', ['STUB_EXIT_AFTER=1000']);
+    expect(code).toBe(1);
+    expect(s.crash!.exitCode).toBe(3);
+    expect(s.crash!.logTail.join('\n')).toMatch(/exiting after 1000 requests/);
+    expect(s.analysis!.verdict).toBe('crash');
+    expect(stdout).toMatch(/The gateway died at .* \(exit code 3\)/);
+  }, 60_000);
 });
