@@ -67,11 +67,15 @@ const TABLE: BadInput[] = [
   { name: 'soak --out under a file', args: (p) => ['soak', ...services(p), '--out', 'a-file/x'], line: /^--out a-file\/x: .* is a file, not a folder/ },
   // The gateway kinds a command takes, before any build.
   {
-    name: 'soak of a native gateway',
-    args: (p) => ['soak', ...services(p), '--gateway', 'hive-router'],
-    line: /^soak --gateway hive-router: soak forces GCs .*; give a built-in Node gateway/,
+    name: 'soak of a gateway gwprof does not know',
+    args: (p) => ['soak', ...services(p), '--gateway', 'envoy'],
+    line: /^unknown gateway "envoy": use one of mesh, .*cmd:<shell command>/,
   },
-  { name: 'soak of a url: gateway', args: (p) => ['soak', ...services(p), '--gateway', url(p.silent)], line: /^soak --gateway url:.*: soak forces GCs/ },
+  {
+    name: 'soak of a url: gateway',
+    args: (p) => ['soak', ...services(p), '--gateway', url(p.silent)],
+    line: /^soak --gateway url:.*: soak reads the memory of a gateway it starts itself.*; give a built-in Node gateway .* or cmd:/,
+  },
   {
     name: 'compare of a url: gateway',
     args: (p) => ['compare', ...sides(p), '--baseline', url(p.silent), '--candidate', 'mesh'],

@@ -75,14 +75,18 @@ export { MOVE_FAMILY_CONFIDENCE, epochPairs, moveNoise, type EpochPair, type Win
 export { mannKendall, normalCdf, normalQuantile, theilSen, type MannKendall, type TheilSen, type TrendPoint } from './soak/trend.js';
 export {
   DEFAULT_LEAK_DESIGN,
+  calmReading,
   calmsAfterWarmup,
   intervalsAfterWarmup,
+  nativeCalmsAfterWarmup,
   judgeSoak,
   leakingClasses,
   memoryTrend,
   rssNetOfHeap,
   rssNetOfHeapUnderLoad,
   snapshotDue,
+  soakMemoryMeasure,
+  type CalmReading,
   type LeakDesign,
   type SnapshotTime,
 } from './soak/leak.js';

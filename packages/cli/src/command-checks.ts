@@ -21,7 +21,7 @@ const CHECKS: Record<string, Preflight> = {
   soak: {
     gateways: {
       options: { gateway: '--gateway' },
-      accepted: { kinds: ['node', 'cmd'], why: "soak forces GCs and takes heap snapshots through gwprof's Node preload, in a gateway it starts itself" },
+      accepted: STARTED_GATEWAY('soak', 'reads the memory of a gateway it starts itself, so it cannot soak one already running'),
     },
     ports: (opts) => servicePorts(opts),
   },

@@ -1,4 +1,4 @@
-/** `gwprof soak`: hours of steady load on one gateway, a forced GC in every interval's calm, a leak verdict. */
+/** `gwprof soak`: hours of steady load on one gateway, its memory read in every interval's calm (a Node gateway's after a forced GC), a leak verdict. */
 import path from 'node:path';
 import { BUILT_IN_SPECS } from './gateway-specs.js';
 import { Command, Option } from 'commander';
@@ -44,7 +44,7 @@ export function soakCommand(): Command {
     )
     .option(
       '-g, --gateway <spec>',
-      `gateway under test: ${BUILT_IN_SPECS} or cmd:<shell command> (run in the folder you started gwprof from; soak starts it: it needs the preload)`,
+      `gateway under test: ${BUILT_IN_SPECS} or cmd:<shell command> (run in the folder you started gwprof from; soak starts it itself: a Node gateway's heap is read through the preload, a native one's memory from /proc)`,
       DEFAULTS.gateway,
     )
     .option('--gateway-env <KEY=VALUE>', 'environment variable for the gateway process only (repeatable)', collectKeyValue('--gateway-env'))

@@ -58,6 +58,20 @@ export interface SoakCalm {
   v8MallocedBytes?: number;
 }
 
+/**
+ * A native gateway's memory read from /proc after the calm (RSS and its anonymous part, summed over
+ * the gateway's processes): outside a managed heap no forced collection exists, so this is memory
+ * as the process and its allocator hold it, cached free blocks and fragmentation included.
+ */
+export interface SoakProcessMemory {
+  atSec: number;
+  /** Successful requests since the start of the soak, at this calm. */
+  okRequestsSoFar: number;
+  rssBytes: number;
+  /** RssAnon: heap, stacks and anonymous maps, without the binary's and libraries' file pages. */
+  rssAnonBytes: number | null;
+}
+
 export interface SoakInterval {
   index: number;
   /** Seconds from the start of the soak. */
@@ -76,6 +90,8 @@ export interface SoakInterval {
   /** Share of the load's wall time in GC pauses (Node's account). */
   gcShare: number | null;
   calm: SoakCalm | null;
+  /** A native gateway's memory after the calm (no preload, no forced GC); absent for Node gateways and in older results. */
+  nativeCalm?: SoakProcessMemory | null;
   /** The harness's own RSS at the end of the interval. */
   harnessRssBytes: number;
   /** The harness's own heap used right after a full GC of its own at the calm; absent in older results. */
@@ -122,7 +138,7 @@ export interface SoakCrash {
 
 /** A robust trend of one memory series after the warm-up. */
 export interface SoakTrend {
-  series: 'heapAfterGc' | 'external' | 'rssNetOfHeap';
+  series: 'heapAfterGc' | 'external' | 'rssNetOfHeap' | 'rssAnonAfterCalm';
   points: number;
   /** When the series was read only up to a calm (RSS, up to the first heap snapshot after the warm-up), that calm's time; else null. */
   judgedUntilSec?: number | null;
@@ -145,10 +161,17 @@ export interface SoakGrowingClass {
   retainerPath: string[] | null;
 }
 
+export type SoakMemoryMeasure = 'node-heap' | 'native-rss';
+
 export interface SoakAnalysis {
   verdict: 'leak' | 'no leak' | 'inconclusive' | 'crash';
   /** One line: why. */
   reason: string;
+  /**
+   * What the verdict stands on: a Node gateway's heap after a forced GC (with external memory and
+   * RSS net of the heap), or a native process's RssAnon after a calm. Absent in older results: the Node heap.
+   */
+  memoryMeasure?: SoakMemoryMeasure;
   trends: SoakTrend[];
   growingClasses: SoakGrowingClass[];
   /** The harness's own RSS slope after the warm-up, MB per hour (it should be flat). */

@@ -8,9 +8,10 @@
  *   - `no leak` when the interval lies below it;
  *   - `inconclusive` otherwise, or with too few calms after the warm-up.
  * Bytes per request, not MB per hour, is what a maintainer can act on, and it does not depend on
- * the load the soak happened to run at.
+ * the load the soak happened to run at. A native gateway has no collector to force: its one series
+ * is RssAnon read after the calm, which holds what the allocator keeps as well as what is live.
  */
-import type { SoakAnalysis, SoakCalm, SoakInterval, SoakSnapshot, SoakTrend } from '@gwprof/results';
+import type { SoakAnalysis, SoakCalm, SoakInterval, SoakMemoryMeasure, SoakProcessMemory, SoakSnapshot, SoakTrend } from '@gwprof/results';
 import { mannKendall, theilSen, type TrendPoint } from './trend.js';
 import { DEFAULT_MIN_GROWTH } from './heap-snapshot.js';
 
@@ -35,6 +36,13 @@ export const DEFAULT_LEAK_DESIGN: Omit<LeakDesign, 'warmupSec'> = {
 
 const MB = 1e6;
 
+/** When and after how many successful requests an interval's calm was read: a Node gateway's forced GC, or a native one's /proc. */
+export type CalmReading = Pick<SoakCalm, 'atSec' | 'okRequestsSoFar'>;
+
+export function calmReading(interval: SoakInterval): CalmReading | null {
+  return interval.calm ?? interval.nativeCalm ?? null;
+}
+
 /** When a heap snapshot was written. */
 export type SnapshotTime = Pick<SoakSnapshot, 'atSec'>;
 
@@ -54,14 +62,14 @@ interface MemorySeries {
  * gateway's, and no correction of it held on all three gateways.
  */
 function beforeFirstSnapshot(intervals: readonly SoakInterval[], snapshots: readonly SnapshotTime[]): SoakInterval[] {
-  const first = intervals[0]?.calm;
+  const first = intervals[0] ? calmReading(intervals[0]) : null;
   const cut = first
     ? snapshots
         .map((s) => s.atSec)
         .filter((at) => at >= first.atSec)
         .sort((a, b) => a - b)[0]
     : undefined;
-  return cut === undefined ? [...intervals] : intervals.filter((interval) => interval.calm!.atSec <= cut);
+  return cut === undefined ? [...intervals] : intervals.filter((interval) => calmReading(interval)!.atSec <= cut);
 }
 
 /**
@@ -80,14 +88,30 @@ export function rssNetOfHeap(reading: { rssBytes: number; heapTotalBytes: number
   return reading.rssBytes - reading.heapTotalBytes;
 }
 
-const SERIES: readonly MemorySeries[] = [
+const NODE_SERIES: readonly MemorySeries[] = [
   { series: 'heapAfterGc', value: (interval) => interval.calm?.heapUsedBytes ?? null },
   { series: 'external', value: (interval) => interval.calm?.externalBytes ?? null },
   { series: 'rssNetOfHeap', value: rssNetOfHeapUnderLoad, judged: beforeFirstSnapshot },
 ];
 
+/**
+ * RssAnon rather than RSS: the file pages of a gateway's binary (104 MB for Grafbase's) come in as
+ * code paths first run and go when the kernel reclaims them, which is neither a leak nor its absence.
+ */
+const NATIVE_SERIES: readonly MemorySeries[] = [{ series: 'rssAnonAfterCalm', value: (interval) => interval.nativeCalm?.rssAnonBytes ?? null }];
+
+/** A soak whose intervals read a native process's memory is judged on it; any other on the Node heap. */
+export function soakMemoryMeasure(intervals: readonly SoakInterval[]): SoakMemoryMeasure {
+  return intervals.some((interval) => interval.nativeCalm) ? 'native-rss' : 'node-heap';
+}
+
+/** The native readings after the warm-up, in time order. */
+export function nativeCalmsAfterWarmup(intervals: readonly SoakInterval[], warmupSec: number): SoakProcessMemory[] {
+  return intervalsAfterWarmup(intervals, warmupSec).flatMap((interval) => (interval.nativeCalm ? [interval.nativeCalm] : []));
+}
+
 /** Successful requests per hour after the warm-up, from the calms' running totals. */
-function okPerHour(calms: readonly SoakCalm[]): number | null {
+function okPerHour(calms: readonly CalmReading[]): number | null {
   if (calms.length < 2) return null;
   const first = calms[0]!;
   const last = calms[calms.length - 1]!;
@@ -105,7 +129,7 @@ export function memoryTrend(
   const judged = series.judged ? series.judged(allIntervals, snapshots) : [...allIntervals];
   const readings = judged.flatMap((interval) => {
     const value = series.value(interval);
-    return value === null ? [] : [{ calm: interval.calm!, value }];
+    return value === null ? [] : [{ calm: calmReading(interval)!, value }];
   });
   const calms = readings.map((r) => r.calm);
   const points: TrendPoint[] = readings.map((r) => ({ x: r.calm.atSec / 3600, y: r.value / MB }));
@@ -123,7 +147,7 @@ export function memoryTrend(
   return {
     series: series.series,
     points: points.length,
-    judgedUntilSec: judged.length < allIntervals.length ? (judged.at(-1)?.calm?.atSec ?? null) : null,
+    judgedUntilSec: judged.length < allIntervals.length ? (calmReading(judged.at(-1)!)?.atSec ?? null) : null,
     mbPerHour: { slope: fit.slope, low: fit.lower, high: fit.upper },
     bytesPerRequest: slope === null ? null : { slope, low: perRequest(fit.lower), high: perRequest(fit.upper) },
     pUp,
@@ -144,12 +168,13 @@ function stillRising(points: readonly TrendPoint[], thresholdMbPerHour: number):
 
 /** The intervals that count: those whose calm came after the warm-up, in time order. */
 export function intervalsAfterWarmup(intervals: readonly SoakInterval[], warmupSec: number): SoakInterval[] {
-  return intervals.filter((interval) => interval.calm && interval.calm.atSec >= warmupSec).sort((a, b) => a.calm!.atSec - b.calm!.atSec);
+  const at = (interval: SoakInterval) => calmReading(interval)?.atSec ?? -Infinity;
+  return intervals.filter((interval) => at(interval) >= warmupSec).sort((a, b) => at(a) - at(b));
 }
 
-/** The calms that count: after the warm-up, in time order. */
+/** A Node gateway's calms that count: after the warm-up, in time order. */
 export function calmsAfterWarmup(intervals: readonly SoakInterval[], warmupSec: number): SoakCalm[] {
-  return intervalsAfterWarmup(intervals, warmupSec).map((interval) => interval.calm!);
+  return intervalsAfterWarmup(intervals, warmupSec).flatMap((interval) => (interval.calm ? [interval.calm] : []));
 }
 
 /** A Theil–Sen slope in MB per hour; null with fewer than two readings. */
@@ -173,11 +198,12 @@ export function judgeSoak(
   snapshots: readonly SnapshotTime[],
   design: LeakDesign,
   crashed: boolean,
-): Pick<SoakAnalysis, 'verdict' | 'reason' | 'trends' | 'harnessRssMbPerHour' | 'harnessHeapMbPerHour'> {
+): Pick<SoakAnalysis, 'verdict' | 'reason' | 'memoryMeasure' | 'trends' | 'harnessRssMbPerHour' | 'harnessHeapMbPerHour'> {
   const judged = intervalsAfterWarmup(intervals, design.warmupSec);
-  const calms = judged.map((interval) => interval.calm!);
-  const trends = SERIES.map((series) => memoryTrend(judged, snapshots, series, design));
-  const harness = harnessSlopes(intervals, design.warmupSec);
+  const calms = judged.map((interval) => calmReading(interval)!);
+  const memoryMeasure = soakMemoryMeasure(intervals);
+  const trends = (memoryMeasure === 'native-rss' ? NATIVE_SERIES : NODE_SERIES).map((series) => memoryTrend(judged, snapshots, series, design));
+  const harness = { memoryMeasure, ...harnessSlopes(intervals, design.warmupSec) };
   const leaking = trends.filter((t) => t.verdict === 'leak');
   const describe = (t: SoakTrend) =>
     `${t.series} ${signed(t.mbPerHour.slope)} MB/h${t.bytesPerRequest ? ` (${signed(t.bytesPerRequest.slope)} B/request)` : ''}`;
@@ -194,7 +220,8 @@ export function judgeSoak(
     };
   }
   if (trends.every((t) => t.verdict === 'no leak')) {
-    return { verdict: 'no leak', reason: `every memory series' 90% interval lies below ${design.thresholdBytesPerRequest} B/request`, trends, ...harness };
+    const which = memoryMeasure === 'native-rss' ? 'RssAnon after the calm: its 90% interval lies' : "every memory series' 90% interval lies";
+    return { verdict: 'no leak', reason: `${which} below ${design.thresholdBytesPerRequest} B/request`, trends, ...harness };
   }
   const open = trends
     .filter((t) => t.verdict === 'inconclusive')

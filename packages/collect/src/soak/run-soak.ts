@@ -9,7 +9,7 @@ import { GwprofError, writeSoakResult, type RequestSourceRecord, type SoakConfig
 import type { Scenario } from '../scenario.js';
 import { gatewayFromSpec, installGateway } from '../gateways/index.js';
 import { openSession, type RunRequest, type Session } from '../session.js';
-import type { ServiceOptions } from '../test-bed.js';
+import type { LaunchedGateway, ServiceOptions } from '../test-bed.js';
 import type { RunningGateway } from '../gateway-process.js';
 import { ProfilerClient } from '../profiler/controller.js';
 import { demoSubgraphsBinary } from '../native-subgraphs.js';
@@ -56,12 +56,11 @@ export interface SoakOutcome {
 export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
   if (options.gateway.startsWith('url:'))
     throw new GwprofError(
-      'soak starts the gateway itself (it forces GCs and takes snapshots through its preload): give a built-in Node gateway (mesh, hive, apollo) or cmd:…',
+      "soak starts the gateway itself (it reads its memory from /proc, and a Node gateway's heap through its preload): give a built-in gateway or cmd:…",
     );
   const { scenario, recorded, ownSubgraphs } = openRequests(options.scenario, [options.gateway]);
   await installGateway(options.gateway, options.onProgress);
   const adapter = gatewayFromSpec(options.gateway, options.gatewayCwd);
-  if (adapter.build) throw new GwprofError(`soak forces GCs and takes heap snapshots through gwprof's Node preload: ${options.gateway} is a native gateway`);
   const maxConcurrency = options.load.kind === 'closed' ? options.load.concurrency : 1000;
   const nativeSubgraphs = ownSubgraphs ? null : await demoSubgraphsBinary(options.subgraphs ?? 'auto', [adapter], options.onProgress);
   const session = openSession({
@@ -81,19 +80,30 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
     async () => {
       const bed = await session.startBed();
       const launched = await bed.launchGateway({ adapter, gatewayEnv: options.gatewayEnv, processName: 'gateway' });
-      if (!(launched.profiler instanceof ProfilerClient))
-        throw new GwprofError(`soak needs gwprof's preload in the gateway: ${launched.profilerUnavailable ?? 'it did not connect'}`);
+      const preload = soakPreload(launched);
+      if (!preload) options.onProgress('a native gateway: no forced GC exists for it; its memory (RssAnon) is read from /proc after each calm', true);
       if (soak.config.load.kind === 'open' && options.load.kind === 'open' && options.load.rate === null) {
         const peak = await probePeak(options, scenario, launched.gateway, bed.subgraphs, session);
         soak.config.load.rate = Math.max(1, Math.round(peak * options.rateFraction));
         soak.config.rateFrom = { probedPeakRps: peak, fraction: options.rateFraction };
         writeSoakResult(session.runDir, soak);
       }
-      await soakIntervals(options, soak, session, scenario, launched.gateway, launched.profiler);
-      launched.profiler.close();
+      await soakIntervals(options, soak, session, scenario, launched.gateway, preload);
+      preload?.close();
     },
   );
   return { soak, runDir: session.runDir, failure };
+}
+
+/**
+ * The preload of a Node gateway, or null for a native one (a built-in's build, or a cmd: binary that
+ * is not Node), whose memory is read from /proc. A Node gateway whose preload did not connect is refused:
+ * its heap is what the verdict reads.
+ */
+function soakPreload(launched: LaunchedGateway): ProfilerClient | null {
+  if (launched.profiler instanceof ProfilerClient) return launched.profiler;
+  if (launched.build) return null;
+  throw new GwprofError(`soak needs gwprof's preload in a Node gateway: ${launched.profilerUnavailable ?? 'it did not connect'}`);
 }
 
 /** Intervals until the duration is over, Ctrl-C, or the gateway dies (recorded as a crash). */
@@ -103,7 +113,7 @@ async function soakIntervals(
   session: Session,
   scenario: Scenario,
   gateway: RunningGateway,
-  profiler: ProfilerClient,
+  profiler: ProfilerClient | null,
 ): Promise<void> {
   const started = performance.now();
   const clock = () => (performance.now() - started) / 1000;
@@ -129,7 +139,8 @@ async function soakIntervals(
     isStopped: () => stopSignal.aborted,
     clock,
   };
-  const keeper = new SnapshotKeeper(session.runDir, profiler, options.snapshotsKept, session.logs.harness);
+  // Heap snapshots are a Node gateway's: a native one's memory has no classes gwprof can read.
+  const keeper = profiler ? new SnapshotKeeper(session.runDir, profiler, options.snapshotsKept, session.logs.harness) : null;
   const count = Math.max(1, Math.round(options.durationSec / options.intervalSec));
   const leakDesign = { warmupSec: options.warmupSec, thresholdBytesPerRequest: options.leakThresholdBytesPerRequest };
   let okSoFar = 0;
@@ -139,7 +150,7 @@ async function soakIntervals(
     if (options.signal.aborted && soak.crash === null) break;
     okSoFar += interval.requests.ok;
     soak.intervals.push(interval);
-    const due = snapshotDue(soak.intervals, soak.snapshots, leakDesign, { count, every: options.snapshotEvery });
+    const due = keeper !== null && snapshotDue(soak.intervals, soak.snapshots, leakDesign, { count, every: options.snapshotEvery });
     if (due && interval.calm && !context.isStopped()) soak.snapshots = await keeper.take(interval.calm.atSec, soak.snapshots);
     writeSoakResult(session.runDir, soak);
     options.onProgress(progressLine(interval, count), true);
@@ -148,7 +159,13 @@ async function soakIntervals(
 }
 
 function progressLine(interval: SoakInterval, count: number): string {
-  const heap = interval.calm ? `heap after GC ${(interval.calm.heapUsedBytes / 1e6).toFixed(1)} MB` : 'no calm';
+  const { calm, nativeCalm } = interval;
+  const anon = nativeCalm?.rssAnonBytes;
+  const heap = calm
+    ? `heap after GC ${(calm.heapUsedBytes / 1e6).toFixed(1)} MB`
+    : nativeCalm
+      ? `RSS after the calm ${(nativeCalm.rssBytes / 1e6).toFixed(1)} MB, anonymous ${anon == null ? '–' : (anon / 1e6).toFixed(1)} MB`
+      : 'no calm';
   const net = rssNetOfHeapUnderLoad(interval);
   const native = net === null ? '' : ` · RSS net of heap ${(net / 1e6).toFixed(1)} MB`;
   const failed = interval.requests.failed > 0 ? ` · ${interval.requests.failed} failed` : '';

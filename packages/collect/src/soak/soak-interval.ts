@@ -1,10 +1,11 @@
 /**
  * One soak interval: load for its load seconds with a fresh recorder (so memory stays bounded
  * however long the soak), the gateway's state sampled every few seconds through the preload, then a
- * calm without load that ends in a forced full GC and, when due, a heap snapshot.
+ * calm without load that ends in a forced full GC and, when due, a heap snapshot. A native gateway
+ * has no preload and no collector to force: its calm ends in a reading of its memory from /proc.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { SoakCalm, SoakConfig, SoakGatewaySample, SoakInterval } from '@gwprof/results';
+import type { SoakCalm, SoakConfig, SoakGatewaySample, SoakInterval, SoakProcessMemory } from '@gwprof/results';
 import type { ProcessStats, ProfilerClient } from '../profiler/controller.js';
 import { startClosedLoop } from '../load/closed-loop.js';
 import type { WireRequests } from '../load/http1-request.js';
@@ -14,6 +15,7 @@ import { LoadRecorder } from '../load/recorder.js';
 import type { RequestStream } from '../load/request-stream.js';
 import { TreeUsageMeter } from '../proc-stats.js';
 import { harnessHeapAfterGc } from './harness-gc.js';
+import { processMemory } from './process-memory.js';
 
 /** How often the gateway's state is read during the load. */
 export const SOAK_SAMPLE_MS = 5_000;
@@ -23,7 +25,8 @@ export interface IntervalContext {
   wire: WireRequests;
   config: SoakConfig;
   stream: RequestStream;
-  profiler: ProfilerClient;
+  /** gwprof's preload in a Node gateway; null for a native one. */
+  profiler: ProfilerClient | null;
   gatewayPids: () => number[];
   isRunning: () => boolean;
   /** Aborted when the soak is to stop early (Ctrl-C, the gateway died). */
@@ -83,14 +86,15 @@ async function loadPhase(context: IntervalContext, plan: IntervalPlan) {
   const recorder = new LoadRecorder(performance.now());
   const meter = new TreeUsageMeter(context.gatewayPids, null);
   const samples: ProcessStats[] = [];
-  await context.profiler.stats(); // resets the event-loop delay and GC accounts to this interval
+  const { profiler } = context;
+  await profiler?.stats(); // resets the event-loop delay and GC accounts to this interval
   meter.start();
   const engine = startEngine(context, recorder);
   const endAt = performance.now() + plan.loadSec * 1000;
   while (performance.now() < endAt && context.isRunning() && !context.isStopped()) {
     await soakSleep(Math.min(SOAK_SAMPLE_MS, endAt - performance.now()), context.stopSignal);
     if (!context.isRunning() || context.isStopped()) break;
-    samples.push(await context.profiler.stats());
+    if (profiler) samples.push(await profiler.stats());
   }
   await engine.stop();
   const usage = meter.stop();
@@ -99,21 +103,34 @@ async function loadPhase(context: IntervalContext, plan: IntervalPlan) {
 }
 
 /** The calm: no load, then a full GC; the heap as it stands after it. */
-async function calmPhase(context: IntervalContext, plan: IntervalPlan, okRequestsSoFar: number): Promise<SoakCalm | null> {
+async function calmPhase(context: IntervalContext, profiler: ProfilerClient, plan: IntervalPlan, okRequestsSoFar: number): Promise<SoakCalm | null> {
   // Let what was in flight drain and the gateway's own timers run before collecting.
   await soakSleep(Math.min(2_000, plan.calmSec * 1000), context.stopSignal);
   if (!context.isRunning()) return null;
-  const memory = await context.profiler.collectGarbage();
+  const memory = await profiler.collectGarbage();
   return { atSec: context.clock(), okRequestsSoFar, ...memory };
+}
+
+/**
+ * A native gateway's calm: the whole calm without load (what was in flight drains, the gateway's
+ * own timers and its allocator's deferred frees run), then its memory as /proc shows it.
+ */
+async function nativeCalmPhase(context: IntervalContext, plan: IntervalPlan, okRequestsSoFar: number): Promise<SoakProcessMemory | null> {
+  await soakSleep(plan.calmSec * 1000, context.stopSignal);
+  if (!context.isRunning() || context.isStopped()) return null;
+  return { atSec: context.clock(), okRequestsSoFar, ...processMemory(context.gatewayPids()) };
 }
 
 export async function runInterval(context: IntervalContext, plan: IntervalPlan): Promise<SoakInterval> {
   const startSec = context.clock();
   const { stats, samples, usage } = await loadPhase(context, plan);
   const loadSec = context.clock() - startSec;
-  const calm = context.isRunning() && !context.isStopped() ? await calmPhase(context, plan, plan.okRequestsBefore + stats.requests.ok) : null;
+  const calmDue = context.isRunning() && !context.isStopped();
+  const okSoFar = plan.okRequestsBefore + stats.requests.ok;
+  const calm = calmDue && context.profiler ? await calmPhase(context, context.profiler, plan, okSoFar) : null;
+  const nativeCalm = calmDue && !context.profiler ? await nativeCalmPhase(context, plan, okSoFar) : null;
   // The harness's own collection runs in the calm too, with no request of the gateway's in flight to delay.
-  const harnessHeapAfterGcBytes = calm ? harnessHeapAfterGc() : null;
+  const harnessHeapAfterGcBytes = calm || nativeCalm ? harnessHeapAfterGc() : null;
   const gcMs = samples.reduce((sum, s) => sum + s.gcMs, 0);
   return {
     index: plan.index,
@@ -128,6 +145,7 @@ export async function runInterval(context: IntervalContext, plan: IntervalPlan):
     gatewayCpuPercent: usage.wallSeconds > 0 ? usage.cpuPercent : null,
     gcShare: samples.length > 0 && loadSec > 0 ? gcMs / (loadSec * 1000) : null,
     calm,
+    ...(context.profiler ? {} : { nativeCalm }),
     harnessRssBytes: process.memoryUsage().rss,
     harnessHeapAfterGcBytes,
   };

@@ -158,3 +158,61 @@ describe('soak report', () => {
     expect(soakClock(3725)).toBe('1h02m');
   });
 });
+
+/** The same soak of a native gateway: no preload, its memory from /proc after each calm. */
+function nativeInterval(index: number): SoakInterval {
+  const { calm: _calm, ...rest } = interval(index);
+  return {
+    ...rest,
+    gateway: null,
+    gcShare: null,
+    calm: null,
+    nativeCalm: { atSec: (index + 1) * 60, okRequestsSoFar: 5700 * (index + 1), rssBytes: 180e6, rssAnonBytes: 40e6 + index * 0.01e6 },
+  };
+}
+
+const nativeSoak: SoakResult = {
+  ...soak,
+  config: { ...soak.config, gateway: 'grafbase' },
+  intervals: Array.from({ length: 10 }, (_, i) => nativeInterval(i)),
+  snapshots: [],
+  analysis: {
+    ...soak.analysis!,
+    verdict: 'no leak',
+    reason: 'RssAnon after the calm: its 90% interval lies below 10 B/request',
+    memoryMeasure: 'native-rss',
+    trends: [
+      {
+        series: 'rssAnonAfterCalm',
+        points: 8,
+        mbPerHour: { slope: 0.6, low: 0.1, high: 1.2 },
+        bytesPerRequest: { slope: 1.8, low: 0.3, high: 3.5 },
+        pUp: 0.2,
+        line: { interceptMb: 40, slopeMbPerHour: 0.6 },
+        verdict: 'no leak',
+      },
+    ],
+    growingClasses: [],
+  },
+};
+
+describe('soak report of a native gateway', () => {
+  it('says its verdict stands on RssAnon after a calm, without a forced GC, and what that cannot see', () => {
+    const text = renderSoakTerminal(nativeSoak);
+    expect(text).toMatch(/RssAnon after the calm\s+8\s+0\.60 \[0\.10, 1\.20\]\s+1\.8 \[0\.3, 3\.5\]/);
+    expect(text).toMatch(/stands on RssAnon .* no forced GC/);
+    expect(text).toMatch(/a leak whose total stays below the allocator's retention is invisible/);
+    expect(text).toContain('reaches at most 3.5 bytes per request');
+    const md = renderSoakMarkdown(nativeSoak);
+    expect(md).toMatch(/calm after which its memory is read from \/proc \(a native gateway: no forced GC exists for it\)/);
+    expect(md).not.toMatch(/\| heap after GC MB|Classes/);
+    expect(md).toMatch(/\| RSS after calm MB \| RssAnon after calm MB \|/);
+    expect(md).toMatch(/\| 180\.0 \| 40\.0 \|/);
+  });
+
+  it('charts RssAnon with the trend the verdict read', () => {
+    const html = renderSoakHtml(nativeSoak);
+    expect(html).toMatch(/<svg id="memory"[\s\S]*data-series="trend of RssAnon"/);
+    expect(html).toContain('allocator');
+  });
+});

@@ -3,7 +3,7 @@
  * and interval, the classes that grew in every snapshot diff, a crash), the intervals as a table,
  * and in the HTML report memory, throughput, latency and the process's resources over time.
  */
-import { rssNetOfHeap, rssNetOfHeapUnderLoad } from '@gwprof/analysis';
+import { calmReading, rssNetOfHeap, rssNetOfHeapUnderLoad, soakMemoryMeasure } from '@gwprof/analysis';
 import type { SoakInterval, SoakResult, SoakSnapshot, SoakTrend } from '@gwprof/results';
 import { escapeHtml, escapeMarkdown, markdownCode } from '../escape.js';
 import { NONE, fixed } from '../format.js';
@@ -28,6 +28,7 @@ const SERIES_NAMES: Record<SoakTrend['series'], string> = {
   heapAfterGc: 'heap after GC',
   external: 'external memory',
   rssNetOfHeap: 'RSS net of heap, under load',
+  rssAnonAfterCalm: 'RssAnon after the calm',
 };
 
 const INTERVAL_COLUMNS: Column[] = [
@@ -48,6 +49,64 @@ const INTERVAL_COLUMNS: Column[] = [
   { header: 'harness RSS MB', align: 'right' },
   { header: 'harness heap after GC MB', align: 'right' },
 ];
+
+/** A native gateway's intervals: no heap, no preload's samples, its memory from /proc after each calm. */
+const NATIVE_INTERVAL_COLUMNS: Column[] = [
+  { header: 'at', align: 'right' },
+  { header: 'ok req/s', align: 'right' },
+  { header: 'failed', align: 'right' },
+  { header: 'p50 ms', align: 'right' },
+  { header: 'p99 ms', align: 'right' },
+  { header: 'RSS after calm MB', align: 'right' },
+  { header: 'RssAnon after calm MB', align: 'right' },
+  { header: 'CPU %', align: 'right' },
+  { header: 'harness RSS MB', align: 'right' },
+  { header: 'harness heap after GC MB', align: 'right' },
+];
+
+function nativeIntervalRow(interval: SoakInterval): string[] {
+  return [
+    soakClock(interval.endSec),
+    fixed(interval.okRps, 1),
+    String(interval.requests.failed + interval.requests.dropped),
+    fixed(interval.latencyMs?.p50, 1),
+    fixed(interval.latencyMs?.p99, 1),
+    mb(interval.nativeCalm?.rssBytes),
+    mb(interval.nativeCalm?.rssAnonBytes),
+    fixed(interval.gatewayCpuPercent, 0),
+    mb(interval.harnessRssBytes),
+    mb(interval.harnessHeapAfterGcBytes),
+  ];
+}
+
+const isNative = (soak: SoakResult): boolean => (soak.analysis?.memoryMeasure ?? soakMemoryMeasure(soak.intervals)) === 'native-rss';
+
+/** The interval table's columns and rows for this soak's kind of gateway. */
+function intervalTable(soak: SoakResult): { columns: Column[]; row: (interval: SoakInterval) => string[] } {
+  return isNative(soak) ? { columns: NATIVE_INTERVAL_COLUMNS, row: nativeIntervalRow } : { columns: INTERVAL_COLUMNS, row: intervalRow };
+}
+
+/**
+ * What a native soak's verdict stands on, and what that cannot see: RSS holds what the allocator
+ * keeps as well as what is live, so a leak is seen only once it outgrows what the allocator already
+ * holds, and no smaller than the soak's own resolution (the upper end of the slope's interval).
+ */
+export function nativeMeasureNote(soak: SoakResult): string | null {
+  if (!isNative(soak)) return null;
+  const anon = soak.analysis?.trends.find((t) => t.series === 'rssAnonAfterCalm');
+  const high = anon?.bytesPerRequest?.high;
+  const resolution =
+    high == null || anon?.verdict === 'leak'
+      ? ''
+      : high > 0
+        ? ` This soak's slope reaches at most ${fixed(high, 1)} bytes per request (the upper end of its 90% interval): a larger steady leak would have shown once past the allocator's retention.`
+        : ` RssAnon did not grow after the warm-up (the upper end of the slope's 90% interval: ${fixed(high, 1)} bytes per request).`;
+  return (
+    `The verdict stands on RssAnon (the anonymous part of the gateway's RSS, from /proc) read after each ${soak.config.calmSec} s calm: a native process has no forced GC, so it is memory as the process and its allocator hold it. ` +
+    "It counts freed memory the allocator keeps (its caches, arenas and fragmentation) as used, and leaked blocks that land in memory the allocator already holds raise it only once that is used up: a leak whose total stays below the allocator's retention is invisible, and a slow one shows late. " +
+    `It names no allocation site, and reads no allocator statistics.${resolution}`
+  );
+}
 
 function intervalRow(interval: SoakInterval): string[] {
   const { gateway, calm } = interval;
@@ -110,11 +169,14 @@ export function soakVerdictLine(soak: SoakResult): string {
 
 /** The terminal's account: intervals (thinned), the trends, the growing classes, the crash. */
 export function renderSoakTerminal(soak: SoakResult): string {
-  const parts = [formatTextTable(INTERVAL_COLUMNS, thinIntervals(soak.intervals, 24).map(intervalRow))];
+  const table = intervalTable(soak);
+  const parts = [formatTextTable(table.columns, thinIntervals(soak.intervals, 24).map(table.row))];
   if (soak.analysis) {
     parts.push(
       `Memory after the ${soak.config.warmupSec} s warm-up (Theil–Sen slope, Sen's 90% interval, Mann–Kendall):\n${formatTextTable(TREND_COLUMNS, soak.analysis.trends.map(trendRow))}`,
     );
+    const note = nativeMeasureNote(soak);
+    if (note) parts.push(note);
     for (const c of soak.analysis.growingClasses)
       parts.push(`grew in every snapshot: ${c.name} +${mb(c.growthBytes)} MB retained${c.retainerPath ? `; held by ${c.retainerPath.join(' → ')}` : ''}`);
     const harness = harnessLine(soak);
@@ -147,26 +209,30 @@ export function renderSoakMarkdown(soak: SoakResult): string {
     '',
     `**${escapeMarkdown(soakVerdictLine(soak))}**`,
     '',
-    `${markdownCode(config.gateway)} at ${load}${config.rateFrom ? `, ${config.rateFrom.fraction * 100}% of a probed closed-loop peak of ${config.rateFrom.probedPeakRps.toFixed(0)} req/s` : ''}, for ${soakClock(config.durationSec)} in intervals of ${config.intervalSec} s, each ending in a ${config.calmSec} s calm with a forced full GC. State: ${soak.state}.`,
+    `${markdownCode(config.gateway)} at ${load}${config.rateFrom ? `, ${config.rateFrom.fraction * 100}% of a probed closed-loop peak of ${config.rateFrom.probedPeakRps.toFixed(0)} req/s` : ''}, for ${soakClock(config.durationSec)} in intervals of ${config.intervalSec} s, each ending in a ${config.calmSec} s calm ${isNative(soak) ? 'after which its memory is read from /proc (a native gateway: no forced GC exists for it)' : 'with a forced full GC'}. State: ${soak.state}.`,
     '',
   ];
   if (soak.analysis) {
     lines.push('## Memory trend after the warm-up', '', formatMarkdownTable(TREND_COLUMNS, soak.analysis.trends.map(trendRow)), '');
+    const readings = isNative(soak)
+      ? nativeMeasureNote(soak)
+      : "Heap and external memory are read after the forced GC at each calm; RSS net of heap is the mean of RSS minus heap total over each interval's load.";
     lines.push(
-      `A series is a leak when its 90% interval lies above ${config.leakThresholdBytesPerRequest} bytes per successful request and it rises (Mann–Kendall p < 0.01), and no leak when the interval lies below. Heap and external memory are read after the forced GC at each calm; RSS net of heap is the mean of RSS minus heap total over each interval's load.`,
+      `A series is a leak when its 90% interval lies above ${config.leakThresholdBytesPerRequest} bytes per successful request and it rises (Mann–Kendall p < 0.01), and no leak when the interval lies below. ${readings}`,
       '',
     );
-    lines.push(...growingClassesMarkdown(soak));
+    if (!isNative(soak)) lines.push(...growingClassesMarkdown(soak));
     const harness = harnessLine(soak);
     if (harness) lines.push(`${harness}.`, '');
   }
   if (soak.crash) lines.push('## Crash', '', fencedCrash(soak), '');
   const shown = thinIntervals(soak.intervals, 200);
+  const table = intervalTable(soak);
   lines.push(
     '## Intervals',
     '',
     shown.length < soak.intervals.length ? `${shown.length} of ${soak.intervals.length} intervals, evenly spread.\n` : '',
-    formatMarkdownTable(INTERVAL_COLUMNS, shown.map(intervalRow)),
+    formatMarkdownTable(table.columns, shown.map(table.row)),
     '',
   );
   lines.push(...snapshotsMarkdown(soak));
@@ -224,20 +290,23 @@ export function renderSoakHtml(soak: SoakResult): string {
   const xLabels = shown.map((i) => soakClock(i.endSec));
   const chart = (id: string, title: string, yTitle: string, series: LineSeries[]) =>
     lineChart({ id, title, xLabels, xTitle: 'time since start', yTitle, series, width: 900 });
-  const heapTrend = soak.analysis?.trends.find((t) => t.series === 'heapAfterGc');
-  const trendValues = shown.map((i) =>
-    heapTrend && i.calm && i.calm.atSec >= soak.config.warmupSec ? heapTrend.line.interceptMb + heapTrend.line.slopeMbPerHour * (i.calm.atSec / 3600) : null,
-  );
-  const memory = chart('memory', 'Memory (MB)', 'MB', [
-    { name: 'heap after forced GC', color: '#1f77b4', values: shown.map((i) => (i.calm ? i.calm.heapUsedBytes / MB : null)) },
-    { name: 'trend of heap after GC', color: '#1f77b4', dashed: true, values: trendValues },
-    { name: 'RSS (mean)', color: '#d62728', values: shown.map((i) => (i.gateway ? i.gateway.mean.rssBytes / MB : null)) },
-    { name: 'RSS net of heap (mean under load)', color: '#d62728', dashed: true, values: shown.map((i) => mbOrNull(rssNetOfHeapUnderLoad(i))) },
-    { name: 'heap used (mean)', color: '#9467bd', values: shown.map((i) => (i.gateway ? i.gateway.mean.heapUsedBytes / MB : null)) },
-    { name: 'external after GC', color: '#2ca02c', values: shown.map((i) => (i.calm ? i.calm.externalBytes / MB : null)) },
-    { name: 'harness RSS', color: '#7f7f7f', dashed: true, values: shown.map((i) => i.harnessRssBytes / MB) },
-    { name: 'harness heap after its GC', color: '#bcbd22', dashed: true, values: shown.map((i) => mbOrNull(i.harnessHeapAfterGcBytes ?? null)) },
-  ]);
+  const judgedTrend = soak.analysis?.trends.find((t) => t.series === (isNative(soak) ? 'rssAnonAfterCalm' : 'heapAfterGc'));
+  const trendValues = shown.map((i) => {
+    const at = calmReading(i)?.atSec;
+    return judgedTrend && at !== undefined && at >= soak.config.warmupSec ? judgedTrend.line.interceptMb + judgedTrend.line.slopeMbPerHour * (at / 3600) : null;
+  });
+  const memory = isNative(soak)
+    ? nativeMemoryChart(chart, shown, trendValues)
+    : chart('memory', 'Memory (MB)', 'MB', [
+        { name: 'heap after forced GC', color: '#1f77b4', values: shown.map((i) => (i.calm ? i.calm.heapUsedBytes / MB : null)) },
+        { name: 'trend of heap after GC', color: '#1f77b4', dashed: true, values: trendValues },
+        { name: 'RSS (mean)', color: '#d62728', values: shown.map((i) => (i.gateway ? i.gateway.mean.rssBytes / MB : null)) },
+        { name: 'RSS net of heap (mean under load)', color: '#d62728', dashed: true, values: shown.map((i) => mbOrNull(rssNetOfHeapUnderLoad(i))) },
+        { name: 'heap used (mean)', color: '#9467bd', values: shown.map((i) => (i.gateway ? i.gateway.mean.heapUsedBytes / MB : null)) },
+        { name: 'external after GC', color: '#2ca02c', values: shown.map((i) => (i.calm ? i.calm.externalBytes / MB : null)) },
+        { name: 'harness RSS', color: '#7f7f7f', dashed: true, values: shown.map((i) => i.harnessRssBytes / MB) },
+        { name: 'harness heap after its GC', color: '#bcbd22', dashed: true, values: shown.map((i) => mbOrNull(i.harnessHeapAfterGcBytes ?? null)) },
+      ]);
   const throughput = chart('throughput', 'Successful and failed requests per second', 'req/s', [
     { name: 'ok req/s', color: '#2ca02c', values: shown.map((i) => i.okRps) },
     { name: 'failed + dropped /s', color: '#d62728', values: shown.map((i) => (i.loadSec > 0 ? (i.requests.failed + i.requests.dropped) / i.loadSec : null)) },
@@ -255,6 +324,7 @@ export function renderSoakHtml(soak: SoakResult): string {
     { name: 'GC %', color: '#bcbd22', values: shown.map((i) => (i.gcShare == null ? null : i.gcShare * 100)) },
     { name: 'CPU %', color: '#7f7f7f', values: shown.map((i) => i.gatewayCpuPercent) },
   ]);
+  const note = nativeMeasureNote(soak);
   const trends = soak.analysis
     ? htmlTable(
         TREND_COLUMNS.map((c) => ({ header: c.header })),
@@ -277,7 +347,7 @@ export function renderSoakHtml(soak: SoakResult): string {
     `<h1>gwprof soak ${escapeHtml(soak.runId)}</h1>`,
     `<p class="verdict-${escapeHtml(soak.analysis?.verdict.replace(' ', '-') ?? 'none')}"><strong>${escapeHtml(soakVerdictLine(soak))}</strong></p>`,
     `<section id="memory">${memory}</section>`,
-    trends ? `<h2>Memory trend after the warm-up</h2>${trends}` : '',
+    trends ? `<h2>Memory trend after the warm-up</h2>${trends}${note ? `<p>${escapeHtml(note)}</p>` : ''}` : '',
     classes ? `<h2>Classes that grew in every snapshot diff</h2><ul>${classes}</ul>` : '',
     soak.crash ? `<h2>Crash</h2><pre>${escapeHtml(crashText(soak))}</pre>` : '',
     `<section id="throughput">${throughput}</section>`,
@@ -285,9 +355,24 @@ export function renderSoakHtml(soak: SoakResult): string {
     `<section id="resources">${resources}${loop}</section>`,
     snapshots ? `<h2>Heap snapshots</h2><p>They open in Chrome DevTools (Memory panel, Load).</p><ul>${snapshots}</ul>` : '',
     `<h2>Intervals</h2>${htmlTable(
-      INTERVAL_COLUMNS.map((c) => ({ header: c.header, numeric: c.align === 'right' })),
-      thinIntervals(soak.intervals, 200).map((i) => ({ cells: intervalRow(i).map(escapeHtml) })),
+      intervalTable(soak).columns.map((c) => ({ header: c.header, numeric: c.align === 'right' })),
+      thinIntervals(soak.intervals, 200).map((i) => ({ cells: intervalTable(soak).row(i).map(escapeHtml) })),
     )}`,
   ].join('\n');
   return htmlPage({ title: `gwprof soak ${soak.runId}`, body });
+}
+
+/** A native gateway's memory over time: RSS and RssAnon after each calm, the trend the verdict reads, the harness's own. */
+function nativeMemoryChart(
+  chart: (id: string, title: string, yTitle: string, series: LineSeries[]) => string,
+  shown: readonly SoakInterval[],
+  trendValues: Array<number | null>,
+): string {
+  return chart('memory', 'Memory after each calm, from /proc (MB)', 'MB', [
+    { name: 'RssAnon after the calm', color: '#1f77b4', values: shown.map((i) => mbOrNull(i.nativeCalm?.rssAnonBytes ?? null)) },
+    { name: 'trend of RssAnon', color: '#1f77b4', dashed: true, values: trendValues },
+    { name: 'RSS after the calm', color: '#d62728', values: shown.map((i) => mbOrNull(i.nativeCalm?.rssBytes ?? null)) },
+    { name: 'harness RSS', color: '#7f7f7f', dashed: true, values: shown.map((i) => i.harnessRssBytes / MB) },
+    { name: 'harness heap after its GC', color: '#bcbd22', dashed: true, values: shown.map((i) => mbOrNull(i.harnessHeapAfterGcBytes ?? null)) },
+  ]);
 }

@@ -1,0 +1,98 @@
+/**
+ * End to end: `gwprof soak` of a native gateway, the compiled stub (fixtures/native-stub/stub-gateway.c)
+ * as a `cmd:` gateway with no preload. Its memory is read from /proc after each calm: a planted leak of
+ * 20,000 bytes per request at 200 req/s (16 MB per interval against a stub whose RssAnon is under
+ * 1 MB and does not move) must be called `leak` at that size, the same stub without it `no leak`, and
+ * a stub that exits mid-soak a crash. The three soaks run side by side, each on its own ports.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SoakResult } from '@gwprof/results';
+import { portArgs, portIsFree, repoRoot, runCli, stubScenario, tempDir } from './cli.js';
+
+const BASE_PORT = 4920;
+const dir = tempDir('soak-native');
+const binary = path.join(dir, 'stub-gateway');
+
+/** Six intervals of 5 s, each calm (1 s) after the 3 s warm-up: the six calms the verdict needs at the least. */
+async function soak(ports: number, runId: string, env: string[]): Promise<{ code: number | null; stdout: string; soak: SoakResult }> {
+  const gatewayEnv = env.flatMap((e) => ['--gateway-env', e]);
+  const result = await runCli([
+    'soak',
+    '--gateway',
+    `cmd:${binary}`,
+    ...stubScenario,
+    ...gatewayEnv,
+    '--rate',
+    '200',
+    '-d',
+    '30s',
+    '--interval',
+    '5s',
+    '--calm',
+    '1s',
+    '--warmup',
+    '3s',
+    '--no-color',
+    ...portArgs(ports),
+    '--out',
+    dir,
+    '--run-id',
+    runId,
+  ]);
+  expect(result.stderr).not.toMatch(/Error:/);
+  const record = JSON.parse(readFileSync(path.join(dir, runId, 'results.json'), 'utf8')) as SoakResult;
+  for (let port = ports; port <= ports + 4; port++) expect(await portIsFree(port)).toBe(true);
+  return { code: result.code, stdout: result.stdout, soak: record };
+}
+
+describe('gwprof soak of a native gateway (no preload)', () => {
+  beforeAll(() => {
+    execFileSync('cc', ['-O1', '-o', binary, path.join(repoRoot, 'fixtures', 'native-stub', 'stub-gateway.c')]);
+  });
+
+  it.concurrent('calls a planted leak of 20,000 bytes per request a leak at that size, from RssAnon after each calm (exit 1)', async () => {
+    const { code, stdout, soak: s } = await soak(BASE_PORT, 'leak', ['STUB_LEAK_BYTES=20000']);
+    expect(code).toBe(1);
+    expect(s.state).toBe('complete');
+    expect(s.intervals).toHaveLength(6);
+    // No preload: no heap, no forced GC, no snapshot; memory from /proc after every calm.
+    for (const interval of s.intervals) {
+      expect(interval.calm).toBeNull();
+      expect(interval.gateway).toBeNull();
+      expect(interval.nativeCalm!.rssAnonBytes!).toBeLessThanOrEqual(interval.nativeCalm!.rssBytes);
+    }
+    expect(s.snapshots).toEqual([]);
+    const analysis = s.analysis!;
+    expect(analysis.memoryMeasure).toBe('native-rss');
+    expect(analysis.verdict).toBe('leak');
+    const [anon] = analysis.trends;
+    expect(anon!.series).toBe('rssAnonAfterCalm');
+    expect(anon!.bytesPerRequest!.slope).toBeGreaterThan(18_000);
+    expect(anon!.bytesPerRequest!.slope).toBeLessThan(22_000);
+    expect(stdout).toMatch(/stands on RssAnon/);
+    expect(stdout).toMatch(/Verdict: LEAK/);
+    expect(readFileSync(path.join(dir, 'leak', 'summary.md'), 'utf8')).toMatch(/no forced GC exists for it/);
+  }, 60_000);
+
+  it.concurrent('calls the same stub without the leak no leak (exit 0)', async () => {
+    const { code, stdout, soak: s } = await soak(BASE_PORT + 10, 'clean', []);
+    expect(code).toBe(0);
+    expect(s.analysis!.verdict).toBe('no leak');
+    expect(s.analysis!.trends[0]!.bytesPerRequest!.high!).toBeLessThan(30);
+    expect(s.intervals.every((i) => i.requests.ok > 0 && i.requests.failed === 0)).toBe(true);
+    expect(stdout).toMatch(/Verdict: NO LEAK — RssAnon after the calm/);
+  }, 60_000);
+
+  it.concurrent('records a native gateway that dies mid-soak: its exit code and last log lines (exit 1)', async () => {
+    // About 5 s of load at 200 req/s, then the stub exits with code 3.
+    const { code, stdout, soak: s } = await soak(BASE_PORT + 20, 'crash', ['STUB_EXIT_AFTER=1000']);
+    expect(code).toBe(1);
+    expect(s.crash!.exitCode).toBe(3);
+    expect(s.crash!.logTail.join('\n')).toMatch(/exiting after 1000 requests/);
+    expect(s.analysis!.verdict).toBe('crash');
+    expect(stdout).toMatch(/The gateway died at .* \(exit code 3\)/);
+  }, 60_000);
+});
