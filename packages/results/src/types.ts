@@ -386,6 +386,8 @@ export interface ServicesRecord {
   subgraphs?: 'node' | 'native';
   timeoutSec: number;
   subgraphDelayMs: number;
+  /** `--subgraph-delay name=time,…`: per subgraph, instead of subgraphDelayMs (the others none); absent otherwise. */
+  subgraphDelaysMs?: Record<string, number>;
   subgraphPorts: Record<string, number>;
   gatewayPort: number;
 }
