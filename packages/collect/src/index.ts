@@ -29,6 +29,7 @@ export { LoadRecorder } from './load/recorder.js';
 export { startClosedLoop } from './load/closed-loop.js';
 export { startOpenLoop } from './load/open-loop.js';
 export { wireRequests, type WireRequests } from './load/http1-request.js';
+export { RequestTraces, type TraceSampling } from './load/request-traces.js';
 export { Http1Connection } from './load/http1-connection.js';
 export { ResponseParser } from './load/http1-response-parser.js';
 export { TreeUsageMeter, cpuSeconds } from './proc-stats.js';
