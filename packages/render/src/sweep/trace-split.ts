@@ -9,7 +9,7 @@ import { stepLabel } from './step-rows.js';
 export const TRACE_SPLIT_HEADERS = [
   'step',
   'requests',
-  'traced',
+  'n',
   'latency ms',
   'before 1st call',
   'subgraph critical path',
@@ -20,7 +20,7 @@ export const TRACE_SPLIT_HEADERS = [
 ];
 
 export const TRACE_SPLIT_NOTE =
-  'Means over the traced requests with subgraph calls, ms; the parts before the 1st call, on the critical path, in gaps and after the last answer add up to the latency (calls are clipped to their request; "clipped" is the most any request lost to the processes\' clocks disagreeing). The critical path is, at each moment, the call the gateway was waiting on (the one in flight that finished last); "parallel" is time with two or more calls in flight. docs/traces.md';
+  'Means over the traced requests with subgraph calls (all of them, and those at or above their 99th percentile of latency), ms; the parts before the 1st call, on the critical path, in gaps and after the last answer add up to the latency (calls are clipped to their request; "clipped" is the most any request lost to the processes\' clocks disagreeing). The critical path is, at each moment, the call the gateway was waiting on (the one in flight that finished last); "parallel" is time with two or more calls in flight. docs/traces.md';
 
 /** The split's rows: per traced step, its requests, then its p99 requests. */
 export function traceSplitRows(run: RunResult): string[][] {
