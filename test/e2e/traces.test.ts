@@ -66,6 +66,7 @@ describe('sweep --trace', () => {
       expect(request.calls.length).toBeGreaterThan(0);
       // Every reviews call holds the planted delay; the others do not.
       for (const call of request.calls) {
+        expect(call.bytes).toBeGreaterThan(0);
         if (call.subgraph === 'reviews') expect(call.endMs - call.startMs).toBeGreaterThanOrEqual(DELAY_MS - 1);
       }
     }

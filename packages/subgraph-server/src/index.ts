@@ -51,6 +51,9 @@ interface CachedDocument {
 
 const MAX_CACHED_DOCUMENTS = 1000;
 
+/** Each answer's body bytes, for the call log (a header passed to writeHead cannot be read back). */
+const answerBytes = new WeakMap<http.ServerResponse, number>();
+
 export async function startSubgraph(options: SubgraphOptions): Promise<http.Server[]> {
   const { schemas, name } = options;
   const host = options.host ?? '127.0.0.1';
@@ -78,7 +81,9 @@ export async function startSubgraph(options: SubgraphOptions): Promise<http.Serv
   const send = (res: http.ServerResponse, status: number, body: unknown, pad = ''): void => {
     // Before the value, not after it: a parser must skip leading whitespace, but may stop reading at the value's end.
     const payload = pad + JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) });
+    const bytes = Buffer.byteLength(payload);
+    answerBytes.set(res, bytes);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes });
     res.end(payload);
   };
 
@@ -147,7 +152,7 @@ function handlerCountingFor(name: string, handleGraphQL: HandleGraphQL, send: Se
       return;
     }
     requests++;
-    logTracedCall(calls, req.headers.traceparent, res, () => Number(res.getHeader('content-length') ?? 0));
+    logTracedCall(calls, req.headers.traceparent, res, () => answerBytes.get(res) ?? 0);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
