@@ -5,9 +5,12 @@
 // and this process's CPU over it from /proc/self/stat (all its threads: V8's GC helpers too).
 // Prints one JSON line.
 //
-//   node bench/dist/loadgen-engine.js --url http://127.0.0.1:4890/graphql --stream stub|varied [--engine closed|open] [--connections 10] [--rate 3000] [--warmup 3] [--seconds 15]
+// With --trace, every request carries a traceparent as in `sweep --trace`, sampled over the whole
+// window at the sweep's rule (what tracing costs the engine: bench/src/trace-cost.ts).
+//
+//   node bench/dist/loadgen-engine.js --url http://127.0.0.1:4890/graphql --stream stub|varied [--engine closed|open] [--connections 10] [--rate 3000] [--warmup 3] [--seconds 15] [--trace]
 import { readFileSync } from 'node:fs';
-import { LoadRecorder, RequestStream, startClosedLoop, startOpenLoop, wireRequests } from '@gwprof/collect';
+import { DEFAULTS, LoadRecorder, RequestStream, RequestTraces, startClosedLoop, startOpenLoop, wireRequests } from '@gwprof/collect';
 import { benchArgs } from './args.js';
 import { sleep } from './common.js';
 import { streamScenario } from './loadgen-streams.js';
@@ -21,6 +24,7 @@ const { values } = benchArgs({
     rate: { type: 'string', default: '1000' },
     warmup: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '15' },
+    trace: { type: 'boolean', default: false },
   },
 });
 
@@ -38,13 +42,21 @@ const seconds = Number(values.seconds);
 const scenario = streamScenario(values.stream);
 const recorder = new LoadRecorder(performance.now());
 const stream = new RequestStream(scenario);
-const common = { wire: wireRequests(values.url, stream.bodies), timeoutMs: 10_000, stream, recorder };
+const traces = values.trace ? new RequestTraces(DEFAULTS.traceSampling) : null;
+const common = {
+  wire: wireRequests(values.url, stream.bodies, { traced: traces !== null }),
+  timeoutMs: 10_000,
+  stream,
+  recorder,
+  ...(traces ? { traces } : {}),
+};
 const engine =
   values.engine === 'open'
     ? startOpenLoop({ ...common, rate: Number(values.rate), arrivals: 'poisson', maxInFlight: 1000, seed: 1 })
     : startClosedLoop({ ...common, connections: Number(values.connections) });
 const at = (second: number) => sleep(Math.max(0, recorder.startedAt + second * 1000 - performance.now()));
 await at(warmup);
+traces?.startSampling();
 const before = procCpuUs();
 await at(warmup + seconds);
 const after = procCpuUs();
@@ -66,6 +78,7 @@ process.stdout.write(
     cpuUserUs: cpu.user,
     cpuSystemUs: cpu.system,
     lagP99Ms: window.lagMs?.p99 ?? null,
+    traced: traces?.stopSampling().length ?? null,
   })}\n`,
 );
 process.exit(0);

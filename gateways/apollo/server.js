@@ -2,7 +2,7 @@
 // on Apollo Server's standalone HTTP server. Plain JavaScript: it is measured, so no loader.
 import { ApolloServer } from '@apollo/server';
 import { startStandaloneServer } from '@apollo/server/standalone';
-import { ApolloGateway, IntrospectAndCompose } from '@apollo/gateway';
+import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource } from '@apollo/gateway';
 
 const names = ['accounts', 'reviews', 'products', 'inventory'];
 const subgraphs = names.map((name) => {
@@ -11,7 +11,22 @@ const subgraphs = names.map((name) => {
   return { name, url };
 });
 
-const gateway = new ApolloGateway({ supergraphSdl: new IntrospectAndCompose({ subgraphs }) });
+// gwprof --trace (GWPROF_TRACE_CONTEXT=1): each subgraph call carries the incoming request's
+// traceparent. Apollo Gateway has no setting of its own for it; a data source's willSendRequest is
+// its documented way to set a subgraph request's headers. Off, the gateway is exactly its default.
+class TraceContextDataSource extends RemoteGraphQLDataSource {
+  willSendRequest({ request, kind, incomingRequestContext }) {
+    if (kind !== 'incoming operation') return;
+    const traceparent = incomingRequestContext.request.http?.headers.get('traceparent');
+    if (traceparent) request.http?.headers.set('traceparent', traceparent);
+  }
+}
+const traceContext = process.env.GWPROF_TRACE_CONTEXT === '1';
+
+const gateway = new ApolloGateway({
+  supergraphSdl: new IntrospectAndCompose({ subgraphs }),
+  ...(traceContext ? { buildService: ({ url }) => new TraceContextDataSource({ url }) } : {}),
+});
 const server = new ApolloServer({ gateway });
 const { url } = await startStandaloneServer(server, {
   listen: { host: '127.0.0.1', port: Number(process.env.PORT ?? 4000) },

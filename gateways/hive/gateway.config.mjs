@@ -5,4 +5,9 @@
 // Port, host and --fork are on the command line (see packages/collect/src/gateways/hive.ts).
 // Nothing phones home: usage reporting and tracing are only on with Hive/Apollo tokens or
 // --opentelemetry, and none are given.
-export const gatewayConfig = {};
+// gwprof --trace (GWPROF_TRACE_CONTEXT=1): Hive Gateway's propagateHeaders setting forwards each
+// request's traceparent to its subgraph calls (no OpenTelemetry SDK, no spans, no exporter).
+const traceContext = process.env.GWPROF_TRACE_CONTEXT === '1';
+export const gatewayConfig = traceContext
+  ? { propagateHeaders: { fromClientToSubgraphs: ({ request }) => ({ traceparent: request.headers.get('traceparent') ?? undefined }) } }
+  : {};

@@ -143,3 +143,5 @@ export {
 } from './bisect/bisect-plan.js';
 export { pointNoise, RANGE_CONFIDENCE, STEP_FAMILY_ERROR, type PointNoise } from './bisect/bisect-noise.js';
 export { analyzeBisection, confirmationOf, planOf, reproduceArgs } from './bisect/bisect-analysis.js';
+export { SLOWEST_SHOWN, meanSplit, stepTraceSplit, traceSplits } from './traces/trace-split.js';
+export { splitRequest, type RequestParts } from './traces/request-split.js';

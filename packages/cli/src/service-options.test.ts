@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { addServiceOptions, serviceArgs, type ServiceFlags } from './service-options.js';
+import { addServiceOptions, serviceArgs, serviceOptions, type ServiceFlags } from './service-options.js';
 
 const parse = (argv: string[]): ServiceFlags => addServiceOptions(new Command().exitOverride()).parse(argv, { from: 'user' }).opts<ServiceFlags>();
 
@@ -22,5 +22,20 @@ describe('serviceArgs', () => {
     const options = addServiceOptions(new Command()).options.map((o) => o.long!);
     const named = serviceArgs(parse(given)).filter((arg) => arg.startsWith('--'));
     expect(options.filter((o) => !named.includes(o))).toEqual(['--out', '--run-id', '--no-color']);
+  });
+});
+
+describe('--subgraph-delay', () => {
+  it('takes one delay for every subgraph, or one per subgraph named, and forwards either as given', () => {
+    expect(serviceOptions(parse(['--subgraph-delay', '5ms'])).subgraphDelayMs).toBe(5);
+    const named = parse(['--subgraph-delay', 'reviews=0.1s, accounts=3']);
+    expect(named.subgraphDelay).toEqual({ reviews: 100, accounts: 3 });
+    expect(serviceOptions(named)).toMatchObject({ subgraphDelayMs: 0, subgraphDelaysMs: { reviews: 100, accounts: 3 } });
+    expect(parse(serviceArgs(named)).subgraphDelay).toEqual({ reviews: 100, accounts: 3 });
+  });
+
+  it('refuses an entry that is not name=time', () => {
+    expect(() => parse(['--subgraph-delay', 'reviews=1=2'])).toThrow(/not name=time/);
+    expect(() => parse(['--subgraph-delay', 'reviews=fast'])).toThrow(/duration/);
   });
 });

@@ -2,14 +2,15 @@
  * The flags sweep and compare share: the services around the gateway, the request timeout,
  * profiling interval and where runs go. Declared once so the two commands cannot drift apart.
  */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULTS } from '@gwprof/collect';
 import { parseDuration, parsePort, parsePortList, parsePositiveNumber, parseSize } from './options.js';
 import { subgraphPortsFrom } from './defaults.js';
 
 export interface ServiceFlags {
   timeout: number;
-  subgraphDelay: number;
+  /** One delay for every subgraph, or per subgraph by name (the others none). */
+  subgraphDelay: number | Record<string, number>;
   subgraphPorts: number[];
   gatewayPort: number;
   gatewayCpus?: number;
@@ -35,8 +36,8 @@ export function addServiceOptions(command: Command, { profiling = true } = {}): 
     )
     .option(
       '--subgraph-delay <time>',
-      'fixed delay per subgraph request, to emulate the network (5ms, 0.1s; a bare number is milliseconds)',
-      parseDuration('--subgraph-delay', 0.001, { allowZero: true }),
+      'fixed delay per subgraph request, to emulate the network (5ms, 0.1s; a bare number is milliseconds), or per subgraph: reviews=100ms,accounts=5ms (the others none)',
+      parseSubgraphDelay,
       DEFAULTS.subgraphDelayMs,
     )
     .addOption(
@@ -91,7 +92,8 @@ function addProfilingOptions(command: Command): void {
 export function serviceOptions(flags: ServiceFlags) {
   return {
     timeoutSec: flags.timeout,
-    subgraphDelayMs: flags.subgraphDelay,
+    subgraphDelayMs: typeof flags.subgraphDelay === 'number' ? flags.subgraphDelay : 0,
+    ...(typeof flags.subgraphDelay === 'number' ? {} : { subgraphDelaysMs: flags.subgraphDelay }),
     subgraphPorts: subgraphPortsFrom(flags.subgraphPorts),
     gatewayPort: flags.gatewayPort,
     ...(flags.gatewayCpus !== undefined ? { gatewayCpus: flags.gatewayCpus } : {}),
@@ -113,7 +115,7 @@ export function serviceOptions(flags: ServiceFlags) {
 export function serviceArgs(flags: ServiceFlags): string[] {
   const given: Array<[string, string | number | undefined]> = [
     ['--timeout', flags.timeout],
-    ['--subgraph-delay', flags.subgraphDelay],
+    ['--subgraph-delay', subgraphDelayArg(flags.subgraphDelay)],
     ['--subgraphs', flags.subgraphs],
     ['--subgraph-ports', flags.subgraphPorts.join(',')],
     ['--gateway-port', flags.gatewayPort],
@@ -124,4 +126,26 @@ export function serviceArgs(flags: ServiceFlags): string[] {
     ['--heap-sampling', flags.heapSampling],
   ];
   return given.flatMap(([flag, value]) => (value === undefined ? [] : [flag, String(value)]));
+}
+
+const delayOf = parseDuration('--subgraph-delay', 0.001, { allowZero: true });
+
+/** `5ms` for every subgraph, or `reviews=100ms,accounts=5ms` for those named (their names are checked once the subgraphs are known). */
+export function parseSubgraphDelay(value: string): number | Record<string, number> {
+  if (!value.includes('=')) return delayOf(value);
+  return Object.fromEntries(
+    value.split(',').map((entry) => {
+      const [name, time, extra] = entry.split('=').map((part) => part.trim());
+      if (!name || time === undefined || extra !== undefined) throw new InvalidArgumentError(`--subgraph-delay: "${entry}" is not name=time (reviews=100ms)`);
+      return [name, delayOf(time)];
+    }),
+  );
+}
+
+function subgraphDelayArg(delay: number | Record<string, number>): string | number {
+  return typeof delay === 'number'
+    ? delay
+    : Object.entries(delay)
+        .map(([name, ms]) => `${name}=${ms}ms`)
+        .join(',');
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { colorWanted } from './color.js';
 import { BUILT_IN_SPECS } from './gateway-specs.js';
 import { Command, Option } from 'commander';
-import { DEFAULTS, SCENARIOS, findK6, runSweep, type SweepOptions } from '@gwprof/collect';
+import { DEFAULTS, SCENARIOS, TRACE_CONTEXT_ENV, findK6, runSweep, type SweepOptions } from '@gwprof/collect';
 import { publishRun } from '@gwprof/publish';
 import { allocationFramesNote, renderAllocationTable, renderBucketTable, renderCapacityLines, renderStepTable, runUnattributedLines } from '@gwprof/render';
 import { EXIT, GwprofError, writeJsonAtomic, type LoadShape, type RunResult, type Slo } from '@gwprof/results';
@@ -43,6 +43,7 @@ interface SweepFlags extends ServiceFlags {
   profiler: 'inspector' | 'clinic' | '0x';
   engine: 'gwprof' | 'k6';
   k6?: string;
+  trace: boolean;
 }
 
 export function sweepCommand(): Command {
@@ -119,6 +120,11 @@ export function sweepCommand(): Command {
         .default('gwprof'),
     )
     .option('--k6 <path>', 'the k6 binary for --engine k6 (default: k6 on PATH)')
+    .option(
+      '--trace',
+      `a W3C traceparent on every request, the built-in gateways forwarding it; per step, where ${DEFAULTS.traceSampling.perWindow} sampled requests' time went: before the first subgraph call, the subgraph critical path, gaps, after the last answer (docs/traces.md)`,
+      false,
+    )
     .addOption(
       new Option('--profiler <kind>', 'inspector: V8 sampler per step (flame graph and buckets per step); clinic or 0x: wrap the gateway for the whole run')
         .choices(['inspector', 'clinic', '0x'])
@@ -143,7 +149,8 @@ function sweepOptions(flags: SweepFlags, gatewaySource: string | undefined, sign
     ...(scenario?.gatewayMemoryMB !== undefined && services.gatewayMemoryMB === undefined ? { gatewayMemoryMB: scenario.gatewayMemoryMB } : {}),
     ...gatewayOf(flags.gateway, gatewaySource, chosen),
     ...(flags.gatewayPid !== undefined ? { gatewayPid: flags.gatewayPid } : {}),
-    gatewayEnv: flags.gatewayEnv ?? {},
+    gatewayEnv: { ...(flags.gatewayEnv ?? {}), ...(flags.trace ? { [TRACE_CONTEXT_ENV]: '1' } : {}) },
+    ...(flags.trace ? { trace: traceSampling(flags) } : {}),
     scenarioName: chosen.name,
     levels: levelsOf(flags, flags.concurrency ?? [...(flags.quick || !scenario ? preset.concurrency : scenario.concurrency)]),
     ...(flags.rate === 'auto' ? { autoRate: { arrivals: flags.arrivals, maxInFlight: flags.maxInFlight } } : {}),
@@ -161,6 +168,12 @@ function sweepOptions(flags: SweepFlags, gatewaySource: string | undefined, sign
     signal,
     onProgress: (line, final) => progress.update(line, final),
   };
+}
+
+/** --trace's sample; k6 sends requests of its own, without a traceparent. */
+function traceSampling(flags: SweepFlags): { perSecond: number; perWindow: number } {
+  if (flags.engine === 'k6') throw new GwprofError("--trace needs gwprof's own engine: leave out --engine k6");
+  return { ...DEFAULTS.traceSampling };
 }
 
 /** The steps' loads: the --rate list (open loop), or connections (closed loop). */

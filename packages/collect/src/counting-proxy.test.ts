@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startCountingProxy, type CountingProxy } from './counting-proxy.js';
 import { freePort } from './ports.js';
+import type { CallLogPage } from '@gwprof/subgraph-server';
 
 /** A subgraph stand-in: echoes the method, path, a header and the body it got, with a status of its own. */
 function upstream(): Promise<http.Server> {
@@ -58,5 +59,37 @@ describe('the counting proxy', () => {
     const response = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', body: '{}' });
     expect(response.status).toBe(502);
     expect(((await response.json()) as { errors: Array<{ message: string }> }).errors[0]!.message).toMatch(/could not reach the subgraph/);
+  });
+
+  it('logs the calls of sampled traces, with their trace id, times and answer bytes, and empties its log when read', async () => {
+    const target = await upstream();
+    closing.push(target);
+    const port = await freePort();
+    const proxy = await startCountingProxy('things', port, (target.address() as AddressInfo).port);
+    closing.push(proxy.server);
+    const traceId = 'ab'.repeat(16);
+    const send = (flags: string) =>
+      fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers: { traceparent: `00-${traceId}-${'cd'.repeat(8)}-${flags}` }, body: '{}' }).then(
+        (r) => r.text(),
+      );
+    const before = performance.timeOrigin + performance.now();
+    const body = await send('01');
+    await send('00');
+    await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', body: '{}' });
+    const after = performance.timeOrigin + performance.now();
+    const read = async () => (await (await fetch(`http://127.0.0.1:${port}/__gwprof/calls`)).json()) as CallLogPage;
+    const page = await read();
+    expect(page.name).toBe('things');
+    expect(page.dropped).toBe(0);
+    expect(page.calls).toHaveLength(1);
+    const call = page.calls[0]!;
+    expect(call.traceId).toBe(traceId);
+    expect(call.bytes).toBe(Buffer.byteLength(body));
+    expect(call.start).toBeGreaterThanOrEqual(before);
+    expect(call.end).toBeGreaterThanOrEqual(call.start);
+    expect(call.end).toBeLessThanOrEqual(after);
+    expect((await read()).calls).toEqual([]);
+    // Every request was forwarded and counted, traced or not.
+    expect(proxy.requests()).toBe(3);
   });
 });

@@ -63,6 +63,11 @@ export const DEFAULTS = {
   gatewayPort: 4000,
   subgraphPorts: DEFAULT_SUBGRAPH_PORTS,
   subgraphDelayMs: 0,
+  /**
+   * `--trace`: the window's requests whose subgraph calls are logged and split: the first 25 sent in
+   * each second, at most 500 a step (about 200 kB of results.json a step with the demo's 7 calls a request).
+   */
+  traceSampling: { perSecond: 25, perWindow: 500 },
   timeoutSec: 10,
   /** Longest wait, before a step, for the gateway to work off the previous one. */
   settleSec: 30,

@@ -13,7 +13,7 @@ import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import { processTree } from './proc-stats.js';
 import { hasListener, pidListeningOn } from './listening-pid.js';
 import { lastMeaningfulLine } from './gateway-log-line.js';
-import type { GatewayAdapter, GatewayContext } from './gateways/types.js';
+import { TRACE_CONTEXT_ENV, type GatewayAdapter, type GatewayContext } from './gateways/types.js';
 import { GwprofError } from '@gwprof/results';
 
 export interface GatewayStartOptions {
@@ -219,7 +219,9 @@ export function oneLineReason(error: Error, max = 300): string {
 export async function startGateway(options: GatewayStartOptions): Promise<RunningGateway> {
   const { adapter, port, logger } = options;
   await assertPortFree(port, `gateway ${adapter.spec}`);
-  const baseEnv = gatewayEnvironment(port, options.subgraphUrls);
+  // Whether it forwards trace context is part of how a gateway is built (legacy Mesh bakes its headers in).
+  const traced: Record<string, string> = options.extraEnv[TRACE_CONTEXT_ENV] === '1' ? { [TRACE_CONTEXT_ENV]: '1' } : {};
+  const baseEnv = { ...gatewayEnvironment(port, options.subgraphUrls), ...traced };
   const node = options.node ? nodeShim(options.node, options.callgrind) : null;
   const context: GatewayContext = { port, subgraphUrls: options.subgraphUrls, env: baseEnv, runDir: options.runDir, logger, node: node ?? process.execPath };
   const t0 = performance.now();

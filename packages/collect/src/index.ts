@@ -11,6 +11,7 @@ export { findK6 } from './k6/k6-engine.js';
 export { recordFinishedRunsComparison } from './compare/finished-runs.js';
 export { DEFAULTS, SCENARIOS, SEED_QUERY, VARIED_QUERY, type ScenarioFiles } from './defaults.js';
 export { SUBGRAPH_NAMES, type SubgraphName } from './gateways/index.js';
+export { TRACE_CONTEXT_ENV } from './gateways/types.js';
 export { TOOL_VERSION } from './version.js';
 export { makeRunId } from './run-folder.js';
 // Building blocks for the benchmarks (bench/): the same machinery the sweep uses.
@@ -28,6 +29,7 @@ export { LoadRecorder } from './load/recorder.js';
 export { startClosedLoop } from './load/closed-loop.js';
 export { startOpenLoop } from './load/open-loop.js';
 export { wireRequests, type WireRequests } from './load/http1-request.js';
+export { RequestTraces, type TraceSampling } from './load/request-traces.js';
 export { Http1Connection } from './load/http1-connection.js';
 export { ResponseParser } from './load/http1-response-parser.js';
 export { TreeUsageMeter, cpuSeconds } from './proc-stats.js';

@@ -23,6 +23,7 @@ export function servicesRecord(options: ServiceOptions & { timeoutSec: number },
     subgraphs: nativeSubgraphs ? 'native' : 'node',
     timeoutSec: options.timeoutSec,
     subgraphDelayMs: options.subgraphDelayMs,
+    ...(options.subgraphDelaysMs ? { subgraphDelaysMs: options.subgraphDelaysMs } : {}),
     subgraphPorts: options.subgraphPorts,
     gatewayPort: options.gatewayPort,
   };

@@ -15,7 +15,7 @@ import { pidListeningOn } from './listening-pid.js';
 import { assertPortFree, freePort, waitForPort } from './ports.js';
 import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import type { ScenarioSubgraph } from './scenario-file.js';
-import { countRequests, type RunningSubgraphs, type SubgraphViews } from './subgraphs.js';
+import { countRequests, takeCalls, type RunningSubgraphs, type SubgraphViews } from './subgraphs.js';
 
 const START_TIMEOUT_MS = 60_000;
 const ANSWER_TIMEOUT_MS = 5_000;
@@ -70,6 +70,12 @@ export async function startScenarioSubgraphs(options: StartOptions): Promise<Sub
       urls: Object.fromEntries(options.subgraphs.map((s) => [s.name, urlOf(s)])),
       pidOf: (name) => pids.get(name) ?? null,
       requestCounts: allCounted ? countRequests(Object.fromEntries(options.subgraphs.map((s) => [s.name, portOf(s)]))) : null,
+      // Only the proxied ones log calls; the others are reported unlogged.
+      takeCalls: async () => {
+        const proxiedPorts = Object.fromEntries(options.subgraphs.filter((s) => s.proxy).map((s) => [s.name, portOf(s)]));
+        const pages = await takeCalls(proxiedPorts)();
+        return Object.fromEntries(options.subgraphs.map((s) => [s.name, pages[s.name] ?? null]));
+      },
       helperPids: (): Record<string, number> => {
         const proxy = processes.get('counting-proxy');
         return proxy ? { 'counting proxy': proxy.pid } : {};

@@ -78,6 +78,7 @@ export function openSession(options: SessionOptions): Session {
         ownSubgraphs: options.ownSubgraphs ?? null,
         nativeSubgraphs: options.nativeSubgraphs ?? null,
         subgraphDelayMs: options.subgraphDelayMs,
+        ...(options.subgraphDelaysMs ? { subgraphDelaysMs: options.subgraphDelaysMs } : {}),
         gatewayPort: options.gatewayPort,
         profiler: options.profiler,
         onProgress: options.onProgress,

@@ -8,6 +8,7 @@ import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import { subgraphsDir } from './paths.js';
 import { SUBGRAPH_NAMES, type SubgraphName } from './gateways/types.js';
 import { GwprofError } from '@gwprof/results';
+import type { CallLogPage } from '@gwprof/subgraph-server';
 
 export const DEFAULT_SUBGRAPH_PORTS: Record<SubgraphName, number> = { accounts: 4001, reviews: 4002, products: 4003, inventory: 4004 };
 
@@ -21,6 +22,11 @@ export interface RunningSubgraphs {
    * file's own subgraphs: not gwprof's code, and not proxied).
    */
   requestCounts: (() => Promise<Record<string, number>>) | null;
+  /**
+   * The calls of traced requests each subgraph logged since the last take (call-log.ts), emptying
+   * the logs; a subgraph that keeps no log is null. Absent where none can be read.
+   */
+  takeCalls?: () => Promise<Record<string, CallLogPage | null>>;
   /** Harness processes that serve them beside the subgraphs themselves (gwprof's counting proxy), by name. */
   helperPids?: () => Record<string, number>;
   stop(): Promise<void>;
@@ -40,6 +46,21 @@ export function countRequests(ports: Record<string, number>): () => Promise<Reco
   };
 }
 
+/** Each subgraph's (or counting proxy's) traced calls since the last take, from /__gwprof/calls; null where it keeps no log (the native subgraphs). */
+export function takeCalls(ports: Record<string, number>): () => Promise<Record<string, CallLogPage | null>> {
+  return async () => {
+    const pages: Record<string, CallLogPage | null> = {};
+    await Promise.all(
+      Object.keys(ports).map(async (name) => {
+        const response = await fetch(`http://127.0.0.1:${ports[name]}/__gwprof/calls`, { signal: AbortSignal.timeout(5000) });
+        const page = response.ok ? ((await response.json().catch(() => null)) as CallLogPage | null) : null;
+        pages[name] = page && Array.isArray(page.calls) ? page : null;
+      }),
+    );
+    return pages;
+  };
+}
+
 /**
  * gwprof subgraphs somebody else started (`gwprof up`, for a gateway measured by URL): their
  * request counts over HTTP and, when a local process listens on their port, their pid. When none
@@ -49,7 +70,7 @@ export async function attachSubgraphs(ports: Record<SubgraphName, number>): Prom
   const requestCounts = countRequests(ports);
   const everyPid = readdirSync('/proc').map(Number).filter(Number.isInteger);
   const pids = Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, pidListeningOn(ports[name], everyPid)])) as Record<SubgraphName, number | null>;
-  return { urls: urlsOf(ports), pidOf: (name) => pids[name as SubgraphName] ?? null, requestCounts, stop: async () => undefined };
+  return { urls: urlsOf(ports), pidOf: (name) => pids[name as SubgraphName] ?? null, requestCounts, takeCalls: takeCalls(ports), stop: async () => undefined };
 }
 
 /** The subgraphs as each gateway sees them: the run's addresses, and a comparison's candidate's own (null otherwise). */
@@ -67,12 +88,17 @@ export async function startSubgraphs(options: {
   ports: Record<SubgraphName, number>;
   candidatePorts?: Record<SubgraphName, number> | null;
   delayMs: number;
+  /** Per subgraph by name, instead of delayMs (the others none). */
+  delaysMs?: Record<string, number>;
   cpus: string | null;
   registry: ProcessRegistry;
   logger: (name: SubgraphName) => Logger;
   /** The native subgraphs' binary (native-subgraphs.ts), or null for the Node ones. */
   nativeBinary?: string | null;
 }): Promise<SubgraphViews> {
+  const unknown = Object.keys(options.delaysMs ?? {}).filter((name) => !(SUBGRAPH_NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new GwprofError(`--subgraph-delay: no subgraph ${unknown.join(', ')} (the demo's are ${SUBGRAPH_NAMES.join(', ')})`);
+  const delayOf = (name: SubgraphName): number => (options.delaysMs ? (options.delaysMs[name] ?? 0) : options.delayMs);
   const portsOf = (name: SubgraphName): number[] => [options.ports[name], ...(options.candidatePorts ? [options.candidatePorts[name]] : [])];
   for (const name of SUBGRAPH_NAMES) for (const port of portsOf(name)) await assertPortFree(port, `subgraph ${name}`);
   const processes = {} as Record<SubgraphName, ManagedProcess>;
@@ -83,7 +109,7 @@ export async function startSubgraphs(options: {
       command: options.nativeBinary ?? process.execPath,
       args: options.nativeBinary ? [name] : [path.join(subgraphsDir, name, 'dist', 'main.js')],
       cpus: options.cpus,
-      env: { ...process.env, PORT: portsOf(name).join(','), SUBGRAPH_DELAY_MS: String(options.delayMs), NODE_OPTIONS: '' },
+      env: { ...process.env, PORT: portsOf(name).join(','), SUBGRAPH_DELAY_MS: String(delayOf(name)), NODE_OPTIONS: '' },
       logger: options.logger(name),
     });
   }
@@ -101,6 +127,7 @@ export async function startSubgraphs(options: {
     urls: urlsOf(ports),
     pidOf: (name) => processes[name as SubgraphName]?.pid ?? null,
     requestCounts: countRequests(ports),
+    takeCalls: takeCalls(ports),
     stop,
   });
   return { subgraphs: view(options.ports), candidate: options.candidatePorts ? view(options.candidatePorts) : null };

@@ -30,6 +30,8 @@ export type ProfilerKind = 'inspector' | 'clinic' | '0x' | 'none';
 /** Where and how the services around the gateway run: shared by sweep and compare. */
 export interface ServiceOptions {
   subgraphDelayMs: number;
+  /** Per subgraph by name, instead of subgraphDelayMs (the others none): a slow subgraph planted. */
+  subgraphDelaysMs?: Record<string, number>;
   subgraphPorts: Record<SubgraphName, number>;
   /** A comparison's candidate's own subgraph addresses (the same processes, counted apart). */
   candidateSubgraphPorts?: Record<SubgraphName, number>;
@@ -134,6 +136,7 @@ export async function startTestBed(options: {
   /** The demo's subgraphs in Rust (their binary), for a native gateway's fan-out; null or absent: the Node ones. */
   nativeSubgraphs?: string | null;
   subgraphDelayMs: number;
+  subgraphDelaysMs?: Record<string, number>;
   gatewayPort: number;
   profiler: ProfilerKind;
   onProgress: (line: string, final: boolean) => void;
@@ -167,6 +170,7 @@ export async function startTestBed(options: {
           ports: options.subgraphPorts,
           candidatePorts: options.candidateSubgraphPorts ?? null,
           delayMs: options.subgraphDelayMs,
+          ...(options.subgraphDelaysMs ? { delaysMs: options.subgraphDelaysMs } : {}),
           cpus: resources.cpuPlan.others,
           registry,
           logger: (name) => logs.forProcess(`subgraph-${name}`),

@@ -7,7 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadLabel, readRunResult, writeRunResult, type RunResult } from '@gwprof/results';
-import { DEFAULT_BUCKET_RULES, analyzeCapacity, analyzeRateCapacity, sweepOutcome } from '@gwprof/analysis';
+import { DEFAULT_BUCKET_RULES, analyzeCapacity, analyzeRateCapacity, sweepOutcome, traceSplits } from '@gwprof/analysis';
 import { renderReportHtml, renderSummaryMarkdown } from '@gwprof/render';
 import { publishStepProfiles, type RulesChoice } from './step-profile.js';
 
@@ -29,6 +29,7 @@ export async function publishRun(runDir: string, rules: RulesChoice = BUILT_IN_R
     steps,
     capacity: rateSweep ? null : analyzeCapacity(run.steps, { minSuccess: run.config.minSuccess, timeoutSec: run.config.timeoutSec }),
     rateCapacity: rateSweep ? analyzeRateCapacity(run.steps, run.config.slo) : null,
+    ...(run.steps.some((step) => step.traces) ? { traceSplits: traceSplits(run.steps) } : {}),
   };
   writeRunResult(runDir, run);
   const summary = path.join(runDir, 'summary.md');

@@ -8,6 +8,7 @@
 import type { InstructionBatch, InstructionDesign, InstructionMoves, InstructionProfileRecord, InstructionSide } from './instruction-types.js';
 import type { FailureCounts, FailureSample } from './failures.js';
 import type { ExitCode } from './exit-codes.js';
+import type { StepTraceSplit, TraceSample } from './trace-types.js';
 
 export const RESULTS_SCHEMA_VERSION = 3;
 
@@ -230,6 +231,8 @@ export interface StepRecord {
   /** Every process of the harness and the cores of both sides; absent in older results. */
   harness?: HarnessUse;
   profile?: StepProfile;
+  /** `--trace`: the window's traced requests and their subgraph calls; absent without it. */
+  traces?: TraceSample;
   series: SeriesPoint[];
   steadiness: Steadiness;
 }
@@ -383,6 +386,8 @@ export interface ServicesRecord {
   subgraphs?: 'node' | 'native';
   timeoutSec: number;
   subgraphDelayMs: number;
+  /** `--subgraph-delay name=time,…`: per subgraph, instead of subgraphDelayMs (the others none); absent otherwise. */
+  subgraphDelaysMs?: Record<string, number>;
   subgraphPorts: Record<string, number>;
   gatewayPort: number;
 }
@@ -530,6 +535,8 @@ export interface RunAnalysis extends RunOutcome {
   capacity: CapacityAnalysis | null;
   /** A rate sweep's capacity (knee on rate, highest rate under the SLO); null for a concurrency sweep. */
   rateCapacity: RateCapacity | null;
+  /** `--trace`: per traced step, where its requests' time went; absent otherwise. */
+  traceSplits?: StepTraceSplit[];
 }
 
 /** Capacity read from a fixed-rate ladder. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type http from 'node:http';
 import { buildSchema } from 'graphql';
-import { paddingFrom, startSubgraph } from './index.js';
+import { type CallLogPage, paddingFrom, startSubgraph } from './index.js';
 
 const schemas = { fed1: buildSchema('type Query { hello: String }'), fed2: buildSchema('type Query { hello: String form: String }') };
 let servers: http.Server[] = [];
@@ -46,5 +46,17 @@ describe('startSubgraph', () => {
     expect(JSON.parse(padded)).toEqual(JSON.parse(plain));
     expect(padded.trimStart()).toBe(plain);
     expect(() => paddingFrom('4797:5000')).toThrow(/"4797:5000" is not port=bytes/);
+  });
+
+  it('logs the calls of sampled traces with the bytes of their answers, and empties the log when read', async () => {
+    servers = await startSubgraph({ name: 'test', schemas, ports: [4795] });
+    const traceparent = `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01`;
+    const answer = await (
+      await fetch('http://127.0.0.1:4795/graphql', { method: 'POST', headers: { traceparent }, body: JSON.stringify({ query: '{ hello }' }) })
+    ).text();
+    expect((await post(4795)).status).toBe(200);
+    const page = (await (await fetch('http://127.0.0.1:4795/__gwprof/calls')).json()) as CallLogPage;
+    expect(page.calls.map((call) => [call.traceId, call.bytes])).toEqual([['ab'.repeat(16), Buffer.byteLength(answer)]]);
+    expect(((await (await fetch('http://127.0.0.1:4795/__gwprof/calls')).json()) as CallLogPage).calls).toEqual([]);
   });
 });

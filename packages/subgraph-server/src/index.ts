@@ -2,7 +2,8 @@
  * A minimal HTTP GraphQL server for the federation subgraphs.
  * Plain node:http + graphql-js with a document cache, so the subgraphs stay cheap
  * and never become the bottleneck of a gateway benchmark. It counts the requests it
- * serves (GET /__gwprof/stats) so the harness can report fan-out. It may listen on
+ * serves (GET /__gwprof/stats) so the harness can report fan-out, and logs the calls of traced
+ * requests (GET /__gwprof/calls, call-log.ts) so it can say where a request's time went. It may listen on
  * several ports and counts each port's requests apart: two gateways measured at once
  * each get their own port, so each one's fan-out is its own. It serves each subgraph in two forms
  * of the same schema: POST /graphql as Federation 1 (`extend type … @key`, which legacy Mesh needs)
@@ -10,8 +11,10 @@
  */
 import http from 'node:http';
 import { parse, validate, execute, type DocumentNode, type GraphQLSchema, type GraphQLError } from 'graphql';
+import { CallLog, logTracedCall } from './call-log.js';
 
 export { DATA_SET } from './data-set.js';
+export * from './call-log.js';
 
 /** What makes a subgraph's SDL Federation 2: the link to the spec and the directives it uses. */
 export const FED2_LINK =
@@ -48,6 +51,9 @@ interface CachedDocument {
 
 const MAX_CACHED_DOCUMENTS = 1000;
 
+/** Each answer's body bytes, for the call log (a header passed to writeHead cannot be read back). */
+const answerBytes = new WeakMap<http.ServerResponse, number>();
+
 export async function startSubgraph(options: SubgraphOptions): Promise<http.Server[]> {
   const { schemas, name } = options;
   const host = options.host ?? '127.0.0.1';
@@ -75,7 +81,9 @@ export async function startSubgraph(options: SubgraphOptions): Promise<http.Serv
   const send = (res: http.ServerResponse, status: number, body: unknown, pad = ''): void => {
     // Before the value, not after it: a parser must skip leading whitespace, but may stop reading at the value's end.
     const payload = pad + JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) });
+    const bytes = Buffer.byteLength(payload);
+    answerBytes.set(res, bytes);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes });
     res.end(payload);
   };
 
@@ -118,15 +126,20 @@ export async function startSubgraph(options: SubgraphOptions): Promise<http.Serv
 
 type Send = (res: http.ServerResponse, status: number, body: unknown, pad?: string) => void;
 
-/** One port's request handler, with that port's own count of GraphQL requests. */
+/** One port's request handler, with that port's own count of GraphQL requests and its own log of traced calls. */
 type HandleGraphQL = (form: keyof SubgraphSchemas, raw: string, res: http.ServerResponse) => Promise<void>;
 
 function handlerCountingFor(name: string, handleGraphQL: HandleGraphQL, send: Send): http.RequestListener {
   let requests = 0;
+  const calls = new CallLog(name);
   return (req, res) => {
     const url = req.url ?? '/';
     if (req.method === 'GET' && url.startsWith('/__gwprof/stats')) {
       send(res, 200, { name, requests });
+      return;
+    }
+    if (req.method === 'GET' && url.startsWith('/__gwprof/calls')) {
+      send(res, 200, calls.take());
       return;
     }
     if (req.method === 'GET' && url.startsWith('/health')) {
@@ -139,6 +152,7 @@ function handlerCountingFor(name: string, handleGraphQL: HandleGraphQL, send: Se
       return;
     }
     requests++;
+    logTracedCall(calls, req.headers.traceparent, res, () => answerBytes.get(res) ?? 0);
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {

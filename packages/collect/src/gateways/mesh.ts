@@ -7,18 +7,30 @@
  * Each launch builds in a folder of its own, gateways/mesh/.work/<pid>-<n>/ (inside the gateway's
  * folder so the artifacts still resolve its node_modules), so two runs never share a `.mesh/`.
  */
-import { copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gatewayDir } from '../paths.js';
 import { resolvePackageFile, resolveVersions } from './package-versions.js';
 import { runToCompletion } from './run-to-completion.js';
-import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
+import { TRACE_CONTEXT_ENV, type GatewayAdapter, type GatewayContext, type GatewayLaunch } from './types.js';
 
 const meshDir = gatewayDir('mesh');
 const workRoot = path.join(meshDir, '.work');
 /** Work folders older than this are from runs that died without cleaning up. */
 const STALE_MS = 24 * 3600_000;
 let launches = 0;
+
+/**
+ * The config as shipped; with gwprof --trace, each source's handler also sends the incoming
+ * request's traceparent with its calls (the handler's operationHeaders, interpolated from the request).
+ */
+export function meshConfig(shipped: string, traceContext: boolean): string {
+  if (!traceContext) return shipped;
+  return shipped.replace(
+    /^( +)endpoint: (.*)$/gm,
+    (line, indent: string) => `${line}\n${indent}operationHeaders:\n${indent}  traceparent: "{context.headers['traceparent']}"`,
+  );
+}
 
 function removeStaleWork(): void {
   let entries: string[];
@@ -49,11 +61,12 @@ export function meshGateway(): GatewayAdapter {
     packageVersions: () =>
       resolveVersions(meshDir, ['@graphql-mesh/cli', '@graphql-mesh/graphql', '@graphql-mesh/runtime', '@graphql-tools/delegate', 'graphql']),
     async prepare(context: GatewayContext): Promise<void> {
-      const key = JSON.stringify(context.subgraphUrls);
+      const traceContext = context.env[TRACE_CONTEXT_ENV] === '1';
+      const key = JSON.stringify([context.subgraphUrls, traceContext]);
       if (builtFor === key) return;
       removeStaleWork();
       mkdirSync(workDir, { recursive: true });
-      copyFileSync(path.join(meshDir, '.meshrc.yaml'), path.join(workDir, '.meshrc.yaml'));
+      writeFileSync(path.join(workDir, '.meshrc.yaml'), meshConfig(readFileSync(path.join(meshDir, '.meshrc.yaml'), 'utf8'), traceContext));
       await runToCompletion('mesh build', process.execPath, [bin(), 'build', '--fileType', 'js', '--dir', workDir], {
         cwd: workDir,
         env: { ...process.env, ...context.env },

@@ -9,11 +9,18 @@ import type { GatewayBuild } from '@gwprof/results';
 export const SUBGRAPH_NAMES = ['accounts', 'reviews', 'products', 'inventory'] as const;
 export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
 
+/**
+ * Set to 1 in a gateway's environment when gwprof traces (`--trace`): the built-in gateways then
+ * forward each request's `traceparent` to their subgraph calls, each by its own setting; a `cmd:`
+ * gateway may read it too (docs/traces.md).
+ */
+export const TRACE_CONTEXT_ENV = 'GWPROF_TRACE_CONTEXT';
+
 export interface GatewayContext {
   port: number;
   /** The demo's four for the built-in gateways; a scenario file's own for `cmd:` gateways. */
   subgraphUrls: Record<string, string>;
-  /** PORT and SUBGRAPH_<NAME>_URL, as given to every gateway process. */
+  /** PORT and SUBGRAPH_<NAME>_URL, as given to every gateway process, and TRACE_CONTEXT_ENV when tracing. */
   env: Record<string, string>;
   /** The run folder: adapters may write generated files under it. */
   runDir: string;

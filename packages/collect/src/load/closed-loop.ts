@@ -11,6 +11,7 @@ import type { WireRequests } from './http1-request.js';
 import type { Completion, LoadRecorder } from './recorder.js';
 import type { RequestStream } from './request-stream.js';
 import type { LoadEngine } from './load-engine.js';
+import type { RequestTraces } from './request-traces.js';
 
 export interface ClosedLoopOptions {
   /** The stream's requests, encoded for the gateway. */
@@ -24,6 +25,8 @@ export interface ClosedLoopOptions {
    * connection. Default: the listening socket on the wire's port (load goes to loopback only).
    */
   acceptQueue?: () => number;
+  /** A traceparent on every request (the wire must be encoded traced), and the window's sample. */
+  traces?: RequestTraces;
 }
 
 /** After a connection-level failure, wait this long before the next request so a dead server is not hammered in a tight loop. */
@@ -31,7 +34,7 @@ const SOCKET_ERROR_PAUSE_MS = 10;
 
 export function startClosedLoop(options: ClosedLoopOptions): LoadEngine {
   const inFlight = new InFlight(options.timeoutMs);
-  const { wire, recorder, stream } = options;
+  const { wire, recorder, stream, traces } = options;
   let stopped = false;
   let answered = 0;
   const onTimeout = (at: number, timeout: Completion) => !stopped && recorder.onTimedOut(at, timeout);
@@ -40,15 +43,21 @@ export function startClosedLoop(options: ClosedLoopOptions): LoadEngine {
   const run = (connection: Http1Connection): Promise<void> =>
     new Promise((finished) => {
       let first = true;
+      let sentAt = 0;
+      /** The request outstanding's trace number when it is sampled, 0 otherwise. */
+      let sampled = 0;
       const next = (): void => {
         if (stopped) {
           finished();
           return;
         }
         const request = stream.take();
-        const sentAt = performance.now();
+        sentAt = performance.now();
         recorder.onSend(sentAt);
-        exchange(connection, wire.messages[request.index]!, request, stream, inFlight, sentAt, onTimeout, ended);
+        const message = wire.messages[request.index]!;
+        if (traces) sampled = traces.stamp(message, wire.traceAt!, sentAt);
+        exchange(connection, message, request, stream, inFlight, sentAt, onTimeout, ended);
+        traces?.release(wire, request.index, connection);
       };
       const ended = (completion: Completion | null, at: number): void => {
         if (stopped) {
@@ -59,6 +68,7 @@ export function startClosedLoop(options: ClosedLoopOptions): LoadEngine {
         first = false;
         if (completion) recorder.onComplete(at, completion);
         else recorder.onSettled();
+        if (sampled !== 0 && completion?.ok) traces!.onAnswered(sampled, sentAt, at);
         if (completion && !completion.ok && (completion.kind === 'socketErrors' || completion.kind === 'protocolErrors'))
           setTimeout(next, SOCKET_ERROR_PAUSE_MS);
         else next();

@@ -85,6 +85,11 @@ export class Http1Connection {
     return this.handler !== null;
   }
 
+  /** True while the socket still holds bytes written to it: they have not all gone to the kernel yet. */
+  get writePending(): boolean {
+    return this.socket !== null && this.socket.writableLength > 0;
+  }
+
   /** Sends one encoded request; `handler` hears of its response or its failure, exactly once. */
   send(message: Buffer, handler: ResponseHandler): void {
     if (this.handler) throw new Error('a request is already outstanding on this connection');

@@ -1,8 +1,11 @@
 /**
  * The requests of a stream as the bytes that go on the wire, encoded once per step: request line,
  * headers and body in one buffer, written with one call. The headers are the ones undici sent
- * before, in the same order, so a gateway sees the same requests as in earlier runs.
+ * before, in the same order, so a gateway sees the same requests as in earlier runs. Traced
+ * (`--trace`), a `traceparent` header comes first, at the same offset in every request, where each
+ * request's trace id is written just before it is sent (request-traces.ts).
  */
+import { TRACEPARENT_PLACEHOLDER } from './request-traces.js';
 
 /** What every request carries, whichever engine sends it (k6's exported script too). */
 export const REQUEST_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
@@ -12,6 +15,8 @@ export interface WireRequests {
   host: string;
   port: number;
   messages: Buffer[];
+  /** Traced: where each message's trace id begins (the same offset in all); absent: no traceparent. */
+  traceAt?: number;
 }
 
 /** Where requests go: the host and port to connect to, the Host header and the request target. */
@@ -23,9 +28,12 @@ interface RequestTarget {
 }
 
 /** Each body as a whole POST request to `url`: made once by whoever starts the load, sent by every connection. */
-export function wireRequests(url: string, bodies: readonly string[]): WireRequests {
+export function wireRequests(url: string, bodies: readonly string[], { traced = false } = {}): WireRequests {
   const target = requestTarget(url);
-  return { host: target.host, port: target.port, messages: encodeRequests(target, bodies) };
+  const requestLine = `POST ${target.path} HTTP/1.1\r\n`;
+  const wire = { host: target.host, port: target.port, messages: encodeRequests(requestLine, target, bodies, traced) };
+  // The line is latin1 (a URL's path is ASCII once parsed): its length is its bytes'.
+  return traced ? { ...wire, traceAt: requestLine.length + TRACEPARENT_PLACEHOLDER.indexOf('00-') + 3 } : wire;
 }
 
 function requestTarget(url: string): RequestTarget {
@@ -39,13 +47,14 @@ function requestTarget(url: string): RequestTarget {
   };
 }
 
-function encodeRequests(target: RequestTarget, bodies: readonly string[]): Buffer[] {
+function encodeRequests(requestLine: string, target: RequestTarget, bodies: readonly string[], traced: boolean): Buffer[] {
   const headers = Object.entries(REQUEST_HEADERS)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
+  const traceparent = traced ? TRACEPARENT_PLACEHOLDER : '';
   return bodies.map((body) => {
     const bytes = Buffer.from(body);
-    const head = `POST ${target.path} HTTP/1.1\r\nhost: ${target.hostHeader}\r\nconnection: keep-alive\r\n${headers}content-length: ${bytes.length}\r\n\r\n`;
+    const head = `${requestLine}${traceparent}host: ${target.hostHeader}\r\nconnection: keep-alive\r\n${headers}content-length: ${bytes.length}\r\n\r\n`;
     return Buffer.concat([Buffer.from(head, 'latin1'), bytes]);
   });
 }

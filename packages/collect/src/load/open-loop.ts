@@ -13,6 +13,7 @@ import type { WireRequests } from './http1-request.js';
 import type { Completion, LoadRecorder } from './recorder.js';
 import type { RequestStream } from './request-stream.js';
 import type { LoadEngine } from './load-engine.js';
+import type { RequestTraces } from './request-traces.js';
 
 export type Arrivals = 'poisson' | 'uniform';
 
@@ -20,6 +21,9 @@ export type Arrivals = 'poisson' | 'uniform';
 interface Sender {
   connection: Http1Connection;
   ended: ExchangeDone;
+  /** Its request's latency start, and its trace number when sampled (0 otherwise). */
+  startedAt: number;
+  sampled: number;
 }
 
 export interface OpenLoopOptions {
@@ -34,6 +38,8 @@ export interface OpenLoopOptions {
   recorder: LoadRecorder;
   /** Seed of the Poisson schedule, so a step's arrivals can be replayed. */
   seed?: number;
+  /** A traceparent on every request (the wire must be encoded traced), and the window's sample. */
+  traces?: RequestTraces;
 }
 
 /** Intended send times, ms after the start: exponential gaps (Poisson) or equal ones. */
@@ -49,7 +55,7 @@ export function arrivalSchedule(rate: number, arrivals: Arrivals, seed = 1): () 
 export function startOpenLoop(options: OpenLoopOptions): LoadEngine {
   const next = arrivalSchedule(options.rate, options.arrivals, options.seed);
   const inFlight = new InFlight(options.timeoutMs);
-  const { wire, recorder, stream } = options;
+  const { wire, recorder, stream, traces } = options;
   const connections: Sender[] = [];
   /** The connections with no request outstanding, the one used last on top. */
   const idle: Sender[] = [];
@@ -73,7 +79,10 @@ export function startOpenLoop(options: OpenLoopOptions): LoadEngine {
         idle.push(sender);
         if (completion) recorder.onComplete(at, completion);
         else recorder.onSettled();
+        if (sender.sampled !== 0 && completion?.ok) traces!.onAnswered(sender.sampled, sender.startedAt, at);
       },
+      startedAt: 0,
+      sampled: 0,
     };
     connections.push(sender);
     return sender;
@@ -88,7 +97,11 @@ export function startOpenLoop(options: OpenLoopOptions): LoadEngine {
     recorder.onSend(now, now - intendedAt);
     const request = stream.take();
     const sender = idle.pop() ?? newSender();
-    exchange(sender.connection, wire.messages[request.index]!, request, stream, inFlight, intendedAt, onTimeout, sender.ended);
+    const message = wire.messages[request.index]!;
+    sender.startedAt = intendedAt;
+    if (traces) sender.sampled = traces.stamp(message, wire.traceAt!, now);
+    exchange(sender.connection, message, request, stream, inFlight, intendedAt, onTimeout, sender.ended);
+    traces?.release(wire, request.index, sender.connection);
   };
 
   // Wakes at the next intended send time and sends everything that is due.

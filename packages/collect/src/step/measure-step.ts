@@ -15,12 +15,14 @@ import type { LoadEngine } from '../load/load-engine.js';
 import { startOpenLoop } from '../load/open-loop.js';
 import { LoadRecorder } from '../load/recorder.js';
 import { RequestStream } from '../load/request-stream.js';
+import { RequestTraces } from '../load/request-traces.js';
 import { attributeAllocations } from './allocation-attribution.js';
 import { CpuSampler } from './gateway-cpu.js';
 import { settleGateway, type Settled } from './settle.js';
 import { buildStepRecord } from './step-record.js';
 import type { StepContext, WarmupResult, WindowResult } from './step-types.js';
 import { StepTimeline } from './timeline.js';
+import { openTraceWindow } from './trace-window.js';
 import { openWindowProbes } from './window-probes.js';
 
 export type { StepContext, StepGateway, StepSettings, WarmupResult, WindowResult } from './step-types.js';
@@ -30,13 +32,13 @@ export async function measureStep(ctx: StepContext): Promise<StepRecord | null> 
   const { settings } = ctx;
   const started = await startLoad(ctx);
   if (!started) return null;
-  const { startedAt, settle, recorder, engine, timeline } = started;
+  const { startedAt, settle, recorder, engine, timeline, traces } = started;
   let warmup: WarmupResult;
   let window: WindowResult;
   try {
     warmup = await warmUp(ctx, timeline, recorder, engine);
     if (settings.signal.aborted) return null;
-    window = await measureWindow(ctx, timeline, recorder, engine);
+    window = await measureWindow(ctx, timeline, recorder, engine, traces);
     if (settings.signal.aborted) return null;
     const attribution = window.measurements.profile?.heap ? await attributeAllocations(ctx, timeline, recorder) : undefined;
     if (attribution) window.measurements.profile!.heap!.attribution = attribution;
@@ -49,15 +51,17 @@ export async function measureStep(ctx: StepContext): Promise<StepRecord | null> 
 /** Settles the gateway, then starts the step's load and its timeline; null when interrupted while settling. */
 async function startLoad(
   ctx: StepContext,
-): Promise<{ startedAt: string; settle: Settled; recorder: LoadRecorder; engine: LoadEngine; timeline: StepTimeline } | null> {
+): Promise<{ startedAt: string; settle: Settled; recorder: LoadRecorder; engine: LoadEngine; timeline: StepTimeline; traces: RequestTraces | null } | null> {
   const settle = ctx.settled ?? (await settleBefore(ctx));
   if (ctx.settings.signal.aborted) return null;
   // A settle made before this call (a comparison's) is still the step's start: startedAt + settleSec is the load's.
   const { startedAt } = settle;
   const recorder = new LoadRecorder(performance.now());
-  const engine = startEngine(ctx, recorder);
+  // k6 sends its own requests: no traceparent (the CLI refuses --trace with it).
+  const traces = ctx.settings.trace && ctx.settings.engine?.kind !== 'k6' ? new RequestTraces(ctx.settings.trace) : null;
+  const engine = startEngine(ctx, recorder, traces);
   const timeline = new StepTimeline(recorder, new CpuSampler(ctx.gateway.pid), ctx.settings.signal);
-  return { startedAt, settle, recorder, engine, timeline };
+  return { startedAt, settle, recorder, engine, timeline, traces };
 }
 
 /** Waits for the gateway (and the other gateways of a comparison) to work off what came before. */
@@ -119,7 +123,7 @@ function finish(
     gatewayExit: ctx.gateway.exitReason(),
   });
   if (record.warnings.length > 0) ctx.logs.harness.warn({ step: ctx.id, warnings: record.warnings }, 'step warnings');
-  return record;
+  return window.traces ? { ...record, traces: window.traces } : record;
 }
 
 /** Load on, discarded, until throughput stops trending (or the maximum); the gateway's death ends it. */
@@ -148,9 +152,16 @@ async function warmUp(ctx: StepContext, timeline: StepTimeline, recorder: LoadRe
 }
 
 /** The measured window: probes open at its first second and close at its last. */
-async function measureWindow(ctx: StepContext, timeline: StepTimeline, recorder: LoadRecorder, engine: LoadEngine): Promise<WindowResult> {
+async function measureWindow(
+  ctx: StepContext,
+  timeline: StepTimeline,
+  recorder: LoadRecorder,
+  engine: LoadEngine,
+  traces: RequestTraces | null,
+): Promise<WindowResult> {
   const { settings } = ctx;
   const start = timeline.seconds;
+  const traceWindow = traces && settings.trace ? openTraceWindow(traces, settings.trace, ctx.subgraphs) : null;
   const probes = await openWindowProbes({
     gatewayPid: ctx.gateway.pid,
     gatewayAlive: () => ctx.gateway.isRunning(),
@@ -177,8 +188,11 @@ async function measureWindow(ctx: StepContext, timeline: StepTimeline, recorder:
     const stop = settings.signal.aborted || !ctx.gateway.isRunning();
     if (decision.done || stop) {
       const inFlightAtEnd = recorder.inFlight;
+      // Sampling ends with the window, before the probes take their time to close.
+      const traced = traceWindow ? await traceWindow.close() : null;
       const measurements = await probes.close();
       return {
+        ...(traced ? { traces: traced } : {}),
         start,
         seconds,
         limitedBy: decision.done ? decision.limitedBy : 'duration',
@@ -194,7 +208,7 @@ function progress(ctx: StepContext, text: string): void {
   ctx.settings.onProgress(`${ctx.label ? `${ctx.label} ` : ''}${loadLabel(ctx.load)} ${text}`, false);
 }
 
-function startEngine(ctx: StepContext, recorder: LoadRecorder): LoadEngine {
+function startEngine(ctx: StepContext, recorder: LoadRecorder, traces: RequestTraces | null): LoadEngine {
   const engine = ctx.settings.engine;
   if (engine?.kind === 'k6') {
     return startK6Engine({
@@ -208,7 +222,13 @@ function startEngine(ctx: StepContext, recorder: LoadRecorder): LoadEngine {
     });
   }
   const stream = new RequestStream(ctx.scenario);
-  const common = { wire: wireRequests(ctx.gateway.url, stream.bodies), timeoutMs: ctx.settings.timeoutSec * 1000, stream, recorder };
+  const common = {
+    wire: wireRequests(ctx.gateway.url, stream.bodies, { traced: traces !== null }),
+    timeoutMs: ctx.settings.timeoutSec * 1000,
+    stream,
+    recorder,
+    ...(traces ? { traces } : {}),
+  };
   if (ctx.load.kind === 'closed') return startClosedLoop({ ...common, connections: ctx.load.concurrency });
   // The seed makes a step's arrivals the same every time the step runs.
   return startOpenLoop({ ...common, rate: ctx.load.targetRps, arrivals: ctx.load.arrivals, maxInFlight: ctx.load.maxInFlight, seed: ctx.load.targetRps });

@@ -1,5 +1,5 @@
 /** What one step is given and what its phases return: shared by the step's files, sweep and compare. */
-import type { LoadShape, StepTiming } from '@gwprof/results';
+import type { LoadShape, StepTiming, TraceSample } from '@gwprof/results';
 import type { Scenario } from '../scenario.js';
 import type { RunLogs } from '../log.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
@@ -8,6 +8,7 @@ import type { StepGateway } from '../gateway-process.js';
 
 export type { StepGateway } from '../gateway-process.js';
 import type { Settled } from './settle.js';
+import type { TraceSampling } from '../load/request-traces.js';
 import type { WindowMeasurements } from './window-probes.js';
 
 /** What a step needs to know: the load and validation settings shared by sweep and compare. */
@@ -33,6 +34,11 @@ export interface StepSettings {
   allocationAttribution?: { rewarmSec: number; seconds: number } | null;
   /** Longest wait for the gateway to go quiet before the step, s. */
   settleSec: number;
+  /**
+   * `--trace`: a traceparent on every request, and how many of the window's are sampled for where
+   * their time went (StepRecord.traces); absent or null: no traceparent is sent.
+   */
+  trace?: TraceSampling | null;
   /** Who sends the load: gwprof's own engines (default), or a local k6 running the exported script. */
   engine?: { kind: 'gwprof' } | { kind: 'k6'; k6: string };
   /** Aborted on Ctrl-C / SIGTERM. */
@@ -78,4 +84,6 @@ export interface WindowResult {
   note: string | null;
   inFlightAtEnd: number;
   measurements: WindowMeasurements;
+  /** `--trace`: the window's traced requests and their calls. */
+  traces?: TraceSample;
 }

@@ -1,3 +1,4 @@
+import { traceSplitHtml } from './trace-split.js';
 import { failureDetail } from '@gwprof/analysis';
 import type { RateCapacity, RunResult, StepRecord } from '@gwprof/results';
 import { hasBuckets } from './bucket-rows.js';
@@ -348,7 +349,10 @@ export function renderReportHtml(run: RunResult, opts: ReportHtmlOptions = {}): 
       bucketsSection(run, opts.topFunctions ?? 10),
       allocationSection(run),
       capacitySection(run),
+      traceSplitHtml(run),
       environmentSection(run),
-    ].join('\n'),
+    ]
+      .filter(Boolean)
+      .join('\n'),
   });
 }

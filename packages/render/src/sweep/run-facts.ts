@@ -32,7 +32,12 @@ export function configFacts(config: RunConfig): Fact[] {
         ]),
     { label: 'Minimum success', value: thresholdPercent(config.minSuccess) },
     { label: 'Request timeout', value: `${config.timeoutSec} s` },
-    { label: 'Subgraph delay', value: `${config.subgraphDelayMs} ms` },
+    {
+      label: 'Subgraph delay',
+      value: config.subgraphDelaysMs
+        ? `${keyValues(Object.fromEntries(Object.entries(config.subgraphDelaysMs).map(([n, ms]) => [n, `${ms} ms`])))}, the others none`
+        : `${config.subgraphDelayMs} ms`,
+    },
     { label: 'Subgraph ports', value: keyValues(config.subgraphPorts) },
     { label: 'Gateway port', value: String(config.gatewayPort) },
     {

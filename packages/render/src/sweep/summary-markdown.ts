@@ -28,6 +28,7 @@ import {
 import { stepAnalysisOf } from './step-analysis.js';
 import { formatMarkdownTable } from '../text-table.js';
 import { renderTopFunctionsMarkdown } from './top-functions.js';
+import { traceSplitMarkdown } from './trace-split.js';
 
 const SAMPLE_MESSAGE_MAX = 300;
 
@@ -229,6 +230,7 @@ export function renderSummaryMarkdown(run: RunResult): string {
     topFunctionsSection(run),
     allocationSection(run),
     capacitySection(run),
+    traceSplitMarkdown(run),
     flameGraphsSection(run),
     ['## Configuration', '', factsMarkdownTable(configFacts(run.config))],
     ['## Environment', '', factsMarkdownTable(environmentFacts(run.environment))],

@@ -1,0 +1,76 @@
+/**
+ * The subgraph calls of gwprof's traced requests, as a subgraph (or the counting proxy in front of
+ * one) saw them: each call that carried a W3C `traceparent` with the sampled flag, with its trace
+ * id, when it arrived and when its answer was written (ms on the machine's clock: every process's
+ * `performance.timeOrigin + performance.now()`, so the load engine's times compare with them) and
+ * the bytes of the answer. The harness takes them after each measured window (GET /__gwprof/calls,
+ * which also empties the log). Bounded: past `capacity` calls, further ones are only counted.
+ */
+
+/** One subgraph call of a traced request. */
+export interface LoggedCall {
+  traceId: string;
+  /** ms since the epoch, sub-millisecond: when the request reached the subgraph. */
+  start: number;
+  /** ms since the epoch: when its answer was written. */
+  end: number;
+  /** Bytes of the answer's body. */
+  bytes: number;
+}
+
+/** What GET /__gwprof/calls answers. */
+export interface CallLogPage {
+  name: string;
+  calls: LoggedCall[];
+  /** Traced calls not kept since the last page, the log being full. */
+  dropped: number;
+}
+
+/** The most calls a log keeps between two reads: a traced window's calls, with room to spare. */
+export const CALL_LOG_CAPACITY = 50_000;
+
+/** `00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>`: the trace id when the sampled flag is set, null otherwise. */
+export function sampledTraceId(header: string | string[] | undefined): string | null {
+  if (typeof header !== 'string' || header.length < 55 || header.charCodeAt(2) !== 0x2d) return null;
+  const flags = Number.parseInt(header.slice(53, 55), 16);
+  if (!(flags & 1)) return null;
+  return header.slice(3, 35);
+}
+
+export function epochMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+export class CallLog {
+  private calls: LoggedCall[] = [];
+  private dropped = 0;
+
+  constructor(
+    private readonly name: string,
+    private readonly capacity = CALL_LOG_CAPACITY,
+  ) {}
+
+  add(call: LoggedCall): void {
+    if (this.calls.length < this.capacity) this.calls.push(call);
+    else this.dropped++;
+  }
+
+  /** The calls logged since the last read, and the log emptied. */
+  take(): CallLogPage {
+    const page = { name: this.name, calls: this.calls, dropped: this.dropped };
+    this.calls = [];
+    this.dropped = 0;
+    return page;
+  }
+}
+
+/**
+ * Logs the call `req` is, when it carries a sampled trace: from now until `res` has been written.
+ * `bytes` reads the answer's size once it is written.
+ */
+export function logTracedCall(log: CallLog, traceparent: string | string[] | undefined, res: import('node:http').ServerResponse, bytes: () => number): void {
+  const traceId = sampledTraceId(traceparent);
+  if (traceId === null) return;
+  const start = epochMs();
+  res.once('finish', () => log.add({ traceId, start, end: epochMs(), bytes: bytes() }));
+}

@@ -1,0 +1,106 @@
+/**
+ * End to end: `sweep --trace` on Apollo Gateway over the real subgraphs, with 80 ms planted in the
+ * reviews subgraph alone. The traced requests' split must put that delay on the subgraph critical
+ * path under reviews, by its size (80 ms for each round of reviews calls the gateway waited on), leave
+ * the gateway's own parts small, and add up to the measured latency.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { RunResult, TracedRequest } from '@gwprof/results';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type CliResult, portArgs, runCli, tempDir } from './cli.js';
+
+const BASE_PORT = 4800;
+const DELAY_MS = 80;
+let result: CliResult;
+let run: RunResult;
+let runDir: string;
+
+/** Rounds of reviews calls in a request: groups of calls to it that overlap, one after another. */
+function reviewsRounds(request: TracedRequest): number {
+  const calls = request.calls.filter((call) => call.subgraph === 'reviews').sort((a, b) => a.startMs - b.startMs);
+  let rounds = 0;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const call of calls) {
+    if (call.startMs >= end) rounds++;
+    end = Math.max(end, call.endMs);
+  }
+  return rounds;
+}
+
+describe('sweep --trace', () => {
+  beforeAll(async () => {
+    const out = tempDir('traces');
+    result = await runCli([
+      'sweep',
+      '--gateway',
+      'apollo',
+      '-c',
+      '2',
+      '-d',
+      '3',
+      '-w',
+      '1',
+      '--trace',
+      '--subgraph-delay',
+      `reviews=${DELAY_MS}ms`,
+      '--no-profile',
+      '--no-allocation-attribution',
+      '--out',
+      out,
+      '--run-id',
+      'e2e',
+      ...portArgs(BASE_PORT),
+    ]);
+    runDir = path.join(out, 'e2e');
+    run = JSON.parse(readFileSync(path.join(runDir, 'results.json'), 'utf8')) as RunResult;
+  }, 120_000);
+
+  it('traces the window’s requests and finds every subgraph call of theirs, the gateway forwarding the trace context', () => {
+    expect(result.code, result.stderr).toBe(0);
+    const sample = run.steps[0]!.traces!;
+    expect(sample.requests.length).toBeGreaterThan(10);
+    expect(sample.unlogged).toEqual([]);
+    expect(sample.droppedCalls).toBe(0);
+    for (const request of sample.requests) {
+      expect(request.calls.length).toBeGreaterThan(0);
+      // Every reviews call holds the planted delay; the others do not.
+      for (const call of request.calls) {
+        expect(call.bytes).toBeGreaterThan(0);
+        if (call.subgraph === 'reviews') expect(call.endMs - call.startMs).toBeGreaterThanOrEqual(DELAY_MS - 1);
+      }
+    }
+  });
+
+  it('puts the planted delay on the critical path under reviews, by its size, and the parts add up to the latency', () => {
+    const split = run.analysis!.traceSplits![0]!;
+    expect(split.missing).toBeNull();
+    const all = split.all!;
+    const requests = run.steps[0]!.traces!.requests;
+    const rounds = requests.reduce((sum, request) => sum + reviewsRounds(request), 0) / requests.length;
+    expect(rounds).toBeGreaterThanOrEqual(1);
+    // 80 ms a round of reviews calls, plus what a reviews call costs beside the delay (a few ms at c=2).
+    expect(all.criticalPathMs.reviews!).toBeGreaterThanOrEqual(DELAY_MS * rounds - 1);
+    expect(all.criticalPathMs.reviews!).toBeLessThanOrEqual(DELAY_MS * rounds + 20);
+    // The rest of the latency is small beside it: the other subgraphs and the gateway's own parts.
+    const others = Object.entries(all.criticalPathMs).filter(([name]) => name !== 'reviews');
+    const rest = others.reduce((sum, [, ms]) => sum + ms, 0) + all.beforeFirstCallMs + all.gapsMs + all.afterLastCallMs;
+    expect(rest).toBeLessThan(all.criticalPathMs.reviews! / 2);
+    // The parts add up to the mean latency (means of exact per-request sums, rounded to µs each).
+    const parts = all.beforeFirstCallMs + Object.values(all.criticalPathMs).reduce((a, b) => a + b, 0) + all.gapsMs + all.afterLastCallMs;
+    expect(Math.abs(parts - all.latencyMs)).toBeLessThan(0.05);
+    // The engine's and the subgraphs' clocks agree: at most 2 ms of any request's calls fell outside it.
+    expect(all.maxClippedMs).toBeLessThan(2);
+    // The traced latencies are the step's: their mean within 25% of the window's.
+    expect(all.latencyMs).toBeGreaterThan(run.steps[0]!.latencyMs!.mean * 0.75);
+    expect(all.latencyMs).toBeLessThan(run.steps[0]!.latencyMs!.mean * 1.25);
+  });
+
+  it('shows the split in summary.md and the slowest requests’ waterfalls in index.html', () => {
+    const summary = readFileSync(path.join(runDir, 'summary.md'), 'utf8');
+    expect(summary).toContain('## Where the time went (traced requests)');
+    expect(summary).toMatch(/\| c=2 \| all \| \d+ \|/);
+    const html = readFileSync(path.join(runDir, 'index.html'), 'utf8');
+    expect((html.match(/<svg class="chart waterfall"/g) ?? []).length).toBe(5);
+  });
+});
