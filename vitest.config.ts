@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two groups, one after the other. `unit`: tests that start nothing that measures (pure functions,
+ * README's test command: two groups, one after the other. `unit`: tests that start nothing that measures (pure functions,
  * parsers, tiny servers on their own ports), in parallel on every core. `e2e`: tests that start
  * gateways, subgraphs and load on fixed loopback ports and measure them, one file at a time on a
  * machine the unit tests have left: two files at once would share ports and the cores they measure.
+ * The long end-to-end tests (`*.long.test.ts`) are a tier of their own, `pnpm test:long`
+ * (vitest.long.config.ts), which .ci/run runs after this command.
  */
 const unitFiles = [
   'packages/*/src/**/*.test.ts',
@@ -19,6 +21,9 @@ const unitFiles = [
   'test/leak-fixtures.test.ts',
 ];
 
+/** The long tier's: run by `pnpm test:long`, never by README's test command. */
+export const longFiles = 'test/**/*.long.test.ts';
+
 export default defineConfig({
   // The gateway preload and what it shares are CommonJS TypeScript (.cts), which Vite leaves alone by default.
   oxc: { include: /\.([cm]?ts|[jt]sx)$/ },
@@ -30,7 +35,7 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: unitFiles, sequence: { groupOrder: 0 } } },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: unitFiles, fileParallelism: false, sequence: { groupOrder: 1 } },
+        test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [...unitFiles, longFiles], fileParallelism: false, sequence: { groupOrder: 1 } },
       },
     ],
   },

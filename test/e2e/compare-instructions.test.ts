@@ -1,46 +1,16 @@
 /**
  * End to end: `gwprof compare --measure instructions`, each side's gateway under callgrind, with
- * effects so large that the verdict is certain: the same stub on both sides is no change, a stub
- * that runs several times its own instructions in a planted loop is a regression, and a compiled
- * (non-Node) stub is counted without V8 flags and says so. Error rates on small changes belong to
+ * effects so large that the verdict is certain: the same stub on both sides is no change, and a
+ * compiled (non-Node) stub is counted without V8 flags and says so. A stub that runs several times
+ * its own instructions in a planted loop, a regression found where it is, is
+ * compare-instructions.long.test.ts's (`pnpm test:long`). Error rates on small changes belong to
  * the benchmark (docs/validation/compare-instructions.md).
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PublishedCompare } from '@gwprof/results';
-import { portArgs, portIsFree, repoRoot, runCli, stubGateway, stubScenario, tempDir } from './cli.js';
-
-const BASE_PORT = 4660;
-const ports = [...portArgs(BASE_PORT), '--candidate-port', String(BASE_PORT + 5)];
-const workPreload = path.join(repoRoot, 'fixtures', 'work-per-request.cjs');
-// The stub's work per request settles within a hundred requests; batches of 20 are enough for a 4× effect.
-const short = [
-  '--measure',
-  'instructions',
-  '--warmup-requests',
-  '100',
-  '--batch-requests',
-  '20',
-  '--batches-per-epoch',
-  '1',
-  '--min-epochs',
-  '3',
-  '--budget',
-  '8',
-];
-
-async function compare(args: string[], runId: string): Promise<{ code: number | null; stdout: string; compare: PublishedCompare }> {
-  const out = tempDir(`instr-${runId}`);
-  const result = await runCli(['compare', ...args, ...short, '--no-color', '--out', out, '--run-id', runId, ...ports]);
-  if (result.code === 2) throw new Error(`compare failed: ${result.stderr}\n${result.stdout}`);
-  return { code: result.code, stdout: result.stdout, compare: JSON.parse(readFileSync(path.join(out, runId, 'compare.json'), 'utf8')) as PublishedCompare };
-}
-
-function v8EventLogs(dir: string): string[] {
-  return readdirSync(dir).filter((name) => /^isolate-.*-v8\.log$/.test(name));
-}
+import { portIsFree, repoRoot, runCli, stubGateway, stubScenario, tempDir } from './cli.js';
+import { BASE_PORT, compare, ports } from './compare-instructions-run.js';
 
 describe('gwprof compare --measure instructions', () => {
   it('says no change for the same Node gateway on both sides, counted in batches after a GC, and names what it measured', async () => {
@@ -71,53 +41,6 @@ describe('gwprof compare --measure instructions', () => {
     expect(stdout).toMatch(/It cannot see: kernel and system-call time/);
     for (const port of [0, 1, 2, 3, 4, 5].map((i) => BASE_PORT + i)) expect(await portIsFree(port)).toBe(true);
   }, 300_000);
-
-  it.each([
-    { where: 'one more pair with callers kept', flags: [], callEdges: false },
-    { where: "the verdict's own last epoch, stacks guessed from its call edges (--where-from-epochs)", flags: ['--where-from-epochs'], callEdges: true },
-  ])(
-    "calls a planted loop of several times the request's own instructions a regression, exit 1, and finds it from $where",
-    async ({ flags, callEdges }) => {
-      const v8LogsBefore = v8EventLogs(repoRoot);
-      // About 200 instructions an iteration at V8's baseline tiers: 10,000 iterations add some 2 M to the stub's 0.4 M.
-      const { code, compare: c } = await compare(
-        [
-          '--baseline',
-          stubGateway,
-          '--candidate',
-          stubGateway,
-          ...stubScenario,
-          '--candidate-env',
-          `NODE_OPTIONS=--require ${workPreload}`,
-          '--candidate-env',
-          'GWPROF_WORK_ITERATIONS=10000',
-          ...flags,
-        ],
-        callEdges ? 'work-epochs' : 'work',
-      );
-      expect(code).toBe(1);
-      expect(c.analysis.verdict).toBe('regression');
-      expect(c.analysis.levels[0]!.decision!.relativeChange).toBeGreaterThan(2);
-      // Where the instructions went: the planted loop on top, by about what it
-      // costs (133 instructions an iteration, measured apart: docs/validation/compare-instructions.md),
-      // in the bucket the CPU profile gives it (preloaded into the gateway: its own code); with callers kept, none of it by a guess.
-      const moves = c.analysis.levels[0]!.instructionMoves!;
-      expect(moves.callEdges ?? false).toBe(callEdges);
-      expect(c.instructionProfile!.sides!.baseline.batch.epoch).toBe(callEdges ? c.instructionEpochs!.at(-1)!.epoch : 0);
-      const top = moves.functions[0]!;
-      expect(top.functionName).toBe('plantedWork');
-      expect(top.deltaPerOkRequest).toBeGreaterThan(10_000 * 133 * 0.85);
-      expect(top.deltaPerOkRequest).toBeLessThan(10_000 * 133 * 1.15);
-      expect(top.bucket).toBe('ownCode');
-      expect(moves.buckets[0]!.bucket).toBe('ownCode');
-      expect(moves.truncatedShare.candidate).toBeLessThan(0.25);
-      if (callEdges) expect(moves).not.toHaveProperty('guessedShare');
-      else expect(moves.guessedShare!.candidate).toBeLessThan(0.05);
-      // The perf map's flag also opens V8's event log: it must not land in the user's working folder.
-      expect(v8EventLogs(repoRoot)).toEqual(v8LogsBefore);
-    },
-    300_000,
-  );
 
   it('counts a compiled gateway that is not Node, without V8 flags, and says so', async () => {
     const dir = tempDir('native');
