@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import BuildsLastSequencer from './test/sequencer.js';
 
 /**
  * README's test command: two groups, one after the other. `unit`: tests that start nothing that measures (pure functions,
@@ -29,6 +30,7 @@ export default defineConfig({
   oxc: { include: /\.([cm]?ts|[jt]sx)$/ },
   test: {
     globalSetup: ['test/global-setup.ts'],
+    sequence: { sequencer: BuildsLastSequencer },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

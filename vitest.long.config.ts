@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import BuildsLastSequencer from './test/sequencer.js';
 import { longFiles } from './vitest.config.js';
 
 /**
@@ -14,6 +15,7 @@ export default defineConfig({
   test: {
     name: 'long',
     globalSetup: ['test/global-setup.ts'],
+    sequence: { sequencer: BuildsLastSequencer },
     include: [longFiles],
     fileParallelism: false,
     testTimeout: 30_000,
