@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import BuildsLastSequencer from './test/sequencer.js';
 
@@ -34,7 +35,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: unitFiles, sequence: { groupOrder: 0 } } },
+      // Every core: vitest's default leaves one free (one worker on a 2-core machine), for a watcher.
+      { extends: true, test: { name: 'unit', include: unitFiles, maxWorkers: availableParallelism(), sequence: { groupOrder: 0 } } },
       {
         extends: true,
         test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [...unitFiles, longFiles], fileParallelism: false, sequence: { groupOrder: 1 } },

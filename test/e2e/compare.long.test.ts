@@ -181,6 +181,48 @@ describe('gwprof compare', () => {
       new RegExp(`Node\\.js: baseline ${process.version.replace(/\./g, '\\.')}, candidate v22\\.`),
     );
   }, 300_000);
+
+  it('says no change for two identical gateways with a fixed service time, exit 0', async () => {
+    // Identical sides differ only by noise, and at the default ±5% a noisy machine can make that
+    // inconclusive. At ±50%, the first look (3 epochs) says no change when mean ± b·sd/√3 lies
+    // within log(0.5)..log(1.5). b is at most 10.6 there (α·3/maxEpochs spent at df 2, maxEpochs ≤ 34:
+    // a 5-minute budget at 9 s or more per epoch), so an epoch sd up to 0.06 keeps the half-width
+    // under 0.37 < log 1.5 = 0.405; an epoch here is one window a side, and the stub's windows
+    // scatter by 1–2.5% under two CPU hogs, an epoch's mean of two per side by less: the boundary is
+    // far beyond what this machine's noise reaches. The rates of false verdicts at ±5% are the benchmark's.
+    const out = tempDir('compare-aa');
+    const result = await runCli([
+      'compare',
+      '--baseline',
+      stubGateway,
+      '--candidate',
+      stubGateway,
+      '--baseline-env',
+      'STUB_SERVICE_MS=5',
+      '--candidate-env',
+      'STUB_SERVICE_MS=5',
+      ...stubScenario,
+      '-c',
+      '4',
+      ...fastStub,
+      '--threshold',
+      '50',
+      '--no-profile',
+      '--out',
+      out,
+      '--run-id',
+      'aa',
+      ...ports,
+    ]);
+    const compare = JSON.parse(readFileSync(path.join(out, 'aa', 'compare.json'), 'utf8')) as PublishedCompare;
+    expect(compare.analysis.verdict).toBe('no change');
+    expect(result.code).toBe(0);
+    const decision = compare.analysis.levels[0]!.decision!;
+    expect(decision.outcome).toBe('no change');
+    expect(decision.epochs).toBe(3);
+    expect(decision.reason).toMatch(/lies within ±50\.0%/);
+    expect(result.stdout).toMatch(/Verdict: NO CHANGE \(exit 0\)/);
+  }, 300_000);
 });
 
 describe('gwprof compare --rate (overhead at equal load)', () => {

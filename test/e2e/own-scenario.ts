@@ -1,5 +1,6 @@
-/** What the tests of fixtures/own-scenario share: its ports, a short compare, and a copy to edit. */
-import { cpSync } from 'node:fs';
+/** What the tests of fixtures/own-scenario share: its ports, a short compare, copies to edit, a port check. */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { repoRoot, tempDir } from './cli.js';
 
@@ -27,4 +28,23 @@ export function copyScenario(): string {
   const dir = tempDir('own-scenario');
   cpSync(path.join(repoRoot, 'fixtures/own-scenario'), dir, { recursive: true });
   return path.join(dir, 'scenario.yaml');
+}
+
+/** Does anything accept connections on 127.0.0.1:port? */
+export function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** The fixture with its subgraph behind gwprof's counting proxy. */
+export function proxiedCopy(): string {
+  const scenario = copyScenario();
+  writeFileSync(scenario, readFileSync(scenario, 'utf8').replace('command: node catalog-subgraph.mjs', 'command: node catalog-subgraph.mjs\n    proxy: true'));
+  return scenario;
 }

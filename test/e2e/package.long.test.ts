@@ -25,7 +25,8 @@ describe('the installable package', () => {
     expect(sweep.stderr).toMatch(/installing the mesh gateway's pinned packages into .*gateways[/\\]mesh \(once\)/);
     const run = JSON.parse(readFileSync(path.join(user, 'profiles', 'quick', 'results.json'), 'utf8')) as RunResult;
     expect(run.config.gateway).toBe('mesh');
-    expect(run.steps.map((s) => s.status).every((s) => s === 'ok' || s === 'unsteady')).toBe(true);
+    // Unsteady and harness-bound are caveats (a cold gateway, a machine whose cores are shared), never failures.
+    expect(run.steps.map((s) => s.status).every((s) => s === 'ok' || s === 'unsteady' || s === 'harness-bound')).toBe(true);
     expect(run.environment.gatewayPackages['@graphql-mesh/cli']).toMatch(/^0\.103\./);
     // What gwprof installed for Mesh is listed, as Mesh's, in the licences file it ships.
     const listed = licencesListed(readFileSync(path.join(user, 'node_modules', 'gwprof', 'THIRD-PARTY-LICENCES.md'), 'utf8'));

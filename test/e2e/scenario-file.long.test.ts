@@ -1,13 +1,14 @@
 /**
- * End to end, the long tier (`pnpm test:long`): a scenario file of one's own whose PR changes the
- * answers on purpose, compared with each side checked against its own goldens.
+ * End to end, the long tier (`pnpm test:long`): a scenario file of one's own: two gateways compared
+ * on its subgraphs, each side's fan-out counted through proxies of its own, and a PR that changes
+ * the answers on purpose, compared with each side checked against its own goldens.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PublishedCompare } from '@gwprof/results';
+import type { CompareResult, PublishedCompare } from '@gwprof/results';
 import { runCli, tempDir } from './cli.js';
-import { COMPARE_PORTS, copyScenario, FAST_COMPARE, GATEWAY_PORT } from './own-scenario.js';
+import { COMPARE_PORTS, copyScenario, FAST_COMPARE, GATEWAY_PORT, listening, proxiedCopy } from './own-scenario.js';
 
 describe('a scenario file of your own', () => {
   it("compares a PR that changes answers on purpose, each side checked against its own goldens; without the PR's goldens, invalid", async () => {
@@ -70,5 +71,43 @@ describe('a scenario file of your own', () => {
     const invalid = JSON.parse(readFileSync(path.join(out, 'shared', 'compare.json'), 'utf8')) as PublishedCompare;
     expect(invalid.analysis.verdict).toBe('invalid');
     expect(invalid.analysis.verdictReasons[0]).toMatch(/candidate window .* failed/);
+  }, 300_000);
+
+  it("compares two gateways on its subgraphs, both loaded at once, each side's fan-out counted through proxies of its own", async () => {
+    const scenario = proxiedCopy();
+    const dir = path.dirname(scenario);
+    const out = tempDir('own-scenario-compare');
+    expect((await runCli(['goldens', '--scenario', scenario, '--out', out, ...GATEWAY_PORT])).code).toBe(0);
+    const gateway = `cmd:node ${path.join(dir, 'gateway.mjs')}`;
+    const result = await runCli([
+      'compare',
+      '--scenario',
+      scenario,
+      '--baseline',
+      gateway,
+      '--candidate',
+      gateway,
+      '-c',
+      '2',
+      ...FAST_COMPARE,
+      '--simultaneous',
+      '--no-profile',
+      '--out',
+      out,
+      '--run-id',
+      'cmp',
+      ...GATEWAY_PORT,
+      ...COMPARE_PORTS,
+    ]);
+    expect([0, 3], result.stderr).toContain(result.code);
+    const compare = JSON.parse(readFileSync(path.join(out, 'cmp', 'compare.json'), 'utf8')) as CompareResult;
+    expect(compare.config.proxiedSubgraphs).toEqual(['catalog']);
+    expect(compare.windows.length).toBeGreaterThanOrEqual(6);
+    // One subgraph call per request on each side: shared counts would read 2 on both.
+    for (const window of compare.windows) {
+      expect(window.step.status).not.toBe('failed');
+      expect(Math.abs(window.step.fanout! - 1)).toBeLessThan(0.1);
+    }
+    expect(await listening(4781)).toBe(false);
   }, 300_000);
 });

@@ -2,36 +2,17 @@
  * End to end: a scenario file of one's own (a subgraph gwprof starts, a `cmd:` gateway, two
  * operations): goldens recorded once from the gateway, a sweep validated against them, fan-out
  * marked as not countable (or counted through gwprof's proxy, when asked), a wrong answer caught,
- * and an edited operation refused. A PR that changes answers on purpose is scenario-file.long.test.ts's.
+ * and an edited operation refused. Two gateways compared on its subgraphs, and a PR that changes
+ * answers on purpose, are scenario-file.long.test.ts's (`pnpm test:long`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CompareResult, RunResult } from '@gwprof/results';
+import type { RunResult } from '@gwprof/results';
 import { runCli, tempDir } from './cli.js';
-import { COMPARE_PORTS, copyScenario, FAST_COMPARE, GATEWAY_PORT } from './own-scenario.js';
+import { copyScenario, GATEWAY_PORT, listening } from './own-scenario.js';
 
 const SHORT = ['-c', '2', '-d', '1', '-w', '0', '--no-profile'];
-
-/** Does anything accept connections on 127.0.0.1:port? */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-/** The fixture with its subgraph behind gwprof's counting proxy. */
-function proxiedCopy(): string {
-  const scenario = copyScenario();
-  writeFileSync(scenario, readFileSync(scenario, 'utf8').replace('command: node catalog-subgraph.mjs', 'command: node catalog-subgraph.mjs\n    proxy: true'));
-  return scenario;
-}
 
 describe('a scenario file of your own', () => {
   it('records goldens from its gateway, sweeps against them, and says fan-out cannot be counted', async () => {
@@ -78,44 +59,6 @@ describe('a scenario file of your own', () => {
     expect(swept.stdout).toMatch(/fan-out counted by gwprof's counting proxy in front of catalog/);
     expect(await listening(4781)).toBe(false);
   }, 120_000);
-
-  it("compares two gateways on its subgraphs, both loaded at once, each side's fan-out counted through proxies of its own", async () => {
-    const scenario = proxiedCopy();
-    const dir = path.dirname(scenario);
-    const out = tempDir('own-scenario-compare');
-    expect((await runCli(['goldens', '--scenario', scenario, '--out', out, ...GATEWAY_PORT])).code).toBe(0);
-    const gateway = `cmd:node ${path.join(dir, 'gateway.mjs')}`;
-    const result = await runCli([
-      'compare',
-      '--scenario',
-      scenario,
-      '--baseline',
-      gateway,
-      '--candidate',
-      gateway,
-      '-c',
-      '2',
-      ...FAST_COMPARE,
-      '--simultaneous',
-      '--no-profile',
-      '--out',
-      out,
-      '--run-id',
-      'cmp',
-      ...GATEWAY_PORT,
-      ...COMPARE_PORTS,
-    ]);
-    expect([0, 3], result.stderr).toContain(result.code);
-    const compare = JSON.parse(readFileSync(path.join(out, 'cmp', 'compare.json'), 'utf8')) as CompareResult;
-    expect(compare.config.proxiedSubgraphs).toEqual(['catalog']);
-    expect(compare.windows.length).toBeGreaterThanOrEqual(6);
-    // One subgraph call per request on each side: shared counts would read 2 on both.
-    for (const window of compare.windows) {
-      expect(window.step.status).not.toBe('failed');
-      expect(Math.abs(window.step.fanout! - 1)).toBeLessThan(0.1);
-    }
-    expect(await listening(4781)).toBe(false);
-  }, 300_000);
 
   it('fails the step when the gateway answers other data than the goldens, and refuses goldens of another operation', async () => {
     const scenario = copyScenario();
