@@ -21,6 +21,9 @@ const unitFiles = [
   'test/ci-recipe.test.ts',
   'test/exit-codes.test.ts',
   'test/leak-fixtures.test.ts',
+  'test/bad-inputs.test.ts',
+  'test/docs-flags.test.ts',
+  'test/compose.test.ts',
 ];
 
 /** The long tier's: run by `pnpm test:long`, never by README's test command. */

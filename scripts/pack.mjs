@@ -11,7 +11,8 @@
 // nothing once gwprof is a dependency of someone else's project; graphql and @apollo/subgraph,
 // which must share one graphql, are shipped inside it, as installed here. It restricts no
 // platform: the commands that need Linux say so when they run (packages/cli/src/platform.ts). It
-// ships the LICENSE and THIRD-PARTY-LICENCES.md, refusing a stale one.
+// ships the LICENSE and THIRD-PARTY-LICENCES.md, refusing a stale one, and the docs the README
+// links to.
 //
 //   node scripts/pack.mjs [--out DIR]      (build first: pnpm install builds every package)
 import { execFileSync } from 'node:child_process';
@@ -122,7 +123,22 @@ for (const { name, dir: shipped } of shippedGateways(root)) {
 
 mkdirSync(path.join(stage, 'bin'));
 writeFileSync(path.join(stage, 'bin', 'gwprof.js'), "#!/usr/bin/env node\nimport '@gwprof/cli/dist/bin.js';\n", { mode: 0o755 });
-for (const file of ['README.md', 'LICENSE', LICENCES_FILE]) cpSync(path.join(root, file), path.join(stage, file));
+for (const file of ['LICENSE', LICENCES_FILE]) cpSync(path.join(root, file), path.join(stage, file));
+
+// The documentation and the CI recipes, so the README's links work where the package is read; a
+// link to what the package leaves out (contributors' files, raw benchmark output) becomes its text.
+cpSync(path.join(root, 'docs'), path.join(stage, 'docs'), { recursive: true });
+mkdirSync(path.join(stage, 'examples'));
+for (const recipe of ['gwprof-compare.yml', 'gwprof-compare-rust.yml']) cpSync(path.join(root, 'examples', recipe), path.join(stage, 'examples', recipe));
+writeFileSync(path.join(stage, 'README.md'), shippedLinksOnly(readFileSync(path.join(root, 'README.md'), 'utf8')));
+
+/** Markdown links whose relative target is not in the package, as their text alone. */
+function shippedLinksOnly(markdown) {
+  return markdown.replace(/(!?)\[([^\]]*)\]\(([^)\s]+)\)/g, (link, image, text, target) => {
+    if (image || /^([a-z]+:|#)/.test(target)) return link;
+    return existsSync(path.join(stage, target.replace(/#.*$/, ''))) ? link : text;
+  });
+}
 
 const bundled = workspace.map((w) => w.manifest.name).sort();
 const manifest = {
@@ -132,6 +148,7 @@ const manifest = {
   type: 'module',
   bin: { gwprof: 'bin/gwprof.js' },
   license: rootManifest.license,
+  // Absent while gwprof has no public repository: a package must not name one that is not its own.
   repository: rootManifest.repository,
   homepage: rootManifest.homepage,
   bugs: rootManifest.bugs,

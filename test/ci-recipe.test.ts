@@ -4,7 +4,7 @@
  * recipe that has never run must at least be well-formed. Running their steps for real is
  * test/recipe/*.slow.ts (`pnpm test:recipe`).
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,15 @@ interface Step {
   if?: string;
   run?: string;
   uses?: string;
+}
+const PIN_EXPRESSION = ['$', '{{ env.GWPROF_REF }}'].join('');
+
+/** The gwprof commit a recipe pins (its job's GWPROF_REF): a full SHA. */
+function pinOf(file: string): string {
+  const recipe = parse(readFileSync(path.join(root, 'examples', file), 'utf8')) as { jobs: { compare: { env: { GWPROF_REF: string } } } };
+  const ref = recipe.jobs.compare.env.GWPROF_REF;
+  if (!/^[0-9a-f]{40}$/.test(ref)) throw new Error(`${file} pins gwprof at "${ref}": give a full commit SHA`);
+  return ref;
 }
 const stepsOf = (file: string) =>
   (parse(readFileSync(path.join(root, 'examples', file), 'utf8'), { strict: true }) as { jobs: { compare: { steps: Step[] } } }).jobs.compare.steps;
@@ -43,10 +52,15 @@ describe.each(['gwprof-compare.yml', 'gwprof-compare-rust.yml'])('the CI recipe 
     expect(post.run).toContain('<!-- gwprof-compare -->');
     expect(post.run).toContain('PATCH');
     expect(post.run).toContain('GITHUB_STEP_SUMMARY');
-    // gwprof is pinned by version and installed as a package, not run from a clone.
+    // gwprof is pinned by a commit that exists, packed once per pin (cached), installed as a package.
+    expect(execFileSync('git', ['-C', root, 'cat-file', '-t', pinOf(file)], { encoding: 'utf8' }).trim()).toBe('commit');
     const checkout = steps.find((s) => s.uses?.startsWith('actions/checkout') && s.name?.includes('gwprof')) as Step & { with: { ref?: string } };
-    expect(checkout.with.ref).toMatch(/^v\d+\.\d+\.\d+$/);
-    expect(steps.some((s) => /npm install .*gwprof-\*\.tgz/.test(s.run ?? ''))).toBe(true);
+    // GitHub's expression for the job's pin (a const, so it reads as GitHub's, not a template).
+    expect(checkout.with.ref).toBe(PIN_EXPRESSION);
+    const cache = steps.find((s) => s.id === 'gwprof-pack') as Step & { with: { key: string } };
+    expect(cache.with.key).toContain(PIN_EXPRESSION);
+    expect(checkout.if).toBe("steps.gwprof-pack.outputs.cache-hit != 'true'");
+    expect(steps.find((s) => s.id === 'gwprof')!.run).toMatch(/npm install .*\.\/gwprof-pack\/gwprof-\*\.tgz/);
     // The artifact is uploaded before the comment that links it.
     expect(steps.findIndex((s) => s.id === 'artifact')).toBeLessThan(steps.indexOf(post));
   });
@@ -62,7 +76,7 @@ function failsOn(condition: string, exitCode: string): boolean {
 describe('the Rust CI recipe', () => {
   const steps = stepsOf('gwprof-compare-rust.yml');
   it('builds both sides into one cached target folder with symbols, and copies each binary out before the next build', () => {
-    const cache = steps.find((s) => s.uses?.startsWith('actions/cache')) as Step & { with: { path: string; key: string } };
+    const cache = steps.find((s) => s.uses?.startsWith('actions/cache') && s.id !== 'gwprof-pack') as Step & { with: { path: string; key: string } };
     expect(cache.with.path).toContain('target-shared');
     expect(cache.with.key).toContain("hashFiles('baseline/Cargo.lock', 'candidate/Cargo.lock')");
     const build = steps.find((s) => s.id === 'build')!.run!;

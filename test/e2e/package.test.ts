@@ -54,6 +54,48 @@ describe('the installable package', () => {
     expect(existsSync(path.join(installed, 'gateways/mesh/node_modules'))).toBe(false);
   });
 
+  it('ships the docs and recipes its README links to, and names no repository that is not its own', () => {
+    const installed = path.join(user, 'node_modules', 'gwprof');
+    const readme = readFileSync(path.join(installed, 'README.md'), 'utf8');
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((target) => !/^([a-z]+:|#)/.test(target));
+    expect(targets.length).toBeGreaterThan(20);
+    const broken = targets.filter((target) => !existsSync(path.join(installed, target.replace(/#.*$/, ''))));
+    expect(broken).toEqual([]);
+    for (const file of ['docs/your-gateway.md', 'docs/compare.md', 'examples/gwprof-compare.yml'])
+      expect(existsSync(path.join(installed, file)), file).toBe(true);
+    const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(JSON.stringify(manifest)).not.toContain('github.com/gwprof/gwprof');
+  });
+
+  it("composes a supergraph for a router of one's own from the installed package, routed at the candidate's ports", async () => {
+    const installed = path.join(user, 'node_modules', 'gwprof');
+    const subgraphPorts = [1, 2, 3, 4].map((i) => BASE_PORT + i);
+    const subgraphs = ['accounts', 'reviews', 'products', 'inventory'].map((name, i) =>
+      start(process.execPath, [path.join(installed, 'subgraphs', name, 'dist/main.js')], { PORT: String(subgraphPorts[i]) }),
+    );
+    try {
+      // The subgraphs answer within seconds; compose reports one that does not, so retry briefly.
+      let composed: Finished = { code: null, stdout: '', stderr: '' };
+      for (let attempt = 0; attempt < 20 && composed.code !== 0; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, 500));
+        composed = await npx(['compose', 'supergraph.graphql', '--subgraph-ports', subgraphPorts.join(','), '--routing-ports', '4011,4012,4013,4014']);
+        if (composed.code !== 0 && !/did not answer/.test(composed.stderr)) break;
+      }
+      expect(composed.code, composed.stderr).toBe(0);
+      const supergraph = readFileSync(path.join(user, 'supergraph.graphql'), 'utf8');
+      expect([...supergraph.matchAll(/@join__graph\(name: "(\w+)", url: "([^"]+)"\)/g)].map((m) => `${m[1]} ${m[2]}`).sort()).toEqual([
+        'accounts http://127.0.0.1:4011/fed2/graphql',
+        'inventory http://127.0.0.1:4014/fed2/graphql',
+        'products http://127.0.0.1:4013/fed2/graphql',
+        'reviews http://127.0.0.1:4012/fed2/graphql',
+      ]);
+      // Its packages came from gwprof's own install, into the cache, not from the user's project.
+      expect(existsSync(path.join(user, 'node_modules', '@apollo', 'composition'))).toBe(false);
+    } finally {
+      for (const { child } of subgraphs) child.kill();
+    }
+  }, 240_000);
+
   it('restricts no platform, carries its licence, and lists the licence of every package it installed', () => {
     const installed = path.join(user, 'node_modules', 'gwprof');
     const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;

@@ -14,8 +14,10 @@ import { soakCommand } from './soak-command.js';
 import { exportCommand } from './export-command.js';
 import { importCommand } from './import-command.js';
 import { goldensCommand } from './goldens-command.js';
+import { composeCommand } from './compose-command.js';
 import { assertLinux } from './platform.js';
 import { unknownHelpTopic } from './help-topic.js';
+import { withChecks } from './command-checks.js';
 
 // A closed pipe (`gwprof … | head`, a parent that died) must not crash the harness before it
 // has stopped its processes and written results.json.
@@ -42,6 +44,7 @@ for (const command of [
   soakCommand(),
   upCommand(),
   goldensCommand(),
+  composeCommand(),
   exportCommand(),
   importCommand(),
   bucketsCommand(),
@@ -50,7 +53,7 @@ for (const command of [
 ]) {
   // Every command's exit codes from the one table (COMMAND_EXITS), never written by hand.
   command.addHelpText('after', `\n${exitCodesHelp(command.name() as CommandName)}`);
-  program.addCommand(command.exitOverride().configureOutput(output).showHelpAfterError('(run with --help for usage)'));
+  program.addCommand(withChecks(command).exitOverride().configureOutput(output).showHelpAfterError('(run with --help for usage)'));
 }
 
 try {

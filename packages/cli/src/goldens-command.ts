@@ -10,6 +10,7 @@ import { ProgressLine } from './progress.js';
 import { SCENARIO_FILE_HELP } from './scenario-option.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
 import { withInterruptSignal } from './signals.js';
+import { assertFileWritable, assertUrlAnswers } from './preflight.js';
 
 interface GoldensFlags extends ServiceFlags {
   scenario: string;
@@ -44,6 +45,9 @@ async function goldensAction(flags: GoldensFlags): Promise<number> {
   if (!reference) throw new GwprofError(`give --reference <gateway>: ${flags.scenario} names no gateway: to record from`);
   const outFile = flags.goldens ? path.resolve(flags.goldens) : scenario.goldens;
   if (!outFile) throw new GwprofError(`give --goldens <file>, or goldens: <file> in ${flags.scenario}: there is nowhere to write them`);
+  // Before any answer is recorded: a folder that is not there would lose them all.
+  if (!flags.goldens) assertFileWritable(outFile, `goldens: in ${flags.scenario}`);
+  if (fromFile && reference.startsWith('url:')) await assertUrlAnswers(reference, `gateway: in ${flags.scenario}`);
   const progress = new ProgressLine();
   const recorded = await withInterruptSignal((signal) =>
     recordGoldens({

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { GwprofError } from '@gwprof/results';
 import { LINUX_ONLY_COMMANDS, assertLinux, needsLinux } from './platform.js';
 
-/** The commands that only read and write files: they must work on every platform. */
-const FILE_COMMANDS = ['buckets', 'report', 'open', 'export', 'import'];
+/** The commands that only read and write files (compose: and asks running subgraphs for their schemas): they must work on every platform. */
+const FILE_COMMANDS = ['buckets', 'report', 'open', 'export', 'import', 'compose'];
 
 /** Every command the CLI has, from its `*-command.ts` files: a new one must be sorted into one list or the other. */
 async function commandNames(): Promise<string[]> {

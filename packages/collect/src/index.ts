@@ -32,6 +32,8 @@ export { Http1Connection } from './load/http1-connection.js';
 export { ResponseParser } from './load/http1-response-parser.js';
 export { TreeUsageMeter, cpuSeconds } from './proc-stats.js';
 export { bringUp } from './up.js';
+export { composeSupergraph } from './gateways/compose-supergraph.js';
+export { FED2_PATH } from './subgraphs.js';
 export { attachSubgraphs } from './subgraphs.js';
 export { firstDifference, inSelectionOrder, selectionOrderOf } from './validate-response.js';
 export { runBisect, type BisectOptions, type BisectOutcome } from './bisect/run-bisect.js';

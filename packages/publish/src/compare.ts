@@ -4,7 +4,7 @@
  * function moves per successful request, a pprof pair) and its pages (index.html, comment.md,
  * one flame graph per side and level).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   GwprofError,
@@ -95,7 +95,9 @@ function analyzeInstructions(runDir: string, compare: CompareResult): CompareAna
   const verdict = judgeRecord(compare);
   const sides = compare.instructionProfile?.sides;
   const read = (file: string) => JSON.parse(readFileSync(path.join(runDir, file), 'utf8')) as InstructionProfile;
-  const profiles = sides ? { baseline: read(sides.baseline.profileFile), candidate: read(sides.candidate.profileFile) } : null;
+  // A folder kept without its profile pair (evidence trimmed for the repository) still has its verdict to show.
+  const kept = sides && existsSync(path.join(runDir, sides.baseline.profileFile)) && existsSync(path.join(runDir, sides.candidate.profileFile));
+  const profiles = sides && kept ? { baseline: read(sides.baseline.profileFile), candidate: read(sides.candidate.profileFile) } : null;
   return analyzeInstructionComparison(compare, verdict, profiles, BUILT_IN_RULES.rules);
 }
 

@@ -19,7 +19,7 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-export type CommandName = 'sweep' | 'compare' | 'soak' | 'bisect' | 'up' | 'goldens' | 'export' | 'import' | 'buckets' | 'report' | 'open';
+export type CommandName = 'sweep' | 'compare' | 'soak' | 'bisect' | 'up' | 'goldens' | 'compose' | 'export' | 'import' | 'buckets' | 'report' | 'open';
 
 /**
  * What each command's exit codes mean, in its own words: every --help prints it (exitCodesHelp),
@@ -62,6 +62,10 @@ export const COMMAND_EXITS: Readonly<Record<CommandName, ReadonlyArray<readonly 
     [EXIT.ok, 'goldens written'],
     [EXIT.error, 'bad input, or an answer with errors or without data: nothing written'],
     [EXIT.interrupted, 'interrupted: nothing written'],
+  ],
+  compose: [
+    [EXIT.ok, 'the supergraph written'],
+    [EXIT.error, 'bad input, a subgraph that did not answer, or a composition error'],
   ],
   export: [
     [EXIT.ok, 'written'],

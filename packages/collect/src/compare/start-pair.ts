@@ -1,6 +1,6 @@
 /**
  * An epoch is one pair of gateway processes: both sides restarted, each warmed up at once after its
- * own start (a side left idle after its start gets other JIT decisions: docs/history.md, the side
+ * own start (a side left idle after its start gets other JIT decisions: docs/validation/history.md, the side
  * bias), one after the other in an order drawn at random, or both together when the comparison
  * loads both at once. What each process's luck does to its speed (JIT decisions, heap layout, hash
  * seeds) is then noise between epochs, which the test counts as such.

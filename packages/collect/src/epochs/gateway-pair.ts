@@ -49,7 +49,7 @@ export class GatewayPair {
 
   /**
    * Starts one side. The caller warms it up at once: a side left idle after its start (while the
-   * other warms up) ended up with different JIT decisions and 4-5% more CPU per request (docs/history.md, the side bias).
+   * other warms up) ended up with different JIT decisions and 4-5% more CPU per request (docs/validation/history.md, the side bias).
    */
   async startSide(side: Side, epoch: number | string, v8Flags: readonly string[], callgrind?: CallgrindLaunch): Promise<GatewayUnderTest> {
     const spec = this.specs[side];

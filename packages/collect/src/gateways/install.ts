@@ -34,6 +34,11 @@ export async function installGateway(spec: string, onProgress: (line: string, fi
   await installPackages(spec, onProgress);
 }
 
+/** The supergraph composition's packages (the routers' and `gwprof compose`'s), into the cache once. */
+export function installSupergraphHelper(onProgress: (line: string, final: boolean) => void): Promise<void> {
+  return installPackages(SUPERGRAPH_HELPER, onProgress);
+}
+
 /** A gateway folder's pinned packages, into the cache; in the monorepo they are installed already. */
 async function installPackages(spec: string, onProgress: (line: string, final: boolean) => void): Promise<void> {
   if (inMonorepo) return;

@@ -135,6 +135,8 @@ async function soakIntervals(
   let okSoFar = 0;
   for (let index = 0; index < count && !context.isStopped(); index++) {
     const interval = await runInterval(context, { index, loadSec: options.intervalSec - options.calmSec, calmSec: options.calmSec, okRequestsBefore: okSoFar });
+    // Ctrl-C cuts an interval short: it is not a finished one, and its rate and trend would mislead. A crash's is kept, as the crash's context.
+    if (options.signal.aborted && soak.crash === null) break;
     okSoFar += interval.requests.ok;
     soak.intervals.push(interval);
     const due = snapshotDue(soak.intervals, soak.snapshots, leakDesign, { count, every: options.snapshotEvery });
