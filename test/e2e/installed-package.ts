@@ -4,12 +4,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot, tempDir } from './cli.js';
 
-const BASE_PORT = 4760;
+export const BASE_PORT = 4760;
 export const ports = ['--gateway-port', String(BASE_PORT), '--subgraph-ports', [1, 2, 3, 4].map((i) => BASE_PORT + i).join(',')];
 export const candidatePorts = ['--candidate-port', String(BASE_PORT + 5), '--candidate-subgraph-ports', [11, 12, 13, 14].map((i) => BASE_PORT + i).join(',')];
 const fakePlatform = path.join(repoRoot, 'test/e2e/fixtures/fake-platform.cjs');
 
-interface Finished {
+export interface Finished {
   code: number | null;
   stdout: string;
   stderr: string;
@@ -31,7 +31,7 @@ export function installPackage(): InstalledPackage {
   return { user, tarball, cache: tempDir('cache') };
 }
 
-function start(
+export function start(
   { user, cache }: InstalledPackage,
   command: string,
   args: string[],

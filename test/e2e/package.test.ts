@@ -13,13 +13,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { PublishedCompare, RunResult } from '@gwprof/results';
 import { repoRoot, tempDir } from './cli.js';
 import {
+  BASE_PORT,
   candidatePorts,
+  type Finished,
   type InstalledPackage,
   installedNames,
   installPackage,
   licencesListed,
   npx as npxIn,
   ports,
+  start as startIn,
   startOn as startOnIn,
 } from './installed-package.js';
 
@@ -28,6 +31,7 @@ let user: string;
 let tarball: string;
 const npx = (args: string[]) => npxIn(installed, args);
 const startOn = (platform: string, args: string[]) => startOnIn(installed, platform, args);
+const start = (command: string, args: string[], env: NodeJS.ProcessEnv = {}) => startIn(installed, command, args, env);
 
 describe('the installable package', () => {
   beforeAll(() => {
