@@ -98,11 +98,13 @@ describe('k6 as gwprof load engine and peer', () => {
     expect(merged.code).toBe(0);
     expect(mergedStep.load).toEqual({ kind: 'open', targetRps: 80, arrivals: 'uniform', maxInFlight: expect.any(Number) });
     expect(mergedStep.requests.failed).toBe(0);
-    // Each half sends 40/s; together 80/s: a request counted twice would give 160, one lost 40.
-    expect(single.run.steps[0]!.rps).toBeGreaterThan(30);
-    expect(single.run.steps[0]!.rps).toBeLessThan(50);
-    expect(mergedStep.rps).toBeGreaterThan(65);
-    expect(mergedStep.rps).toBeLessThan(95);
+    // Each half sends 40/s; together 80/s: a half counted twice would make the merge four times one
+    // half, a half lost one time. What either served is the machine's; the merge is twice a half
+    // (each half's count scatters by a few requests), and never more than the rate the script sends.
+    const singleRps = single.run.steps[0]!.rps;
+    expect(mergedStep.rps / singleRps).toBeGreaterThan(1.5);
+    expect(mergedStep.rps / singleRps).toBeLessThan(2.5);
+    expect(mergedStep.rps).toBeLessThan(80 * 1.1);
     expect(mergedStep.rate!.dropped).toBe(0);
     // The imported folder is a run folder like any: `gwprof report` renders it again, byte for byte.
     const summary = readFileSync(path.join(merged.dir, 'summary.md'), 'utf8');

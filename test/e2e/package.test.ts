@@ -1,82 +1,42 @@
 /**
  * gwprof as a user installs it: `node scripts/pack.mjs` writes gwprof-<version>.tgz, npm installs it
  * into an empty folder, and `npx gwprof` sweeps and compares a `cmd:` gateway from there, with run
- * folders in that folder; a built-in gateway's pinned packages are installed on its first use,
- * with npm from the registry, into a cache (here a temporary one). The package restricts no
- * platform: run with `process.platform` faked (npm's `--os` does not reach an installed package's
- * code), the commands that need Linux refuse in one line and the others work.
+ * folders in that folder. The package restricts no platform: run with `process.platform` faked (npm's `--os` does not reach an installed package's
+ * code), the commands that need Linux refuse in one line and the others work. The quick sweep of the
+ * demo on Mesh, its packages installed from the registry, is package.long.test.ts's (`pnpm test:long`).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PublishedCompare, RunResult } from '@gwprof/results';
 import { repoRoot, tempDir } from './cli.js';
+import {
+  BASE_PORT,
+  candidatePorts,
+  type Finished,
+  type InstalledPackage,
+  installedNames,
+  installPackage,
+  licencesListed,
+  npx as npxIn,
+  ports,
+  start as startIn,
+  startOn as startOnIn,
+} from './installed-package.js';
 
-const BASE_PORT = 4760;
-const ports = ['--gateway-port', String(BASE_PORT), '--subgraph-ports', [1, 2, 3, 4].map((i) => BASE_PORT + i).join(',')];
-const candidatePorts = ['--candidate-port', String(BASE_PORT + 5), '--candidate-subgraph-ports', [11, 12, 13, 14].map((i) => BASE_PORT + i).join(',')];
+let installed: InstalledPackage;
 let user: string;
 let tarball: string;
-
-let cache: string;
-const fakePlatform = path.join(repoRoot, 'test/e2e/fixtures/fake-platform.cjs');
-
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function start(command: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): { child: ChildProcess; result: Promise<Finished> } {
-  // INIT_CWD unset: gwprof is started from the user's folder, as a user would.
-  const env = { ...process.env, INIT_CWD: '', XDG_CACHE_HOME: cache, ...extraEnv };
-  const child = spawn(command, args, { cwd: user, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  return { child, result: new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr }))) };
-}
-
-function npx(args: string[]): Promise<Finished> {
-  return start('npx', ['--no-install', 'gwprof', ...args]).result;
-}
-
-/** The installed gwprof (the bin npm linked) in a process that reports `platform`. */
-function startOn(platform: string, args: string[]): { child: ChildProcess; result: Promise<Finished> } {
-  return start(process.execPath, ['--require', fakePlatform, path.join(user, 'node_modules', '.bin', 'gwprof'), ...args], { GWPROF_FAKE_PLATFORM: platform });
-}
-
-/** THIRD-PARTY-LICENCES.md's table of every package: name → who installs it. */
-function licencesListed(markdown: string): Map<string, string[]> {
-  const rows = markdown
-    .slice(markdown.indexOf('## Every package'))
-    .split('\n')
-    .filter((line) => line.startsWith('| ') && !line.startsWith('| package |') && !line.startsWith('| ---'));
-  const listed = new Map<string, string[]>();
-  for (const [, name, , , installers] of rows.map((line) => line.split('|').map((cell) => cell.trim())))
-    listed.set(name!, [...(listed.get(name!) ?? []), ...installers!.split(', ')]);
-  return listed;
-}
-
-/** The third-party packages npm installed into a project (its node_modules/.package-lock.json), by name. */
-function installedNames(project: string): string[] {
-  const lock = JSON.parse(readFileSync(path.join(project, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
-  return Object.keys(lock.packages)
-    .map((where) => where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length))
-    .filter((name) => name !== 'gwprof' && !name.startsWith('@gwprof/'));
-}
+const npx = (args: string[]) => npxIn(installed, args);
+const startOn = (platform: string, args: string[]) => startOnIn(installed, platform, args);
+const start = (command: string, args: string[], env: NodeJS.ProcessEnv = {}) => startIn(installed, command, args, env);
 
 describe('the installable package', () => {
   beforeAll(() => {
-    const out = tempDir('pack');
-    tarball = execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'pack.mjs'), '--out', out], { encoding: 'utf8' }).trim();
-    user = tempDir('user');
-    cache = tempDir('cache');
-    writeFileSync(path.join(user, 'package.json'), '{"name":"my-gateway","private":true}\n');
-    execFileSync('npm', ['install', tarball, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: user, encoding: 'utf8' });
+    installed = installPackage();
+    ({ user, tarball } = installed);
   }, 240_000);
 
   it('packs into one tarball a fraction of a clone, and installs a working gwprof', async () => {
@@ -275,18 +235,4 @@ describe('the installable package', () => {
     },
     120_000,
   );
-
-  it('runs the quick sweep of the demo on Mesh, installing its pinned packages into the cache on first use', async () => {
-    const sweep = await npx(['sweep', '--quick', '--no-color', '--run-id', 'quick', ...ports]);
-    expect(sweep.code, sweep.stderr).toBe(0);
-    expect(sweep.stderr).toMatch(/installing the mesh gateway's pinned packages into .*gateways[/\\]mesh \(once\)/);
-    const run = JSON.parse(readFileSync(path.join(user, 'profiles', 'quick', 'results.json'), 'utf8')) as RunResult;
-    expect(run.config.gateway).toBe('mesh');
-    expect(run.steps.map((s) => s.status).every((s) => s === 'ok' || s === 'unsteady')).toBe(true);
-    expect(run.environment.gatewayPackages['@graphql-mesh/cli']).toMatch(/^0\.103\./);
-    // What gwprof installed for Mesh is listed, as Mesh's, in the licences file it ships.
-    const listed = licencesListed(readFileSync(path.join(user, 'node_modules', 'gwprof', 'THIRD-PARTY-LICENCES.md'), 'utf8'));
-    const meshProject = /installing the mesh gateway's pinned packages into (.*) \(once\)/.exec(sweep.stderr)![1]!;
-    expect(installedNames(meshProject).filter((name) => !listed.get(name)?.includes('mesh'))).toEqual([]);
-  }, 600_000);
 });

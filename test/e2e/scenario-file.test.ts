@@ -2,45 +2,17 @@
  * End to end: a scenario file of one's own (a subgraph gwprof starts, a `cmd:` gateway, two
  * operations): goldens recorded once from the gateway, a sweep validated against them, fan-out
  * marked as not countable (or counted through gwprof's proxy, when asked), a wrong answer caught,
- * and an edited operation refused.
+ * and an edited operation refused. Two gateways compared on its subgraphs, and a PR that changes
+ * answers on purpose, are scenario-file.long.test.ts's (`pnpm test:long`).
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CompareResult, PublishedCompare, RunResult } from '@gwprof/results';
-import { repoRoot, runCli, tempDir } from './cli.js';
+import type { RunResult } from '@gwprof/results';
+import { runCli, tempDir } from './cli.js';
+import { copyScenario, GATEWAY_PORT, listening } from './own-scenario.js';
 
-const GATEWAY_PORT = ['--gateway-port', '4780'];
 const SHORT = ['-c', '2', '-d', '1', '-w', '0', '--no-profile'];
-/** Short epochs of one window a side, and a ±50% threshold: the stand-ins do the same work on both sides. */
-const FAST_COMPARE = ['--window', '2', '--lead-in', '1', '-w', '1', '--windows-per-side', '1', '--min-epochs', '3', '--budget', '3', '--threshold', '50'];
-const COMPARE_PORTS = ['--candidate-port', '4782', '--subgraph-ports', '4783,4784,4785,4786', '--candidate-subgraph-ports', '4793,4794,4795,4796'];
-
-/** Does anything accept connections on 127.0.0.1:port? */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-function copyScenario(): string {
-  const dir = tempDir('own-scenario');
-  cpSync(path.join(repoRoot, 'fixtures/own-scenario'), dir, { recursive: true });
-  return path.join(dir, 'scenario.yaml');
-}
-
-/** The fixture with its subgraph behind gwprof's counting proxy. */
-function proxiedCopy(): string {
-  const scenario = copyScenario();
-  writeFileSync(scenario, readFileSync(scenario, 'utf8').replace('command: node catalog-subgraph.mjs', 'command: node catalog-subgraph.mjs\n    proxy: true'));
-  return scenario;
-}
 
 describe('a scenario file of your own', () => {
   it('records goldens from its gateway, sweeps against them, and says fan-out cannot be counted', async () => {
@@ -88,44 +60,6 @@ describe('a scenario file of your own', () => {
     expect(await listening(4781)).toBe(false);
   }, 120_000);
 
-  it("compares two gateways on its subgraphs, both loaded at once, each side's fan-out counted through proxies of its own", async () => {
-    const scenario = proxiedCopy();
-    const dir = path.dirname(scenario);
-    const out = tempDir('own-scenario-compare');
-    expect((await runCli(['goldens', '--scenario', scenario, '--out', out, ...GATEWAY_PORT])).code).toBe(0);
-    const gateway = `cmd:node ${path.join(dir, 'gateway.mjs')}`;
-    const result = await runCli([
-      'compare',
-      '--scenario',
-      scenario,
-      '--baseline',
-      gateway,
-      '--candidate',
-      gateway,
-      '-c',
-      '2',
-      ...FAST_COMPARE,
-      '--simultaneous',
-      '--no-profile',
-      '--out',
-      out,
-      '--run-id',
-      'cmp',
-      ...GATEWAY_PORT,
-      ...COMPARE_PORTS,
-    ]);
-    expect([0, 3], result.stderr).toContain(result.code);
-    const compare = JSON.parse(readFileSync(path.join(out, 'cmp', 'compare.json'), 'utf8')) as CompareResult;
-    expect(compare.config.proxiedSubgraphs).toEqual(['catalog']);
-    expect(compare.windows.length).toBeGreaterThanOrEqual(6);
-    // One subgraph call per request on each side: shared counts would read 2 on both.
-    for (const window of compare.windows) {
-      expect(window.step.status).not.toBe('failed');
-      expect(Math.abs(window.step.fanout! - 1)).toBeLessThan(0.1);
-    }
-    expect(await listening(4781)).toBe(false);
-  }, 300_000);
-
   it('fails the step when the gateway answers other data than the goldens, and refuses goldens of another operation', async () => {
     const scenario = copyScenario();
     const out = tempDir('own-scenario-wrong');
@@ -156,68 +90,6 @@ describe('a scenario file of your own', () => {
     expect(edited.code).toBe(2);
     expect(edited.stderr).toMatch(/has no response for operation Products with variables \{"first":6\}: record them again/);
   }, 120_000);
-
-  it("compares a PR that changes answers on purpose, each side checked against its own goldens; without the PR's goldens, invalid", async () => {
-    const scenario = copyScenario();
-    const dir = path.dirname(scenario);
-    const out = tempDir('own-scenario-pr');
-    // main's goldens from main's gateway (the file's), the PR's from the PR's gateway: its prices are one higher on purpose.
-    expect((await runCli(['goldens', '--scenario', scenario, '--out', out, ...GATEWAY_PORT])).code).toBe(0);
-    const gateway = `cmd:node ${path.join(dir, 'gateway.mjs')}`;
-    const prGoldens = path.join(dir, 'pr-goldens.json');
-    const recorded = await runCli([
-      'goldens',
-      '--scenario',
-      scenario,
-      '--reference',
-      gateway,
-      '--gateway-env',
-      'OFF_BY_ONE_PRICE=1',
-      '--goldens',
-      prGoldens,
-      '--out',
-      out,
-      ...GATEWAY_PORT,
-    ]);
-    expect(recorded.code, recorded.stderr).toBe(0);
-    const compareArgs = (runId: string, ...extra: string[]) => [
-      'compare',
-      '--scenario',
-      scenario,
-      '--baseline',
-      gateway,
-      '--candidate',
-      gateway,
-      '--candidate-env',
-      'OFF_BY_ONE_PRICE=1',
-      ...extra,
-      '-c',
-      '2',
-      ...FAST_COMPARE,
-      '--no-profile',
-      '--out',
-      out,
-      '--run-id',
-      runId,
-      ...GATEWAY_PORT,
-      ...COMPARE_PORTS,
-    ];
-    const own = await runCli(compareArgs('own', '--candidate-goldens', prGoldens));
-    const compare = JSON.parse(readFileSync(path.join(out, 'own', 'compare.json'), 'utf8')) as PublishedCompare;
-    expect(compare.config.candidateExpect).toBe(prGoldens);
-    for (const window of compare.windows) expect(window.step.requests.failed, `${window.side} window ${window.block}`).toBe(0);
-    // The same work on both sides: no change, or inconclusive on a noisy machine; never invalid.
-    expect(['no change', 'inconclusive'], own.stderr).toContain(compare.analysis.verdict);
-    expect(readFileSync(path.join(out, 'own', 'comment.md'), 'utf8')).toMatch(
-      /checked against its own goldens: the baseline's .*goldens\.json, the candidate's .*pr-goldens\.json/,
-    );
-
-    const shared = await runCli(compareArgs('shared'));
-    expect(shared.code).toBe(4);
-    const invalid = JSON.parse(readFileSync(path.join(out, 'shared', 'compare.json'), 'utf8')) as PublishedCompare;
-    expect(invalid.analysis.verdict).toBe('invalid');
-    expect(invalid.analysis.verdictReasons[0]).toMatch(/candidate window .* failed/);
-  }, 300_000);
 
   it('refuses a scenario with no goldens in one line, unless --expect-none says so, and the record says which', async () => {
     const scenario = copyScenario();

@@ -2,7 +2,8 @@
  * Allocation profiles against a ground truth gwprof did not compute: the stub gateway allocates a
  * known amount per request in one named function (fixtures/known-allocation.mjs), and Node's own
  * heap accounting says how many bytes that is. The step's allocation profile must find the same
- * bytes per request, charged to that function.
+ * bytes per request, charged to that function. The inlining-off profile after the window naming an
+ * inlined allocator is sweep-alloc.long.test.ts's (`pnpm test:long`).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -49,43 +50,7 @@ async function profiledSweep(inlinable: boolean, extra: string[] = []): Promise<
   return { dir, run: JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as RunResult };
 }
 
-const auditTrail = path.join(repoRoot, 'fixtures', 'audit-trail.cjs');
-
-/** buildAuditTrail's bytes per call, by heapUsed growth with no GC between the readings. */
-function auditTrailTruth(): number {
-  const out = execFileSync(process.execPath, ['--min-semi-space-size=256', '--max-semi-space-size=256', auditTrail], { encoding: 'utf8' });
-  return (JSON.parse(out) as { bytesPerCall: number }).bytesPerCall;
-}
-
 describe('allocation profiles against a known allocation', () => {
-  it('names a function V8 inlined as the allocator of its own bytes, from the inlining-off profile after the window', async () => {
-    // The preload makes the inlining certain: buildAuditTrail inlined into auditRequest, 100 kB a request.
-    const truth = auditTrailTruth();
-    const preload = ['--gateway-env', `NODE_OPTIONS=--require ${auditTrail}`, '--gateway-env', 'GWPROF_AUDIT_FORCE_INLINE=1'];
-    const named = (run: RunResult, name: string) =>
-      run.analysis!.steps[0]!.allocation!.topAllocators.find((f) => f.functionName === name)?.bytesPerOkRequest ?? 0;
-
-    const { dir, run } = await profiledSweep(false, preload);
-    const allocation = run.analysis!.steps[0]!.allocation!;
-    expect(allocation.frames).toBe('allocating');
-    expect(named(run, 'buildAuditTrail') / truth).toBeGreaterThan(0.85);
-    expect(named(run, 'buildAuditTrail') / truth).toBeLessThan(1.15);
-    expect(named(run, 'auditRequest')).toBeLessThan(truth * 0.05);
-    // The step's figures are the window's: the inlining-off part came after it, in its own phase.
-    const step = run.steps[0]!;
-    const attribution = step.profile!.heap!.attribution!;
-    expect('heapprofile' in attribution && existsSync(path.join(dir, attribution.heapprofile))).toBe(true);
-    expect(step.series.filter((p) => p.phase === 'attribution').length).toBeGreaterThanOrEqual(8);
-    expect(step.series.filter((p) => p.phase === 'window').reduce((sum, p) => sum + p.ok, 0)).toBe(step.requests.ok + step.requests.failed);
-
-    // Without it, V8's physical frames charge the same bytes to the caller, and the tables say so.
-    const physical = await profiledSweep(false, [...preload, '--no-allocation-attribution']);
-    expect(physical.run.analysis!.steps[0]!.allocation!.frames).toBe('physical');
-    expect(named(physical.run, 'buildAuditTrail')).toBeLessThan(truth * 0.05);
-    expect(named(physical.run, 'auditRequest') / truth).toBeGreaterThan(0.85);
-    expect(readFileSync(path.join(physical.dir, 'summary.md'), 'utf8')).toMatch(/† by physical frames only/);
-  }, 180_000);
-
   it('finds the bytes per request Node measures, in the function that allocates them', async () => {
     const truth = trueBytesPerCall(false);
     expect(truth).toBeGreaterThan(REQUESTED * 0.9);

@@ -33,7 +33,8 @@ describe('sweep of a cmd: gateway', () => {
     const step = run.steps[0]!;
     // Measured, never failed; after a 1 s warm-up a cold Apollo may still be speeding up in its 2 s
     // window, and `unsteady` says so (steadiness is sweep-stub's subject, not this test's).
-    expect(['ok', 'unsteady']).toContain(step.status);
+    // Unsteady and harness-bound (the harness's cores full: other work on the machine) are caveats, never failures.
+    expect(['ok', 'unsteady', 'harness-bound']).toContain(step.status);
     expect(step.requests.ok).toBeGreaterThan(0);
     expect(step.requests.failed).toBe(0);
     expect(step.fanout).toBeGreaterThan(0);

@@ -43,8 +43,10 @@ describe('sweep of the Mesh gateway', () => {
     expect(run.state).toBe('complete');
     expect(run.steps.map((s) => loadLevel(s.load))).toEqual([4, 16]);
     for (const step of run.steps) {
-      // A 1 s warm-up on a cold gateway may leave the window trending: flagged, never failed.
-      expect(['ok', 'unsteady']).toContain(step.status);
+      // A 1 s warm-up on a cold gateway may leave the window trending: flagged, never failed. A
+      // machine whose cores are shared (other work, or one twice as slow) may leave the harness's own
+      // core the busy one: harness-bound, a caveat about the machine, never failed either.
+      expect(['ok', 'unsteady', 'harness-bound']).toContain(step.status);
       expect(step.requests.ok).toBeGreaterThan(0);
       expect(step.requests.failed).toBe(0);
       expect(step.successRate).toBe(1);

@@ -26,14 +26,20 @@ describe('steady state against a stub gateway', () => {
   }, 120_000);
 
   it('measures a steady stub with every response in the window and the queue where theory puts it', async () => {
-    // Four connections on a server that holds each request 10 ms: about 100 req/s, 40 ms each.
+    // Four connections on a server that holds each request 10 ms: at most 100 req/s (101 with the
+    // window's edges), and each request waits for the three ahead of it: 40 ms or more. How far
+    // below 100 req/s its HTTP work keeps it is the machine's speed; the queue is Little's law,
+    // req/s × mean latency = 4 connections, within one request cut at each edge of the window.
     const { code, run } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=10'], ['-c', '4', '-d', '4', '-w', '10']);
     const step = run.steps[0]!;
     expect(code).toBe(0);
-    expect(step.status).toBe('ok');
-    expect(step.rps).toBeGreaterThan(60);
+    // Steady; harness-bound when other work on the machine fills the harness's cores (the stub is not flat out).
+    expect(['ok', 'harness-bound']).toContain(step.status);
     expect(step.rps).toBeLessThan(101);
     expect(step.latencyMs!.mean).toBeGreaterThan(38);
+    const edge = step.latencyMs!.max / 1000 / step.timing.windowSec;
+    expect((step.rps * step.latencyMs!.mean) / 1000 / 4).toBeGreaterThan(1 - edge - 0.05);
+    expect((step.rps * step.latencyMs!.mean) / 1000 / 4).toBeLessThan(1 + edge);
     expect(step.requests.inFlightAtEnd).toBe(4);
     expect(run.fanoutAlone!.fanout).toBe(0);
   }, 120_000);
