@@ -1,8 +1,9 @@
 // Each test file's time from vitest's JSON reports (README's test command's, then the long tier's),
-// slowest first, and the runs against the budgets in test/budget.json: README's test command
-// (install included) within `testCommandSeconds`, it and the long tier together within
-// `wholeSeconds`. Exit 1 past either, so a suite that grows is seen the day it grows, not the day
-// CI's limit is hit.
+// slowest first, and the runs against test/budget.json: README's test command (install included)
+// against its target `testCommandTargetSeconds` (said, not failed: this machine's speed drifts by
+// ±30%) and its limit `testCommandSeconds` (the target and that drift), it and the long tier
+// together within `wholeSeconds` (CI's 25 minutes). Exit 1 past a limit, so a suite that grows is
+// seen the day it grows, not the day CI's limit is hit.
 //   node scripts/test-times.mjs [--command-seconds N] [--long-seconds M]
 // N and M are the wall seconds of README's test command and of `pnpm test:long` (.ci/run times
 // them); without them, vitest's own start-to-end times stand in.
@@ -58,9 +59,13 @@ const command = tiers.find((tier) => tier.report === 'vitest.json');
 if (command) {
   const what = command.given === undefined ? "vitest's part of README's test command" : "README's test command";
   if (command.seconds > budget.testCommandSeconds) {
-    console.log(`${what} took ${command.seconds.toFixed(0)} s, over its budget of ${budget.testCommandSeconds} s (test/budget.json): find what grew above`);
+    console.log(`${what} took ${command.seconds.toFixed(0)} s, over its limit of ${budget.testCommandSeconds} s (test/budget.json): find what grew above`);
     over = true;
-  } else console.log(`${what}: ${command.seconds.toFixed(0)} s, within its budget of ${budget.testCommandSeconds} s (test/budget.json)`);
+  } else if (command.seconds > budget.testCommandTargetSeconds)
+    console.log(
+      `${what}: ${command.seconds.toFixed(0)} s, over its target of ${budget.testCommandTargetSeconds} s, within its limit of ${budget.testCommandSeconds} s (test/budget.json)`,
+    );
+  else console.log(`${what}: ${command.seconds.toFixed(0)} s, within its target of ${budget.testCommandTargetSeconds} s (test/budget.json)`);
 }
 const whole = tiers.reduce((sum, tier) => sum + tier.seconds, 0);
 if (whole > budget.wholeSeconds) {
