@@ -7,24 +7,24 @@
 import path from 'node:path';
 import { GwprofError, writeSoakResult, type RequestSourceRecord, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
 import type { Scenario } from '../scenario.js';
-import { gatewayFromSpec, installGateway } from '../gateways/index.js';
-import { openSession, type RunRequest, type Session } from '../session.js';
+import { gatewayFromSpec } from '../gateways/index.js';
+import type { GatewayAdapter } from '../gateways/types.js';
+import type { RunRequest, Session } from '../session.js';
 import type { ServiceOptions } from '../test-bed.js';
 import type { RunningGateway } from '../gateway-process.js';
 import { ProfilerClient } from '../profiler/controller.js';
-import { demoSubgraphsBinary } from '../native-subgraphs.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
 import { stepGatewayOf } from '../gateway-process.js';
 import { measureStep } from '../step/measure-step.js';
 import { RequestStream } from '../load/request-stream.js';
 import { wireRequests } from '../load/http1-request.js';
 import { DEFAULTS } from '../defaults.js';
-import { openRequests, type ScenarioSource } from '../scenario-source.js';
+import type { ScenarioSource } from '../scenario-source.js';
 import { recordHeader, servicesRecord } from '../record-header.js';
 import { runInterval, type IntervalContext } from './soak-interval.js';
 import { SnapshotKeeper } from './snapshots.js';
 import { rssNetOfHeapUnderLoad, snapshotDue } from '@gwprof/analysis';
-import { runLifecycle } from '../run-lifecycle.js';
+import { openRun } from '../run-opening.js';
 
 export interface SoakOptions extends ServiceOptions, RunRequest {
   gateway: string;
@@ -58,42 +58,46 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
     throw new GwprofError(
       'soak starts the gateway itself (it forces GCs and takes snapshots through its preload): give a built-in Node gateway (mesh, hive, apollo) or cmd:…',
     );
-  const { scenario, recorded, ownSubgraphs } = openRequests(options.scenario, [options.gateway]);
-  await installGateway(options.gateway, options.onProgress);
+  const opened = await openRun({
+    options,
+    scenario: options.scenario,
+    specs: [options.gateway],
+    install: [options.gateway],
+    adapters: () => [soakAdapter(options)],
+    session: ([adapter]) => ({
+      label: `soak-${adapter!.spec.replace(/^cmd:.*/, 'cmd')}`,
+      maxConcurrency: options.load.kind === 'closed' ? options.load.concurrency : 1000,
+      gatewayPackages: adapter!.packageVersions(),
+      profiler: 'inspector',
+    }),
+    newRecord: ({ session, recorded, nativeSubgraphs }) => newSoak(options, session, recorded, nativeSubgraphs),
+  });
+  const { session, journal, scenario } = opened;
+  const soak = journal.record;
+  const adapter = opened.adapters[0]!;
+  session.logs.harness.info({ config: soak.config }, 'soak starting');
+  const failure = await opened.live({ label: 'soak' }, async () => {
+    const bed = await session.startBed();
+    const launched = await bed.launchGateway({ adapter, gatewayEnv: options.gatewayEnv, processName: 'gateway' });
+    if (!(launched.profiler instanceof ProfilerClient))
+      throw new GwprofError(`soak needs gwprof's preload in the gateway: ${launched.profilerUnavailable ?? 'it did not connect'}`);
+    if (soak.config.load.kind === 'open' && options.load.kind === 'open' && options.load.rate === null) {
+      const peak = await probePeak(options, scenario, launched.gateway, bed.subgraphs, session);
+      soak.config.load.rate = Math.max(1, Math.round(peak * options.rateFraction));
+      soak.config.rateFrom = { probedPeakRps: peak, fraction: options.rateFraction };
+      journal.save();
+    }
+    await soakIntervals(options, soak, session, scenario, launched.gateway, launched.profiler);
+    launched.profiler.close();
+  });
+  return { soak, runDir: session.runDir, failure };
+}
+
+/** The gateway a soak starts: one with gwprof's Node preload. */
+function soakAdapter(options: SoakOptions): GatewayAdapter {
   const adapter = gatewayFromSpec(options.gateway, options.gatewayCwd);
   if (adapter.build) throw new GwprofError(`soak forces GCs and takes heap snapshots through gwprof's Node preload: ${options.gateway} is a native gateway`);
-  const maxConcurrency = options.load.kind === 'closed' ? options.load.concurrency : 1000;
-  const nativeSubgraphs = ownSubgraphs ? null : await demoSubgraphsBinary(options.subgraphs ?? 'auto', [adapter], options.onProgress);
-  const session = openSession({
-    ...options,
-    label: `soak-${adapter.spec.replace(/^cmd:.*/, 'cmd')}`,
-    maxConcurrency,
-    gatewayPackages: adapter.packageVersions(),
-    profiler: 'inspector',
-    ownSubgraphs,
-    nativeSubgraphs,
-  });
-  const soak = newSoak(options, session, recorded, nativeSubgraphs);
-  writeSoakResult(session.runDir, soak);
-  session.logs.harness.info({ config: soak.config }, 'soak starting');
-  const failure = await runLifecycle(
-    { record: soak, session, signal: options.signal, write: () => writeSoakResult(session.runDir, soak), label: 'soak' },
-    async () => {
-      const bed = await session.startBed();
-      const launched = await bed.launchGateway({ adapter, gatewayEnv: options.gatewayEnv, processName: 'gateway' });
-      if (!(launched.profiler instanceof ProfilerClient))
-        throw new GwprofError(`soak needs gwprof's preload in the gateway: ${launched.profilerUnavailable ?? 'it did not connect'}`);
-      if (soak.config.load.kind === 'open' && options.load.kind === 'open' && options.load.rate === null) {
-        const peak = await probePeak(options, scenario, launched.gateway, bed.subgraphs, session);
-        soak.config.load.rate = Math.max(1, Math.round(peak * options.rateFraction));
-        soak.config.rateFrom = { probedPeakRps: peak, fraction: options.rateFraction };
-        writeSoakResult(session.runDir, soak);
-      }
-      await soakIntervals(options, soak, session, scenario, launched.gateway, launched.profiler);
-      launched.profiler.close();
-    },
-  );
-  return { soak, runDir: session.runDir, failure };
+  return adapter;
 }
 
 /** Intervals until the duration is over, Ctrl-C, or the gateway dies (recorded as a crash). */
