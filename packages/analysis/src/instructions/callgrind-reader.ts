@@ -67,11 +67,15 @@ export class CallgrindReader<L> {
   line(line: string): void {
     if (line === '' || line.charCodeAt(0) === 35) return;
     const c = line.charCodeAt(0);
-    if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) return this.cost(line);
+    // Cost lines are most of a dump: told apart by their first character alone.
+    if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
+      this.cost(line);
+      return;
+    }
     const eq = line.indexOf('=');
     const colon = line.indexOf(':');
-    if (eq > 0 && (colon < 0 || eq < colon)) return this.assignment(line.slice(0, eq), line.slice(eq + 1));
-    if (colon > 0) this.header(line.slice(0, colon), line.slice(colon + 1).trim());
+    if (eq > 0 && (colon < 0 || eq < colon)) this.assignment(line.slice(0, eq), line.slice(eq + 1));
+    else if (colon > 0) this.header(line.slice(0, colon), line.slice(colon + 1).trim());
   }
 
   private cost(line: string): void {
