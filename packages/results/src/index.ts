@@ -7,3 +7,4 @@ export * from './exit-codes.js';
 export { GwprofError, asError } from './errors.js';
 export { compareLoadAt, loadLabel, loadLevel } from './load.js';
 export * from './soak-types.js';
+export * from './side-builds.js';

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { mulberry32 } from '@gwprof/analysis';
-import { GwprofError, compareLoadAt, type CompareConfig, type CompareResult, type RequestSourceRecord } from '@gwprof/results';
+import { GwprofError, compareLoadAt, sideBuildKey, type CompareConfig, type CompareResult, type RequestSourceRecord } from '@gwprof/results';
 import { candidateRequests } from '../scenario-source.js';
 import { gatewayFromSpec } from '../gateways/index.js';
 import { resolveNode } from '../node-binaries.js';
@@ -88,7 +88,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
         },
         { memoryLimitMB: session.resources.memoryLimitMB, cpuQuotaCores: session.resources.cpuQuota?.cores ?? null },
         (side, build) => {
-          compare.environment!.gatewayBuilds = { ...compare.environment!.gatewayBuilds, [`${side}:${options[side]}`]: build };
+          compare.environment!.gatewayBuilds = { ...compare.environment!.gatewayBuilds, [sideBuildKey(side, options[side])]: build };
         },
       );
       const ctx: ComparisonContext = {
