@@ -73,37 +73,8 @@ export function createDriver({ root, gateway, flags, log }: { root: string; gate
 
   /** One `gwprof compare`, its compare.json and how long it took. */
   function compare(label: string, runFlags: string[], candidateEnv: Record<string, string> = {}): CompareRun {
-    const json = path.join(work(), `${label}.json`);
-    const args = [
-      path.join(root, 'packages/cli/dist/bin.js'),
-      'compare',
-      '--baseline',
-      gateway,
-      '--candidate',
-      gateway,
-      '--out',
-      work(),
-      '--run-id',
-      label,
-      '--json',
-      json,
-      '--no-color',
-      ...flags,
-      ...runFlags,
-      ...Object.entries(candidateEnv).flatMap(([k, v]) => ['--candidate-env', `${k}=${v}`]),
-    ];
-    const started = Date.now();
-    const child = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
-    const wallMinutes = (Date.now() - started) / 60_000;
-    let result: CompareResult | null = null;
-    try {
-      result = JSON.parse(readFileSync(json, 'utf8')) as CompareResult;
-    } catch {
-      log(`${label}: no compare.json (exit ${child.status}): ${child.stderr.slice(-500)}`);
-    }
-    // The comparison's own clock: the wall time above also holds the CLI's start and publish.
-    const ownMinutes = result?.startedAt && result?.finishedAt ? (Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 60_000 : null;
-    return { result, exitCode: child.status, minutes: ownMinutes ?? wallMinutes };
+    const run = runCompareCli({ root, gateway, workDir: work(), label, flags: [...flags, ...runFlags, ...candidateEnvFlags(candidateEnv)], log });
+    return { result: run.result, exitCode: run.exitCode, minutes: run.minutes };
   }
 
   /**
@@ -122,6 +93,72 @@ export function createDriver({ root, gateway, flags, log }: { root: string; gate
   const burnEnv = (burnUs: number): Record<string, string> => (burnUs > 0 ? { NODE_OPTIONS: `--require ${burnPreload}`, GWPROF_BURN_US: String(burnUs) } : {});
 
   return { compare, calibrateBurn, burnEnv };
+}
+
+/** `--candidate-env` flags for an environment. */
+export function candidateEnvFlags(env: Record<string, string>): string[] {
+  return Object.entries(env).flatMap(([k, v]) => ['--candidate-env', `${k}=${v}`]);
+}
+
+/** What one run of the CLI's `gwprof compare` left: its compare.json (null when it wrote none), exit code and minutes. */
+export interface CliComparison<R extends CompareResult> {
+  result: R | null;
+  exitCode: number | null;
+  /** The comparison's own clock (its record's start to finish); the wall time when it wrote no record. */
+  minutes: number;
+}
+
+/**
+ * The one way the bench runs `gwprof compare`: the built CLI of `root`, the same gateway on both
+ * sides (the candidate told apart by its flags and environment), its run folder in `workDir` (a
+ * fresh temporary folder when absent), its compare.json read back.
+ */
+export function runCompareCli<R extends CompareResult = CompareResult>(options: {
+  root: string;
+  gateway: string;
+  flags: readonly string[];
+  workDir?: string;
+  label?: string;
+  /** The harness's own environment (the subgraphs take theirs from it); default this process's. */
+  env?: NodeJS.ProcessEnv;
+  log?: (line: string) => void;
+}): CliComparison<R> {
+  const work = options.workDir ?? mkdtempSync(path.join(os.tmpdir(), 'gwprof-bench-compare-'));
+  const json = path.join(work, `${options.label ?? 'compare'}.json`);
+  const args = [
+    path.join(options.root, 'packages/cli/dist/bin.js'),
+    'compare',
+    '--baseline',
+    options.gateway,
+    '--candidate',
+    options.gateway,
+    '--out',
+    work,
+    ...(options.label ? ['--run-id', options.label] : []),
+    '--json',
+    json,
+    '--no-color',
+    ...options.flags,
+  ];
+  const started = Date.now();
+  const child = spawnSync(process.execPath, args, {
+    cwd: options.root,
+    encoding: 'utf8',
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const wallMinutes = (Date.now() - started) / 60_000;
+  let result: R | null = null;
+  try {
+    result = JSON.parse(readFileSync(json, 'utf8')) as R;
+  } catch {
+    const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+    log(`${options.label ?? options.gateway}: no compare.json (exit ${child.status}): ${child.stderr.slice(-500)}`);
+  }
+  // The comparison's own clock: the wall time above also holds the CLI's start and publish.
+  const ownMinutes = result?.startedAt && result?.finishedAt ? (Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 60_000 : null;
+  return { result, exitCode: child.status, minutes: ownMinutes ?? wallMinutes };
 }
 
 /** The burn of a run kind ("+10%") from a calibration of 100%, in µs; 0 for A/A. */

@@ -4,12 +4,12 @@
  * the gateway must read and skip. What a padded byte costs is measured at a large dose, where the
  * count's noise is a ten-thousandth of the effect; planted runs then pad by a share of the baseline.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULTS } from '@gwprof/collect';
 import type { PublishedCompare } from '@gwprof/results';
+import { runCompareCli } from '../compare/driver.js';
 
 export interface PaddingCost {
   kind: 'padding';
@@ -53,32 +53,16 @@ export function paddedByteCost(entries: readonly PaddingCost[]): { instructionsP
 }
 
 export function measurePaddingCost(options: { root: string; gateway: string; bytes: number }): PaddingCost {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'gwprof-bench-padding-'));
-  const json = path.join(work, 'compare.json');
-  const args = [
-    'compare',
-    '--measure',
-    'instructions',
-    '--baseline',
-    options.gateway,
-    '--candidate',
-    options.gateway,
-    '--no-profile',
-    '--out',
-    work,
-    '--json',
-    json,
-    '--no-color',
-  ];
   const started = new Date().toISOString();
-  const child = spawnSync(process.execPath, [path.join(options.root, 'packages/cli/dist/bin.js'), ...args], {
-    cwd: options.root,
-    encoding: 'utf8',
+  const { result, exitCode } = runCompareCli<PublishedCompare>({
+    root: options.root,
+    gateway: options.gateway,
+    workDir: mkdtempSync(path.join(os.tmpdir(), 'gwprof-bench-padding-')),
+    flags: ['--measure', 'instructions', '--no-profile'],
     env: { ...process.env, SUBGRAPH_PADDING_BYTES: sidesPadding(0, options.bytes) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    maxBuffer: 64 * 1024 * 1024,
   });
-  const gating = (JSON.parse(readFileSync(json, 'utf8')) as PublishedCompare).analysis?.levels[0]?.gating;
+  if (!result) throw new Error(`gwprof compare wrote no compare.json (exit ${exitCode})`);
+  const gating = result.analysis?.levels[0]?.gating;
   const baseline = gating?.baseline.geometricMean ?? null;
   const candidate = gating?.candidate.geometricMean ?? null;
   return {
@@ -89,6 +73,6 @@ export function measurePaddingCost(options: { root: string; gateway: string; byt
     baselinePerRequest: baseline,
     candidatePerRequest: candidate,
     instructionsPerPaddedByte: baseline !== null && candidate !== null ? (candidate - baseline) / options.bytes : null,
-    exitCode: child.status,
+    exitCode,
   };
 }

@@ -3,12 +3,12 @@
  * the candidate preloaded with fixtures/native-work's library making K allocations per response;
  * the comparison's allocations per request, candidate minus baseline, against K.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { PublishedCompare } from '@gwprof/results';
 import { appendEntry } from '../compare/json-log.js';
+import { candidateEnvFlags, runCompareCli } from '../compare/driver.js';
 
 export interface PlantedAllocationEntry {
   date: string;
@@ -23,35 +23,17 @@ export interface PlantedAllocationEntry {
 }
 
 export function plantAllocations(options: { root: string; gateway: string; perResponse: number; library: string; out: string }): PlantedAllocationEntry {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'gwprof-bench-alloc-'));
-  const json = path.join(work, 'compare.json');
-  const args = [
-    path.join(options.root, 'packages/cli/dist/bin.js'),
-    'compare',
-    '--measure',
-    'instructions',
-    '--baseline',
-    options.gateway,
-    '--candidate',
-    options.gateway,
-    '--candidate-env',
-    `LD_PRELOAD=${options.library}`,
-    '--candidate-env',
-    `GWPROF_ALLOCATIONS_PER_RESPONSE=${options.perResponse}`,
-    '--no-profile',
-    '--out',
-    work,
-    '--json',
-    json,
-    '--no-color',
-  ];
-  const child = spawnSync(process.execPath, args, { cwd: options.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
-  let result: PublishedCompare | null = null;
-  try {
-    result = JSON.parse(readFileSync(json, 'utf8')) as PublishedCompare;
-  } catch {
-    process.stderr.write(`no compare.json (exit ${child.status}): ${child.stderr.slice(-500)}\n`);
-  }
+  const { result, exitCode } = runCompareCli<PublishedCompare>({
+    root: options.root,
+    gateway: options.gateway,
+    workDir: mkdtempSync(path.join(os.tmpdir(), 'gwprof-bench-alloc-')),
+    flags: [
+      '--measure',
+      'instructions',
+      ...candidateEnvFlags({ LD_PRELOAD: options.library, GWPROF_ALLOCATIONS_PER_RESPONSE: String(options.perResponse) }),
+      '--no-profile',
+    ],
+  });
   const level = result?.analysis?.levels[0];
   const metric = level?.metrics.find((m) => m.metric === 'allocationsPerOkRequest');
   const baseline = metric?.baseline.median ?? null;
@@ -60,7 +42,7 @@ export function plantAllocations(options: { root: string; gateway: string; perRe
     date: new Date().toISOString(),
     gateway: options.gateway,
     perResponse: options.perResponse,
-    exitCode: child.status,
+    exitCode,
     baselinePerRequest: baseline,
     candidatePerRequest: candidate,
     readOverPlanted: baseline !== null && candidate !== null ? (candidate - baseline) / options.perResponse : null,

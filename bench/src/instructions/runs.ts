@@ -3,12 +3,12 @@
  * loop sized to a share of the baseline's instructions per request. Kinds are interleaved, each
  * entry appended to compare-instruction-runs.json as soon as it ends, with its batches.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CompareResult, PublishedCompare } from '@gwprof/results';
 import { appendEntry } from '../compare/json-log.js';
+import { runCompareCli } from '../compare/driver.js';
 import { existsSync } from 'node:fs';
 import { sidesPadding } from './padding-cost.js';
 
@@ -79,39 +79,19 @@ export function runOne(options: {
   const { root, gateway, run } = options;
   const iterations = Math.round(((run.plantedPercent / 100) * options.baselinePerRequest) / options.instructionsPerIteration);
   const work = mkdtempSync(path.join(os.tmpdir(), 'gwprof-bench-instr-'));
-  const json = path.join(work, 'compare.json');
   const countFile = path.join(work, 'planted-calls');
   const candidateEnv = iterations > 0 && !options.padding ? plantEnv(root, iterations, options.nativeLibrary, countFile) : [];
-  const args = [
-    path.join(root, 'packages/cli/dist/bin.js'),
-    'compare',
-    '--measure',
-    'instructions',
-    '--baseline',
-    gateway,
-    '--candidate',
-    gateway,
-    '--out',
-    work,
-    '--run-id',
-    options.label,
-    '--json',
-    json,
-    '--no-color',
-    ...options.flags,
-    ...candidateEnv,
-  ];
-  const started = Date.now();
   // The subgraphs take their padding from the harness's environment.
   const env = options.padding ? { ...process.env, SUBGRAPH_PADDING_BYTES: sidesPadding(options.padding.base, iterations) } : process.env;
-  const child = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
-  let result: PublishedCompare | null = null;
-  try {
-    result = JSON.parse(readFileSync(json, 'utf8')) as PublishedCompare;
-  } catch {
-    process.stderr.write(`${options.label}: no compare.json (exit ${child.status}): ${child.stderr.slice(-500)}\n`);
-  }
-  const minutes = result?.finishedAt ? (Date.parse(result.finishedAt) - Date.parse(result.startedAt)) / 60_000 : (Date.now() - started) / 60_000;
+  const started = Date.now();
+  const { result, exitCode, minutes } = runCompareCli<PublishedCompare>({
+    root,
+    gateway,
+    workDir: work,
+    label: options.label,
+    flags: ['--measure', 'instructions', ...options.flags, ...candidateEnv],
+    env,
+  });
   const lastEpoch = Math.max(...(result?.instructionEpochs ?? []).map((e) => (e.finishedAt ? Date.parse(e.finishedAt) : 0)));
   const verdictMinutes = result && lastEpoch > 0 ? (lastEpoch - Date.parse(result.startedAt)) / 60_000 : minutes;
   const level = result?.analysis?.levels[0];
@@ -128,7 +108,7 @@ export function runOne(options: {
     ...(options.nativeLibrary ? { plantedCalls: iterations > 0 && existsSync(countFile) ? Number(readFileSync(countFile).readBigUInt64LE(0)) : null } : {}),
     plantedInstructions,
     plantedShare: baselinePerRequest ? plantedInstructions / baselinePerRequest : null,
-    exitCode: child.status,
+    exitCode,
     verdict: result?.analysis?.verdict ?? null,
     verdictMinutes,
     minutes,

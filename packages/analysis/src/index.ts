@@ -11,6 +11,7 @@ export {
   type CpuProfileCallFrame,
 } from './profiles/cpuprofile.js';
 export { DEFAULT_BUCKET_RULES, loadBucketRules, type BucketRule } from './profiles/rules.js';
+export { frameKind, type FrameKind } from './profiles/frame-kind.js';
 export { analyzeProfile, attributeNodes, classifyNodes, orderBucketNames, type ProfileAnalysis } from './profiles/buckets.js';
 export { bucketCosts, compareGcWithNode, type BucketFunctionCost } from './profiles/bucket-costs.js';
 export { explainFrames, formatExplanations, parseExplainQuery } from './profiles/explain.js';

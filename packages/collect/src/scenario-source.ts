@@ -70,7 +70,7 @@ export function recordedSource(source: ScenarioSource): RequestSourceRecord {
  * The built-in gateways compose a supergraph of the demo's four subgraphs: a scenario file with
  * subgraphs of its own needs a gateway that knows them (`cmd:` or `url:`).
  */
-export function checkGatewayForScenario(specs: string[], source: ScenarioSource): void {
+export function checkGatewayForScenario(specs: readonly string[], source: ScenarioSource): void {
   if (!isScenarioFile(source) || source.subgraphs.length === 0) return;
   for (const spec of specs) {
     if (!spec.startsWith('cmd:') && !spec.startsWith('url:')) {
@@ -88,7 +88,7 @@ export interface OpenedRequests {
   ownSubgraphs: OwnSubgraphs | null;
 }
 
-export function openRequests(source: ScenarioSource, gatewaySpecs: string[]): OpenedRequests {
+export function openRequests(source: ScenarioSource, gatewaySpecs: readonly string[]): OpenedRequests {
   checkGatewayForScenario(gatewaySpecs, source);
   return { scenario: loadRequests(source), recorded: recordedSource(source), ownSubgraphs: ownSubgraphsOf(source) };
 }

@@ -4,14 +4,13 @@
  * measures and records; everything derived (buckets, flame graphs, capacity) is the publish
  * pass's work, from the files.
  */
-import { GwprofError, loadLabel, writeRunResult, type LoadShape, type RequestSourceRecord, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
+import { GwprofError, loadLabel, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
 import type { Scenario } from './scenario.js';
-import { openRequests, type ScenarioSource } from './scenario-source.js';
-import { demoSubgraphsBinary } from './native-subgraphs.js';
+import type { ScenarioSource } from './scenario-source.js';
 import { assertPortFree } from './ports.js';
-import { gatewayFromSpec, installGateway } from './gateways/index.js';
+import { gatewayFromSpec } from './gateways/index.js';
 import { measureStep, type StepSettings } from './step/measure-step.js';
-import { openSession, type Session } from './session.js';
+import type { Session } from './session.js';
 import type { ProfilerKind, ServiceOptions } from './test-bed.js';
 import type { RunningGateway } from './gateway-process.js';
 import { attachGatewayUnderTest, gatewayUrlOf, isUrlSpec, launchGatewayUnderTest, type GatewayUnderTest } from './gateway-under-test.js';
@@ -19,7 +18,8 @@ import { DEFAULTS } from './defaults.js';
 import { recordHeader, servicesRecord } from './record-header.js';
 import { measureFanoutAlone } from './load/fanout-probe.js';
 import { requestBodies } from './load/request-stream.js';
-import { runLifecycle } from './run-lifecycle.js';
+import { openRun, type RunSetup } from './run-opening.js';
+import type { RecordJournal } from './record-journal.js';
 
 export interface SweepOptions extends StepSettings, ServiceOptions {
   gateway: string;
@@ -59,27 +59,30 @@ export interface SweepOutcome {
 export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   // Bad input first (the gateway spec, the scenario's files), then what the machine may refuse (ports).
   const attachedUrl = isUrlSpec(options.gateway) ? gatewayUrlOf(options.gateway) : null;
-  const attached = attachedUrl !== null;
-  const adapter = attached ? null : gatewayFromSpec(options.gateway, options.gatewayCwd);
-  const { scenario, recorded, ownSubgraphs } = openRequests(options.scenario, [options.gateway]);
-  if (!attached) await checkPorts(options, ownSubgraphs !== null);
-  if (!attached) await installGateway(options.gateway, options.onProgress, options.signal);
-  const nativeSubgraphs = attached || ownSubgraphs ? null : await demoSubgraphsBinary(options.subgraphs ?? 'auto', [adapter], options.onProgress);
-  const session = openSession({
-    ...options,
-    label: options.gateway.replace(/^url:.*/, 'url'),
-    maxConcurrency: Math.max(...options.levels.map((l) => (l.kind === 'closed' ? l.concurrency : l.maxInFlight))),
-    attached,
-    gatewayPackages: adapter?.packageVersions() ?? {},
-    ownSubgraphs,
-    nativeSubgraphs,
+  const adapter = attachedUrl ? null : gatewayFromSpec(options.gateway, options.gatewayCwd);
+  const opened = await openRun({
+    options,
+    scenario: options.scenario,
+    specs: [options.gateway],
+    install: adapter ? [options.gateway] : [],
+    adapters: adapter ? () => [adapter] : null,
+    check: async ({ ownSubgraphs }) => {
+      if (adapter) await checkPorts(options, ownSubgraphs !== null);
+    },
+    session: () => ({
+      label: options.gateway.replace(/^url:.*/, 'url'),
+      maxConcurrency: Math.max(...options.levels.map((l) => (l.kind === 'closed' ? l.concurrency : l.maxInFlight))),
+      attached: attachedUrl !== null,
+      profiler: options.profiler,
+      gatewayPackages: adapter?.packageVersions() ?? {},
+    }),
+    newRecord: (setup) => newRun(options, setup),
   });
-  const { runDir, logs } = session;
-  const run = newRun(options, session, { recorded, nativeSubgraphs });
-  writeRunResult(runDir, run);
-  logs.harness.info({ runDir, config: run.config }, 'sweep starting');
+  const { session, journal, scenario, ownSubgraphs } = opened;
+  const run = journal.record;
+  session.logs.harness.info({ runDir: session.runDir, config: run.config }, 'sweep starting');
 
-  const failure = await runLifecycle({ record: run, session, signal: options.signal, write: () => writeRunResult(runDir, run), label: 'sweep' }, async () => {
+  const failure = await opened.live({ label: 'sweep' }, async () => {
     const target = adapter
       ? await launchGatewayUnderTest(await session.startBed(), adapter, options.gatewayEnv, 'gateway')
       : await attachGatewayUnderTest({
@@ -94,13 +97,13 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     if (options.signal.aborted) throw new Error('interrupted');
     if (target.build) run.environment.gatewayBuilds = { [options.gateway]: target.build };
     run.fanoutAlone = await fanoutAlone(target, scenario, options);
-    writeRunResult(runDir, run);
-    const levels = options.autoRate ? await probeRates(options, scenario, target, session, run, options.autoRate) : options.levels;
-    await runSteps(options, levels, scenario, target, session, run);
+    journal.save();
+    const levels = options.autoRate ? await probeRates(options, scenario, target, session, journal, options.autoRate) : options.levels;
+    await runSteps(options, levels, scenario, target, session, journal);
     target.profiler?.close();
     await collectExternalReport(options, target, run);
   });
-  return { run, runDir, failure };
+  return { run, runDir: session.runDir, failure };
 }
 
 /** One step per level, each written to results.json as soon as it is measured. */
@@ -110,7 +113,7 @@ async function runSteps(
   scenario: Scenario,
   target: GatewayUnderTest,
   session: Session,
-  run: RunResult,
+  journal: RecordJournal<RunResult>,
 ): Promise<void> {
   for (const load of levels) {
     if (options.signal.aborted) return;
@@ -129,8 +132,8 @@ async function runSteps(
       logs: session.logs,
     });
     if (!step) return;
-    run.steps.push(step);
-    writeRunResult(session.runDir, run);
+    journal.record.steps.push(step);
+    journal.save();
     session.logs.harness.info({ step: { ...step, series: undefined } }, `step ${label} ${step.status}`);
     options.onProgress(`${label} ${step.status === 'failed' ? 'FAILED' : step.status} · ${step.rps} ok req/s · ${step.requests.failed} failed`, true);
     assertRunning(target, `during the step at ${label}`);
@@ -171,13 +174,7 @@ function assertRunning(target: GatewayUnderTest, when: string): void {
   throw new Error(`gateway exited ${when}${tail ? `; last log lines: ${tail}` : ''}`);
 }
 
-/** What the run was set up with beside its options: where its requests came from, and which demo subgraphs served them. */
-interface RunSetup {
-  recorded: RequestSourceRecord;
-  nativeSubgraphs: string | null;
-}
-
-function newRun(options: SweepOptions, session: Session, setup: RunSetup): RunResult {
+function newRun(options: SweepOptions, { session, ...setup }: RunSetup): RunResult {
   const config = runConfig(options, setup);
   return {
     ...recordHeader('sweep', session.runId),
@@ -214,7 +211,7 @@ async function stopProfiledGateway(gateway: RunningGateway): Promise<void> {
   await leaderExit;
 }
 
-function runConfig(options: SweepOptions, { recorded, nativeSubgraphs }: RunSetup): RunConfig {
+function runConfig(options: SweepOptions, { recorded, nativeSubgraphs }: Omit<RunSetup, 'session'>): RunConfig {
   return {
     gateway: options.gateway,
     gatewayEnv: options.gatewayEnv,
@@ -252,7 +249,7 @@ async function probeRates(
   scenario: Scenario,
   target: GatewayUnderTest,
   session: Session,
-  run: RunResult,
+  journal: RecordJournal<RunResult>,
   auto: { arrivals: 'poisson' | 'uniform'; maxInFlight: number },
 ): Promise<LoadShape[]> {
   const steps = [];
@@ -281,8 +278,8 @@ async function probeRates(
     steps.push(step);
   }
   const peakRps = Math.max(0, ...steps.filter((s) => s.status !== 'failed').map((s) => s.rps));
-  run.probe = { steps, peakRps };
-  writeRunResult(session.runDir, run);
+  journal.record.probe = { steps, peakRps };
+  journal.save();
   if (!(peakRps > 0)) throw new Error('the peak probe got no successful response: no rate to step through');
   const rates = [...new Set(RATE_FRACTIONS.map((fraction) => Math.max(1, Math.round(fraction * peakRps))))];
   options.onProgress(`closed-loop peak ≈ ${peakRps} ok req/s: stepping ${rates.join(', ')} req/s`, true);

@@ -8,3 +8,4 @@ export { GwprofError, asError } from './errors.js';
 export { compareLoadAt, loadLabel, loadLevel } from './load.js';
 export * from './soak-types.js';
 export * from './trace-types.js';
+export * from './side-builds.js';

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GwprofError } from './errors.js';
 import type { FailureCounts } from './failures.js';
-import { RESULTS_SCHEMA_VERSION, type CompareResult, type RunResult, type StepAnalysis, type StepRecord } from './types.js';
+import { RESULTS_SCHEMA_VERSION, type CompareResult, type RecordHeader, type RecordKind, type RunResult, type StepAnalysis, type StepRecord } from './types.js';
 import type { SoakResult } from './soak-types.js';
 import type { BisectResult } from './bisect-types.js';
 
@@ -16,6 +16,14 @@ export function writeJsonAtomic(file: string, value: unknown): void {
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`);
   renameSync(temporary, file);
+}
+
+/** The file each kind of record is written to in its run folder. */
+export const RECORD_FILES: Readonly<Record<RecordKind, string>> = { sweep: RESULTS_FILE, soak: RESULTS_FILE, compare: COMPARE_FILE, bisect: BISECT_FILE };
+
+/** Any record, into its kind's file. */
+export function writeRecord(runDir: string, record: RecordHeader<RecordKind>): void {
+  writeJsonAtomic(path.join(runDir, RECORD_FILES[record.kind]), record);
 }
 
 export function writeRunResult(runDir: string, run: RunResult): void {

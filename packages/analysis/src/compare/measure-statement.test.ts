@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CompareDesign, GatewayBuild, InstructionEpoch } from '@gwprof/results';
-import { instructionMeasure, nativeBuildsBySide } from './measure-statement.js';
+import { buildsBySide } from '@gwprof/results';
+import { instructionMeasure } from './measure-statement.js';
 
 const design = { instructions: { batchRequests: 200, v8Flags: ['--no-opt', '--max-lazy'] } } as unknown as CompareDesign;
 const side = (node: boolean) => ({ pid: 1, node, startup: { prepareMs: 0, listenMs: 0, readyMs: 0 }, warmupSec: 1, warmupFailures: 0 });
@@ -25,7 +26,10 @@ describe('what an instruction count measured', () => {
   });
 
   it('has no V8, JIT or GC words for two native gateways, and names their builds', () => {
-    const native = nativeBuildsBySide({ 'baseline:hive-router': build, 'candidate:cmd:./target/release/router': { ...build, version: 'PR' } });
+    const native = buildsBySide({
+      config: { baseline: 'hive-router', candidate: 'cmd:./target/release/router' },
+      environment: { gatewayBuilds: { 'baseline:hive-router': build, 'candidate:cmd:./target/release/router': { ...build, version: 'PR' } } },
+    });
     const statement = instructionMeasure(design, goldens, epochs(false), undefined, native, true);
     const text = [statement.measured, ...statement.cannotSee, ...statement.notes].join(' ');
     expect(text).not.toMatch(/V8|TurboFan|JIT|JavaScript|baseline tier/);

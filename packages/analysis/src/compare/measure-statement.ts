@@ -2,19 +2,7 @@
  * What a comparison's verdict measured, and what that measure cannot see: stated in the verdict,
  * the PR comment and compare.json, so no reader takes a count for a time or the reverse.
  */
-import type { CompareConfig, CompareDesign, GatewayBuild, InstructionEpoch, MeasureStatement } from '@gwprof/results';
-
-type Side = 'baseline' | 'candidate';
-
-/** The native builds a comparison recorded for each side (compare.json's environment, keyed `side:spec`). */
-export function nativeBuildsBySide(builds: Record<string, GatewayBuild> | undefined): Partial<Record<Side, GatewayBuild>> {
-  const bySide: Partial<Record<Side, GatewayBuild>> = {};
-  for (const [key, build] of Object.entries(builds ?? {})) {
-    const side = key.slice(0, key.indexOf(':'));
-    if (side === 'baseline' || side === 'candidate') bySide[side] = build;
-  }
-  return bySide;
-}
+import type { CompareConfig, CompareDesign, InstructionEpoch, MeasureStatement, SideBuilds } from '@gwprof/results';
 
 /** What the sides' answers were checked against, where that is not the same goldens for both. */
 type Goldens = Pick<CompareConfig, 'expect' | 'candidateExpect' | 'expectNone'>;
@@ -43,7 +31,7 @@ export function instructionMeasure(
   goldens: Goldens,
   epochs: readonly InstructionEpoch[],
   profileError?: string,
-  native: Partial<Record<Side, GatewayBuild>> = {},
+  native: SideBuilds = {},
   /** An allocation row is shown: what it counts is said. */
   allocationsShown = false,
 ): MeasureStatement {

@@ -7,46 +7,35 @@
  * replaces the C library's. It cannot see bytes (a size is an argument, not a count), frees, nor an
  * allocation whose entry the compiler inlined into its caller.
  */
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { CallgrindReader, readDumpFile, readDumpText, type DumpVisitor } from './callgrind-reader.js';
 
 /** The entry points that obtain memory; frees are not counted. */
 export const ALLOCATION_ENTRY =
   /^(?:__rustc::)?__rust_(?:alloc|alloc_zeroed|realloc)$|^(?:_rjem_|je_)(?:malloc|mallocx|calloc|realloc|rallocx|posix_memalign|aligned_alloc|memalign|valloc)$|^mi_(?:heap_)?(?:malloc|zalloc|calloc|realloc|rezalloc|recalloc|mallocn|reallocn|new|new_n|new_aligned|new_realloc|new_reallocn)(?:_small|_aligned|_aligned_at)?$|^(?:__libc_)?(?:malloc|calloc|realloc|reallocarray|posix_memalign|aligned_alloc|memalign|valloc|pvalloc)(?:@.*)?$/;
 
-/** Sums allocation calls from dump lines, fed one at a time. */
-export class AllocationCallCounter {
-  private readonly names = new Map<string, string>();
-  private caller = '';
-  private callee = '';
+/** The reader's visitor that sums allocation calls: a context is its innermost function's name. */
+export class AllocationCallCounter implements DumpVisitor<string> {
   calls = 0;
 
-  line(line: string): void {
-    if (line.startsWith('fn=')) this.caller = this.name(line.slice(3));
-    else if (line.startsWith('cfn=')) this.callee = this.name(line.slice(4));
-    else if (line.startsWith('calls=')) {
-      if (ALLOCATION_ENTRY.test(this.callee) && !ALLOCATION_ENTRY.test(this.caller)) this.calls += Number(line.slice(6).split(/\s+/)[0] ?? 0);
-    }
+  context(frames: string[]): string {
+    return frames[0] ?? '';
   }
 
-  /** A function's name by its compressed id ("(12) name" the first time); the innermost of a context "f'caller…". */
-  private name(raw: string): string {
-    const match = /^\((\d+)\)(?:\s+(.*))?$/.exec(raw.trim());
-    const full = match ? (match[2] !== undefined ? match[2] : (this.names.get(match[1]!) ?? '')) : raw.trim();
-    if (match?.[2] !== undefined) this.names.set(match[1]!, full);
-    return full.split("'")[0]!;
+  self(): void {}
+
+  call(caller: string, callee: string, calls: number): void {
+    if (ALLOCATION_ENTRY.test(callee) && !ALLOCATION_ENTRY.test(caller)) this.calls += calls;
   }
 }
 
 export function allocationCalls(text: string): number {
   const counter = new AllocationCallCounter();
-  for (const line of text.split('\n')) counter.line(line);
+  readDumpText(text, new CallgrindReader(counter));
   return counter.calls;
 }
 
 export async function allocationCallsOfFile(file: string): Promise<number> {
   const counter = new AllocationCallCounter();
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const line of lines) counter.line(line);
+  await readDumpFile(file, new CallgrindReader(counter));
   return counter.calls;
 }

@@ -3,7 +3,7 @@
  * count, and for each of its callers the inclusive count of the calls that caller made to it.
  * callgrind names a recursion's deeper levels "f'2" (its --separate-recs): they are the same function.
  */
-import { ContextReader, readContextsFromFile } from './callgrind-contexts.js';
+import { CallgrindReader, readDumpFile, readDumpText, type DumpVisitor } from './callgrind-reader.js';
 
 export interface CallGraphFunction {
   name: string;
@@ -20,42 +20,41 @@ export interface CallGraph {
   total: number;
 }
 
-/** Builds the graph line by line from a dump's text or file. */
-export class CallGraphReader {
+/** The reader's visitor that builds the graph: a function by its name and object, its callers' calls to it. */
+export class CallGraphReader implements DumpVisitor<CallGraphFunction> {
   private readonly byKey = new Map<string, CallGraphFunction>();
-  readonly reader = new ContextReader<CallGraphFunction>(
-    (frames, object) => this.function(frames[0] ?? '', object),
-    (fn, self) => {
-      fn.self += self;
-    },
-    {
-      call: (caller, callee, inclusive) => {
-        if (caller !== callee) callee.callers.set(caller, (callee.callers.get(caller) ?? 0) + inclusive);
-      },
-    },
-  );
+  readonly reader = new CallgrindReader<CallGraphFunction>(this);
 
-  graph(): CallGraph {
-    const functions = [...this.byKey.values()];
-    return { functions, total: this.reader.total ?? functions.reduce((sum, fn) => sum + fn.self, 0) };
-  }
-
-  private function(name: string, object: string): CallGraphFunction {
+  context(frames: string[], object: string): CallGraphFunction {
+    const name = frames[0] ?? '';
     const key = `${name}\0${object}`;
     let fn = this.byKey.get(key);
     if (!fn) this.byKey.set(key, (fn = { name, object, self: 0, callers: new Map() }));
     return fn;
   }
+
+  self(fn: CallGraphFunction, count: number): void {
+    fn.self += count;
+  }
+
+  call(caller: CallGraphFunction, callee: CallGraphFunction, _calls: number, inclusive: number): void {
+    if (caller !== callee && inclusive > 0) callee.callers.set(caller, (callee.callers.get(caller) ?? 0) + inclusive);
+  }
+
+  graph(): CallGraph {
+    const functions = [...this.byKey.values()];
+    return { functions, total: this.reader.total ?? functions.reduce((sum, fn) => sum + fn.self, 0) };
+  }
 }
 
 export function callGraph(text: string): CallGraph {
   const builder = new CallGraphReader();
-  for (const line of text.split('\n')) builder.reader.line(line);
+  readDumpText(text, builder.reader);
   return builder.graph();
 }
 
 export async function callGraphOfFile(file: string): Promise<CallGraph> {
   const builder = new CallGraphReader();
-  await readContextsFromFile(file, builder.reader);
+  await readDumpFile(file, builder.reader);
   return builder.graph();
 }

@@ -3,13 +3,13 @@
  * epochs' batches, the gating metric, each epoch's change, where the instructions went (from the
  * profile pair's reduced profiles, which the caller reads), and what the measure saw.
  */
-import type { CompareAnalysis, CompareLevel, CompareResult } from '@gwprof/results';
+import { buildsBySide, type CompareAnalysis, type CompareLevel, type CompareResult } from '@gwprof/results';
 import type { BucketRule } from '../profiles/rules.js';
 import { comparisonOutcome } from '../compare/comparison-outcome.js';
 import { instructionBreakdown, instructionMoves, type InstructionProfile } from './instruction-profile.js';
 import { INSTRUCTION_LEVEL, allocationMetric, instructionMetric, instructionObservations } from './instruction-test.js';
 import type { ComparisonVerdict } from '../compare/verdict.js';
-import { instructionMeasure, nativeBuildsBySide } from '../compare/measure-statement.js';
+import { instructionMeasure } from '../compare/measure-statement.js';
 import { disturbedEpochs } from './disturbed-epochs.js';
 
 export function analyzeInstructionComparison(
@@ -60,13 +60,6 @@ export function analyzeInstructionComparison(
     levels: [level],
     ...comparisonOutcome(compare, verdict),
     windows: [],
-    measure: instructionMeasure(
-      design,
-      compare.config,
-      compare.instructionEpochs ?? [],
-      record?.error,
-      nativeBuildsBySide(compare.environment?.gatewayBuilds),
-      allocations !== null,
-    ),
+    measure: instructionMeasure(design, compare.config, compare.instructionEpochs ?? [], record?.error, buildsBySide(compare), allocations !== null),
   };
 }

@@ -11,7 +11,8 @@
  * counts for the function it was inlined into.
  * Weights are instructions where a profile holds µs: the analysis's "ms" are thousands of instructions.
  */
-import { ContextReader, readContextsFromFile, type CallgrindContext } from './callgrind-contexts.js';
+import type { CallgrindContext } from './callgrind-contexts.js';
+import { CallgrindReader, readDumpFile } from './callgrind-reader.js';
 import type { InstructionMoves } from '@gwprof/results';
 import { sideFreeKey, type CpuProfile, type CpuProfileCallFrame, type CpuProfileNode } from '../profiles/cpuprofile.js';
 import { classifyNodes } from '../profiles/buckets.js';
@@ -169,11 +170,10 @@ export function instructionProfile(contexts: readonly CallgrindContext[], perfMa
 /** The instruction profile of a dump file, read line by line; `native` for a program that is not Node. */
 export async function instructionProfileOfFile(file: string, perfMap: PerfMap, separateCallers: number, native = false): Promise<InstructionProfile> {
   const builder = new InstructionProfileBuilder(perfMap, separateCallers, native);
-  await readContextsFromFile(
+  await readDumpFile(
     file,
-    new ContextReader(
-      (frames, object) => builder.leafOf(frames, object),
-      (leaf, self) => builder.add(leaf, self),
+    new CallgrindReader(
+      { context: (frames, object) => builder.leafOf(frames, object), self: (leaf, self) => builder.add(leaf, self) },
       { gatewayBinary: native },
     ),
   );

@@ -2,6 +2,7 @@ import type { TopFunction } from '@gwprof/results';
 import { selfWeights, type CpuProfile, type CpuProfileCallFrame } from './cpuprofile.js';
 import { median } from '../descriptive.js';
 import { DEFAULT_BUCKET_RULES, type BucketRule } from './rules.js';
+import { frameKind } from './frame-kind.js';
 import { TOP_FUNCTIONS, tallyFunctions, topFunctions, topFunctionsByBucket, type BucketFunction } from './top-functions.js';
 
 export { BUCKET_ORDER } from './bucket-catalog.js';
@@ -189,6 +190,7 @@ export function frameMatcher(rules: readonly BucketRule[]): (frame: Pick<CpuProf
   const compiled = rules.map((rule) => ({
     functionName: rule.functionName === undefined ? undefined : new RegExp(rule.functionName),
     url: rule.url === undefined ? undefined : new RegExp(rule.url),
+    frame: rule.frame,
   }));
   // Many nodes share a frame (the same function under different callers): match each frame once.
   const cache = new Map<string, number | undefined>();
@@ -196,7 +198,10 @@ export function frameMatcher(rules: readonly BucketRule[]): (frame: Pick<CpuProf
     const key = `${frame.functionName}\0${frame.url}`;
     if (cache.has(key)) return cache.get(key);
     const index = compiled.findIndex(
-      (rule) => (rule.functionName === undefined || rule.functionName.test(frame.functionName)) && (rule.url === undefined || rule.url.test(frame.url)),
+      (rule) =>
+        (rule.functionName === undefined || rule.functionName.test(frame.functionName)) &&
+        (rule.url === undefined || rule.url.test(frame.url)) &&
+        (rule.frame === undefined || frameKind(frame.url) === rule.frame),
     );
     const found = index < 0 ? undefined : index;
     cache.set(key, found);

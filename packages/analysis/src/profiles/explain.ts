@@ -2,6 +2,7 @@ import { attributeNodes, frameMatcher, type NodeAttribution } from './buckets.js
 import { selfWeights } from './cpuprofile.js';
 import type { CpuProfile, CpuProfileCallFrame } from './cpuprofile.js';
 import { DEFAULT_BUCKET_RULES, type BucketRule } from './rules.js';
+import type { FrameKind } from './frame-kind.js';
 import { GwprofError } from '@gwprof/results';
 
 /** A rule as `explain` shows it: where it is in the rules, and what it says. */
@@ -13,6 +14,7 @@ export interface RuleRef {
   entry: boolean;
   functionName?: string;
   url?: string;
+  frame?: FrameKind;
   comment?: string;
 }
 
@@ -186,7 +188,11 @@ function describeOutcome(outcome: ExplainedOutcome, cite: (rule: RuleRef) => str
 }
 
 function describeRule(rule: RuleRef): string {
-  const patterns = [rule.functionName === undefined ? '' : `functionName /${rule.functionName}/`, rule.url === undefined ? '' : `url /${rule.url}/`]
+  const patterns = [
+    rule.functionName === undefined ? '' : `functionName /${rule.functionName}/`,
+    rule.url === undefined ? '' : `url /${rule.url}/`,
+    rule.frame === undefined ? '' : `frame ${rule.frame}`,
+  ]
     .filter(Boolean)
     .join(', ');
   return `rule ${rule.index} → ${rule.bucket}${rule.weak ? ' (weak)' : ''}${rule.entry ? ' (entry)' : ''} [${patterns}]${rule.comment ? `: ${rule.comment}` : ''}`;
@@ -205,6 +211,7 @@ function ruleRef(rules: readonly BucketRule[], index: number): RuleRef {
     entry: rule.entry === true,
     ...(rule.functionName === undefined ? {} : { functionName: rule.functionName }),
     ...(rule.url === undefined ? {} : { url: rule.url }),
+    ...(rule.frame === undefined ? {} : { frame: rule.frame }),
     ...(rule.comment === undefined ? {} : { comment: rule.comment }),
   };
 }

@@ -3,6 +3,7 @@ import defaultRulesJson from './bucket-rules.json' with { type: 'json' };
 import nativeRulesJson from './native-bucket-rules.json' with { type: 'json' };
 import { GwprofError } from '@gwprof/results';
 import { BUCKET_ORDER } from './bucket-catalog.js';
+import { FRAME_KINDS, type FrameKind } from './frame-kind.js';
 
 /**
  * One line of a bucket rules file. A rule matches a stack frame when every regex it gives matches;
@@ -14,6 +15,8 @@ export interface BucketRule {
   functionName?: string;
   /** Regex tested against `callFrame.url` (`file:///…`, an absolute path, or `node:…`). */
   url?: string;
+  /** The kind of code the frame must be (`frame-kind.ts`): a native rule names only a native binary's or library's frames. */
+  frame?: FrameKind;
   /** Why the rule exists; ignored by the classifier. */
   comment?: string;
   /**
@@ -35,7 +38,7 @@ export interface BucketRule {
   new?: boolean;
 }
 
-const RULE_FIELDS = new Set(['bucket', 'functionName', 'url', 'comment', 'weak', 'entry', 'new']);
+const RULE_FIELDS = new Set(['bucket', 'functionName', 'url', 'frame', 'comment', 'weak', 'entry', 'new']);
 
 /** Checks a parsed rules file: an array of rules, known fields only, valid regexes. */
 export function parseBucketRules(value: unknown, source: string): BucketRule[] {
@@ -55,6 +58,7 @@ export function parseBucketRules(value: unknown, source: string): BucketRule[] {
     for (const field of ['functionName', 'url', 'comment'] as const) {
       if (rule[field] !== undefined && typeof rule[field] !== 'string') fail(`${where}: "${field}" must be a string`);
     }
+    if (rule.frame !== undefined && !FRAME_KINDS.includes(rule.frame as FrameKind)) fail(`${where}: "frame" must be one of ${FRAME_KINDS.join(', ')}`);
     for (const flag of ['weak', 'entry', 'new'] as const) {
       if (rule[flag] !== undefined && typeof rule[flag] !== 'boolean') fail(`${where}: "${flag}" must be true or false`);
     }

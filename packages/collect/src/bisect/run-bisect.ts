@@ -9,7 +9,6 @@ import { planOf } from '@gwprof/analysis';
 import {
   GwprofError,
   readBisectResult,
-  writeBisectResult,
   type BisectConfig,
   type BisectConfirmation,
   type BisectResult,
@@ -17,12 +16,12 @@ import {
   type RequestSourceRecord,
 } from '@gwprof/results';
 import { gatewayFromSpec } from '../gateways/index.js';
-import { demoSubgraphsBinary } from '../native-subgraphs.js';
 import { resolveNode } from '../node-binaries.js';
 import { recordHeader } from '../record-header.js';
-import { runLifecycle } from '../run-lifecycle.js';
-import { openRequests, type ScenarioSource } from '../scenario-source.js';
-import { openSession, type RunRequest, type Session } from '../session.js';
+import { openRun } from '../run-opening.js';
+import type { RecordJournal } from '../record-journal.js';
+import type { ScenarioSource } from '../scenario-source.js';
+import type { RunRequest, Session } from '../session.js';
 import type { ServiceOptions } from '../test-bed.js';
 import { ensureValgrind } from '../instructions/callgrind.js';
 import { commitPoints, newPoint, versionPoints, type PointId } from './bisect-points.js';
@@ -56,30 +55,32 @@ export async function runBisect(options: BisectOptions): Promise<BisectOutcome> 
   ensureValgrind(options.onProgress);
   const source = resumed?.config.source ?? options.config!.source;
   const representative = gatewayFromSpec(source.kind === 'versions' ? source.gateway : `cmd:${source.run}`);
-  const { scenario, recorded, ownSubgraphs } = openRequests(options.scenario, [representative.spec]);
-  const nativeSubgraphs = ownSubgraphs ? null : await demoSubgraphsBinary(options.subgraphs ?? 'auto', [representative], options.onProgress);
-  const session = openSession({
-    ...options,
-    ...(options.resume ? { outDir: path.dirname(path.resolve(options.resume)), runId: path.basename(path.resolve(options.resume)) } : {}),
-    label: 'bisect',
-    maxConcurrency: 1,
-    // Each point is its own version: the pinned packages would say nothing of them.
-    gatewayPackages: source.kind === 'versions' ? {} : representative.packageVersions(),
-    profiler: 'inspector',
-    ownSubgraphs,
-    nativeSubgraphs,
+  const opened = await openRun({
+    options,
+    scenario: options.scenario,
+    specs: [representative.spec],
+    install: [],
+    adapters: () => [representative],
+    session: () => ({
+      ...(options.resume ? { outDir: path.dirname(path.resolve(options.resume)), runId: path.basename(path.resolve(options.resume)) } : {}),
+      label: 'bisect',
+      maxConcurrency: 1,
+      // Each point is its own version: the pinned packages would say nothing of them.
+      gatewayPackages: source.kind === 'versions' ? {} : representative.packageVersions(),
+      profiler: 'inspector',
+    }),
+    newRecord: ({ session, recorded }) => {
+      const bisect = resumed ?? newBisect(options.config!, ids!, session, recorded);
+      bisect.state = 'running';
+      bisect.error = null;
+      bisect.finishedAt = null;
+      return bisect;
+    },
   });
-  const bisect = resumed ?? newBisect(options.config!, ids!, session, recorded);
-  bisect.state = 'running';
-  bisect.error = null;
-  bisect.finishedAt = null;
-  writeBisectResult(session.runDir, bisect);
-  const failure = await runLifecycle(
+  const { session, journal, scenario } = opened;
+  const bisect = journal.record;
+  const failure = await opened.live(
     {
-      record: bisect,
-      session,
-      signal: options.signal,
-      write: () => writeBisectResult(session.runDir, bisect),
       label: 'bisect',
       onStopped: () => {
         bisect.stopReason = bisect.error ?? 'interrupted';
@@ -97,13 +98,12 @@ export async function runBisect(options: BisectOptions): Promise<BisectOutcome> 
         ports: { baseline: options.gatewayPort, candidate: options.candidatePort },
         limits: { memoryLimitMB: session.resources.memoryLimitMB, cpuQuotaCores: session.resources.cpuQuota?.cores ?? null },
       };
-      bisect.stopReason = await countUntilPlaced(ctx, bisect, source);
+      bisect.stopReason = await countUntilPlaced(ctx, journal, source);
     },
   );
   // The lifecycle set the state.
   // A resumed bisection confirms as it was first asked to.
-  if (!failure && (bisect.state as BisectResult['state']) === 'complete' && options.confirm && bisect.config.confirm)
-    await confirmSteps(bisect, session.runDir, options);
+  if (!failure && (bisect.state as BisectResult['state']) === 'complete' && options.confirm && bisect.config.confirm) await confirmSteps(journal, options);
   return { bisect, runDir: session.runDir, failure };
 }
 
@@ -138,7 +138,8 @@ function newBisect(config: NonNullable<BisectOptions['config']>, ids: PointId[],
 }
 
 /** Rounds of up to two points until the plan has nothing pending; the stop reason. */
-async function countUntilPlaced(ctx: RoundContext, bisect: BisectResult, source: BisectSource): Promise<string> {
+async function countUntilPlaced(ctx: RoundContext, journal: RecordJournal<BisectResult>, source: BisectSource): Promise<string> {
+  const bisect = journal.record;
   for (let round = 1; ; round++) {
     const plan = planOf(bisect);
     if (plan.skippedEnd !== null) {
@@ -153,20 +154,21 @@ async function countUntilPlaced(ctx: RoundContext, bisect: BisectResult, source:
       const prepared = await preparePoint(source, point, ctx.session.runDir, ctx.options.signal, ctx.options.onProgress);
       if ('skip' in prepared) {
         skip(ctx, point, prepared.skip);
-        writeBisectResult(ctx.session.runDir, bisect);
+        journal.save();
       } else ready.push({ point, adapter: prepared.adapter });
     }
     if (ready.length === 0) continue;
     const { measuredSd, df } = plan.noise;
     const note = measuredSd === null ? '' : ` (scatter between processes so far ${(measuredSd * 100).toFixed(2)}%, ${df} df)`;
     const counted = await countRound(ctx, round, ready, note);
-    writeBisectResult(ctx.session.runDir, bisect);
+    journal.save();
     if (!counted) return 'interrupted';
   }
 }
 
 /** Each step not yet confirmed, by the caller's full comparison in a folder inside the bisection's. */
-async function confirmSteps(bisect: BisectResult, runDir: string, options: BisectOptions): Promise<void> {
+async function confirmSteps(journal: RecordJournal<BisectResult>, options: BisectOptions): Promise<void> {
+  const { record: bisect, runDir } = journal;
   const plan = planOf(bisect);
   for (const step of plan.steps) {
     if (options.signal.aborted) return;
@@ -187,6 +189,6 @@ async function confirmSteps(bisect: BisectResult, runDir: string, options: Bisec
       }),
     );
     bisect.confirmations.push({ ...confirmation, good: step.good, bad: step.bad, runDir: folder });
-    writeBisectResult(runDir, bisect);
+    journal.save();
   }
 }

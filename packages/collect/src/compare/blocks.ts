@@ -4,7 +4,7 @@
  * can line up with the machine's own periodic noise, and a drift within a block averages out), or
  * with both sides loaded at the same time (--simultaneous: a drift then moves both alike).
  */
-import { GwprofError, writeCompareResult, type CompareWindow } from '@gwprof/results';
+import { GwprofError, type CompareWindow } from '@gwprof/results';
 import { measureStep, settleBefore } from '../step/measure-step.js';
 import { sharedProgress, windowContext, type BlockPlace } from './side-steps.js';
 import type { GatewayUnderTest } from '../gateway-under-test.js';
@@ -40,7 +40,7 @@ async function measureSidesInTurn(ctx: ComparisonContext, gateways: Record<Side,
     const step = await measureStep({ ...window, settled, label: `epoch ${epoch} block ${block} ${side} ${position + 1}/${order.length}` });
     if (!step) return false;
     ctx.compare.windows.push({ epoch, block, position, side, step, ...forcedGc });
-    writeCompareResult(ctx.session.runDir, ctx.compare);
+    ctx.journal.save();
   }
   return true;
 }
@@ -76,7 +76,7 @@ async function measureSidesAtOnce(ctx: ComparisonContext, gateways: Record<Side,
     );
     if (steps.some((step) => step === null)) return false;
     for (const [i, side] of SIDES.entries()) ctx.compare.windows.push({ epoch, block, position, side, step: steps[i]!, ...forcedGc[i] });
-    writeCompareResult(ctx.session.runDir, ctx.compare);
+    ctx.journal.save();
   }
   return true;
 }

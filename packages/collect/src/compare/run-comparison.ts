@@ -6,19 +6,18 @@
  */
 import path from 'node:path';
 import { mulberry32 } from '@gwprof/analysis';
-import { GwprofError, compareLoadAt, writeCompareResult, type CompareConfig, type CompareResult, type RequestSourceRecord } from '@gwprof/results';
-import { candidateRequests, openRequests } from '../scenario-source.js';
-import { demoSubgraphsBinary } from '../native-subgraphs.js';
-import { gatewayFromSpec, installGateway } from '../gateways/index.js';
+import { GwprofError, compareLoadAt, sideBuildKey, type CompareConfig, type CompareResult, type RequestSourceRecord } from '@gwprof/results';
+import { candidateRequests } from '../scenario-source.js';
+import { gatewayFromSpec } from '../gateways/index.js';
 import { resolveNode } from '../node-binaries.js';
-import { openSession, type Session } from '../session.js';
+import type { Session } from '../session.js';
 import { recordHeader } from '../record-header.js';
 import type { CompareOptions, ComparisonContext } from '../epochs/context.js';
 import { epochsUntilDecided, type EpochMeasure } from '../epochs/epoch-loop.js';
 import { GatewayPair, SIDES } from '../epochs/gateway-pair.js';
 import { ensureValgrind } from '../instructions/callgrind.js';
 import { countedEpochs } from '../instructions/counted-epochs.js';
-import { runLifecycle } from '../run-lifecycle.js';
+import { openRun } from '../run-opening.js';
 import { timedEpochs } from './timed-epochs.js';
 
 export type { CompareOptions } from '../epochs/context.js';
@@ -32,47 +31,44 @@ export interface ComparisonOutcome {
 
 export async function runComparison(options: CompareOptions): Promise<ComparisonOutcome> {
   checkOptions(options);
-  const { scenario, recorded, ownSubgraphs } = openRequests(options.scenario, [options.baseline, options.candidate]);
-  const candidateGoldens = options.candidateGoldens ? path.resolve(options.candidateGoldens) : null;
-  const scenarios = { baseline: scenario, candidate: candidateRequests(options.scenario, scenario, candidateGoldens) };
   const counting = options.design.measure === 'instructions';
-  if (counting) ensureValgrind(options.onProgress);
-  for (const spec of new Set([options.baseline, options.candidate])) await installGateway(spec, options.onProgress, options.signal);
-  const adapters = { baseline: gatewayFromSpec(options.baseline), candidate: gatewayFromSpec(options.candidate) };
-  const nodes = { baseline: resolveNode(options.baselineNode), candidate: resolveNode(options.candidateNode) };
-  const nativeSubgraphs = ownSubgraphs
-    ? null
-    : await demoSubgraphsBinary(
-        options.subgraphs ?? 'auto',
-        SIDES.map((side) => adapters[side]),
-        options.onProgress,
-      );
-  const session = openSession({
-    ...options,
-    label: 'compare',
-    maxConcurrency: counting ? 1 : options.load.kind === 'open' ? options.load.maxInFlight : Math.max(...options.levels),
-    gatewayPackages: Object.fromEntries(
-      SIDES.flatMap((side) => Object.entries(adapters[side].packageVersions()).map(([name, version]) => [`${side}:${name}`, version])),
-    ),
-    // Counting needs the preload too: it forces the full GC before each batch.
-    profiler: options.profile || counting ? 'inspector' : 'none',
-    ownSubgraphs,
-    nativeSubgraphs,
-  });
-  const compare = newCompare(
+  const candidateGoldens = options.candidateGoldens ? path.resolve(options.candidateGoldens) : null;
+  const opened = await openRun({
     options,
-    session,
-    { ...recorded, candidateExpect: candidateGoldens, subgraphs: nativeSubgraphs ? 'native' : 'node' },
-    { baseline: nodes.baseline.version, candidate: nodes.candidate.version },
-  );
-  writeCompareResult(session.runDir, compare);
+    scenario: options.scenario,
+    specs: [options.baseline, options.candidate],
+    check: ({ scenario }) => {
+      const candidate = candidateRequests(options.scenario, scenario, candidateGoldens);
+      if (counting) ensureValgrind(options.onProgress);
+      return { candidate, nodes: { baseline: resolveNode(options.baselineNode), candidate: resolveNode(options.candidateNode) } };
+    },
+    install: [...new Set([options.baseline, options.candidate])],
+    adapters: () => SIDES.map((side) => gatewayFromSpec(options[side])),
+    session: (adapters) => ({
+      label: 'compare',
+      maxConcurrency: counting ? 1 : options.load.kind === 'open' ? options.load.maxInFlight : Math.max(...options.levels),
+      gatewayPackages: Object.fromEntries(
+        SIDES.flatMap((side, index) => Object.entries(adapters[index]!.packageVersions()).map(([name, version]) => [`${side}:${name}`, version])),
+      ),
+      // Counting needs the preload too: it forces the full GC before each batch.
+      profiler: options.profile || counting ? 'inspector' : 'none',
+    }),
+    newRecord: ({ checked: { nodes }, session, recorded, nativeSubgraphs }) =>
+      newCompare(
+        options,
+        session,
+        { ...recorded, candidateExpect: candidateGoldens, subgraphs: nativeSubgraphs ? 'native' : 'node' },
+        { baseline: nodes.baseline.version, candidate: nodes.candidate.version },
+      ),
+  });
+  const { session, journal, scenario, checked } = opened;
+  const { nodes } = checked;
+  const compare = journal.record;
+  const scenarios = { baseline: scenario, candidate: checked.candidate };
+  const adapters = { baseline: opened.adapters[0]!, candidate: opened.adapters[1]! };
   let pair: GatewayPair | null = null;
-  const failure = await runLifecycle(
+  const failure = await opened.live(
     {
-      record: compare,
-      session,
-      signal: options.signal,
-      write: () => writeCompareResult(session.runDir, compare),
       label: 'compare',
       onStopped: () => {
         compare.stopReason = compare.error ?? 'interrupted';
@@ -92,7 +88,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
         },
         { memoryLimitMB: session.resources.memoryLimitMB, cpuQuotaCores: session.resources.cpuQuota?.cores ?? null },
         (side, build) => {
-          compare.environment!.gatewayBuilds = { ...compare.environment!.gatewayBuilds, [`${side}:${options[side]}`]: build };
+          compare.environment!.gatewayBuilds = { ...compare.environment!.gatewayBuilds, [sideBuildKey(side, options[side])]: build };
         },
       );
       const ctx: ComparisonContext = {
@@ -101,6 +97,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
         session,
         pair,
         compare,
+        journal,
         random: mulberry32(seedOf(session.runId)),
         started: performance.now(),
         loadAt: (level) => compareLoadAt(options.load, level),

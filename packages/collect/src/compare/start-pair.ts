@@ -5,7 +5,7 @@
  * loads both at once. What each process's luck does to its speed (JIT decisions, heap layout, hash
  * seeds) is then noise between epochs, which the test counts as such.
  */
-import { writeCompareResult, type EpochSide, type WarmupRecord } from '@gwprof/results';
+import type { EpochSide, WarmupRecord } from '@gwprof/results';
 import { settleBefore, warmUpUntilCpuSettles } from '../step/measure-step.js';
 import type { Settled } from '../step/settle.js';
 import type { GatewayUnderTest } from '../gateway-under-test.js';
@@ -26,7 +26,7 @@ export async function startEpoch(ctx: ComparisonContext, epoch: number, level: n
   const started = together ? await startTogether(ctx, epoch, level, order, v8Flags) : await startInTurn(ctx, epoch, level, order, v8Flags);
   if (started === null) return null;
   ctx.compare.epochs.push({ epoch, startedAt, finishedAt: null, stopMs, seed, warmedTogether: together, sides: started.sides });
-  writeCompareResult(ctx.session.runDir, ctx.compare);
+  ctx.journal.save();
   return started.gateways;
 }
 

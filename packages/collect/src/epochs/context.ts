@@ -4,6 +4,7 @@ import type { Scenario } from '../scenario.js';
 import type { ScenarioSource } from '../scenario-source.js';
 import type { RunRequest, Session } from '../session.js';
 import type { ServiceOptions } from '../test-bed.js';
+import type { RecordJournal } from '../record-journal.js';
 import type { GatewayPair, Side } from './gateway-pair.js';
 
 export interface CompareOptions extends ServiceOptions, RunRequest {
@@ -36,6 +37,8 @@ export interface ComparisonContext {
   session: Session;
   pair: GatewayPair;
   compare: CompareResult;
+  /** Saves `compare` into compare.json: after every window, batch and epoch. */
+  journal: RecordJournal<CompareResult>;
   /** Block orders, start orders and V8 seeds: seeded from the run id, so a run's draws can be told again. */
   random: () => number;
   /** performance.now() when measuring began: the budget counts from here. */

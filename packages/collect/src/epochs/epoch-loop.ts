@@ -6,7 +6,6 @@
  * epochs record, how its decisions read) is behind EpochMeasure.
  */
 import { budgetFit, judgeRecord, plannedLastLook, type BudgetState, type ComparisonVerdict } from '@gwprof/analysis';
-import { writeCompareResult } from '@gwprof/results';
 import type { ComparisonContext } from './context.js';
 
 /** An epoch's record as the loop sees it: when it started and ended, and each side's one-time preparation (a build) in it. */
@@ -67,7 +66,7 @@ function finishEpoch(ctx: ComparisonContext, measure: EpochMeasure, epoch: numbe
   if (measure.replansEveryLook) replan(ctx, state);
   else if (ctx.compare.plan === null && epoch >= minEpochs - 1)
     ctx.compare.plan = { maxEpochs: plannedLastLook(state, minEpochs), epochSeconds: roundedPace(state), fixedAfterEpoch: epoch };
-  writeCompareResult(ctx.session.runDir, ctx.compare);
+  ctx.journal.save();
 }
 
 /** The plan re-fixed from the pace alone (never the epochs' values), the last look as planned now appended from the first look on. */

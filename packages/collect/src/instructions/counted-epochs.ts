@@ -7,7 +7,7 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { writeCompareResult, type InstructionBatch, type InstructionDesign } from '@gwprof/results';
+import type { InstructionBatch, InstructionDesign } from '@gwprof/results';
 import type { ComparisonContext } from '../epochs/context.js';
 import { signedPercent, type EpochMeasure } from '../epochs/epoch-loop.js';
 import { SIDES } from '../epochs/gateway-pair.js';
@@ -55,12 +55,12 @@ async function countEpoch(ctx: ComparisonContext, epoch: number, design: Instruc
   const started = await startPair(ctx, `${epoch}`, design, extras);
   if (!started) return false;
   ctx.compare.instructionEpochs!.push({ epoch, startedAt: started.startedAt, finishedAt: null, sides: started.records });
-  writeCompareResult(ctx.session.runDir, ctx.compare);
+  ctx.journal.save();
   for (let batch = 1; batch <= design.batchesPerEpoch; batch++) {
     const counted = await Promise.all(SIDES.map((side) => countBatch(ctx, started.sides[side], side, { epoch, batch }, design)));
     if (counted.some((b) => b === null)) return false;
     ctx.compare.batches!.push(...(counted as InstructionBatch[]));
-    writeCompareResult(ctx.session.runDir, ctx.compare);
+    ctx.journal.save();
   }
   if (design.v8Flags.includes(PERF_MAP_V8_FLAGS[0]!)) keepEpochPerfMaps(ctx, epoch, started.records);
   return true;

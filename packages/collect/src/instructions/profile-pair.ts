@@ -7,7 +7,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PerfMap, callGraphOfFile, instructionProfileOfCallGraph, instructionProfileOfFile, type InstructionProfile } from '@gwprof/analysis';
-import { writeCompareResult, type InstructionDesign, type InstructionProfileSide } from '@gwprof/results';
+import type { InstructionDesign, InstructionProfileSide } from '@gwprof/results';
 import type { ComparisonContext } from '../epochs/context.js';
 import { SIDES, type Side } from '../epochs/gateway-pair.js';
 import { countBatch, startPair, timeoutMs, type PairExtras } from './counted-pair.js';
@@ -55,7 +55,7 @@ export async function profilePair(ctx: ComparisonContext, design: InstructionDes
     if (ctx.options.signal.aborted) return;
     recordWhereFailure(ctx, error, { startedAt, separateCallers: callers }, 'the profile pair failed: no breakdown of the instructions');
   }
-  writeCompareResult(ctx.session.runDir, ctx.compare);
+  ctx.journal.save();
 }
 
 /** How a dump becomes a profile: its kept callers, or stacks guessed from its call graph. */

@@ -4,7 +4,7 @@
  * its call edges, JIT code named through that process's perf map. No process is started: on a Node gateway a pair with callers kept cost
  * four minutes more than the verdict. A failure here is recorded and logged: it never changes the verdict.
  */
-import { writeCompareResult, type InstructionProfileSide } from '@gwprof/results';
+import type { InstructionProfileSide } from '@gwprof/results';
 import type { ComparisonContext } from '../epochs/context.js';
 import { SIDES, type Side } from '../epochs/gateway-pair.js';
 import { PERF_MAP_V8_FLAGS } from './perf-map-files.js';
@@ -43,5 +43,5 @@ export async function whereFromEpochs(ctx: ComparisonContext, epoch: number): Pr
       "the last epoch's batches gave no breakdown of the instructions",
     );
   }
-  writeCompareResult(ctx.session.runDir, ctx.compare);
+  ctx.journal.save();
 }

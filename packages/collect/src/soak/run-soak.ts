@@ -7,24 +7,24 @@
 import path from 'node:path';
 import { GwprofError, writeSoakResult, type RequestSourceRecord, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
 import type { Scenario } from '../scenario.js';
-import { gatewayFromSpec, installGateway } from '../gateways/index.js';
-import { openSession, type RunRequest, type Session } from '../session.js';
+import { gatewayFromSpec } from '../gateways/index.js';
+import type { GatewayAdapter } from '../gateways/types.js';
+import type { RunRequest, Session } from '../session.js';
 import type { LaunchedGateway, ServiceOptions } from '../test-bed.js';
 import type { RunningGateway } from '../gateway-process.js';
 import { ProfilerClient } from '../profiler/controller.js';
-import { demoSubgraphsBinary } from '../native-subgraphs.js';
 import type { RunningSubgraphs } from '../subgraphs.js';
 import { stepGatewayOf } from '../gateway-process.js';
 import { measureStep } from '../step/measure-step.js';
 import { RequestStream } from '../load/request-stream.js';
 import { wireRequests } from '../load/http1-request.js';
 import { DEFAULTS } from '../defaults.js';
-import { openRequests, type ScenarioSource } from '../scenario-source.js';
+import type { ScenarioSource } from '../scenario-source.js';
 import { recordHeader, servicesRecord } from '../record-header.js';
 import { runInterval, type IntervalContext } from './soak-interval.js';
 import { SnapshotKeeper } from './snapshots.js';
 import { rssNetOfHeapUnderLoad, snapshotDue } from '@gwprof/analysis';
-import { runLifecycle } from '../run-lifecycle.js';
+import { openRun } from '../run-opening.js';
 
 export interface SoakOptions extends ServiceOptions, RunRequest {
   gateway: string;
@@ -58,41 +58,44 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
     throw new GwprofError(
       "soak starts the gateway itself (it reads its memory from /proc, and a Node gateway's heap through its preload): give a built-in gateway or cmd:…",
     );
-  const { scenario, recorded, ownSubgraphs } = openRequests(options.scenario, [options.gateway]);
-  await installGateway(options.gateway, options.onProgress);
-  const adapter = gatewayFromSpec(options.gateway, options.gatewayCwd);
-  const maxConcurrency = options.load.kind === 'closed' ? options.load.concurrency : 1000;
-  const nativeSubgraphs = ownSubgraphs ? null : await demoSubgraphsBinary(options.subgraphs ?? 'auto', [adapter], options.onProgress);
-  const session = openSession({
-    ...options,
-    label: `soak-${adapter.spec.replace(/^cmd:.*/, 'cmd')}`,
-    maxConcurrency,
-    gatewayPackages: adapter.packageVersions(),
-    profiler: 'inspector',
-    ownSubgraphs,
-    nativeSubgraphs,
+  const opened = await openRun({
+    options,
+    scenario: options.scenario,
+    specs: [options.gateway],
+    install: [options.gateway],
+    adapters: () => [soakAdapter(options)],
+    session: ([adapter]) => ({
+      label: `soak-${adapter!.spec.replace(/^cmd:.*/, 'cmd')}`,
+      maxConcurrency: options.load.kind === 'closed' ? options.load.concurrency : 1000,
+      gatewayPackages: adapter!.packageVersions(),
+      profiler: 'inspector',
+    }),
+    newRecord: ({ session, recorded, nativeSubgraphs }) => newSoak(options, session, recorded, nativeSubgraphs),
   });
-  const soak = newSoak(options, session, recorded, nativeSubgraphs);
-  writeSoakResult(session.runDir, soak);
+  const { session, journal, scenario } = opened;
+  const soak = journal.record;
+  const adapter = opened.adapters[0]!;
   session.logs.harness.info({ config: soak.config }, 'soak starting');
-  const failure = await runLifecycle(
-    { record: soak, session, signal: options.signal, write: () => writeSoakResult(session.runDir, soak), label: 'soak' },
-    async () => {
-      const bed = await session.startBed();
-      const launched = await bed.launchGateway({ adapter, gatewayEnv: options.gatewayEnv, processName: 'gateway' });
-      const preload = soakPreload(launched);
-      if (!preload) options.onProgress('a native gateway: no forced GC exists for it; its memory (RssAnon) is read from /proc after each calm', true);
-      if (soak.config.load.kind === 'open' && options.load.kind === 'open' && options.load.rate === null) {
-        const peak = await probePeak(options, scenario, launched.gateway, bed.subgraphs, session);
-        soak.config.load.rate = Math.max(1, Math.round(peak * options.rateFraction));
-        soak.config.rateFrom = { probedPeakRps: peak, fraction: options.rateFraction };
-        writeSoakResult(session.runDir, soak);
-      }
-      await soakIntervals(options, soak, session, scenario, launched.gateway, preload);
-      preload?.close();
-    },
-  );
+  const failure = await opened.live({ label: 'soak' }, async () => {
+    const bed = await session.startBed();
+    const launched = await bed.launchGateway({ adapter, gatewayEnv: options.gatewayEnv, processName: 'gateway' });
+    const preload = soakPreload(launched);
+    if (!preload) options.onProgress('a native gateway: no forced GC exists for it; its memory (RssAnon) is read from /proc after each calm', true);
+    if (soak.config.load.kind === 'open' && options.load.kind === 'open' && options.load.rate === null) {
+      const peak = await probePeak(options, scenario, launched.gateway, bed.subgraphs, session);
+      soak.config.load.rate = Math.max(1, Math.round(peak * options.rateFraction));
+      soak.config.rateFrom = { probedPeakRps: peak, fraction: options.rateFraction };
+      journal.save();
+    }
+    await soakIntervals(options, soak, session, scenario, launched.gateway, preload);
+    preload?.close();
+  });
   return { soak, runDir: session.runDir, failure };
+}
+
+/** The gateway a soak starts: a Node one with gwprof's preload, or a native one read from /proc. */
+function soakAdapter(options: SoakOptions): GatewayAdapter {
+  return gatewayFromSpec(options.gateway, options.gatewayCwd);
 }
 
 /**

@@ -2,7 +2,7 @@
  * What no rule placed (the `unplaced` and `other` buckets), said where the buckets are shown: how
  * much of the sampled time it is, which functions hold most of it, and how to place them.
  */
-import { UNATTRIBUTED_BUCKETS } from '@gwprof/analysis';
+import { UNATTRIBUTED_BUCKETS, frameKind } from '@gwprof/analysis';
 import { loadLabel, type BucketFunctionCost, type RunResult } from '@gwprof/results';
 import { stepAnalysisOf } from './step-analysis.js';
 import { functionDisplayName } from '../function-names.js';
@@ -39,7 +39,7 @@ export function unattributedHint(steps: readonly BucketsOfOne[]): string {
     .sort((a, b) => b.share - a.share)
     .map(({ f }) => f);
   const explain = '`gwprof buckets FILE.cpuprofile --explain NAME` says which rule placed a frame and why.';
-  if (functions.length > 0 && !functions.some((f) => isJavaScript(f.url))) {
+  if (functions.length > 0 && !functions.some((f) => frameKind(f.url) === 'javascript')) {
     const crate = functions.map((f) => /^<?([a-z_][a-z0-9_]*)::/.exec(f.functionName)?.[1]).find((name) => name !== undefined);
     const example = `[{"bucket": "${crate ? '<the bucket it belongs to>' : 'fetch'}", "functionName": "^${crate ?? 'my_crate'}::", "comment": "what it does"}]`;
     return `To place native code gwprof does not know, pass --rules FILE with rules like ${example}; ${explain} A task the async runtime polls with no frame a rule knows stays unplaced.`;
@@ -49,11 +49,6 @@ export function unattributedHint(steps: readonly BucketsOfOne[]): string {
     ? `[{"bucket": "<the bucket it belongs to>", "url": "node_modules/${pkg}/", "comment": "what it does"}]`
     : '[{"bucket": "fetch", "url": "node_modules/my-http-client/", "comment": "what it does"}]';
   return `To place code gwprof does not know, pass --rules FILE with rules like ${example}; ${explain} Node's own stream and event frames run from the event loop serve both the server and the subgraph client, and the stack does not tell which: they stay unplaced.`;
-}
-
-/** A frame of JavaScript: a script's URL or one of Node's own modules. */
-function isJavaScript(url: string): boolean {
-  return url.startsWith('node:') || /\.(?:[cm]?[jt]s|[jt]sx)(?:\?.*)?$/.test(url);
 }
 
 /** One line per profiled step of a run, and the hint once; [] when nothing is unattributed. */
