@@ -1,8 +1,8 @@
 /**
  * The subgraph calls of gwprof's traced requests, as a subgraph (or the counting proxy in front of
  * one) saw them: each call that carried a W3C `traceparent` with the sampled flag, with its trace
- * id, when it arrived and when its answer was written (ms on the machine's clock: every process's
- * `performance.timeOrigin + performance.now()`, so the load engine's times compare with them) and
+ * id, when it arrived and when its answer was written (ms on the machine's monotonic clock, which
+ * every process reads alike; wall-clock origins differ between processes by milliseconds) and
  * the bytes of the answer. The harness takes them after each measured window (GET /__gwprof/calls,
  * which also empties the log). Bounded: past `capacity` calls, further ones are only counted.
  */
@@ -10,9 +10,9 @@
 /** One subgraph call of a traced request. */
 export interface LoggedCall {
   traceId: string;
-  /** ms since the epoch, sub-millisecond: when the request reached the subgraph. */
+  /** ms on the machine's monotonic clock (`machineMs`): when the request reached the subgraph. */
   start: number;
-  /** ms since the epoch: when its answer was written. */
+  /** ms on the machine's monotonic clock: when its answer was written. */
   end: number;
   /** Bytes of the answer's body. */
   bytes: number;
@@ -37,8 +37,9 @@ export function sampledTraceId(header: string | string[] | undefined): string | 
   return header.slice(3, 35);
 }
 
-export function epochMs(): number {
-  return performance.timeOrigin + performance.now();
+/** ms on CLOCK_MONOTONIC, the same clock in every process of the machine. */
+export function machineMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
 }
 
 export class CallLog {
@@ -71,6 +72,6 @@ export class CallLog {
 export function logTracedCall(log: CallLog, traceparent: string | string[] | undefined, res: import('node:http').ServerResponse, bytes: () => number): void {
   const traceId = sampledTraceId(traceparent);
   if (traceId === null) return;
-  const start = epochMs();
-  res.once('finish', () => log.add({ traceId, start, end: epochMs(), bytes: bytes() }));
+  const start = machineMs();
+  res.once('finish', () => log.add({ traceId, start, end: machineMs(), bytes: bytes() }));
 }

@@ -30,7 +30,7 @@ export interface TraceSampling {
   perWindow: number;
 }
 
-/** A sampled request, answered successfully: its trace id and its latency's start and end (ms since the epoch). */
+/** A sampled request, answered successfully: its trace id and its latency's start and end (ms on the machine's monotonic clock, as the subgraphs log their calls). */
 export interface AnsweredTrace {
   traceId: string;
   start: number;
@@ -97,7 +97,8 @@ export class RequestTraces {
   stopSampling(): AnsweredTrace[] {
     this.sampling = false;
     this.taken = 0;
-    const origin = performance.timeOrigin;
+    // performance.now() runs on the same monotonic clock from this process's start: one offset maps it.
+    const origin = Number(process.hrtime.bigint()) / 1e6 - performance.now();
     const answered: AnsweredTrace[] = [];
     for (let i = 0; i < this.answered; i++) {
       answered.push({ traceId: this.traceId(this.numbers[i]!), start: origin + this.starts[i]!, end: origin + this.ends[i]! });
