@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildNativeSubgraphs } from '../packages/collect/src/native-subgraphs.js';
+import { buildNativeSubgraphs } from '../packages/collect/src/services/native-subgraphs.js';
 import { repoRoot } from './e2e/cli.js';
 
 const NAMES = ['accounts', 'reviews', 'products', 'inventory'] as const;

@@ -16,7 +16,7 @@ import { Http1Connection } from '../../packages/collect/src/load/http1-connectio
 import { REQUEST_HEADERS, wireRequests } from '../../packages/collect/src/load/http1-request.js';
 import { type Completion, LoadRecorder } from '../../packages/collect/src/load/recorder.js';
 import { RequestStream } from '../../packages/collect/src/load/request-stream.js';
-import { parseOperation, type Scenario, scenarioRequest } from '../../packages/collect/src/scenario.js';
+import { parseOperation, type Scenario, scenarioRequest } from '../../packages/collect/src/scenario/scenario.js';
 import { rawServer } from '../../packages/collect/src/testing/raw-server.js';
 import type { FailureCounts } from '../../packages/results/src/failures.js';
 

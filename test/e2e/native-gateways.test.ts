@@ -12,7 +12,7 @@ import { cpSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '@gwprof/results';
-import { buildNativeSubgraphs } from '../../packages/collect/src/native-subgraphs.js';
+import { buildNativeSubgraphs } from '../../packages/collect/src/services/native-subgraphs.js';
 import { portArgs, runCli, tempDir } from './cli.js';
 
 describe('a native gateway', () => {

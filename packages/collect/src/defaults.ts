@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { DEFAULT_EPOCH_TEST, DEFAULT_LEAK_DESIGN } from '@gwprof/analysis';
-import { DEFAULT_SUBGRAPH_PORTS } from './subgraphs.js';
+import { DEFAULT_SUBGRAPH_PORTS } from './services/subgraphs.js';
 import { defaultProfilesDir, fixturesDir } from './paths.js';
 
 export interface ScenarioFiles {

@@ -6,16 +6,16 @@
 import { GwprofError, type GatewayBuild } from '@gwprof/results';
 import { processBuild } from './gateways/native-builds.js';
 import type { GatewayAdapter } from './gateways/types.js';
-import { stepGatewayOf, type RunningGateway } from './gateway-process.js';
+import { stepGatewayOf, type RunningGateway } from './services/gateway-process.js';
 import os from 'node:os';
 import path from 'node:path';
 import { InspectorProfiler, isNodeProcess } from './profiler/inspector-profiler.js';
 import { PerfProfiler, perfVersion } from './profiler/perf-profiler.js';
 import type { GatewayProfiler } from './profiler/gateway-profiler.js';
 import type { ExternalProfiler } from './profiler/external.js';
-import { attachSubgraphs, type RunningSubgraphs } from './subgraphs.js';
+import { attachSubgraphs, type RunningSubgraphs } from './services/subgraphs.js';
 import type { StepGateway } from './step/step-types.js';
-import type { LaunchOptions, TestBed } from './test-bed.js';
+import type { LaunchOptions, TestBed } from './services/test-bed.js';
 import type { SubgraphName } from './gateways/types.js';
 
 export interface GatewayUnderTest {

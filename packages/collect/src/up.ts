@@ -3,11 +3,11 @@
  * running for the maintainer's own tools (wrk, k6, a browser) until stopped.
  */
 import { gatewayFromSpec, installGateway } from './gateways/index.js';
-import { openSession, type Session } from './session.js';
-import type { ServiceOptions } from './test-bed.js';
+import { openSession, type Session } from './run/session.js';
+import type { ServiceOptions } from './services/test-bed.js';
 import { SUBGRAPH_NAMES, type SubgraphName } from './gateways/types.js';
-import { demoSubgraphsBinary } from './native-subgraphs.js';
-import { urlsForFederation } from './subgraphs.js';
+import { demoSubgraphsBinary } from './services/native-subgraphs.js';
+import { urlsForFederation } from './services/subgraphs.js';
 
 export interface UpOptions extends ServiceOptions {
   gateway: string;

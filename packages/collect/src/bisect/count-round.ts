@@ -7,10 +7,10 @@
  */
 import type { BisectPoint, BisectSkip, InstructionDesign } from '@gwprof/results';
 import { GatewayPair, SIDES, type Side } from '../epochs/gateway-pair.js';
-import type { NodeBinary } from '../node-binaries.js';
-import type { TestBed } from '../test-bed.js';
+import type { NodeBinary } from '../services/node-binaries.js';
+import type { TestBed } from '../services/test-bed.js';
 import type { GatewayUnderTest } from '../gateway-under-test.js';
-import { oneLineReason } from '../gateway-process.js';
+import { oneLineReason } from '../services/gateway-process.js';
 import type { GatewayAdapter } from '../gateways/index.js';
 import { NO_EXTRAS, callgrindLaunch, countBatch, timeoutMs, type CountingContext } from '../instructions/counted-pair.js';
 import { sendSequential } from '../instructions/sequential-batch.js';

@@ -8,8 +8,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync
 import path from 'node:path';
 import type { BisectPoint, BisectSkip, BisectSource } from '@gwprof/results';
 import { gatewayFromSpec, installGateway, type GatewayAdapter } from '../gateways/index.js';
-import { shellQuote } from '../gateway-process.js';
-import { spawnGroup } from '../process-group.js';
+import { shellQuote } from '../services/gateway-process.js';
+import { spawnGroup } from '../services/process-group.js';
 
 export type PreparedPoint = { adapter: GatewayAdapter } | { skip: BisectSkip };
 

@@ -16,13 +16,13 @@ import {
   type RequestSourceRecord,
 } from '@gwprof/results';
 import { gatewayFromSpec } from '../gateways/index.js';
-import { resolveNode } from '../node-binaries.js';
-import { recordHeader } from '../record-header.js';
-import { openRun } from '../run-opening.js';
-import type { RecordJournal } from '../record-journal.js';
-import type { ScenarioSource } from '../scenario-source.js';
-import type { RunRequest, Session } from '../session.js';
-import type { ServiceOptions } from '../test-bed.js';
+import { resolveNode } from '../services/node-binaries.js';
+import { recordHeader } from '../run/record-header.js';
+import { openRun } from '../run/run-opening.js';
+import type { RecordJournal } from '../run/record-journal.js';
+import type { ScenarioSource } from '../scenario/scenario-source.js';
+import type { RunRequest, Session } from '../run/session.js';
+import type { ServiceOptions } from '../services/test-bed.js';
 import { ensureValgrind } from '../instructions/callgrind.js';
 import { commitPoints, newPoint, versionPoints, type PointId } from './bisect-points.js';
 import { countRound, skip, type RoundContext, type RoundPoint } from './count-round.js';

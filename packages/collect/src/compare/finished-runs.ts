@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { GwprofError, loadLevel, readRunResult, writeCompareResult, type CompareResult, type RunResult, type StepRecord } from '@gwprof/results';
-import { recordHeader } from '../record-header.js';
+import { recordHeader } from '../run/record-header.js';
 
 export interface FinishedRunsOptions {
   baselineDir: string;

@@ -7,17 +7,17 @@
 import path from 'node:path';
 import { mulberry32 } from '@gwprof/analysis';
 import { GwprofError, compareLoadAt, sideBuildKey, type CompareConfig, type CompareResult, type RequestSourceRecord } from '@gwprof/results';
-import { candidateRequests } from '../scenario-source.js';
+import { candidateRequests } from '../scenario/scenario-source.js';
 import { gatewayFromSpec } from '../gateways/index.js';
-import { resolveNode } from '../node-binaries.js';
-import type { Session } from '../session.js';
-import { recordHeader } from '../record-header.js';
+import { resolveNode } from '../services/node-binaries.js';
+import type { Session } from '../run/session.js';
+import { recordHeader } from '../run/record-header.js';
 import type { CompareOptions, ComparisonContext } from '../epochs/context.js';
 import { epochsUntilDecided, type EpochMeasure } from '../epochs/epoch-loop.js';
 import { GatewayPair, SIDES } from '../epochs/gateway-pair.js';
 import { ensureValgrind } from '../instructions/callgrind.js';
 import { countedEpochs } from '../instructions/counted-epochs.js';
-import { openRun } from '../run-opening.js';
+import { openRun } from '../run/run-opening.js';
 import { timedEpochs } from './timed-epochs.js';
 
 export type { CompareOptions } from '../epochs/context.js';

@@ -3,13 +3,13 @@
  * restarted together for each epoch, so one lucky or unlucky process (its JIT decisions, its heap
  * layout) counts as noise rather than as a verdict.
  */
-import { createCpuQuota, createMemoryCap, type CpuQuota, type MemoryCap } from '../isolation.js';
-import type { NodeBinary } from '../node-binaries.js';
+import { createCpuQuota, createMemoryCap, type CpuQuota, type MemoryCap } from '../services/isolation.js';
+import type { NodeBinary } from '../services/node-binaries.js';
 import type { GatewayAdapter } from '../gateways/types.js';
 import { launchGatewayUnderTest, type GatewayUnderTest } from '../gateway-under-test.js';
-import type { TestBed } from '../test-bed.js';
+import type { TestBed } from '../services/test-bed.js';
 import type { GatewayBuild } from '@gwprof/results';
-import type { CallgrindLaunch } from '../gateway-process.js';
+import type { CallgrindLaunch } from '../services/gateway-process.js';
 
 export type Side = 'baseline' | 'candidate';
 export const SIDES: readonly Side[] = ['baseline', 'candidate'];

@@ -8,7 +8,7 @@ import type { FailureCounts, FailureSample } from '@gwprof/results';
 import { REQUEST_HEADERS } from '../load/exchange.js';
 import { FailureSamples, emptyFailureCounts } from '../load/failure-log.js';
 import { RequestStream } from '../load/request-stream.js';
-import type { Scenario } from '../scenario.js';
+import type { Scenario } from '../scenario/scenario.js';
 
 export interface SequentialResult {
   requests: number;

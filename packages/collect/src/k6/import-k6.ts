@@ -20,9 +20,9 @@ import {
   type SeriesPoint,
   type StepRecord,
 } from '@gwprof/results';
-import { describeEnvironment } from '../environment.js';
-import { makeRunId, openRunFolder } from '../run-folder.js';
-import { recordHeader } from '../record-header.js';
+import { describeEnvironment } from '../run/environment.js';
+import { makeRunId, openRunFolder } from '../run/run-folder.js';
+import { recordHeader } from '../run/record-header.js';
 import { emptyFailureCounts, sumFailures } from '../load/failure-log.js';
 import { summarizeLatency } from '../load/recorder.js';
 

@@ -10,7 +10,7 @@ import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs
 import path from 'node:path';
 import readline from 'node:readline';
 import { GwprofError, type FailureCounts, type LoadShape } from '@gwprof/results';
-import type { Scenario } from '../scenario.js';
+import type { Scenario } from '../scenario/scenario.js';
 import { emptyFailureCounts } from '../load/failure-log.js';
 import type { LoadEngine } from '../load/load-engine.js';
 import type { LoadRecorder } from '../load/recorder.js';

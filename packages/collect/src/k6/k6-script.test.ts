@@ -9,8 +9,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { VARIED_QUERY } from '../defaults.js';
-import { loadScenario } from '../fixtures.js';
-import { validateResponse } from '../validate-response.js';
+import { loadScenario } from '../scenario/fixtures.js';
+import { validateResponse } from '../scenario/validate-response.js';
 import { k6Data, k6Script } from './k6-script.js';
 
 const STUBS = `

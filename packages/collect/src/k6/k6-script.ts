@@ -6,7 +6,7 @@
  * (`--execution-segment`, k6-operator) no request is sent twice.
  */
 import type { LoadShape } from '@gwprof/results';
-import type { Scenario } from '../scenario.js';
+import type { Scenario } from '../scenario/scenario.js';
 import { REQUEST_HEADERS } from '../load/exchange.js';
 
 export interface K6ExportOptions {

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseOperation, scenarioRequest } from '../scenario.js';
+import { parseOperation, scenarioRequest } from '../scenario/scenario.js';
 import { InFlight, exchange } from './exchange.js';
 import { Http1Connection } from './http1-connection.js';
 import { wireRequests } from './http1-request.js';

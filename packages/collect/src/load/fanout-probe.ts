@@ -6,7 +6,7 @@
 import { Client } from 'undici';
 import { hardCapMs } from './exchange.js';
 import { REQUEST_HEADERS } from './http1-request.js';
-import type { RunningSubgraphs } from '../subgraphs.js';
+import type { RunningSubgraphs } from '../services/subgraphs.js';
 
 export interface FanoutAlone {
   requests: number;

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadScenario } from '../fixtures.js';
+import { loadScenario } from '../scenario/fixtures.js';
 import { VARIED_QUERY } from '../defaults.js';
 import { fixturesDir } from '../paths.js';
-import { parseOperation, scenarioRequest, type Scenario } from '../scenario.js';
-import { validateResponse } from '../validate-response.js';
+import { parseOperation, scenarioRequest, type Scenario } from '../scenario/scenario.js';
+import { validateResponse } from '../scenario/validate-response.js';
 import { RequestStream } from './request-stream.js';
 
 const stream = () =>

@@ -3,8 +3,8 @@
  * requests differ (a gateway sharing identical in-flight requests is then measured on real work),
  * each with the golden response it must match.
  */
-import type { Scenario } from '../scenario.js';
-import { validateResponse, type ResponseVerdict } from '../validate-response.js';
+import type { Scenario } from '../scenario/scenario.js';
+import { validateResponse, type ResponseVerdict } from '../scenario/validate-response.js';
 
 export interface PreparedRequest {
   /** Which of the scenario's requests. */

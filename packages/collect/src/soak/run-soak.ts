@@ -6,25 +6,25 @@
  */
 import path from 'node:path';
 import { GwprofError, writeSoakResult, type RequestSourceRecord, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
-import type { Scenario } from '../scenario.js';
+import type { Scenario } from '../scenario/scenario.js';
 import { gatewayFromSpec } from '../gateways/index.js';
 import type { GatewayAdapter } from '../gateways/types.js';
-import type { RunRequest, Session } from '../session.js';
-import type { LaunchedGateway, ServiceOptions } from '../test-bed.js';
-import type { RunningGateway } from '../gateway-process.js';
+import type { RunRequest, Session } from '../run/session.js';
+import type { LaunchedGateway, ServiceOptions } from '../services/test-bed.js';
+import type { RunningGateway } from '../services/gateway-process.js';
 import { ProfilerClient } from '../profiler/controller.js';
-import type { RunningSubgraphs } from '../subgraphs.js';
-import { stepGatewayOf } from '../gateway-process.js';
+import type { RunningSubgraphs } from '../services/subgraphs.js';
+import { stepGatewayOf } from '../services/gateway-process.js';
 import { measureStep } from '../step/measure-step.js';
 import { RequestStream } from '../load/request-stream.js';
 import { wireRequests } from '../load/http1-request.js';
 import { DEFAULTS } from '../defaults.js';
-import type { ScenarioSource } from '../scenario-source.js';
-import { recordHeader, servicesRecord } from '../record-header.js';
+import type { ScenarioSource } from '../scenario/scenario-source.js';
+import { recordHeader, servicesRecord } from '../run/record-header.js';
 import { runInterval, type IntervalContext } from './soak-interval.js';
 import { SnapshotKeeper } from './snapshots.js';
 import { rssNetOfHeapUnderLoad, snapshotDue } from '@gwprof/analysis';
-import { openRun } from '../run-opening.js';
+import { openRun } from '../run/run-opening.js';
 
 export interface SoakOptions extends ServiceOptions, RunRequest {
   gateway: string;

@@ -1,12 +1,12 @@
 /** What one step is given and what its phases return: shared by the step's files, sweep and compare. */
 import type { LoadShape, StepTiming, TraceSample } from '@gwprof/results';
-import type { Scenario } from '../scenario.js';
-import type { RunLogs } from '../log.js';
+import type { Scenario } from '../scenario/scenario.js';
+import type { RunLogs } from '../run/log.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
-import type { RunningSubgraphs } from '../subgraphs.js';
-import type { StepGateway } from '../gateway-process.js';
+import type { RunningSubgraphs } from '../services/subgraphs.js';
+import type { StepGateway } from '../services/gateway-process.js';
 
-export type { StepGateway } from '../gateway-process.js';
+export type { StepGateway } from '../services/gateway-process.js';
 import type { Settled } from './settle.js';
 import type { TraceSampling } from '../load/request-traces.js';
 import type { WindowMeasurements } from './window-probes.js';

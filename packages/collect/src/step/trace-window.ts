@@ -6,7 +6,7 @@
 import type { TraceSample, TracedCall } from '@gwprof/results';
 import type { CallLogPage } from '@gwprof/subgraph-server';
 import type { AnsweredTrace, RequestTraces, TraceSampling } from '../load/request-traces.js';
-import type { RunningSubgraphs } from '../subgraphs.js';
+import type { RunningSubgraphs } from '../services/subgraphs.js';
 
 /** Samples the window's requests from `open` on; `close` takes the subgraphs' calls and joins them. */
 export function openTraceWindow(traces: RequestTraces, sampling: TraceSampling, subgraphs: RunningSubgraphs): { close(): Promise<TraceSample> } {

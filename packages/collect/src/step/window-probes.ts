@@ -5,10 +5,10 @@
  */
 import path from 'node:path';
 import type { CoreUse, StepProfile } from '@gwprof/results';
-import { meterCores } from '../core-busy.js';
-import { TreeUsageMeter } from '../proc-stats.js';
+import { meterCores } from '../services/core-busy.js';
+import { TreeUsageMeter } from '../services/proc-stats.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
-import type { RunningSubgraphs } from '../subgraphs.js';
+import type { RunningSubgraphs } from '../services/subgraphs.js';
 
 type Usage = ReturnType<TreeUsageMeter['stop']>;
 

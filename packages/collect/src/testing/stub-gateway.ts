@@ -2,8 +2,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fixturesDir } from '../paths.js';
-import { waitForPort } from '../ports.js';
-import { loadScenario, type Scenario } from '../fixtures.js';
+import { waitForPort } from '../services/ports.js';
+import { loadScenario, type Scenario } from '../scenario/fixtures.js';
 
 export interface StubGateway {
   url: string;

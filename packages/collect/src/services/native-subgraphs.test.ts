@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GwprofError } from '@gwprof/results';
 import { buildNativeSubgraphs, nativeSubgraphsSourceHash } from './native-subgraphs.js';
-import { repoRoot } from './paths.js';
+import { repoRoot } from '../paths.js';
 
 const temporary: string[] = [];
 const tempDir = (): string => {

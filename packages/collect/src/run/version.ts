@@ -1,3 +1,3 @@
-import { packageVersion } from './paths.js';
+import { packageVersion } from '../paths.js';
 
 export const TOOL_VERSION: string = packageVersion();

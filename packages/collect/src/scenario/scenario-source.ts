@@ -3,12 +3,12 @@
  * the user's own operations and subgraphs.
  */
 import { GwprofError, type RequestSourceRecord } from '@gwprof/results';
-import type { ScenarioFiles } from './defaults.js';
+import type { ScenarioFiles } from '../defaults.js';
 import { loadScenario } from './fixtures.js';
 import { scenarioOfFile } from './goldens.js';
 import type { Scenario } from './scenario.js';
 import type { ScenarioFileSpec } from './scenario-file.js';
-import type { OwnSubgraphs } from './test-bed.js';
+import type { OwnSubgraphs } from '../services/test-bed.js';
 
 export type ScenarioSource = ScenarioFiles | ScenarioFileSpec;
 

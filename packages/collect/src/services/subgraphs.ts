@@ -5,8 +5,8 @@ import { pidListeningOn } from './listening-pid.js';
 import type { Logger } from 'pino';
 import { assertPortFree, waitForPort } from './ports.js';
 import type { ManagedProcess, ProcessRegistry } from './processes.js';
-import { subgraphsDir } from './paths.js';
-import { SUBGRAPH_NAMES, type SubgraphName } from './gateways/types.js';
+import { subgraphsDir } from '../paths.js';
+import { SUBGRAPH_NAMES, type SubgraphName } from '../gateways/types.js';
 import { GwprofError } from '@gwprof/results';
 import type { CallLogPage } from '@gwprof/subgraph-server';
 

@@ -5,15 +5,15 @@
  * `live` then runs the body through the one lifecycle (`run-lifecycle.ts`).
  */
 import type { RecordHeader, RecordKind, RequestSourceRecord } from '@gwprof/results';
-import { installGateway } from './gateways/index.js';
-import type { GatewayAdapter } from './gateways/types.js';
-import { demoSubgraphsBinary } from './native-subgraphs.js';
+import { installGateway } from '../gateways/index.js';
+import type { GatewayAdapter } from '../gateways/types.js';
+import { demoSubgraphsBinary } from '../services/native-subgraphs.js';
 import { recordJournal, type RecordJournal } from './record-journal.js';
 import { runLifecycle, type Lifecycle } from './run-lifecycle.js';
-import type { Scenario } from './scenario.js';
-import { openRequests, type OpenedRequests, type ScenarioSource } from './scenario-source.js';
+import type { Scenario } from '../scenario/scenario.js';
+import { openRequests, type OpenedRequests, type ScenarioSource } from '../scenario/scenario-source.js';
 import { openSession, type RunRequest, type Session, type SessionOptions } from './session.js';
-import type { OwnSubgraphs, ServiceOptions } from './test-bed.js';
+import type { OwnSubgraphs, ServiceOptions } from '../services/test-bed.js';
 
 /** What the new record is made from beside its options. */
 export interface RunSetup<C = void> {

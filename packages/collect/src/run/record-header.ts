@@ -1,6 +1,6 @@
 /** What every record gwprof writes begins with, and what the records of one gateway under test share. */
 import { RESULTS_SCHEMA_VERSION, type RecordHeader, type RecordKind, type ServicesRecord } from '@gwprof/results';
-import type { ServiceOptions } from './test-bed.js';
+import type { ServiceOptions } from '../services/test-bed.js';
 import { TOOL_VERSION } from './version.js';
 
 /** The start of every record: its schema, the tool, its kind and id, and a running state. */

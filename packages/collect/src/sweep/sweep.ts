@@ -5,21 +5,21 @@
  * pass's work, from the files.
  */
 import { GwprofError, loadLabel, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
-import type { Scenario } from './scenario.js';
-import type { ScenarioSource } from './scenario-source.js';
-import { assertPortFree } from './ports.js';
-import { gatewayFromSpec } from './gateways/index.js';
-import { measureStep, type StepSettings } from './step/measure-step.js';
-import type { Session } from './session.js';
-import type { ProfilerKind, ServiceOptions } from './test-bed.js';
-import type { RunningGateway } from './gateway-process.js';
-import { attachGatewayUnderTest, gatewayUrlOf, isUrlSpec, launchGatewayUnderTest, type GatewayUnderTest } from './gateway-under-test.js';
-import { DEFAULTS } from './defaults.js';
-import { recordHeader, servicesRecord } from './record-header.js';
-import { measureFanoutAlone } from './load/fanout-probe.js';
-import { requestBodies } from './load/request-stream.js';
-import { openRun, type RunSetup } from './run-opening.js';
-import type { RecordJournal } from './record-journal.js';
+import type { Scenario } from '../scenario/scenario.js';
+import type { ScenarioSource } from '../scenario/scenario-source.js';
+import { assertPortFree } from '../services/ports.js';
+import { gatewayFromSpec } from '../gateways/index.js';
+import { measureStep, type StepSettings } from '../step/measure-step.js';
+import type { Session } from '../run/session.js';
+import type { ProfilerKind, ServiceOptions } from '../services/test-bed.js';
+import type { RunningGateway } from '../services/gateway-process.js';
+import { attachGatewayUnderTest, gatewayUrlOf, isUrlSpec, launchGatewayUnderTest, type GatewayUnderTest } from '../gateway-under-test.js';
+import { DEFAULTS } from '../defaults.js';
+import { recordHeader, servicesRecord } from '../run/record-header.js';
+import { measureFanoutAlone } from '../load/fanout-probe.js';
+import { requestBodies } from '../load/request-stream.js';
+import { openRun, type RunSetup } from '../run/run-opening.js';
+import type { RecordJournal } from '../run/record-journal.js';
 
 export interface SweepOptions extends StepSettings, ServiceOptions {
   gateway: string;

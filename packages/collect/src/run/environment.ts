@@ -2,9 +2,9 @@
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import type { RunEnvironment } from '@gwprof/results';
-import { repoRoot } from './paths.js';
-import type { FdLimit } from './fd-limit.js';
-import type { CpuPlan } from './isolation.js';
+import { repoRoot } from '../paths.js';
+import type { FdLimit } from '../services/fd-limit.js';
+import type { CpuPlan } from '../services/isolation.js';
 
 function gitCommit(): string | null {
   try {

@@ -14,7 +14,7 @@ import { GwprofError } from '@gwprof/results';
 import { pidListeningOn } from './listening-pid.js';
 import { assertPortFree, freePort, waitForPort } from './ports.js';
 import type { ManagedProcess, ProcessRegistry } from './processes.js';
-import type { ScenarioSubgraph } from './scenario-file.js';
+import type { ScenarioSubgraph } from '../scenario/scenario-file.js';
 import { countRequests, takeCalls, type RunningSubgraphs, type SubgraphViews } from './subgraphs.js';
 
 const START_TIMEOUT_MS = 60_000;

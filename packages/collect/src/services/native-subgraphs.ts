@@ -10,9 +10,9 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { GwprofError } from '@gwprof/results';
-import { CARGO_RUSTFLAGS, nativeCacheDir } from './gateways/native-builds.js';
-import { repoRoot } from './paths.js';
-import type { GatewayAdapter } from './gateways/types.js';
+import { CARGO_RUSTFLAGS, nativeCacheDir } from '../gateways/native-builds.js';
+import { repoRoot } from '../paths.js';
+import type { GatewayAdapter } from '../gateways/types.js';
 
 export const NATIVE_SUBGRAPHS_BINARY = 'gwprof-subgraphs';
 

@@ -13,7 +13,7 @@ import type { ManagedProcess, ProcessRegistry } from './processes.js';
 import { processTree } from './proc-stats.js';
 import { hasListener, pidListeningOn } from './listening-pid.js';
 import { lastMeaningfulLine } from './gateway-log-line.js';
-import { TRACE_CONTEXT_ENV, type GatewayAdapter, type GatewayContext } from './gateways/types.js';
+import { TRACE_CONTEXT_ENV, type GatewayAdapter, type GatewayContext } from '../gateways/types.js';
 import { GwprofError } from '@gwprof/results';
 
 export interface GatewayStartOptions {
