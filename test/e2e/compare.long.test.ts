@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PublishedCompare } from '@gwprof/results';
-import { BASE_PORT, fast, fastStub, ports } from './compare-args.js';
+import { BASE_PORT, fast, fastStub, ports, quickStub } from './compare-args.js';
 import { portIsFree, repoRoot, runCli, stubGateway, stubScenario, tempDir } from './cli.js';
 
 const burnPreload = path.join(repoRoot, 'fixtures', 'burn-cpu-per-request.cjs');
@@ -105,7 +105,10 @@ describe('gwprof compare', () => {
       ...stubScenario,
       '-c',
       '4',
-      ...fastStub,
+      ...quickStub,
+      // A 4× effect on CPU per request: a 1 s window still holds 60–250 requests and about a second of the stub's CPU.
+      '--window',
+      '1',
       '--windows-per-side',
       '2',
       '--gc-before-window',
@@ -165,7 +168,7 @@ describe('gwprof compare', () => {
       ...stubScenario,
       '-c',
       '4',
-      ...fastStub,
+      ...quickStub,
       '--threshold',
       '50',
       '--no-profile',
@@ -190,9 +193,9 @@ describe('gwprof compare', () => {
   it('says no change for two identical gateways with a fixed service time, exit 0', async () => {
     // Identical sides differ only by noise, and at the default ±5% a noisy machine can make that
     // inconclusive. At ±50%, the first look (3 epochs) says no change when mean ± b·sd/√3 lies
-    // within log(0.5)..log(1.5). b is at most 10.6 there (α·3/maxEpochs spent at df 2, maxEpochs ≤ 34:
-    // a 5-minute budget at 9 s or more per epoch), so an epoch sd up to 0.06 keeps the half-width
-    // under 0.37 < log 1.5 = 0.405; an epoch here is one window a side, and the stub's windows
+    // within log(0.5)..log(1.5). b is at most 11.9 there (α·3/maxEpochs spent at df 2, maxEpochs ≤ 43:
+    // a 5-minute budget at 7 s or more per epoch, two 1 s warm-ups and two 2 s windows), so an epoch
+    // sd up to 0.055 keeps the half-width under 0.38 < log 1.5 = 0.405; an epoch here is one window a side, and the stub's windows
     // scatter by 1–2.5% under two CPU hogs, an epoch's mean of two per side by less: the boundary is
     // far beyond what this machine's noise reaches. The rates of false verdicts at ±5% are the benchmark's.
     const out = tempDir('compare-aa');
@@ -209,7 +212,7 @@ describe('gwprof compare', () => {
       ...stubScenario,
       '-c',
       '4',
-      ...fastStub,
+      ...quickStub,
       '--threshold',
       '50',
       '--no-profile',

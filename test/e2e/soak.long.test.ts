@@ -1,6 +1,6 @@
 /**
  * End to end, the long tier (`pnpm test:long`): `gwprof soak` against a stub gateway with a planted leak as large as certainty needs
- * (20 KB per request at 200 req/s: the heap grows by about 4 MB per second, 24 MB per interval
+ * (20 KB per request at 200 req/s: the heap grows by about 4 MB per second of load, 12 MB per interval
  * against a stub heap that moves by kilobytes).
  * The detection times at 1 KB and 100 bytes per request belong to the benchmark (docs/validation/soak.md).
  */
@@ -23,17 +23,18 @@ const readSoak = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'result
 describe('gwprof soak', () => {
   it('calls a planted leak a leak, at the bytes per request it leaks, and names its class (exit 1)', async () => {
     const out = tempDir('soak');
-    // Six intervals of 8 s, the first calm (at about 7 s) after the 5 s warm-up: the six calms the verdict needs at the least.
+    // Six intervals of 6 s (3 s of load, 12 MB leaked, then the 3 s calm), the first calm (at about
+    // 5 s) after the 2 s warm-up: the six calms the verdict needs at the least.
     const result = await runCli([
       'soak',
       ...stub,
       ...leak('js-class', 20_000),
       '-d',
-      '48s',
+      '36s',
       '--interval',
-      '8s',
+      '6s',
       '--warmup',
-      '5s',
+      '2s',
       '--snapshot-every',
       '2',
       '--out',
