@@ -4,7 +4,7 @@
 // use. test/global-setup.ts starts it in the background at the lowest priority, so a fresh clone's
 // tests find them built; cargo's lock on its target folder makes a second build wait for the first.
 //   node scripts/ensure-native-subgraphs.mjs      (build first: pnpm build)
-import { buildNativeSubgraphs } from '../packages/collect/dist/native-subgraphs.js';
+import { buildNativeSubgraphs } from '../packages/collect/dist/services/native-subgraphs.js';
 
 try {
   const binary = await buildNativeSubgraphs({ onProgress: (line, final) => final && process.stderr.write(`${line}\n`) });
