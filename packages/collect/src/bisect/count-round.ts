@@ -7,7 +7,7 @@
  */
 import type { BisectPoint, BisectSkip, InstructionDesign } from '@gwprof/results';
 import { GatewayPair, SIDES, type Side } from '../epochs/gateway-pair.js';
-import type { NodeBinary } from '../services/node-binaries.js';
+import type { NodeBinary } from '../processes/node-binaries.js';
 import type { TestBed } from '../services/test-bed.js';
 import type { GatewayUnderTest } from '../gateway-under-test.js';
 import { oneLineReason } from '../services/gateway-process.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { BisectPoint, BisectSkip, BisectSource } from '@gwprof/results';
 import { gatewayFromSpec, installGateway, type GatewayAdapter } from '../gateways/index.js';
 import { shellQuote } from '../services/gateway-process.js';
-import { spawnGroup } from '../services/process-group.js';
+import { spawnGroup } from '../processes/process-group.js';
 
 export type PreparedPoint = { adapter: GatewayAdapter } | { skip: BisectSkip };
 

@@ -16,11 +16,11 @@ import {
   type RequestSourceRecord,
 } from '@gwprof/results';
 import { gatewayFromSpec } from '../gateways/index.js';
-import { resolveNode } from '../services/node-binaries.js';
+import { resolveNode } from '../processes/node-binaries.js';
 import { recordHeader } from '../run/record-header.js';
 import { openRun } from '../run/run-opening.js';
 import type { RecordJournal } from '../run/record-journal.js';
-import type { ScenarioSource } from '../scenario/scenario-source.js';
+import type { ScenarioSource } from '../run/scenario-source.js';
 import type { RunRequest, Session } from '../run/session.js';
 import type { ServiceOptions } from '../services/test-bed.js';
 import { ensureValgrind } from '../instructions/callgrind.js';

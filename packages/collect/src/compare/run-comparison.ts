@@ -7,9 +7,9 @@
 import path from 'node:path';
 import { mulberry32 } from '@gwprof/analysis';
 import { GwprofError, compareLoadAt, sideBuildKey, type CompareConfig, type CompareResult, type RequestSourceRecord } from '@gwprof/results';
-import { candidateRequests } from '../scenario/scenario-source.js';
+import { candidateRequests } from '../run/scenario-source.js';
 import { gatewayFromSpec } from '../gateways/index.js';
-import { resolveNode } from '../services/node-binaries.js';
+import { resolveNode } from '../processes/node-binaries.js';
 import type { Session } from '../run/session.js';
 import { recordHeader } from '../run/record-header.js';
 import type { CompareOptions, ComparisonContext } from '../epochs/context.js';

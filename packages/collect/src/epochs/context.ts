@@ -1,7 +1,7 @@
 /** What the parts of a running comparison share: its options, services, record and random source. */
 import type { CompareConfig, CompareDesign, CompareResult, LoadShape } from '@gwprof/results';
 import type { Scenario } from '../scenario/scenario.js';
-import type { ScenarioSource } from '../scenario/scenario-source.js';
+import type { ScenarioSource } from '../run/scenario-source.js';
 import type { RunRequest, Session } from '../run/session.js';
 import type { ServiceOptions } from '../services/test-bed.js';
 import type { RecordJournal } from '../run/record-journal.js';

@@ -3,8 +3,8 @@
  * restarted together for each epoch, so one lucky or unlucky process (its JIT decisions, its heap
  * layout) counts as noise rather than as a verdict.
  */
-import { createCpuQuota, createMemoryCap, type CpuQuota, type MemoryCap } from '../services/isolation.js';
-import type { NodeBinary } from '../services/node-binaries.js';
+import { createCpuQuota, createMemoryCap, type CpuQuota, type MemoryCap } from '../processes/isolation.js';
+import type { NodeBinary } from '../processes/node-binaries.js';
 import type { GatewayAdapter } from '../gateways/types.js';
 import { launchGatewayUnderTest, type GatewayUnderTest } from '../gateway-under-test.js';
 import type { TestBed } from '../services/test-bed.js';

@@ -5,7 +5,7 @@
  * keeps its target folder, so another version builds in minutes; every build gets frame pointers,
  * so `perf` can walk its stacks.
  */
-import { spawnGroup } from '../services/process-group.js';
+import { spawnGroup } from '../processes/process-group.js';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadShape } from '@gwprof/results';
-import { isScenarioFile, loadRequests, type ScenarioSource } from '../scenario/scenario-source.js';
+import { isScenarioFile, loadRequests, type ScenarioSource } from '../run/scenario-source.js';
 import { k6Data, k6Script } from './k6-script.js';
 
 export interface K6ExportRequest {

@@ -3,7 +3,7 @@
  * has arrived, for as long as the step runs. Every response is validated and recorded by the
  * second it completed in.
  */
-import { acceptQueueLength } from '../services/listening-pid.js';
+import { acceptQueueLength } from '../processes/listening-pid.js';
 import { openConnections } from './connections.js';
 import { InFlight, exchange } from './exchange.js';
 import type { Http1Connection } from './http1-connection.js';

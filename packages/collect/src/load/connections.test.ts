@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acceptQueueLength } from '../services/listening-pid.js';
+import { acceptQueueLength } from '../processes/listening-pid.js';
 import { stubScenario } from '../testing/stub-gateway.js';
 import { startClosedLoop } from './closed-loop.js';
 import { openConnections } from './connections.js';

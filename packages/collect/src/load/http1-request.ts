@@ -5,7 +5,9 @@
  * (`--trace`), a `traceparent` header comes first, at the same offset in every request, where each
  * request's trace id is written just before it is sent (request-traces.ts).
  */
-import { TRACEPARENT_PLACEHOLDER } from './request-traces.js';
+
+/** The header line as encoded before the first stamp: version 00, a zero trace and parent id, flags 00. */
+export const TRACEPARENT_PLACEHOLDER = `traceparent: 00-${'0'.repeat(32)}-${'0'.repeat(16)}-00\r\n`;
 
 /** What every request carries, whichever engine sends it (k6's exported script too). */
 export const REQUEST_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };

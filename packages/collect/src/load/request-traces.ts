@@ -14,8 +14,6 @@ import { randomBytes } from 'node:crypto';
 import type { Http1Connection } from './http1-connection.js';
 import type { WireRequests } from './http1-request.js';
 
-/** The header line as encoded before the first stamp: version 00, a zero trace and parent id, flags 00. */
-export const TRACEPARENT_PLACEHOLDER = `traceparent: 00-${'0'.repeat(32)}-${'0'.repeat(16)}-00\r\n`;
 /** From the trace id's first byte: the counter's 16 digits, the parent id's, and the flags'. */
 const COUNTER_AT = 16;
 const PARENT_AT = 33;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { GwprofError, type RssAndHeap } from '@gwprof/results';
-import { clockTicksPerSecond } from '../services/proc-stats.js';
+import { clockTicksPerSecond } from '../processes/proc-stats.js';
 import type { MemoryAfterGc, NativeMemoryDetail, ProcessStats, ProfilerCommand, ProfilerEnvelope, ProfilerOp, ProfilerReply } from './protocol.js';
 
 /** The preload to pass to the gateway: `node --require <this>`. */

@@ -8,7 +8,7 @@ import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { WebSocket } from 'undici';
 import { GwprofError } from '@gwprof/results';
-import { pidListeningOn } from '../services/listening-pid.js';
+import { pidListeningOn } from '../processes/listening-pid.js';
 import type { GatewayProfiler, SamplingPlan, WrittenProfile } from './gateway-profiler.js';
 
 const INSPECTOR_PORT = 9229;

@@ -3,8 +3,8 @@ import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import type { RunEnvironment } from '@gwprof/results';
 import { repoRoot } from '../paths.js';
-import type { FdLimit } from '../services/fd-limit.js';
-import type { CpuPlan } from '../services/isolation.js';
+import type { FdLimit } from '../processes/fd-limit.js';
+import type { CpuPlan } from '../processes/isolation.js';
 
 function gitCommit(): string | null {
   try {

@@ -1,7 +1,7 @@
 /** A run's folder and logs: named once here for sweeps and comparisons alike. */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { createRunLogs, type RunLogs } from './log.js';
+import { createRunLogs, type RunLogs } from '../processes/log.js';
 
 export interface RunFolder {
   runId: string;

@@ -11,7 +11,7 @@ import { demoSubgraphsBinary } from '../services/native-subgraphs.js';
 import { recordJournal, type RecordJournal } from './record-journal.js';
 import { runLifecycle, type Lifecycle } from './run-lifecycle.js';
 import type { Scenario } from '../scenario/scenario.js';
-import { openRequests, type OpenedRequests, type ScenarioSource } from '../scenario/scenario-source.js';
+import { openRequests, type OpenedRequests, type ScenarioSource } from './scenario-source.js';
 import { openSession, type RunRequest, type Session, type SessionOptions } from './session.js';
 import type { OwnSubgraphs, ServiceOptions } from '../services/test-bed.js';
 

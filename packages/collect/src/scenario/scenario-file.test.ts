@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readScenarioFile } from './scenario-file.js';
 import { requestKey, scenarioOfFile, writeGoldens } from './goldens.js';
-import { candidateRequests, loadRequests, recordedSource } from './scenario-source.js';
+import { candidateRequests, loadRequests, recordedSource } from '../run/scenario-source.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-scenario-file-'));
 const file = (name: string, content: string): string => {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startCountingProxy, type CountingProxy } from './counting-proxy.js';
-import { freePort } from './ports.js';
+import { freePort } from '../processes/ports.js';
 import type { CallLogPage } from '@gwprof/subgraph-server';
 
 /** A subgraph stand-in: echoes the method, path, a header and the body it got, with a status of its own. */

@@ -6,12 +6,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { NodeBinary } from './node-binaries.js';
-import { orphanGuardedCommand, type CpuQuota, type MemoryCap } from './isolation.js';
-import { assertPortFree, waitForPort } from './ports.js';
-import type { ManagedProcess, ProcessRegistry } from './processes.js';
-import { processTree } from './proc-stats.js';
-import { hasListener, pidListeningOn } from './listening-pid.js';
+import type { NodeBinary } from '../processes/node-binaries.js';
+import { orphanGuardedCommand, type CpuQuota, type MemoryCap } from '../processes/isolation.js';
+import { assertPortFree, waitForPort } from '../processes/ports.js';
+import type { ManagedProcess, ProcessRegistry } from '../processes/processes.js';
+import { processTree } from '../processes/proc-stats.js';
+import { hasListener, pidListeningOn } from '../processes/listening-pid.js';
 import { lastMeaningfulLine } from './gateway-log-line.js';
 import { TRACE_CONTEXT_ENV, type GatewayAdapter, type GatewayContext } from '../gateways/types.js';
 import { GwprofError } from '@gwprof/results';

@@ -11,9 +11,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { GwprofError } from '@gwprof/results';
-import { pidListeningOn } from './listening-pid.js';
-import { assertPortFree, freePort, waitForPort } from './ports.js';
-import type { ManagedProcess, ProcessRegistry } from './processes.js';
+import { pidListeningOn } from '../processes/listening-pid.js';
+import { assertPortFree, freePort, waitForPort } from '../processes/ports.js';
+import type { ManagedProcess, ProcessRegistry } from '../processes/processes.js';
 import type { ScenarioSubgraph } from '../scenario/scenario-file.js';
 import { countRequests, takeCalls, type RunningSubgraphs, type SubgraphViews } from './subgraphs.js';
 

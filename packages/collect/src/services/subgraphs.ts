@@ -1,10 +1,10 @@
 /** The four federation subgraphs, one process each, on 127.0.0.1 and the harness's CPU set. */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { pidListeningOn } from './listening-pid.js';
+import { pidListeningOn } from '../processes/listening-pid.js';
 import type { Logger } from 'pino';
-import { assertPortFree, waitForPort } from './ports.js';
-import type { ManagedProcess, ProcessRegistry } from './processes.js';
+import { assertPortFree, waitForPort } from '../processes/ports.js';
+import type { ManagedProcess, ProcessRegistry } from '../processes/processes.js';
 import { subgraphsDir } from '../paths.js';
 import { SUBGRAPH_NAMES, type SubgraphName } from '../gateways/types.js';
 import { GwprofError } from '@gwprof/results';

@@ -19,7 +19,7 @@ import { measureStep } from '../step/measure-step.js';
 import { RequestStream } from '../load/request-stream.js';
 import { wireRequests } from '../load/http1-request.js';
 import { DEFAULTS } from '../defaults.js';
-import type { ScenarioSource } from '../scenario/scenario-source.js';
+import type { ScenarioSource } from '../run/scenario-source.js';
 import { recordHeader, servicesRecord } from '../run/record-header.js';
 import { runInterval, type IntervalContext } from './soak-interval.js';
 import { SnapshotKeeper } from './snapshots.js';

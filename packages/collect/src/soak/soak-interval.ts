@@ -13,7 +13,7 @@ import type { LoadEngine } from '../load/load-engine.js';
 import { startOpenLoop } from '../load/open-loop.js';
 import { LoadRecorder } from '../load/recorder.js';
 import type { RequestStream } from '../load/request-stream.js';
-import { TreeUsageMeter } from '../services/proc-stats.js';
+import { TreeUsageMeter } from '../processes/proc-stats.js';
 import { harnessHeapAfterGc } from './harness-gc.js';
 import { processMemory } from './process-memory.js';
 

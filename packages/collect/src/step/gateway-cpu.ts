@@ -1,5 +1,5 @@
 /** The gateway's CPU between two readings, from /proc: one stat file per reading, cheap enough every second. */
-import { cpuSeconds } from '../services/proc-stats.js';
+import { cpuSeconds } from '../processes/proc-stats.js';
 
 export class CpuSampler {
   private lastCpu: number;

@@ -57,7 +57,7 @@ describe('settleGateway', () => {
 
 describe('acceptQueueLength', () => {
   it('counts connections the kernel completed but a busy server has not accepted yet', async () => {
-    const { acceptQueueLength } = await import('../services/listening-pid.js');
+    const { acceptQueueLength } = await import('../processes/listening-pid.js');
     const net = await import('node:net');
     const port = 4891;
     // A server that listens, then blocks its event loop: handshakes complete, nothing is accepted.

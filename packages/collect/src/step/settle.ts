@@ -6,7 +6,7 @@
  * is bounded, and the step records how long it took and whether it got there.
  */
 import { CpuSampler } from './gateway-cpu.js';
-import { acceptQueueLength } from '../services/listening-pid.js';
+import { acceptQueueLength } from '../processes/listening-pid.js';
 import { sleep } from './ticks.js';
 
 const READING_MS = 250;

@@ -1,7 +1,7 @@
 /** What one step is given and what its phases return: shared by the step's files, sweep and compare. */
 import type { LoadShape, StepTiming, TraceSample } from '@gwprof/results';
 import type { Scenario } from '../scenario/scenario.js';
-import type { RunLogs } from '../run/log.js';
+import type { RunLogs } from '../processes/log.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
 import type { RunningSubgraphs } from '../services/subgraphs.js';
 import type { StepGateway } from '../services/gateway-process.js';

@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import type { CoreUse, StepProfile } from '@gwprof/results';
-import { meterCores } from '../services/core-busy.js';
-import { TreeUsageMeter } from '../services/proc-stats.js';
+import { meterCores } from '../processes/core-busy.js';
+import { TreeUsageMeter } from '../processes/proc-stats.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
 import type { RunningSubgraphs } from '../services/subgraphs.js';
 

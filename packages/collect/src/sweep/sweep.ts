@@ -6,8 +6,8 @@
  */
 import { GwprofError, loadLabel, type LoadShape, type RunConfig, type RunResult, type Slo } from '@gwprof/results';
 import type { Scenario } from '../scenario/scenario.js';
-import type { ScenarioSource } from '../scenario/scenario-source.js';
-import { assertPortFree } from '../services/ports.js';
+import type { ScenarioSource } from '../run/scenario-source.js';
+import { assertPortFree } from '../processes/ports.js';
 import { gatewayFromSpec } from '../gateways/index.js';
 import { measureStep, type StepSettings } from '../step/measure-step.js';
 import type { Session } from '../run/session.js';

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fixturesDir } from '../paths.js';
-import { waitForPort } from '../services/ports.js';
+import { waitForPort } from '../processes/ports.js';
 import { loadScenario, type Scenario } from '../scenario/fixtures.js';
 
 export interface StubGateway {

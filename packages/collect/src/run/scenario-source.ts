@@ -4,10 +4,10 @@
  */
 import { GwprofError, type RequestSourceRecord } from '@gwprof/results';
 import type { ScenarioFiles } from '../defaults.js';
-import { loadScenario } from './fixtures.js';
-import { scenarioOfFile } from './goldens.js';
-import type { Scenario } from './scenario.js';
-import type { ScenarioFileSpec } from './scenario-file.js';
+import { loadScenario } from '../scenario/fixtures.js';
+import { scenarioOfFile } from '../scenario/goldens.js';
+import type { Scenario } from '../scenario/scenario.js';
+import type { ScenarioFileSpec } from '../scenario/scenario-file.js';
 import type { OwnSubgraphs } from '../services/test-bed.js';
 
 export type ScenarioSource = ScenarioFiles | ScenarioFileSpec;

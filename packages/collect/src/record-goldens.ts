@@ -5,15 +5,15 @@
  * a golden that holds an error would make every later error look right.
  */
 import { GwprofError } from '@gwprof/results';
-import { gatewayFromSpec, installGateway } from '../gateways/index.js';
-import { gatewayUrlOf, isUrlSpec } from '../gateway-under-test.js';
-import { requestKey, scenarioOfFile, writeGoldens, type GoldenResponse, type GoldensFile } from './goldens.js';
-import { REQUEST_HEADERS } from '../load/exchange.js';
-import type { ScenarioFileSpec } from './scenario-file.js';
-import { checkGatewayForScenario, ownSubgraphsOf } from './scenario-source.js';
-import { openSession } from '../run/session.js';
-import type { ServiceOptions } from '../services/test-bed.js';
-import { validateResponse } from './validate-response.js';
+import { gatewayFromSpec, installGateway } from './gateways/index.js';
+import { gatewayUrlOf, isUrlSpec } from './gateway-under-test.js';
+import { requestKey, scenarioOfFile, writeGoldens, type GoldenResponse, type GoldensFile } from './scenario/goldens.js';
+import { REQUEST_HEADERS } from './load/exchange.js';
+import type { ScenarioFileSpec } from './scenario/scenario-file.js';
+import { checkGatewayForScenario, ownSubgraphsOf } from './run/scenario-source.js';
+import { openSession } from './run/session.js';
+import type { ServiceOptions } from './services/test-bed.js';
+import { validateResponse } from './scenario/validate-response.js';
 
 export interface GoldensOptions extends ServiceOptions {
   scenario: ScenarioFileSpec;
