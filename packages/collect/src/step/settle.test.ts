@@ -8,12 +8,16 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-/** A process that burns a core for `busyMs`, then sleeps. */
-function busyThenIdle(busyMs: number): number {
-  const script = `const end = Date.now() + ${busyMs}; while (Date.now() < end) {} setInterval(() => {}, 1000);`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+/**
+ * A process that spins on two threads for `busyMs` (so other load cannot push it near idle), then
+ * sleeps; resolves with its pid once it says it spins, so a slow start is not read as idle.
+ */
+function busyThenIdle(busyMs: number): Promise<number> {
+  const spin = `const end = Date.now() + ${busyMs}; while (Date.now() < end) {}`;
+  const script = `new (require('node:worker_threads').Worker)(${JSON.stringify(spin)}, { eval: true }); process.stdout.write('busy\\n'); ${spin} setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
   children.push(child);
-  return child.pid!;
+  return new Promise((resolve) => child.stdout!.once('data', () => resolve(child.pid!)));
 }
 
 /** A process that spins on two threads for good: up to 200% of a core, so other load cannot push it near idle. */
@@ -29,10 +33,11 @@ const IDLE_PERCENT = 10;
 
 describe('settleGateway', () => {
   it('waits until the gateway has worked off its backlog, and says how long that took', async () => {
-    const pid = busyThenIdle(2_000);
+    const pid = await busyThenIdle(3_000);
     const settled = await settleGateway(pid, 15, new AbortController().signal);
     expect(settled.settled).toBe(true);
-    // Busy for 2 s from its start, then two quiet readings: never less than 2 s, however slow the machine.
+    // Busy for 3 s from when it said so, then two quiet readings: at least 2 s however slow the machine
+    // (the second is the most its word could take to reach us and the first reading to come).
     expect(settled.seconds).toBeGreaterThanOrEqual(2);
     expect(settled.cpuPercent!).toBeLessThan(IDLE_PERCENT);
   });
