@@ -1,9 +1,9 @@
 // Each test file's time from vitest's JSON reports (README's test command's, then the long tier's),
 // slowest first, and the runs against test/budget.json: README's test command (install included)
 // against its target `testCommandTargetSeconds` (said, not failed: this machine's speed drifts by
-// ±30%) and its limit `testCommandSeconds` (the target and that drift), it and the long tier
-// together within `wholeSeconds` (CI's 25 minutes). Exit 1 past a limit, so a suite that grows is
-// seen the day it grows, not the day CI's limit is hit.
+// ±30%) and its limit `testCommandSeconds` (the target and that drift); it and the long tier
+// together against `wholeTargetSeconds` (CI's 25 minutes) and `wholeSeconds` (that and the drift).
+// Exit 1 past a limit, so a suite that grows is seen the day it grows, not the day CI's limit is hit.
 //   node scripts/test-times.mjs [--command-seconds N] [--long-seconds M]
 // N and M are the wall seconds of README's test command and of `pnpm test:long` (.ci/run times
 // them); without them, vitest's own start-to-end times stand in.
@@ -69,9 +69,13 @@ if (command) {
 }
 const whole = tiers.reduce((sum, tier) => sum + tier.seconds, 0);
 if (whole > budget.wholeSeconds) {
-  console.log(`the tests took ${whole.toFixed(0)} s in all, over the budget of ${budget.wholeSeconds} s (test/budget.json): find what grew above`);
+  console.log(`the tests took ${whole.toFixed(0)} s in all, over the limit of ${budget.wholeSeconds} s (test/budget.json): find what grew above`);
   over = true;
-} else console.log(`both tiers: ${whole.toFixed(0)} s, within the budget of ${budget.wholeSeconds} s (test/budget.json)`);
+} else if (whole > budget.wholeTargetSeconds)
+  console.log(
+    `both tiers: ${whole.toFixed(0)} s, over their target of ${budget.wholeTargetSeconds} s, within their limit of ${budget.wholeSeconds} s (test/budget.json)`,
+  );
+else console.log(`both tiers: ${whole.toFixed(0)} s, within their target of ${budget.wholeTargetSeconds} s (test/budget.json)`);
 const passed = tiers.reduce((sum, tier) => sum + tier.passed, 0);
 const failed = tiers.reduce((sum, tier) => sum + tier.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);
