@@ -2,43 +2,14 @@
  * End to end, the long tier (`pnpm test:long`): a function V8 inlined is named as the allocator of
  * its own bytes, from the inlining-off allocation profile taken after the window, against the bytes
  * Node's own heap accounting measures (fixtures/audit-trail.cjs).
- */ import { execFileSync } from 'node:child_process';
+ */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '@gwprof/results';
-import { portArgs, repoRoot, runCli, stubGateway, stubScenario, tempDir } from './cli.js';
-
-const BASE_PORT = 4590;
-const REQUESTED = 200_000;
-
-async function profiledSweep(inlinable: boolean, extra: string[] = []): Promise<{ dir: string; run: RunResult }> {
-  const out = tempDir('alloc');
-  const env = ['STUB_SERVICE_MS=0', `STUB_ALLOC_BYTES=${extra.length > 0 ? 0 : REQUESTED}`, `STUB_ALLOC_INLINABLE=${inlinable ? 1 : 0}`];
-  const result = await runCli([
-    'sweep',
-    '--gateway',
-    stubGateway,
-    ...stubScenario,
-    ...env.flatMap((e) => ['--gateway-env', e]),
-    '-c',
-    '4',
-    '-d',
-    '4',
-    '-w',
-    '2',
-    '--out',
-    out,
-    '--run-id',
-    'a',
-    '--no-color',
-    ...portArgs(BASE_PORT),
-    ...extra,
-  ]);
-  expect(result.code, result.stderr).toBe(0);
-  const dir = path.join(out, 'a');
-  return { dir, run: JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as RunResult };
-}
+import { profiledSweep } from './alloc-sweep.js';
+import { repoRoot } from './cli.js';
 
 const auditTrail = path.join(repoRoot, 'fixtures', 'audit-trail.cjs');
 
