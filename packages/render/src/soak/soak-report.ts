@@ -31,52 +31,37 @@ const SERIES_NAMES: Record<SoakTrend['series'], string> = {
   rssAnonAfterCalm: 'RssAnon after the calm',
 };
 
+const rightAligned = (headers: string[]): Column[] => headers.map((header) => ({ header, align: 'right' }));
+
+/** What every soak's interval table shows first (the load) and last (the gateway's CPU, the harness). */
+const LOAD_COLUMNS = rightAligned(['at', 'ok req/s', 'failed', 'p50 ms', 'p99 ms']);
+const TAIL_COLUMNS = rightAligned(['CPU %', 'harness RSS MB', 'harness heap after GC MB']);
+
 const INTERVAL_COLUMNS: Column[] = [
-  { header: 'at', align: 'right' },
-  { header: 'ok req/s', align: 'right' },
-  { header: 'failed', align: 'right' },
-  { header: 'p50 ms', align: 'right' },
-  { header: 'p99 ms', align: 'right' },
-  { header: 'heap after GC MB', align: 'right' },
-  { header: 'external MB', align: 'right' },
-  { header: 'RSS MB', align: 'right' },
-  { header: 'RSS net of heap MB', align: 'right' },
-  { header: 'fds', align: 'right' },
-  { header: 'resources', align: 'right' },
-  { header: 'loop delay p99 ms', align: 'right' },
-  { header: 'GC %', align: 'right' },
-  { header: 'CPU %', align: 'right' },
-  { header: 'harness RSS MB', align: 'right' },
-  { header: 'harness heap after GC MB', align: 'right' },
+  ...LOAD_COLUMNS,
+  ...rightAligned(['heap after GC MB', 'external MB', 'RSS MB', 'RSS net of heap MB', 'fds', 'resources', 'loop delay p99 ms', 'GC %']),
+  ...TAIL_COLUMNS,
 ];
 
 /** A native gateway's intervals: no heap, no preload's samples, its memory from /proc after each calm. */
-const NATIVE_INTERVAL_COLUMNS: Column[] = [
-  { header: 'at', align: 'right' },
-  { header: 'ok req/s', align: 'right' },
-  { header: 'failed', align: 'right' },
-  { header: 'p50 ms', align: 'right' },
-  { header: 'p99 ms', align: 'right' },
-  { header: 'RSS after calm MB', align: 'right' },
-  { header: 'RssAnon after calm MB', align: 'right' },
-  { header: 'CPU %', align: 'right' },
-  { header: 'harness RSS MB', align: 'right' },
-  { header: 'harness heap after GC MB', align: 'right' },
+const NATIVE_INTERVAL_COLUMNS: Column[] = [...LOAD_COLUMNS, ...rightAligned(['RSS after calm MB', 'RssAnon after calm MB']), ...TAIL_COLUMNS];
+
+const loadCells = (interval: SoakInterval): string[] => [
+  soakClock(interval.endSec),
+  fixed(interval.okRps, 1),
+  String(interval.requests.failed + interval.requests.dropped),
+  fixed(interval.latencyMs?.p50, 1),
+  fixed(interval.latencyMs?.p99, 1),
+];
+
+const tailCells = (interval: SoakInterval): string[] => [
+  fixed(interval.gatewayCpuPercent, 0),
+  mb(interval.harnessRssBytes),
+  mb(interval.harnessHeapAfterGcBytes),
 ];
 
 function nativeIntervalRow(interval: SoakInterval): string[] {
-  return [
-    soakClock(interval.endSec),
-    fixed(interval.okRps, 1),
-    String(interval.requests.failed + interval.requests.dropped),
-    fixed(interval.latencyMs?.p50, 1),
-    fixed(interval.latencyMs?.p99, 1),
-    mb(interval.nativeCalm?.rssBytes),
-    mb(interval.nativeCalm?.rssAnonBytes),
-    fixed(interval.gatewayCpuPercent, 0),
-    mb(interval.harnessRssBytes),
-    mb(interval.harnessHeapAfterGcBytes),
-  ];
+  return [...loadCells(interval), mb(interval.nativeCalm?.rssBytes), mb(interval.nativeCalm?.rssAnonBytes), ...tailCells(interval)];
 }
 
 const isNative = (soak: SoakResult): boolean => (soak.analysis?.memoryMeasure ?? soakMemoryMeasure(soak.intervals)) === 'native-rss';
@@ -111,11 +96,7 @@ export function nativeMeasureNote(soak: SoakResult): string | null {
 function intervalRow(interval: SoakInterval): string[] {
   const { gateway, calm } = interval;
   return [
-    soakClock(interval.endSec),
-    fixed(interval.okRps, 1),
-    String(interval.requests.failed + interval.requests.dropped),
-    fixed(interval.latencyMs?.p50, 1),
-    fixed(interval.latencyMs?.p99, 1),
+    ...loadCells(interval),
     mb(calm?.heapUsedBytes),
     mb(calm?.externalBytes),
     mb(gateway?.mean.rssBytes),
@@ -124,9 +105,7 @@ function intervalRow(interval: SoakInterval): string[] {
     gateway ? String(gateway.max.activeResources) : NONE,
     fixed(gateway?.max.eventLoopDelayP99Ms, 1),
     fixed(interval.gcShare == null ? null : interval.gcShare * 100, 1),
-    fixed(interval.gatewayCpuPercent, 0),
-    mb(interval.harnessRssBytes),
-    mb(interval.harnessHeapAfterGcBytes),
+    ...tailCells(interval),
   ];
 }
 
