@@ -92,6 +92,8 @@ export {
   type SnapshotTime,
 } from './soak/leak.js';
 export { analyzeSoak, leakDesignOf } from './soak/soak-analysis.js';
+export { analyzeReloads, reloadMemory } from './soak/reload-analysis.js';
+export { loadWindows, type LoadWindowCut, type ReloadSecond } from './soak/reload-windows.js';
 export {
   growingClasses,
   summarizeHeapSnapshot,

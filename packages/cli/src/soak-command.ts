@@ -14,10 +14,11 @@ import { collectKeyValue, parseDuration, parsePositiveNumber, parseWholeNumber }
 import { withInterruptSignal } from './signals.js';
 import { addServiceOptions, serviceOptions, type ServiceFlags } from './service-options.js';
 import { EXPECT_NONE_HELP, chooseScenario, gatewayOf, scenarioHelp, scenarioSourceOf } from './scenario-option.js';
+import { addReloadOptions, reloadOptions, type ReloadFlags } from './soak-reload-options.js';
 
 const SOAK = DEFAULTS.soak;
 
-interface SoakFlags extends ServiceFlags {
+interface SoakFlags extends ServiceFlags, ReloadFlags {
   gateway: string;
   json?: JsonFlag;
   scenario: string;
@@ -85,7 +86,7 @@ export function soakCommand(): Command {
     .option('--expect-none', EXPECT_NONE_HELP, false)
     .option('--json [file]', `the soak record (results.json, its analysis included) ${JSON_OPTION_HELP}`);
   refuseOpenLoopFlags(command, ['--arrivals'], (load) => load.concurrency !== undefined);
-  return addServiceOptions(command).action(async (flags: SoakFlags, self: Command) => {
+  return addServiceOptions(addReloadOptions(command)).action(async (flags: SoakFlags, self: Command) => {
     process.exitCode = await soakAction(flags, self.getOptionValueSource('gateway'));
   });
 }
@@ -115,6 +116,7 @@ function soakOptions(flags: SoakFlags, gatewaySource: string | undefined, signal
   if (flags.rate !== undefined && flags.concurrency !== undefined) throw new GwprofError('give --rate (open loop) or --concurrency (closed loop), not both');
   const services = serviceOptions(flags);
   const chosen = chooseScenario(flags.scenario);
+  const schedule = soakSchedule(flags);
   return {
     ...services,
     ...gatewayOf(flags.gateway, gatewaySource, chosen),
@@ -128,7 +130,8 @@ function soakOptions(flags: SoakFlags, gatewaySource: string | undefined, signal
     rateFraction: SOAK.rateFraction,
     durationSec: flags.duration,
     calmSec: flags.calm,
-    ...soakSchedule(flags),
+    ...schedule,
+    reload: reloadOptions(flags, schedule.intervalSec, flags.calm),
     snapshotsKept: SOAK.snapshotsKept,
     leakThresholdBytesPerRequest: flags.leakThreshold,
     signal,

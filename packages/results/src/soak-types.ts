@@ -5,6 +5,7 @@
  */
 import type { FailureCounts } from './failures.js';
 import type { LatencyMs, RecordHeader, RequestSourceRecord, RunEnvironment, ServicesRecord } from './types.js';
+import type { SoakIntervalReloads, SoakReloadAnalysis, SoakReloadConfig } from './soak-reload-types.js';
 
 export interface SoakConfig extends RequestSourceRecord, ServicesRecord {
   gateway: string;
@@ -24,6 +25,8 @@ export interface SoakConfig extends RequestSourceRecord, ServicesRecord {
   warmupSec: number;
   /** A slope above this many bytes per successful request is a leak. */
   leakThresholdBytesPerRequest: number;
+  /** Supergraph swaps while serving (--reload-every); absent or null: none. */
+  reload?: SoakReloadConfig | null;
 }
 
 /** The gateway's state sampled during an interval's load (every few seconds): means and maxima. */
@@ -96,6 +99,8 @@ export interface SoakInterval {
   harnessRssBytes: number;
   /** The harness's own heap used right after a full GC of its own at the calm; absent in older results. */
   harnessHeapAfterGcBytes?: number | null;
+  /** A reload soak's swaps in this interval and its load in windows; absent without reloads. */
+  reloads?: SoakIntervalReloads | null;
 }
 
 export interface SoakSnapshotClass {
@@ -181,6 +186,8 @@ export interface SoakAnalysis {
   /** The exit code (EXIT, soak-outcome.ts) and the lines printed beside it. */
   exitCode: number;
   exitReasons: string[];
+  /** Requests failed or slowed around reloads, memory after them; absent without reloads. */
+  reloads?: SoakReloadAnalysis | null;
 }
 
 export interface SoakResult extends RecordHeader<'soak'> {

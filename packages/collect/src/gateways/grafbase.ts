@@ -6,7 +6,9 @@
  * are the running subgraphs' own `_service { sdl }`, fetched once here: given introspection URLs
  * instead, the dev server polls every subgraph on a timer and builds a new HTTP client each time
  * (about 88 M instructions, mostly loading the system's root certificates), work that is the dev
- * server's, not the gateway's (docs/validation/compare-instructions-native.md).
+ * server's, not the gateway's (docs/validation/compare-instructions-native.md). The dev server
+ * watches these files and composes and serves the supergraph anew when one changes (a soak's
+ * reloads rewrite them).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -59,6 +61,7 @@ async function subgraphSdl(name: string, url: string): Promise<string> {
 
 export function grafbaseGateway(atVersion?: string): GatewayAdapter {
   const { package: npmPackage, version } = nativeBinaryOf('grafbase', atVersion) as { package: string; version: string };
+  let schemaFiles: string[] = [];
   return {
     spec: atVersion ? `grafbase@${atVersion}` : 'grafbase',
     description: `Grafbase's gateway (the dev server of ${npmPackage} ${version})`,
@@ -72,10 +75,12 @@ export function grafbaseGateway(atVersion?: string): GatewayAdapter {
       const file = configPath(context);
       const dir = path.dirname(file);
       mkdirSync(path.join(dir, 'home'), { recursive: true });
+      schemaFiles = Object.keys(context.subgraphUrls).map((name) => path.join(dir, schemaFile(name)));
       for (const [name, url] of Object.entries(context.subgraphUrls)) writeFileSync(path.join(dir, schemaFile(name)), await subgraphSdl(name, url));
       writeFileSync(file, grafbaseConfig(context.subgraphUrls, dir));
       writeFileSync(gatewaySettingsPath(file), grafbaseGatewaySettings(Object.keys(context.subgraphUrls)));
     },
+    reloadFiles: () => schemaFiles,
     launch(context: GatewayContext): GatewayLaunch {
       const config = configPath(context);
       const binary = nativeBinaryPath('grafbase', atVersion);

@@ -7,7 +7,9 @@
  *     --config-path gateways/hive/gateway.config.mjs --port $PORT --host 127.0.0.1 --fork 0
  *
  * `--fork 0`: no cluster workers (hive-gateway forks only when fork > 1), so the process we
- * start is the one that serves, gets measured and gets profiled. `--config-path` is explicit
+ * start is the one that serves, gets measured and gets profiled. The CLI watches a supergraph file
+ * (fs.watch) and serves it anew after a change: a soak's reloads rewrite it in place (a rename
+ * would end the watch). `--config-path` is explicit
  * because hive-gateway would otherwise fall back to importing mesh.config.mjs as its config.
  */
 import { mkdirSync } from 'node:fs';
@@ -34,6 +36,7 @@ export function hiveGateway(dir = gatewayDir('hive'), spec = 'hive'): GatewayAda
   const gatewayBin = (): string => resolvePackageBin(hiveDir, '@graphql-hive/gateway', 'hive-gateway');
   // The supergraph depends only on the subgraphs' URLs: a restart against the same ones reuses it.
   let composedFor: string | null = null;
+  let supergraphFile: string | null = null;
   return {
     spec,
     description: 'GraphQL Mesh v1 (@graphql-mesh/compose-cli supergraph served by @graphql-hive/gateway)',
@@ -41,8 +44,9 @@ export function hiveGateway(dir = gatewayDir('hive'), spec = 'hive'): GatewayAda
     packageVersions: () => resolveVersions(hiveDir, ['@graphql-hive/gateway', '@graphql-mesh/compose-cli', 'graphql']),
     async prepare(context: GatewayContext): Promise<void> {
       const key = JSON.stringify([context.runDir, context.subgraphUrls]);
+      supergraphFile = hiveSupergraphPath(context.runDir, context.subgraphUrls);
       if (composedFor === key) return;
-      const supergraph = hiveSupergraphPath(context.runDir, context.subgraphUrls);
+      const supergraph = supergraphFile;
       mkdirSync(path.dirname(supergraph), { recursive: true });
       await runToCompletion('mesh compose', process.execPath, [composeBin(), '--config-path', path.join(hiveDir, 'mesh.config.mjs'), '--output', supergraph], {
         cwd: hiveDir,
@@ -52,6 +56,7 @@ export function hiveGateway(dir = gatewayDir('hive'), spec = 'hive'): GatewayAda
       });
       composedFor = key;
     },
+    reloadFiles: () => (supergraphFile ? [supergraphFile] : []),
     launch(context: GatewayContext): GatewayLaunch {
       return {
         command: context.node,

@@ -61,4 +61,9 @@ export interface GatewayAdapter {
   build?(): Promise<GatewayBuild>;
   /** How perf walks a native gateway's stacks: frame pointers where its build keeps them, DWARF otherwise. */
   readonly stackWalk?: 'fp' | 'dwarf';
+  /**
+   * The schema files the running gateway watches and reloads when they change (a soak's
+   * --reload-every rewrites them in place), as the last prepare() wrote them; absent: it reloads none.
+   */
+  reloadFiles?(): string[];
 }

@@ -21,6 +21,8 @@ export interface ManagedProcess {
   isRunning(): boolean;
   /** Last lines of its stdout and stderr, oldest first. */
   tail(): string[];
+  /** Calls `listener` with each line it writes from now on, until the returned function is called. */
+  onLine(listener: (line: string) => void): () => void;
   /** SIGTERM to the whole group, SIGKILL after the grace period. */
   stop(graceMs?: number): Promise<ExitInfo>;
   /**
@@ -148,6 +150,7 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const tailLines: string[] = [];
+  const lineListeners = new Set<(line: string) => void>();
   let running = true;
 
   const exited = new Promise<ExitInfo>((resolve) => {
@@ -176,6 +179,7 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
       tailLines.push(line);
       if (tailLines.length > TAIL_LINES) tailLines.shift();
       log.line(stream, line);
+      for (const listener of lineListeners) listener(line);
     });
   }
 
@@ -199,6 +203,10 @@ export function spawnManaged(options: SpawnOptions): ManagedProcess {
     exited,
     isRunning: () => running,
     tail: () => [...tailLines],
+    onLine: (listener) => {
+      lineListeners.add(listener);
+      return () => lineListeners.delete(listener);
+    },
     stop: (graceMs = 5000) => terminate(() => signalGroup(pid, 'SIGTERM'), graceMs),
     stopLeader: (signal: NodeJS.Signals, graceMs: number) => terminate(() => signalLeader(pid, signal), graceMs),
   };

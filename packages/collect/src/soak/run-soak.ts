@@ -25,6 +25,8 @@ import { runInterval, type IntervalContext } from './soak-interval.js';
 import { SnapshotKeeper } from './snapshots.js';
 import { rssNetOfHeapUnderLoad, snapshotDue } from '@gwprof/analysis';
 import { openRun } from '../run/run-opening.js';
+import { openReloadSwitch, type ReloadSwitch, type SoakReloadOptions } from './reload-switch.js';
+import { ReloadDriver } from './reload-driver.js';
 
 export interface SoakOptions extends ServiceOptions, RunRequest {
   gateway: string;
@@ -45,6 +47,8 @@ export interface SoakOptions extends ServiceOptions, RunRequest {
   warmupSec: number;
   leakThresholdBytesPerRequest: number;
   timeoutSec: number;
+  /** Swap the supergraph while serving (--reload-every); null: never. */
+  reload: SoakReloadOptions | null;
 }
 
 export interface SoakOutcome {
@@ -87,7 +91,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
       soak.config.rateFrom = { probedPeakRps: peak, fraction: options.rateFraction };
       journal.save();
     }
-    await soakIntervals(options, soak, session, scenario, launched.gateway, preload);
+    const reloads = options.reload ? await openReloadSwitch(options.reload, adapter, launched.gateway) : null;
+    if (reloads) soak.config.reload = reloads.config;
+    await soakIntervals(options, soak, session, scenario, launched.gateway, preload, reloads);
     preload?.close();
   });
   return { soak, runDir: session.runDir, failure };
@@ -117,6 +123,7 @@ async function soakIntervals(
   scenario: Scenario,
   gateway: RunningGateway,
   profiler: ProfilerClient | null,
+  reloads: ReloadSwitch | null,
 ): Promise<void> {
   const started = performance.now();
   const clock = () => (performance.now() - started) / 1000;
@@ -141,6 +148,8 @@ async function soakIntervals(
     stopSignal,
     isStopped: () => stopSignal.aborted,
     clock,
+    // Reloads begin after the warm-up: its calms are the memory without them.
+    reloads: reloads ? new ReloadDriver(reloads, options.warmupSec, clock) : null,
   };
   // Heap snapshots are a Node gateway's: a native one's memory has no classes gwprof can read.
   const keeper = profiler ? new SnapshotKeeper(session.runDir, profiler, options.snapshotsKept, session.logs.harness) : null;
@@ -172,7 +181,13 @@ function progressLine(interval: SoakInterval, count: number): string {
   const net = rssNetOfHeapUnderLoad(interval);
   const native = net === null ? '' : ` · RSS net of heap ${(net / 1e6).toFixed(1)} MB`;
   const failed = interval.requests.failed > 0 ? ` · ${interval.requests.failed} failed` : '';
-  return `interval ${interval.index + 1}/${count} · ${formatClock(interval.endSec)} · ${interval.okRps.toFixed(1)} ok req/s${failed} · ${heap}${native}`;
+  const reloads = interval.reloads ? ` · ${reloadsLine(interval.reloads)}` : '';
+  return `interval ${interval.index + 1}/${count} · ${formatClock(interval.endSec)} · ${interval.okRps.toFixed(1)} ok req/s${failed} · ${heap}${native}${reloads}`;
+}
+
+function reloadsLine({ reloads, reloadsSoFar }: NonNullable<SoakInterval['reloads']>): string {
+  const seen = reloads.filter((r) => r.seenAfterSec !== null).length;
+  return `${reloads.length} reload(s), ${seen} seen (${reloadsSoFar} so far)`;
 }
 
 const formatClock = (sec: number): string => {

@@ -16,6 +16,7 @@ import type { RequestStream } from '../load/request-stream.js';
 import { TreeUsageMeter } from '../processes/proc-stats.js';
 import { harnessHeapAfterGc } from './harness-gc.js';
 import { processMemory } from './process-memory.js';
+import type { ReloadDriver } from './reload-driver.js';
 
 /** How often the gateway's state is read during the load. */
 export const SOAK_SAMPLE_MS = 5_000;
@@ -34,6 +35,8 @@ export interface IntervalContext {
   isStopped: () => boolean;
   /** Seconds from the soak's start, now. */
   clock: () => number;
+  /** A reload soak's swaps (--reload-every); null without. */
+  reloads: ReloadDriver | null;
 }
 
 export interface IntervalPlan {
@@ -89,17 +92,25 @@ async function loadPhase(context: IntervalContext, plan: IntervalPlan) {
   const { profiler } = context;
   await profiler?.stats(); // resets the event-loop delay and GC accounts to this interval
   meter.start();
+  const loadStartSec = context.clock();
   const engine = startEngine(context, recorder);
   const endAt = performance.now() + plan.loadSec * 1000;
+  const { reloads } = context;
+  let sampleAt = performance.now() + SOAK_SAMPLE_MS;
   while (performance.now() < endAt && context.isRunning() && !context.isStopped()) {
-    await soakSleep(Math.min(SOAK_SAMPLE_MS, endAt - performance.now()), context.stopSignal);
+    const wakeAt = Math.min(sampleAt, endAt, performance.now() + (reloads?.wakeInMs(recorder, endAt) ?? Number.POSITIVE_INFINITY));
+    await soakSleep(Math.max(0, wakeAt - performance.now()), context.stopSignal);
     if (!context.isRunning() || context.isStopped()) break;
+    await reloads?.tick(recorder, endAt);
+    if (performance.now() < sampleAt) continue;
+    sampleAt += SOAK_SAMPLE_MS;
     if (profiler) samples.push(await profiler.stats());
   }
   await engine.stop();
   const usage = meter.stop();
   const seconds = Math.max(1, Math.ceil((performance.now() - recorder.startedAt) / 1000));
-  return { stats: recorder.window(0, seconds), samples, usage };
+  const reloaded = reloads ? await reloads.endInterval(recorder, loadStartSec, seconds) : null;
+  return { stats: recorder.window(0, seconds), samples, usage, reloaded };
 }
 
 /** The calm: no load, then a full GC; the heap as it stands after it. */
@@ -123,7 +134,7 @@ async function nativeCalmPhase(context: IntervalContext, plan: IntervalPlan, okR
 
 export async function runInterval(context: IntervalContext, plan: IntervalPlan): Promise<SoakInterval> {
   const startSec = context.clock();
-  const { stats, samples, usage } = await loadPhase(context, plan);
+  const { stats, samples, usage, reloaded } = await loadPhase(context, plan);
   const loadSec = context.clock() - startSec;
   const calmDue = context.isRunning() && !context.isStopped();
   const okSoFar = plan.okRequestsBefore + stats.requests.ok;
@@ -148,5 +159,6 @@ export async function runInterval(context: IntervalContext, plan: IntervalPlan):
     ...(context.profiler ? {} : { nativeCalm }),
     harnessRssBytes: process.memoryUsage().rss,
     harnessHeapAfterGcBytes,
+    ...(reloaded ? { reloads: reloaded } : {}),
   };
 }

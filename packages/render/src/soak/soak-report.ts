@@ -10,6 +10,7 @@ import { NONE, fixed } from '../format.js';
 import { htmlPage, htmlTable } from '../html-page.js';
 import { lineChart, type LineSeries } from '../svg-chart.js';
 import { type Column, formatMarkdownTable, formatTextTable } from '../text-table.js';
+import { reloadHtml, reloadMarkdown, reloadTerminal } from './reload-report.js';
 
 const MB = 1e6;
 const mb = (bytes: number | null | undefined): string => fixed(bytes == null ? null : bytes / MB, 1);
@@ -161,6 +162,8 @@ export function renderSoakTerminal(soak: SoakResult): string {
     const harness = harnessLine(soak);
     if (harness) parts.push(harness);
   }
+  const reloads = reloadTerminal(soak);
+  if (reloads) parts.push(reloads);
   if (soak.crash) parts.push(crashText(soak));
   parts.push(soakVerdictLine(soak));
   return parts.join('\n\n');
@@ -204,6 +207,7 @@ export function renderSoakMarkdown(soak: SoakResult): string {
     const harness = harnessLine(soak);
     if (harness) lines.push(`${harness}.`, '');
   }
+  lines.push(...reloadMarkdown(soak));
   if (soak.crash) lines.push('## Crash', '', fencedCrash(soak), '');
   const shown = thinIntervals(soak.intervals, 200);
   const table = intervalTable(soak);
@@ -327,6 +331,7 @@ export function renderSoakHtml(soak: SoakResult): string {
     `<p class="verdict-${escapeHtml(soak.analysis?.verdict.replace(' ', '-') ?? 'none')}"><strong>${escapeHtml(soakVerdictLine(soak))}</strong></p>`,
     `<section id="memory">${memory}</section>`,
     trends ? `<h2>Memory trend after the warm-up</h2>${trends}${note ? `<p>${escapeHtml(note)}</p>` : ''}` : '',
+    reloadHtml(soak),
     classes ? `<h2>Classes that grew in every snapshot diff</h2><ul>${classes}</ul>` : '',
     soak.crash ? `<h2>Crash</h2><pre>${escapeHtml(crashText(soak))}</pre>` : '',
     `<section id="throughput">${throughput}</section>`,
