@@ -52,14 +52,15 @@ function windowsLine(r: SoakReloadAnalysis, config: SoakReloadConfig): string {
   );
 }
 
+const sizeOf = (bytes: number): string => (Math.abs(bytes) >= MB ? `${fixed(bytes / MB, 2)} MB` : `${fixed(bytes / 1e3, 1)} kB`);
+
 function memoryLine(r: SoakReloadAnalysis): string | null {
   const m = r.memory;
   if (!m) return null;
   const name = m.series === 'heapAfterGc' ? 'heap after GC' : 'RssAnon after the calm';
   if (m.beforeBytes === null) return `Memory (${name}): no calm before the first reload (warm-up 0), so nothing to set the reloads against.`;
   const after = m.afterBytes === null ? NONE : fixed(m.afterBytes / MB, 1);
-  const perReload =
-    m.bytesPerReload === null ? '' : `: ${fixed((m.afterBytes! - m.beforeBytes) / MB, 2)} MB, ${fixed(m.bytesPerReload / 1e3, 1)} kB per reload`;
+  const perReload = m.bytesPerReload === null ? '' : `: ${fixed((m.afterBytes! - m.beforeBytes) / MB, 2)} MB, ${sizeOf(m.bytesPerReload)} per reload`;
   return `Memory (${name}): ${fixed(m.beforeBytes / MB, 1)} MB at the last calm before the first reload, ${after} MB at the last calm, after ${m.reloadsBy} seen reload(s)${perReload}. This mixes reloads with the requests served meanwhile: the same soak without --reload-every is the control.`;
 }
 
