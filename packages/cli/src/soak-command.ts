@@ -117,9 +117,10 @@ function soakOptions(flags: SoakFlags, gatewaySource: string | undefined, signal
   const services = serviceOptions(flags);
   const chosen = chooseScenario(flags.scenario);
   const schedule = soakSchedule(flags);
+  const gateway = gatewayOf(flags.gateway, gatewaySource, chosen);
   return {
     ...services,
-    ...gatewayOf(flags.gateway, gatewaySource, chosen),
+    ...gateway,
     gatewayEnv: flags.gatewayEnv ?? {},
     scenarioName: chosen.name,
     scenario: scenarioSourceOf(chosen, flags, SCENARIOS[SOAK.scenario]!.files),
@@ -131,7 +132,7 @@ function soakOptions(flags: SoakFlags, gatewaySource: string | undefined, signal
     durationSec: flags.duration,
     calmSec: flags.calm,
     ...schedule,
-    reload: reloadOptions(flags, schedule.intervalSec, flags.calm),
+    reload: reloadOptions(flags, gateway.gateway, schedule.intervalSec, flags.calm),
     snapshotsKept: SOAK.snapshotsKept,
     leakThresholdBytesPerRequest: flags.leakThreshold,
     signal,

@@ -47,13 +47,36 @@ export function addReloadOptions(command: Command): Command {
     .option('--reload-seen <regex>', 'cmd: gateways: a line the gateway logs once it has reloaded (an unseen swap is not counted as a reload)', parsePattern);
 }
 
+/** The built-in gateways whose schema files gwprof rewrites while they serve. */
+const RELOADING_BUILT_INS = ['hive', 'grafbase'];
+
+/** What a gateway needs to be reloaded, checked before anything starts. */
+function checkReloadable(flags: ReloadFlags, gateway: string): void {
+  if (gateway.startsWith('cmd:')) {
+    if (!flags.reloadCommand === !flags.reloadSignal)
+      throw new GwprofError('--reload-every with a cmd: gateway: give --reload-command <cmd> or --reload-signal <SIG>, one of them');
+    if (!flags.reloadSeen)
+      throw new GwprofError('--reload-every with a cmd: gateway: give --reload-seen <regex>, a line the gateway logs once it has reloaded');
+    return;
+  }
+  if (flags.reloadCommand || flags.reloadSignal || flags.reloadSeen)
+    throw new GwprofError(
+      '--reload-command, --reload-signal and --reload-seen are for a cmd: gateway: a built-in one is reloaded by rewriting its schema files',
+    );
+  if (!RELOADING_BUILT_INS.includes(gateway.split('@')[0]!))
+    throw new GwprofError(
+      `--reload-every: gwprof cannot reload ${gateway} while it serves (hive and grafbase watch their schema files; a cmd: gateway takes --reload-command or --reload-signal): see docs/soak.md#reloads-under-load`,
+    );
+}
+
 /** The soak's reload options, or null without --reload-every. */
-export function reloadOptions(flags: ReloadFlags, intervalSec: number, calmSec: number) {
+export function reloadOptions(flags: ReloadFlags, gateway: string, intervalSec: number, calmSec: number) {
   if (flags.reloadEvery === undefined) {
     if (flags.reloadCommand || flags.reloadSignal || flags.reloadSeen)
       throw new GwprofError('--reload-command, --reload-signal and --reload-seen need --reload-every');
     return null;
   }
+  checkReloadable(flags, gateway);
   if (flags.reloadEvery < flags.reloadWindow)
     throw new GwprofError(`--reload-every (${flags.reloadEvery} s) is shorter than --reload-window (${flags.reloadWindow} s): reloads' windows would overlap`);
   if (flags.reloadWindow + 1 > intervalSec - calmSec)
