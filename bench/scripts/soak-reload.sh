@@ -1,19 +1,18 @@
 #!/bin/bash
-# Reload soaks and their controls: each gateway soaked twice in a row, with a supergraph swap every
-# 15 s after the warm-up and without, the same load, duration and intervals; each soak under the
-# shared lock of its own. Raw output (log, results.json, summary.md) into bench/results/soak-reload/.
-#   bash bench/scripts/soak-reload.sh hive 60     # gateway, rate (req/s)
+# A reload soak and its control, one after the other under one hold of the shared lock: the same
+# gateway, load, duration and intervals, with a supergraph swap every 15 s after the warm-up and
+# without. Raw output (log, results.json, summary.md) into bench/results/soak-reload/.
+#   flock /tmp/gwprof-heavy.lock bash bench/scripts/soak-reload.sh hive 60     # gateway, rate (req/s)[, duration]
 set -u
-GW=$1; RATE=$2; DUR=${3:-4m}
+GW=$1; RATE=$2; DUR=${3:-3m}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd); OUT=$ROOT/bench/results/soak-reload; RUNS=/tmp/gwprof-soak-reload
 mkdir -p "$OUT" "$RUNS"
 COMMON=(--gateway "$GW" --rate "$RATE" -d "$DUR" --interval 30s --calm 3s --warmup 30s --snapshot-every 0 --no-color --out "$RUNS")
 run() { # name, extra flags…
   local name=$1; shift
   rm -rf "${RUNS:?}/$name"
-  echo "\$ gwprof soak ${COMMON[*]} --run-id $name $*" > "$OUT/$name.log"
-  echo "# $(date -u +%FT%TZ)" >> "$OUT/$name.log"
-  flock /tmp/gwprof-heavy.lock node "$ROOT/packages/cli/dist/bin.js" soak "${COMMON[@]}" --run-id "$name" "$@" >> "$OUT/$name.log" 2>&1
+  { echo "\$ gwprof soak ${COMMON[*]} --run-id $name $*"; echo "# started $(date -u +%FT%TZ)"; } > "$OUT/$name.log"
+  node "$ROOT/packages/cli/dist/bin.js" soak "${COMMON[@]}" --run-id "$name" "$@" >> "$OUT/$name.log" 2>&1
   echo "# exit $? at $(date -u +%FT%TZ)" >> "$OUT/$name.log"
   cp "$RUNS/$name/results.json" "$OUT/$name-results.json"; cp "$RUNS/$name/summary.md" "$OUT/$name-summary.md"
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LatencyMs, SoakInterval, SoakLoadWindow, SoakReload, SoakReloadConfig } from '@gwprof/results';
-import { analyzeReloads } from './reload-analysis.js';
+import { analyzeReloads, reloadExitReasons } from './reload-analysis.js';
 import { loadWindows } from './reload-windows.js';
 
 describe("loadWindows: an interval's load cut around reloads and between them", () => {
@@ -130,6 +130,8 @@ describe('analyzeReloads', () => {
     const failed = analyzeReloads({ config: { reload: config } as never, intervals: [interval(0, 50, [reload(0, null, 'exit 1')], [])] })!;
     expect(failed).toMatchObject({ made: 0, seen: 0, unseen: 0, swapFailed: 1, p99Ratio: null });
     expect(failed.memory).toMatchObject({ beforeBytes: null, bytesPerReload: null });
+    expect(reloadExitReasons(failed)).toEqual([expect.stringMatching(/none of the 1 supergraph swaps was seen served \(1 failed\)/)]);
+    expect(reloadExitReasons(result)).toEqual([]);
     expect(analyzeReloads({ config: {} as never, intervals })).toBeNull();
   });
 });

@@ -83,3 +83,11 @@ export function analyzeReloads(soak: Pick<SoakResult, 'config' | 'intervals'>): 
     memory: reloadMemory(soak.intervals),
   };
 }
+
+/** What the CLI prints when the soak asked for reloads and none was seen: its reload figures then say nothing. */
+export function reloadExitReasons(reloads: SoakReloadAnalysis | null): string[] {
+  if (!reloads || reloads.seen > 0 || reloads.made + reloads.swapFailed === 0) return [];
+  return [
+    `gwprof: none of the ${reloads.made + reloads.swapFailed} supergraph swaps was seen served (${reloads.swapFailed} failed): nothing is measured of reloads; see the gateway's log`,
+  ];
+}

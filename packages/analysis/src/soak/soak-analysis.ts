@@ -6,7 +6,7 @@ import type { SoakAnalysis, SoakResult } from '@gwprof/results';
 import { growingClasses } from './heap-snapshot.js';
 import { DEFAULT_LEAK_DESIGN, judgeSoak, leakingClasses, type LeakDesign } from './leak.js';
 import { soakOutcome } from './soak-outcome.js';
-import { analyzeReloads } from './reload-analysis.js';
+import { analyzeReloads, reloadExitReasons } from './reload-analysis.js';
 
 /** The leak design a soak ran with: the defaults, with its own warm-up and threshold. */
 export function leakDesignOf(soak: SoakResult): LeakDesign {
@@ -25,5 +25,7 @@ function classesThatGrew(soak: SoakResult): SoakAnalysis['growingClasses'] {
 export function analyzeSoak(soak: SoakResult): SoakAnalysis {
   const judged = judgeSoak(soak.intervals, soak.snapshots, leakDesignOf(soak), soak.crash !== null);
   const reloads = analyzeReloads(soak);
-  return { ...judged, growingClasses: classesThatGrew(soak), ...soakOutcome(soak, judged.verdict), ...(reloads ? { reloads } : {}) };
+  const outcome = soakOutcome(soak, judged.verdict);
+  const exitReasons = [...outcome.exitReasons, ...reloadExitReasons(reloads)];
+  return { ...judged, growingClasses: classesThatGrew(soak), ...outcome, exitReasons, ...(reloads ? { reloads } : {}) };
 }
