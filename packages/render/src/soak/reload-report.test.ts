@@ -50,6 +50,12 @@ describe('the reload part of the soak report', () => {
     expect(reloadHtml(soak)).toMatch(/<section id="reloads"><h2>Reloads under load<\/h2>/);
   });
 
+  it('says when a reload was served past its window', () => {
+    const late = { ...soak, analysis: { reloads: { ...reloads, seenAfterSec: { median: 3, max: 5.5 } } } } as unknown as SoakResult;
+    expect(reloadTerminal(late)).toContain('Some reloads were served 5.50 s after their swap, past their window');
+    expect(reloadTerminal(soak)).not.toContain('past their window');
+  });
+
   it('is absent from a soak without reloads', () => {
     const plain = { config: {}, analysis: {} } as unknown as SoakResult;
     expect(reloadTerminal(plain)).toBeNull();

@@ -46,9 +46,13 @@ function windowsLine(r: SoakReloadAnalysis, config: SoakReloadConfig): string {
   const { aroundReloads: a, withoutReloads: w } = r;
   const length = config.window.beforeSec + config.window.afterSec;
   const ratio = r.p99Ratio === null ? '' : `: ${fixed(r.p99Ratio, 2)}× the p99 without reloads`;
+  const late =
+    r.seenAfterSec && r.seenAfterSec.max > config.window.afterSec
+      ? ` Some reloads were served ${fixed(r.seenAfterSec.max, 2)} s after their swap, past their window's end: give a --reload-window longer than that.`
+      : '';
   return (
     `Around the ${a.windows} seen reload(s) (windows of ${length} s, ${config.window.beforeSec} s before each): ${a.failed} failed of ${a.ok + a.failed}, p99 ${fixed(a.medianP99Ms, 1)} ms median, ${fixed(a.maxP99Ms, 1)} ms at most${ratio}. ` +
-    `Without reloads (${w.windows} windows as long): ${w.failed} failed of ${w.ok + w.failed}, p99 ${fixed(w.medianP99Ms, 1)} ms median, ${fixed(w.maxP99Ms, 1)} ms at most.`
+    `Without reloads (${w.windows} windows as long): ${w.failed} failed of ${w.ok + w.failed}, p99 ${fixed(w.medianP99Ms, 1)} ms median, ${fixed(w.maxP99Ms, 1)} ms at most.${late}`
   );
 }
 
