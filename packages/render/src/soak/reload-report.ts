@@ -4,7 +4,7 @@
  * memory after the reloads against the last calm before them.
  */
 import type { SoakReloadAnalysis, SoakReloadConfig, SoakResult } from '@gwprof/results';
-import { escapeHtml } from '../escape.js';
+import { escapeHtml, escapeMarkdown } from '../escape.js';
 import { NONE, fixed } from '../format.js';
 import { htmlTable } from '../html-page.js';
 import { type Column, formatMarkdownTable, formatTextTable } from '../text-table.js';
@@ -26,7 +26,7 @@ function howLine(config: SoakReloadConfig): string {
     config.how === 'files'
       ? `its schema file rewritten (${config.detail.join(', ')})`
       : config.how === 'command'
-        ? `\`${config.detail[0]}\` run`
+        ? `"${config.detail[0]}" run`
         : `${config.detail[0]} sent to its server process`;
   const seenBy =
     config.seenBy.kind === 'introspection'
@@ -105,7 +105,7 @@ export function reloadMarkdown(soak: SoakResult): string[] {
   if (!lines) return [];
   const effects = soak.analysis!.reloads!.effects;
   const table = effects.length > 0 ? [formatMarkdownTable(EFFECT_COLUMNS, effects.slice(0, 200).map(effectRow)), ''] : [];
-  return ['## Reloads under load', '', lines.join(' '), '', ...table];
+  return ['## Reloads under load', '', escapeMarkdown(lines.join(' ')), '', ...table];
 }
 
 export function reloadHtml(soak: SoakResult): string {
