@@ -164,6 +164,22 @@ const TABLE: BadInput[] = [
   { name: 'export k6 --timeout of 10 lightyears', args: () => ['export', 'k6', '--timeout', '10ly'], line: /--timeout must be a duration like 90s/ },
   { name: 'a warm-up without a unit it knows', args: () => ['compare', '-w', 'soon'], line: /--warmup must be a duration/ },
   {
+    name: 'a soak warm-up without a unit it knows',
+    args: () => ['soak', '-w', 'soon'],
+    line: /^option '-w, --warmup <time>' argument 'soon' is invalid\. --warmup must be a duration/,
+  },
+  {
+    name: 'a budget without a unit it knows',
+    args: () => ['compare', '--budget', 'soon'],
+    line: /--budget must be a duration like 90s, .* or a number of minutes/,
+  },
+  {
+    name: 'a sampling interval without a unit it knows',
+    args: () => ['sweep', '--sampling-interval', '4xs'],
+    line: /--sampling-interval must be a duration like 90s, .* or a number of microseconds \(got "4xs"\)$/,
+  },
+  { name: 'an import of k6 output that does not exist', args: () => ['import', 'k6', 'missing.json', '-g', 'mesh'], line: /missing\.json does not exist$/ },
+  {
     name: 'three subgraph ports',
     args: (p) => ['sweep', '--gateway-port', String(p.gateway), '--subgraph-ports', p.subgraphs.slice(0, 3).join(',')],
     line: /^--subgraph-ports needs 4 ports/,
