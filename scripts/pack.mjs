@@ -16,7 +16,7 @@
 //
 //   node scripts/pack.mjs [--out DIR]      (build first: pnpm install builds every package)
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -125,19 +125,26 @@ mkdirSync(path.join(stage, 'bin'));
 writeFileSync(path.join(stage, 'bin', 'gwprof.js'), "#!/usr/bin/env node\nimport '@gwprof/cli/dist/bin.js';\n", { mode: 0o755 });
 for (const file of ['LICENSE', LICENCES_FILE]) cpSync(path.join(root, file), path.join(stage, file));
 
-// The documentation and the CI recipes, so the README's links work where the package is read; a
-// link to what the package leaves out (contributors' files, raw benchmark output) becomes its text.
+// The documentation and the CI recipes, so the README's and the pages' links work where the package
+// is read; a link to what the package leaves out (contributors' files, raw benchmark output) becomes its text.
 cpSync(path.join(root, 'docs'), path.join(stage, 'docs'), { recursive: true });
 mkdirSync(path.join(stage, 'examples'));
 for (const recipe of ['gwprof-compare.yml', 'gwprof-compare-rust.yml']) cpSync(path.join(root, 'examples', recipe), path.join(stage, 'examples', recipe));
-writeFileSync(path.join(stage, 'README.md'), shippedLinksOnly(readFileSync(path.join(root, 'README.md'), 'utf8')));
+writeFileSync(path.join(stage, 'README.md'), shippedLinksOnly(readFileSync(path.join(root, 'README.md'), 'utf8'), stage));
+for (const page of markdownFiles(path.join(stage, 'docs'))) writeFileSync(page, shippedLinksOnly(readFileSync(page, 'utf8'), path.dirname(page)));
 
-/** Markdown links whose relative target is not in the package, as their text alone. */
-function shippedLinksOnly(markdown) {
+/** Markdown links whose relative target (from `dir`, the page's folder) is not in the package, as their text alone. */
+function shippedLinksOnly(markdown, dir) {
   return markdown.replace(/(!?)\[([^\]]*)\]\(([^)\s]+)\)/g, (link, image, text, target) => {
     if (image || /^([a-z]+:|#)/.test(target)) return link;
-    return existsSync(path.join(stage, target.replace(/#.*$/, ''))) ? link : text;
+    return existsSync(path.join(dir, target.replace(/#.*$/, ''))) ? link : text;
   });
+}
+
+function markdownFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? markdownFiles(path.join(dir, entry.name)) : entry.name.endsWith('.md') ? [path.join(dir, entry.name)] : [],
+  );
 }
 
 const bundled = workspace.map((w) => w.manifest.name).sort();

@@ -83,6 +83,17 @@ const TABLE: BadInput[] = [
   },
   { name: 'up of a url: gateway', args: (p) => ['up', ...services(p), '--gateway', url(p.silent)], line: /^up --gateway url:.*: up starts the gateway; give / },
   { name: 'an unknown gateway', args: (p) => ['sweep', ...services(p), '--gateway', 'nosuch'], line: /^unknown gateway "nosuch": use one of mesh, / },
+  {
+    name: 'a router at something that is no version',
+    args: (p) => ['sweep', ...services(p), '--gateway', 'hive-router@banana'],
+    line: /^hive-router@banana: "banana" is not a version: give one version \(hive-router@0\.2\.14\), the newest of a line \(hive-router@0\.2\.x\) or hive-router@latest$/,
+  },
+  {
+    name: 'a candidate router at something that is no version',
+    args: (p) => ['compare', ...sides(p), '--baseline', 'hive-router', '--candidate', 'apollo-router@2.x.1'],
+    line: /^apollo-router@2\.x\.1: "2\.x\.1" is not a version: give one version \(apollo-router@2\.17\.0\)/,
+  },
+  { name: 'mesh at another version', args: (p) => ['soak', ...services(p), '--gateway', 'mesh@1.0.0'], line: /^mesh@1\.0\.0: .*mesh runs at its pin only/ },
   { name: 'cmd: without a command', args: (p) => ['sweep', ...services(p), '--gateway', 'cmd:'], line: /^gateway spec cmd: needs a command/ },
   {
     name: 'a url: gateway off loopback',
@@ -152,6 +163,22 @@ const TABLE: BadInput[] = [
   { name: 'a timeout without a unit it knows', args: () => ['sweep', '--timeout', '10x'], line: /--timeout must be a duration like 90s/ },
   { name: 'export k6 --timeout of 10 lightyears', args: () => ['export', 'k6', '--timeout', '10ly'], line: /--timeout must be a duration like 90s/ },
   { name: 'a warm-up without a unit it knows', args: () => ['compare', '-w', 'soon'], line: /--warmup must be a duration/ },
+  {
+    name: 'a soak warm-up without a unit it knows',
+    args: () => ['soak', '-w', 'soon'],
+    line: /^option '-w, --warmup <time>' argument 'soon' is invalid\. --warmup must be a duration/,
+  },
+  {
+    name: 'a budget without a unit it knows',
+    args: () => ['compare', '--budget', 'soon'],
+    line: /--budget must be a duration like 90s, .* or a number of minutes/,
+  },
+  {
+    name: 'a sampling interval without a unit it knows',
+    args: () => ['sweep', '--sampling-interval', '4xs'],
+    line: /--sampling-interval must be a duration like 90s, .* or a number of microseconds \(got "4xs"\)$/,
+  },
+  { name: 'an import of k6 output that does not exist', args: () => ['import', 'k6', 'missing.json', '-g', 'mesh'], line: /missing\.json does not exist$/ },
   {
     name: 'three subgraph ports',
     args: (p) => ['sweep', '--gateway-port', String(p.gateway), '--subgraph-ports', p.subgraphs.slice(0, 3).join(',')],

@@ -1,9 +1,9 @@
 /** The stub gateway swept with a known allocation per request, profiled: what both allocation test files run. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { RunResult } from '@gwprof/results';
-import { portArgs, runCli, stubGateway, stubScenario, tempDir } from './cli.js';
+import { portArgs, repoRoot, runCli, stubGateway, stubScenario, tempDir } from './cli.js';
 
 export const BASE_PORT = 4590;
 /** Bytes the stub allocates per request in its named function. */
@@ -35,4 +35,16 @@ export async function profiledSweep(inlinable: boolean, extra: string[] = []): P
   expect(result.code, result.stderr).toBe(0);
   const dir = path.join(out, 'a');
   return { dir, run: JSON.parse(readFileSync(path.join(dir, 'results.json'), 'utf8')) as RunResult };
+}
+
+/** Every file of a step that a user page (docs/*.md) or README names as written in a run folder: `step-<id>.flame.html` → `.flame.html`. */
+export function stepFilesNamedInDocs(): string[] {
+  const pages = [
+    'README.md',
+    ...readdirSync(path.join(repoRoot, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => path.join('docs', f)),
+  ];
+  const named = pages.flatMap((page) => [...readFileSync(path.join(repoRoot, page), 'utf8').matchAll(/`step-<id>((?:\.[a-z]+)+)`/g)].map((m) => m[1]!));
+  return [...new Set(named)].sort();
 }

@@ -1,7 +1,8 @@
 /** gwprof as a user installs it (a packed tarball, npm), and run from the user's folder. */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'yaml';
 import { repoRoot, tempDir } from './cli.js';
 
 export const BASE_PORT = 4760;
@@ -29,6 +30,49 @@ export function installPackage(): InstalledPackage {
   writeFileSync(path.join(user, 'package.json'), '{"name":"my-gateway","private":true}\n');
   execFileSync('npm', ['install', tarball, '--no-audit', '--no-fund', '--loglevel=error'], { cwd: user, encoding: 'utf8' });
   return { user, tarball, cache: tempDir('cache') };
+}
+
+interface Recipe {
+  jobs: { compare: { env: Record<string, string>; steps: Array<{ id?: string; run?: string }> } };
+}
+
+export const recipeOf = (file: string) => parse(readFileSync(path.join(repoRoot, 'examples', file), 'utf8')) as Recipe;
+
+/**
+ * Runs a CI recipe's gwprof install step, as written, in `workspace` with GitHub's variables; the
+ * folder it installed gwprof into (the PATH entry it wrote, less node_modules/.bin), or its failure.
+ */
+export function runRecipeInstallStep(file: string, workspace: string): { prefix: string } | { error: string } {
+  const job = recipeOf(file).jobs.compare;
+  const step = job.steps.find((s) => s.id === 'gwprof')!;
+  const runnerTemp = tempDir('runner-temp');
+  const githubPath = path.join(runnerTemp, 'github-path');
+  writeFileSync(githubPath, '');
+  const result = spawnSync('bash', ['-e', '-c', step.run!], {
+    cwd: workspace,
+    env: { ...process.env, ...job.env, GITHUB_WORKSPACE: workspace, RUNNER_TEMP: runnerTemp, GITHUB_PATH: githubPath },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) return { error: `${file}: exit ${result.status}: ${result.stderr.slice(-2000)}` };
+  return { prefix: path.dirname(path.dirname(readFileSync(githubPath, 'utf8').trim())) };
+}
+
+/**
+ * gwprof installed by both CI recipes' install steps, as written: the Node recipe's on a cache miss
+ * (gwprof-src is this checkout, where the pinned commit's would be: pnpm install, pack into
+ * gwprof-pack/, npm install), then the Rust recipe's on the cache hit that left (no checkout, no
+ * build). The user's folder is the second's install, where `npx gwprof` finds it.
+ */
+export function installByRecipes(): InstalledPackage & { workspace: string; first: string } {
+  const workspace = tempDir('workspace');
+  symlinkSync(repoRoot, path.join(workspace, 'gwprof-src'));
+  const first = runRecipeInstallStep('gwprof-compare.yml', workspace);
+  if ('error' in first) throw new Error(first.error);
+  const packed = readdirSync(path.join(workspace, 'gwprof-pack'));
+  execFileSync('rm', [path.join(workspace, 'gwprof-src')]);
+  const second = runRecipeInstallStep('gwprof-compare-rust.yml', workspace);
+  if ('error' in second) throw new Error(second.error);
+  return { user: second.prefix, tarball: path.join(workspace, 'gwprof-pack', packed[0]!), cache: tempDir('cache'), workspace, first: first.prefix };
 }
 
 export function start(

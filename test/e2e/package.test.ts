@@ -26,6 +26,13 @@ import {
   startOn as startOnIn,
 } from './installed-package.js';
 
+/** Every markdown file under `dir`. */
+function markdownUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? markdownUnder(path.join(dir, entry.name)) : entry.name.endsWith('.md') ? [path.join(dir, entry.name)] : [],
+  );
+}
+
 let installed: InstalledPackage;
 let user: string;
 let tarball: string;
@@ -58,12 +65,18 @@ describe('the installable package', () => {
     expect(existsSync(path.join(installed, 'gateways/mesh/node_modules'))).toBe(false);
   });
 
-  it('ships the docs and recipes its README links to, and names no repository that is not its own', () => {
+  it('ships the docs and recipes its README links to, every link of README and docs working there, and names no repository that is not its own', () => {
     const installed = path.join(user, 'node_modules', 'gwprof');
-    const readme = readFileSync(path.join(installed, 'README.md'), 'utf8');
-    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((target) => !/^([a-z]+:|#)/.test(target));
-    expect(targets.length).toBeGreaterThan(20);
-    const broken = targets.filter((target) => !existsSync(path.join(installed, target.replace(/#.*$/, ''))));
+    const pages = ['README.md', ...markdownUnder(path.join(installed, 'docs')).map((page) => path.relative(installed, page))];
+    expect(pages).toEqual(expect.arrayContaining(['docs/your-gateway.md', 'docs/validation/ci-recipe.md']));
+    const links = pages.flatMap((page) =>
+      [...readFileSync(path.join(installed, page), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((m) => m[1]!)
+        .filter((target) => !/^([a-z]+:|#)/.test(target))
+        .map((target) => ({ page, target })),
+    );
+    expect(links.filter(({ page }) => page === 'README.md').length).toBeGreaterThan(20);
+    const broken = links.filter(({ page, target }) => !existsSync(path.join(installed, path.dirname(page), target.replace(/#.*$/, ''))));
     expect(broken).toEqual([]);
     for (const file of ['docs/your-gateway.md', 'docs/compare.md', 'examples/gwprof-compare.yml'])
       expect(existsSync(path.join(installed, file)), file).toBe(true);

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '@gwprof/results';
-import { profiledSweep } from './alloc-sweep.js';
+import { profiledSweep, stepFilesNamedInDocs } from './alloc-sweep.js';
 import { repoRoot } from './cli.js';
 
 const auditTrail = path.join(repoRoot, 'fixtures', 'audit-trail.cjs');
@@ -46,5 +46,8 @@ describe('allocation profiles against a known allocation', () => {
     expect(named(physical.run, 'buildAuditTrail')).toBeLessThan(truth * 0.05);
     expect(named(physical.run, 'auditRequest') / truth).toBeGreaterThan(0.85);
     expect(readFileSync(path.join(physical.dir, 'summary.md'), 'utf8')).toMatch(/† by physical frames only/);
+    // The flame graph the docs name for this case (docs/allocations.md).
+    expect(stepFilesNamedInDocs()).toContain('.alloc.html');
+    expect(existsSync(path.join(physical.dir, `step-${physical.run.steps[0]!.id}.alloc.html`))).toBe(true);
   }, 180_000);
 });

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REQUESTED, profiledSweep } from './alloc-sweep.js';
+import { REQUESTED, profiledSweep, stepFilesNamedInDocs } from './alloc-sweep.js';
 import { repoRoot } from './cli.js';
 
 /** Bytes per call by heapUsed growth, in a process whose young generation never collects between readings. */
@@ -37,6 +37,11 @@ describe('allocation profiles against a known allocation', () => {
     expect(allocation.samplingIntervalBytes).toBe(run.config.heapSamplingBytes);
     expect(allocation.samplingIntervalBytes).toBeGreaterThan(0);
     expect(existsSync(path.join(dir, 'step-4.heapprofile'))).toBe(true);
+    // Each step file the docs name is written (.perf.txt is a native gateway's; .alloc.html is written without the inlining-off profile, sweep-alloc.long's).
+    const named = stepFilesNamedInDocs();
+    expect(named).toEqual(expect.arrayContaining(['.cpuprofile', '.flame.html', '.heapprofile', '.attribution.heapprofile', '.attribution.alloc.html']));
+    for (const suffix of named.filter((s) => s !== '.perf.txt' && s !== '.alloc.html'))
+      expect(existsSync(path.join(dir, `step-4${suffix}`)), suffix).toBe(true);
     expect(existsSync(path.join(dir, allocation.flamegraph!))).toBe(true);
     expect(readFileSync(path.join(dir, 'summary.md'), 'utf8')).toMatch(/`[\d.]+ kB\/req \(\d+%\) {2}fill /);
   }, 120_000);

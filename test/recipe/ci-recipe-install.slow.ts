@@ -1,36 +1,23 @@
 /**
- * Each CI recipe's gwprof install step, run as written: the first recipe as a job whose cache
- * missed (gwprof checked out at the pinned commit, installed, built and packed into gwprof-pack/),
- * the second as a job whose cache held gwprof-pack/ (no checkout, no build). Both must leave a
- * working `gwprof` of the pinned commit's version on the PATH they write to GITHUB_PATH.
+ * Each CI recipe's gwprof install step, run as written at the pinned commit itself: the first recipe
+ * as a job whose cache missed (gwprof checked out at the pin, installed, built and packed into
+ * gwprof-pack/), the second as a job whose cache held gwprof-pack/ (no checkout, no build). Both must
+ * leave a working `gwprof` of the pinned commit's version on the PATH they write to GITHUB_PATH.
+ * The long tier runs the same steps on the commit under test (package.long.test.ts); this one
+ * checks that the pin itself installs, in minutes (a fresh install and build of the pin).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { repoRoot, tempDir } from '../e2e/cli.js';
+import { recipeOf, runRecipeInstallStep } from '../e2e/installed-package.js';
 
-interface Recipe {
-  jobs: { compare: { env: Record<string, string>; steps: Array<{ id?: string; run?: string }> } };
-}
-
-const recipeOf = (file: string) => parse(readFileSync(path.join(repoRoot, 'examples', file), 'utf8')) as Recipe;
-
-/** Runs the recipe's gwprof install step in `workspace` with GitHub's variables; the PATH entry it wrote. */
+/** Runs the recipe's gwprof install step in `workspace`; the folder holding the gwprof it put on the PATH. */
 function runInstallStep(file: string, workspace: string): string {
-  const job = recipeOf(file).jobs.compare;
-  const step = job.steps.find((s) => s.id === 'gwprof')!;
-  const runnerTemp = tempDir('runner-temp');
-  const githubPath = path.join(runnerTemp, 'github-path');
-  writeFileSync(githubPath, '');
-  const result = spawnSync('bash', ['-e', '-c', step.run!], {
-    cwd: workspace,
-    env: { ...process.env, ...job.env, GITHUB_WORKSPACE: workspace, RUNNER_TEMP: runnerTemp, GITHUB_PATH: githubPath },
-    encoding: 'utf8',
-  });
-  expect(result.status, `${file}: ${result.stderr.slice(-2000)}`).toBe(0);
-  return readFileSync(githubPath, 'utf8').trim();
+  const installed = runRecipeInstallStep(file, workspace);
+  if ('error' in installed) throw new Error(installed.error);
+  return path.join(installed.prefix, 'node_modules', '.bin');
 }
 
 describe('the CI recipes install gwprof at the pinned commit', () => {

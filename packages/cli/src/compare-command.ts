@@ -120,10 +120,10 @@ export function compareCommand(): Command {
       parseWholeNumber('--max-in-flight'),
       DEFAULTS.sweep.maxInFlight,
     )
-    .option('--window <time>', 'measured seconds per window', parseDuration('--window'), DESIGN.windowSec)
+    .option('--window <time>', 'how long each window is measured (a bare number is seconds)', parseDuration('--window'), DESIGN.windowSec)
     .option(
-      '--lead-in <seconds>',
-      'seconds of load before each window, on its connections, not measured',
+      '--lead-in <time>',
+      'load before each window, on its connections, not measured (a bare number is seconds)',
       parseDuration('--lead-in', 1, { allowZero: true }),
       DESIGN.leadInSec,
     )
@@ -160,8 +160,8 @@ export function compareCommand(): Command {
         .default('time'),
     )
     .option(
-      '--budget <minutes>',
-      `stop (inconclusive, exit 3) when another epoch would run past this many minutes (default ${DESIGN.budgetMinutes}; ${COUNTING.budgetMinutes} with --measure instructions)`,
+      '--budget <time>',
+      `stop (inconclusive, exit 3) when another epoch would run past this long: 45m, 1h (a bare number is minutes; default ${DESIGN.budgetMinutes}; ${COUNTING.budgetMinutes} with --measure instructions)`,
       parseDuration('--budget', 60),
     )
     .option(

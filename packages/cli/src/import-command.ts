@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { DEFAULTS, importK6Run } from '@gwprof/collect';
 import { publishRun } from '@gwprof/publish';
+import { JSON_OPTION_HELP, writeJsonFlag, type JsonFlag } from './json-option.js';
 import { parseDuration, parsePercent } from './options.js';
 import { exitCode, printRun } from './sweep-command.js';
 
@@ -14,6 +15,7 @@ interface ImportFlags {
   minSuccess: number;
   gateway: string;
   color: boolean;
+  json?: JsonFlag;
 }
 
 export function importCommand(): Command {
@@ -26,7 +28,8 @@ export function importCommand(): Command {
     .argument('<files...>', 'k6 JSON output files of one test (several: its execution segments)')
     .option('--skip <time>', 'the start of the k6 run left out of the window, as a warm-up', parseDuration('--skip', 1, { allowZero: true }), 10)
     .option('--min-success <percent>', 'a lower success rate fails the step', parsePercent('--min-success'), DEFAULTS.sweep.minSuccess * 100)
-    .option('--gateway <name>', 'what the k6 run loaded, for the record', 'unknown (k6)')
+    .option('-g, --gateway <name>', 'what the k6 run loaded, for the record', 'unknown (k6)')
+    .option('--json [file]', `the run's record (results.json, its analysis included) ${JSON_OPTION_HELP}`)
     .option('-o, --out <dir>', 'folder for run folders', DEFAULTS.outDir)
     .option('--run-id <id>', 'name of the run folder')
     .option('--no-color', 'no ANSI colours')
@@ -41,7 +44,7 @@ export function importCommand(): Command {
         commandLine: process.argv.slice(2),
       });
       const { run, summary, report } = await publishRun(runDir);
-      printRun(run, runDir, [summary, report], colorWanted(flags.color));
+      if (!writeJsonFlag(flags.json, run)) printRun(run, runDir, [summary, report], colorWanted(flags.color));
       process.exitCode = exitCode(run);
     });
 }

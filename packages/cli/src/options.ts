@@ -131,20 +131,20 @@ export function parseSlo(value: string): Slo {
   return slo;
 }
 
-const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
+const UNIT_SECONDS: Record<string, number> = { us: 1e-6, µs: 1e-6, ms: 0.001, s: 1, m: 60, h: 3600, d: 86400 };
 
 /**
  * A duration as k6 writes them ("90s", "30m", "24h", "7d", "1h30m", "500ms"), or a bare number in the
  * flag's own unit (`unitSeconds`: 1 for seconds, 60 for minutes). Returns it in that unit.
  */
 export function parseDuration(name: string, unitSeconds = 1, { allowZero = false } = {}) {
-  const unitName = unitSeconds === 60 ? 'minutes' : unitSeconds === 0.001 ? 'milliseconds' : 'seconds';
+  const unitName = unitSeconds === 60 ? 'minutes' : unitSeconds === 0.001 ? 'milliseconds' : unitSeconds === 1e-6 ? 'microseconds' : 'seconds';
   return (value: string): number => {
     const text = value.trim();
     let seconds: number;
     if (/^\d+(?:\.\d+)?$/.test(text)) seconds = Number(text) * unitSeconds;
-    else if (/^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+$/.test(text)) {
-      seconds = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)].reduce((sum, [, n, unit]) => sum + Number(n) * UNIT_SECONDS[unit!]!, 0);
+    else if (/^(?:\d+(?:\.\d+)?(?:us|µs|ms|s|m|h|d))+$/.test(text)) {
+      seconds = [...text.matchAll(/(\d+(?:\.\d+)?)(us|µs|ms|s|m|h|d)/g)].reduce((sum, [, n, unit]) => sum + Number(n) * UNIT_SECONDS[unit!]!, 0);
     } else {
       throw new InvalidArgumentError(`${name} must be a duration like 90s, 30m, 24h or 7d, or a number of ${unitName} (got "${value}")`);
     }

@@ -8,7 +8,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { DEFAULTS, NATIVE_BINARIES, SUBGRAPH_NAMES, looksLikeScenarioFile, readScenarioFile } from '@gwprof/collect';
+import { DEFAULTS, NATIVE_BINARIES, SUBGRAPH_NAMES, looksLikeScenarioFile, readScenarioFile, resolveGatewaySpec } from '@gwprof/collect';
 import { GwprofError } from '@gwprof/results';
 
 /** What a gateway spec starts: a built-in Node gateway, a native one (built or downloaded), a command of the user's, or one already running. */
@@ -185,6 +185,19 @@ function effectiveGateway(opts: Record<string, unknown>, attribute: string, sour
   return typeof spec === 'string' ? spec : undefined;
 }
 
+/**
+ * A built-in gateway asked for at a line of versions or `latest` runs at one published version,
+ * chosen now and said, so that the build, the record and both sides of a comparison name it; a
+ * version that is not published is refused before anything is built.
+ */
+async function oneVersion(command: Command, attribute: string, spec: string): Promise<string> {
+  const resolved = await resolveGatewaySpec(spec);
+  if (resolved.spec === spec) return spec;
+  command.setOptionValueWithSource(attribute, resolved.spec, 'cli');
+  process.stderr.write(`${resolved.note}\n`);
+  return resolved.spec;
+}
+
 /** What one command checks before its action runs. */
 export interface Preflight {
   /** The flags that name gateways (attribute → flag), and the kinds the command takes. */
@@ -200,10 +213,11 @@ export function withPreflight(command: Command, preflight: Preflight = {}): Comm
     assertOutputsWritable(opts);
     const gateways: Record<string, string> = {};
     for (const [attribute, flag] of Object.entries(preflight.gateways?.options ?? {})) {
-      const spec = effectiveGateway(opts, attribute, self.getOptionValueSource(attribute));
-      if (spec === undefined) continue;
+      const given = effectiveGateway(opts, attribute, self.getOptionValueSource(attribute));
+      if (given === undefined) continue;
+      assertGatewayKind(self.name(), flag, given, preflight.gateways!.accepted);
+      const spec = await oneVersion(self, attribute, given);
       gateways[attribute] = spec;
-      assertGatewayKind(self.name(), flag, spec, preflight.gateways!.accepted);
       if (gatewayKindOf(spec) === 'url') await assertUrlAnswers(spec, flag);
     }
     if (preflight.ports) await assertPortsFree(preflight.ports(opts, gateways));

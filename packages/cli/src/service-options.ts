@@ -25,7 +25,7 @@ export interface ServiceFlags {
   color: boolean;
 }
 
-/** `profiling: false` for commands that profile nothing (up, goldens): no sampling flags to mislead. */
+/** `profiling: false` for commands that profile nothing (up, goldens, soak): no sampling flags to mislead. */
 export function addServiceOptions(command: Command, { profiling = true } = {}): Command {
   command
     .option(
@@ -75,9 +75,9 @@ export function addServiceOptions(command: Command, { profiling = true } = {}): 
 function addProfilingOptions(command: Command): void {
   command
     .option(
-      '--sampling-interval <µs>',
-      'V8 CPU sampling interval in microseconds (1000 costs ~12% CPU per request on Mesh, 4000 ~2%: docs/validation/profiler-overhead.md)',
-      parsePositiveNumber('--sampling-interval'),
+      '--sampling-interval <time>',
+      'V8 CPU sampling interval (4ms, 500us; a bare number is microseconds): 1ms costs ~12% CPU per request on Mesh, 4ms ~2% (docs/validation/profiler-overhead.md)',
+      parseDuration('--sampling-interval', 1e-6),
       DEFAULTS.samplingIntervalUs,
     )
     .option(

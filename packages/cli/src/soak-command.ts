@@ -62,14 +62,14 @@ export function soakCommand(): Command {
       `load, then a calm with a forced GC, every this long (default: the duration / ${SOAK.intervalsPerSoak}, within ${SOAK.minIntervalSec} s – ${SOAK.maxIntervalSec / 60} min)`,
       parseDuration('--interval'),
     )
-    .option('--calm <time>', 'seconds without load before each forced GC', parseDuration('--calm'), SOAK.calmSec)
+    .option('--calm <time>', 'how long without load before each forced GC (a bare number is seconds)', parseDuration('--calm'), SOAK.calmSec)
     .option(
       '--snapshot-every <n>',
       `a heap snapshot after the last interval, and every n intervals while heap or external memory grows (default: about ${SOAK.snapshotsPerSoak} per soak that grows; 0: none)`,
       parseWholeNumber('--snapshot-every', 0),
     )
     .option(
-      '--warmup <time>',
+      '-w, --warmup <time>',
       'the first part of the soak, where caches fill, which the verdict leaves out (default: two intervals or a tenth of the soak, at most 30 min)',
       parseDuration('--warmup', 1, { allowZero: true }),
     )
@@ -86,7 +86,7 @@ export function soakCommand(): Command {
     .option('--expect-none', EXPECT_NONE_HELP, false)
     .option('--json [file]', `the soak record (results.json, its analysis included) ${JSON_OPTION_HELP}`);
   refuseOpenLoopFlags(command, ['--arrivals'], (load) => load.concurrency !== undefined);
-  return addServiceOptions(addReloadOptions(command)).action(async (flags: SoakFlags, self: Command) => {
+  return addServiceOptions(addReloadOptions(command), { profiling: false }).action(async (flags: SoakFlags, self: Command) => {
     process.exitCode = await soakAction(flags, self.getOptionValueSource('gateway'));
   });
 }

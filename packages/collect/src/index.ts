@@ -16,7 +16,15 @@ export { TOOL_VERSION } from './run/version.js';
 export { makeRunId } from './run/run-folder.js';
 // Building blocks for the benchmarks (bench/): the same machinery the sweep uses.
 export { openSession, type Session } from './run/session.js';
-export { BUILT_IN_GATEWAYS, NATIVE_BINARIES, gatewayFromSpec, installNativeBinary, nativeBinaryPath } from './gateways/index.js';
+export {
+  BUILT_IN_GATEWAYS,
+  NATIVE_BINARIES,
+  gatewayFromSpec,
+  gatewayPins,
+  installNativeBinary,
+  nativeBinaryPath,
+  resolveGatewaySpec,
+} from './gateways/index.js';
 export { buildNativeSubgraphs, nativeSubgraphsSourceHash, NATIVE_SUBGRAPHS_BINARY, type NativeSubgraphsBuildOptions } from './services/native-subgraphs.js';
 export { loadScenario } from './scenario/fixtures.js';
 export type { Scenario, ScenarioRequest } from './scenario/scenario.js';

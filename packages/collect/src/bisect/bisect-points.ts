@@ -5,7 +5,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { GwprofError, type BisectPoint } from '@gwprof/results';
-import { NATIVE_BINARIES, VERSIONED_PACKAGE } from '../gateways/index.js';
+import { compareVersions, publishedVersions, versionedGateways } from '../gateways/published-versions.js';
+
+export { compareVersions };
 
 export interface PointId {
   id: string;
@@ -14,6 +16,10 @@ export interface PointId {
 
 /** Versions between good and bad (both included), oldest first; prereleases only when an end is one. */
 export async function versionPoints(gateway: string, good: string, bad: string, listed?: string[]): Promise<PointId[]> {
+  if (!listed && !versionedGateways().includes(gateway))
+    throw new GwprofError(
+      `bisect --gateway takes a built-in gateway with published versions (${versionedGateways().join(', ')}); bisect other gateways by commits with --repo, --build and --run`,
+    );
   const published = listed ?? (await publishedVersions(gateway));
   const prerelease = (v: string) => /-/.test(v);
   const keep = published.filter((v) => !prerelease(v) || v === good || v === bad).sort(compareVersions);
@@ -21,56 +27,6 @@ export async function versionPoints(gateway: string, good: string, bad: string, 
     if (!keep.includes(end)) throw new GwprofError(`${gateway} has no published version ${end} (have: ${keep.slice(-8).join(', ')}, …)`);
   if (compareVersions(good, bad) >= 0) throw new GwprofError(`--good ${good} must be older than --bad ${bad}`);
   return keep.filter((v) => compareVersions(v, good) >= 0 && compareVersions(v, bad) <= 0).map((v) => ({ id: v, label: v }));
-}
-
-/** Where a built-in gateway's versions are published: npm for Grafbase and the Node gateways, crates.io for the routers. */
-async function publishedVersions(gateway: string): Promise<string[]> {
-  const binary = NATIVE_BINARIES[gateway];
-  if (binary) return binary.source === 'npm' ? npmVersions(binary.package) : crateVersions(binary.crate);
-  const pkg = VERSIONED_PACKAGE[gateway];
-  if (pkg) return npmVersions(pkg);
-  throw new GwprofError(
-    `bisect --gateway takes a built-in gateway with published versions (${[...Object.keys(VERSIONED_PACKAGE), ...Object.keys(NATIVE_BINARIES)].join(', ')}); bisect other gateways by commits with --repo, --build and --run`,
-  );
-}
-
-function npmVersions(pkg: string): string[] {
-  try {
-    return JSON.parse(execFileSync('npm', ['view', pkg, 'versions', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })) as string[];
-  } catch (error) {
-    throw new GwprofError(`cannot list ${pkg}'s versions from the npm registry: ${(error as Error).message.split('\n')[0]}`);
-  }
-}
-
-/** crates.io's sparse index: one JSON line per published version. */
-async function crateVersions(crate: string): Promise<string[]> {
-  const prefix = crate.length > 3 ? `${crate.slice(0, 2)}/${crate.slice(2, 4)}` : crate.length === 3 ? `3/${crate[0]}` : String(crate.length);
-  const url = `https://index.crates.io/${prefix}/${crate}`;
-  const response = await fetch(url).catch((error: Error) => {
-    throw new GwprofError(`cannot list ${crate}'s versions from ${url}: ${error.message}`);
-  });
-  if (!response.ok) throw new GwprofError(`cannot list ${crate}'s versions from ${url}: HTTP ${response.status}`);
-  return (await response.text())
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { vers: string; yanked: boolean })
-    .filter((v) => !v.yanked)
-    .map((v) => v.vers);
-}
-
-/** Semantic versions in order (a prerelease before its release). */
-export function compareVersions(a: string, b: string): number {
-  const parse = (v: string) => {
-    const [core, pre] = v.split(/-(.*)/s);
-    return { parts: core!.split('.').map(Number), pre: pre ?? null };
-  };
-  const x = parse(a);
-  const y = parse(b);
-  for (let i = 0; i < 3; i++) if ((x.parts[i] ?? 0) !== (y.parts[i] ?? 0)) return (x.parts[i] ?? 0) - (y.parts[i] ?? 0);
-  if (x.pre === y.pre) return 0;
-  if (x.pre === null) return 1;
-  if (y.pre === null) return -1;
-  return x.pre < y.pre ? -1 : 1;
 }
 
 /** First-parent commits from good to bad, both included, oldest first. */

@@ -12,6 +12,8 @@ export { installGateway } from './install.js';
 export { NATIVE_BINARIES, installNativeBinary, nativeBinaryPath, nativeCacheDir, nativeSpec } from './native-builds.js';
 import { nativeSpec } from './native-builds.js';
 import { nodeVersionSpec, versionedGatewayDir } from './node-versions.js';
+import { parseVersionAsk, pinOf } from './gateway-versions.js';
+export { gatewayPins, parseVersionAsk, resolveGatewaySpec, versionFor } from './gateway-versions.js';
 export { VERSIONED_PACKAGE, nodeVersionSpec } from './node-versions.js';
 
 export const BUILT_IN_GATEWAYS: Record<string, () => GatewayAdapter> = {
@@ -49,9 +51,16 @@ export function gatewayFromSpec(spec: string, cwd?: string): GatewayAdapter {
   const atVersion = nodeVersionSpec(spec);
   if (atVersion) return NODE_AT_VERSION[atVersion.name]!(versionedGatewayDir(atVersion.name, atVersion.version), spec);
   const factory = BUILT_IN_GATEWAYS[spec];
+  const asked = /^([a-z-]+)@(.+)$/.exec(spec);
+  if (!factory && asked && asked[1]! in BUILT_IN_GATEWAYS && parseVersionAsk(asked[2]!)) {
+    // A line or `latest`: the commands turn it into one version before they start (resolveGatewaySpec).
+    throw new GwprofError(
+      `${spec} names no single version: give one (${asked[1]}@${pinOf(asked[1]!)}), or pass it to a gwprof command, which finds the newest`,
+    );
+  }
   if (!factory) {
     throw new GwprofError(
-      `unknown gateway "${spec}": use one of ${Object.keys(BUILT_IN_GATEWAYS).join(', ')} or cmd:<shell command> (another published version: grafbase@0.100.0, hive@2.10.4)`,
+      `unknown gateway "${spec}": use one of ${Object.keys(BUILT_IN_GATEWAYS).join(', ')} or cmd:<shell command> (another version: hive-router@0.3.x, grafbase@0.100.0, hive@2.10.4)`,
     );
   }
   return factory();

@@ -1,7 +1,8 @@
 /**
  * The native gateways gwprof knows, pinned, and how each is installed on first use into gwprof's
  * cache: Grafbase's published binary from the npm registry, Hive Router and Apollo Router built
- * from crates.io with cargo (the newest versions this machine's Rust 1.95 builds). A cargo build
+ * from crates.io with cargo (pinned to the newest versions Rust 1.95 builds; `name@version` names
+ * another, gateway-versions.ts). A cargo build
  * keeps its target folder, so another version builds in minutes; every build gets frame pointers,
  * so `perf` can walk its stacks.
  */
@@ -22,7 +23,7 @@ interface NpmBinary {
   licence: string;
 }
 
-interface CargoBinary {
+export interface CargoBinary {
   source: 'cargo';
   crate: string;
   version: string;
@@ -134,10 +135,26 @@ async function cargoInstall(binary: CargoBinary, root: string, onProgress: (line
       if (/^\s*Compiling /.test(line)) onProgress(`${binary.crate}: ${line.trim()}`, false);
     },
     signal,
-  );
+  ).catch((error: Error) => {
+    throw rustTooOld(binary, error.message) ?? error;
+  });
   // A build stopped halfway leaves no binary where a later run would take it for installed.
   renameSync(path.join(staging, 'bin'), path.join(root, 'bin'));
   rmSync(staging, { recursive: true, force: true });
+}
+
+/**
+ * A build refused for the Rust it was given (a crate's `rust-version` above the installed rustc),
+ * as one line naming both versions and the fix; null for any other failure.
+ */
+export function rustTooOld(binary: CargoBinary, failure: string): GwprofError | null {
+  const needs = /requires rustc (\d+\.\d+(?:\.\d+)?)/.exec(failure)?.[1];
+  if (!needs) return null;
+  const have = /rustc (\d+\.\d+\.\d+) is not supported|currently active rustc version is (\d+\.\d+\.\d+)/.exec(failure);
+  const pinned = NATIVE_BINARIES[binary.crate]?.version;
+  return new GwprofError(
+    `${binary.crate} ${binary.version} needs Rust ${needs} or newer${have ? ` (rustc here: ${have[1] ?? have[2]})` : ''}: update Rust (rustup update stable), or give a version your Rust builds${pinned && pinned !== binary.version ? ` (${binary.crate}@${pinned}, the default)` : ''}`,
+  );
 }
 
 function run(
