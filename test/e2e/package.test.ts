@@ -141,7 +141,8 @@ describe('the installable package', () => {
     expect(sweep.code, sweep.stderr).toBe(0);
     const run = JSON.parse(readFileSync(path.join(user, 'profiles', 'sweep', 'results.json'), 'utf8')) as RunResult;
     expect(run.steps[0]!.requests.ok).toBeGreaterThan(0);
-    // A candidate that holds every request 20 ms longer than the baseline's 0: a regression, exit 1.
+    // A candidate that holds every request 20 ms longer than the baseline's 0: a regression, exit 1,
+    // certain from one 1 s window a side per epoch.
     const compare = await npx([
       'compare',
       '--baseline',
@@ -154,6 +155,8 @@ describe('the installable package', () => {
       '-c',
       '2',
       '--window',
+      '1',
+      '--windows-per-side',
       '1',
       '--lead-in',
       '0',
