@@ -191,8 +191,11 @@ describe('the installable package', () => {
   it.each(['darwin', 'win32'])(
     'on %s (faked), refuses the commands that need Linux in one line and runs the others',
     async (platform) => {
-      for (const [command, args] of Object.entries(LINUX_ONLY)) {
-        const refused = await startOn(platform, [command, ...args]).result;
+      // Each refuses before it reads or starts anything, so they run at once.
+      const refusals = await Promise.all(
+        Object.entries(LINUX_ONLY).map(async ([command, args]) => ({ command, refused: await startOn(platform, [command, ...args]).result })),
+      );
+      for (const { command, refused } of refusals) {
         expect(refused.code, command).toBe(2);
         expect(refused.stdout, command).toBe('');
         expect(refused.stderr.trimEnd().split('\n'), command).toEqual([
