@@ -91,18 +91,7 @@ describe('gwprof compare', () => {
   }, 300_000);
 
   it('by default measures the sides in turn, and calls four times the CPU per request a regression', async () => {
-    const out = tempDir('compare-in-turn');
-    const result = await runCli([
-      'compare',
-      '--baseline',
-      stubGateway,
-      '--candidate',
-      stubGateway,
-      '--baseline-env',
-      'STUB_SERVICE_MS=4',
-      '--candidate-env',
-      'STUB_SERVICE_MS=16',
-      ...stubScenario,
+    const { result, compare, dir } = await compareStubs('in-turn', { baseline: 4, candidate: 16 }, [
       '-c',
       '4',
       ...quickStub,
@@ -112,20 +101,14 @@ describe('gwprof compare', () => {
       '--windows-per-side',
       '2',
       '--gc-before-window',
-      '--out',
-      out,
-      '--run-id',
-      'in-turn',
-      ...ports,
     ]);
-    const compare = JSON.parse(readFileSync(path.join(out, 'in-turn', 'compare.json'), 'utf8')) as PublishedCompare;
     expect(result.code, result.stderr).toBe(1);
     expect(compare.config.design!.simultaneous).toBe(false);
     expect(compare.analysis.levels[0]!.decision!.relativeChange).toBeGreaterThan(1);
     // --gc-before-window: every window began after a full GC forced through the preload.
     expect(compare.config.design!.gcBeforeWindow).toBe(true);
     for (const window of compare.windows) expect(window.forcedGc!.heapAfterBytes).toBeGreaterThan(0);
-    expect(readFileSync(path.join(out, 'in-turn', 'comment.md'), 'utf8')).toMatch(/a full GC forced on each side before each of its windows/);
+    expect(readFileSync(path.join(dir, 'comment.md'), 'utf8')).toMatch(/a full GC forced on each side before each of its windows/);
     // Each side is warmed up at once after its own start: the second side's warm-up begins after the first's ended.
     for (const epoch of compare.epochs) {
       expect(epoch.warmedTogether).toBe(false);
@@ -152,40 +135,23 @@ describe('gwprof compare', () => {
   it('compares one gateway on two Node versions, and records both', async () => {
     // The stub holds each request 5 ms of busy CPU; its HTTP work, the only part Node's version can
     // change, is a few percent of that: at ±50% the verdict is no change on any machine.
-    const out = tempDir('compare-node');
-    const result = await runCli([
-      'compare',
-      '--baseline',
-      stubGateway,
-      '--candidate',
-      stubGateway,
-      '--baseline-env',
-      'STUB_SERVICE_MS=5',
-      '--candidate-env',
-      'STUB_SERVICE_MS=5',
+    const { result, compare, dir } = await compareStubs('node', { baseline: 5, candidate: 5 }, [
       '--candidate-node',
       '22',
-      ...stubScenario,
       '-c',
       '4',
       ...quickStub,
       '--threshold',
       '50',
       '--no-profile',
-      '--out',
-      out,
-      '--run-id',
-      'node',
-      ...ports,
     ]);
-    const compare = JSON.parse(readFileSync(path.join(out, 'node', 'compare.json'), 'utf8')) as PublishedCompare;
     expect(result.code).toBe(0);
     expect(compare.config.nodes!.baseline).toBe(process.version);
     expect(compare.config.nodes!.candidate).toMatch(/^v22\./);
     // The candidate's process really ran on it (the stub says which Node it runs on when it listens).
-    expect(readFileSync(path.join(out, 'node', 'logs', 'candidate-e1.log'), 'utf8')).toMatch(/stub gateway on Node v22\./);
-    expect(readFileSync(path.join(out, 'node', 'logs', 'baseline-e1.log'), 'utf8')).toContain(`stub gateway on Node ${process.version}`);
-    expect(readFileSync(path.join(out, 'node', 'comment.md'), 'utf8')).toMatch(
+    expect(readFileSync(path.join(dir, 'logs', 'candidate-e1.log'), 'utf8')).toMatch(/stub gateway on Node v22\./);
+    expect(readFileSync(path.join(dir, 'logs', 'baseline-e1.log'), 'utf8')).toContain(`stub gateway on Node ${process.version}`);
+    expect(readFileSync(path.join(dir, 'comment.md'), 'utf8')).toMatch(
       new RegExp(`Node\\.js: baseline ${process.version.replace(/\./g, '\\.')}, candidate v22\\.`),
     );
   }, 300_000);
@@ -198,31 +164,7 @@ describe('gwprof compare', () => {
     // sd up to 0.055 keeps the half-width under 0.38 < log 1.5 = 0.405; an epoch here is one window a side, and the stub's windows
     // scatter by 1–2.5% under two CPU hogs, an epoch's mean of two per side by less: the boundary is
     // far beyond what this machine's noise reaches. The rates of false verdicts at ±5% are the benchmark's.
-    const out = tempDir('compare-aa');
-    const result = await runCli([
-      'compare',
-      '--baseline',
-      stubGateway,
-      '--candidate',
-      stubGateway,
-      '--baseline-env',
-      'STUB_SERVICE_MS=5',
-      '--candidate-env',
-      'STUB_SERVICE_MS=5',
-      ...stubScenario,
-      '-c',
-      '4',
-      ...quickStub,
-      '--threshold',
-      '50',
-      '--no-profile',
-      '--out',
-      out,
-      '--run-id',
-      'aa',
-      ...ports,
-    ]);
-    const compare = JSON.parse(readFileSync(path.join(out, 'aa', 'compare.json'), 'utf8')) as PublishedCompare;
+    const { result, compare } = await compareStubs('aa', { baseline: 5, candidate: 5 }, ['-c', '4', ...quickStub, '--threshold', '50', '--no-profile']);
     expect(compare.analysis.verdict).toBe('no change');
     expect(result.code).toBe(0);
     const decision = compare.analysis.levels[0]!.decision!;
@@ -235,31 +177,14 @@ describe('gwprof compare', () => {
 
 describe('gwprof compare --rate (overhead at equal load)', () => {
   it('holds both sides at the same arrival rate and calls four times the CPU per request a regression', async () => {
-    const out = tempDir('compare-rate');
-    const result = await runCli([
-      'compare',
-      '--baseline',
-      stubGateway,
-      '--candidate',
-      stubGateway,
-      '--baseline-env',
-      'STUB_SERVICE_MS=4',
-      '--candidate-env',
-      'STUB_SERVICE_MS=16',
-      ...stubScenario,
+    const { result, compare } = await compareStubs('rate', { baseline: 4, candidate: 16 }, [
       '--rate',
       '25',
       '--arrivals',
       'uniform',
       ...fastStub,
       '--no-profile',
-      '--out',
-      out,
-      '--run-id',
-      'rate',
-      ...ports,
     ]);
-    const compare = JSON.parse(readFileSync(path.join(out, 'rate', 'compare.json'), 'utf8')) as PublishedCompare;
     expect(result.code).toBe(1);
     expect(compare.config.load).toEqual({ kind: 'open', arrivals: 'uniform', maxInFlight: 1000 });
     const level = compare.analysis.levels[0]!;
@@ -271,3 +196,35 @@ describe('gwprof compare --rate (overhead at equal load)', () => {
     expect(result.stdout).toMatch(/^25 req\/s$/m);
   }, 300_000);
 });
+
+/**
+ * `gwprof compare` of the stub against itself, each side holding every request for its own CPU
+ * milliseconds, with `args` for the design: its exit, its compare.json and its run folder.
+ */
+async function compareStubs(
+  runId: string,
+  serviceMs: { baseline: number; candidate: number },
+  args: string[],
+): Promise<{ result: Awaited<ReturnType<typeof runCli>>; compare: PublishedCompare; dir: string }> {
+  const out = tempDir(`compare-${runId}`);
+  const result = await runCli([
+    'compare',
+    '--baseline',
+    stubGateway,
+    '--candidate',
+    stubGateway,
+    '--baseline-env',
+    `STUB_SERVICE_MS=${serviceMs.baseline}`,
+    '--candidate-env',
+    `STUB_SERVICE_MS=${serviceMs.candidate}`,
+    ...stubScenario,
+    ...args,
+    '--out',
+    out,
+    '--run-id',
+    runId,
+    ...ports,
+  ]);
+  const dir = path.join(out, runId);
+  return { result, compare: JSON.parse(readFileSync(path.join(dir, 'compare.json'), 'utf8')) as PublishedCompare, dir };
+}

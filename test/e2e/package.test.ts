@@ -154,7 +154,8 @@ describe('the installable package', () => {
     expect(sweep.code, sweep.stderr).toBe(0);
     const run = JSON.parse(readFileSync(path.join(user, 'profiles', 'sweep', 'results.json'), 'utf8')) as RunResult;
     expect(run.steps[0]!.requests.ok).toBeGreaterThan(0);
-    // A candidate that holds every request 20 ms longer than the baseline's 0: a regression, exit 1.
+    // A candidate that holds every request 20 ms longer than the baseline's 0: a regression, exit 1,
+    // certain from one 1 s window a side per epoch.
     const compare = await npx([
       'compare',
       '--baseline',
@@ -167,6 +168,8 @@ describe('the installable package', () => {
       '-c',
       '2',
       '--window',
+      '1',
+      '--windows-per-side',
       '1',
       '--lead-in',
       '0',
@@ -201,8 +204,11 @@ describe('the installable package', () => {
   it.each(['darwin', 'win32'])(
     'on %s (faked), refuses the commands that need Linux in one line and runs the others',
     async (platform) => {
-      for (const [command, args] of Object.entries(LINUX_ONLY)) {
-        const refused = await startOn(platform, [command, ...args]).result;
+      // Each refuses before it reads or starts anything, so they run at once.
+      const refusals = await Promise.all(
+        Object.entries(LINUX_ONLY).map(async ([command, args]) => ({ command, refused: await startOn(platform, [command, ...args]).result })),
+      );
+      for (const { command, refused } of refusals) {
         expect(refused.code, command).toBe(2);
         expect(refused.stdout, command).toBe('');
         expect(refused.stderr.trimEnd().split('\n'), command).toEqual([

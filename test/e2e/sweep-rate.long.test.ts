@@ -58,11 +58,12 @@ describe('--rate auto', () => {
     // 120% of the probe's peak is beyond what the ladder's steps can serve. Evenly spaced arrivals
     // send each step's target exactly: the knee rule compares successes with the target, and a
     // Poisson window sends short by chance (at 9/s over 24 s, 5% short one time in four). Windows are
-    // capped at 4 s: the lightest rates would otherwise grow theirs to hold 200 responses.
+    // capped at 4 s: the lightest rates would otherwise grow theirs to hold 200 responses. No warm-up:
+    // the sleep sets a sleeping stub's capacity, not the HTTP work V8 warms up.
     const { run, stdout } = await sweepStub(
       BASE_PORT,
       ['STUB_SERVICE_MS=10', 'STUB_SERVICE_HOLD=sleep'],
-      ['--rate', 'auto', '--arrivals', 'uniform', '-d', '2', '--max-duration', '4', '-w', '1', '--slo', 'p99=200ms'],
+      ['--rate', 'auto', '--arrivals', 'uniform', '-d', '2', '--max-duration', '4', '-w', '0', '--slo', 'p99=200ms'],
     );
     const peak = run.probe!.peakRps;
     expect(run.probe!.steps.map((s) => loadLevel(s.load))).toEqual([8, 32, 128]);

@@ -19,7 +19,8 @@ describe('fixed-rate steps against a stub with a known service time', () => {
     const { code, run } = await sweepStub(
       BASE_PORT,
       ['STUB_SERVICE_MS=10', 'STUB_SERVICE_HOLD=sleep'],
-      ['--rate', String(rate), '--arrivals', 'uniform', '-d', '10', '-w', '2'],
+      // Bounds from the step's own lag and latency, not from its length: a 5 s window holds 300 sends.
+      ['--rate', String(rate), '--arrivals', 'uniform', '-d', '5', '-w', '1'],
     );
     const step = run.steps[0]!;
     expect(code).toBe(0);
@@ -53,8 +54,9 @@ describe('fixed-rate steps against a stub with a known service time', () => {
 
   it('never reports a rate beyond capacity as a clean step: drops at the in-flight cap mark it overloaded', async () => {
     // 200 req/s at 10 ms each is twice what the stub can serve: the backlog grows 100 a second and
-    // reaches the cap of 20 in a fraction of a second, however fast the machine.
-    const { code, stdout, run } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=10'], ['--rate', '200', '--max-in-flight', '20', '-d', '5', '-w', '3']);
+    // reaches the cap of 20 in a fraction of a second, however fast the machine: within the warm-up,
+    // and it stays there through the window.
+    const { code, stdout, run } = await sweepStub(BASE_PORT, ['STUB_SERVICE_MS=10'], ['--rate', '200', '--max-in-flight', '20', '-d', '3', '-w', '1']);
     const step = run.steps[0]!;
     expect(step.status).toBe('overloaded');
     expect(step.rate!.dropped).toBeGreaterThan(0);

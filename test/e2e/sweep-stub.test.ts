@@ -15,7 +15,10 @@ describe('steady state against a stub gateway', () => {
       ['-c', '4', '-d', '8', '-w', '2'],
     );
     const step = run.steps[0]!;
-    expect(step.status).toBe('unsteady');
+    // A machine whose other work fills the harness's cores (two busy loops beside the suite) makes the
+    // step harness-bound, a caveat that outranks unsteady in the status; the record and the table's
+    // notes still say unsteady, and why.
+    expect(['unsteady', 'harness-bound']).toContain(step.status);
     expect(step.steadiness.steady).toBe(false);
     expect(step.steadiness.reasons.join(' ')).toMatch(/answers in bursts/);
     expect(step.failures).toEqual([]);
