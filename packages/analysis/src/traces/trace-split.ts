@@ -1,5 +1,6 @@
 /** A step's traced requests as where their time went: means over all of them and over the slowest (p99). */
 import type { StepRecord, StepTraceSplit, TraceSample, TraceSplit, TracedRequest } from '@gwprof/results';
+import { gatewaySpanSplit } from './gateway-spans.js';
 import { type RequestParts, splitRequest } from './request-split.js';
 
 /** Waterfalls drawn per step. */
@@ -26,6 +27,7 @@ export function stepTraceSplit(stepId: string, sample: TraceSample): StepTraceSp
     p99: meanSplit(p99),
     slowest: [...withCalls].sort((a, b) => b.latencyMs - a.latencyMs).slice(0, SLOWEST_SHOWN),
     missing: missing(sample, withCalls),
+    ...(sample.spans ? { gatewaySpans: gatewaySpanSplit(sample)! } : {}),
   };
 }
 

@@ -6,18 +6,53 @@
 import type { TraceSample, TracedCall } from '@gwprof/results';
 import type { CallLogPage } from '@gwprof/subgraph-server';
 import type { AnsweredTrace, RequestTraces, TraceSampling } from '../load/request-traces.js';
+import type { OtlpReceiver } from '../services/otlp-receiver.js';
 import type { RunningSubgraphs } from '../services/subgraphs.js';
+import { wallMinusMonotonicMs, withGatewaySpans } from './trace-spans.js';
 
-/** Samples the window's requests from `open` on; `close` takes the subgraphs' calls and joins them. */
-export function openTraceWindow(traces: RequestTraces, sampling: TraceSampling, subgraphs: RunningSubgraphs): { close(): Promise<TraceSample> } {
+export interface TraceWindow {
+  /** Stops sampling, takes the subgraphs' calls and joins them. */
+  close(): Promise<TraceSample>;
+  /** After close: the closed sample with the gateway's spans, once its exports have settled; the sample as it was without a receiver. */
+  withSpans(sample: TraceSample): Promise<TraceSample>;
+}
+
+/** Samples the window's requests from `open` on; `otlp`: the receiver the gateway exports its spans to, if any. */
+export function openTraceWindow(traces: RequestTraces, sampling: TraceSampling, subgraphs: RunningSubgraphs, otlp: OtlpReceiver | null = null): TraceWindow {
   traces.startSampling();
+  // Spans from before the window (no request was sampled then) are not its own.
+  otlp?.take();
+  let answered: AnsweredTrace[] = [];
   return {
     async close() {
-      const answered = traces.stopSampling();
+      answered = traces.stopSampling();
       const pages = subgraphs.takeCalls ? await subgraphs.takeCalls() : Object.fromEntries(Object.keys(subgraphs.urls).map((name) => [name, null]));
       return traceSample(answered, pages, sampling);
     },
+    async withSpans(sample) {
+      if (!otlp) return sample;
+      await spansSettled(otlp);
+      return withGatewaySpans(sample, answered, otlp.take(), wallMinusMonotonicMs());
+    },
   };
+}
+
+/**
+ * Waits for the window's spans: gateways send theirs in batches (every 200 ms to 1 s as gwprof
+ * starts them), and once sampling stopped no new sampled request is sent. Done when none came for
+ * QUIET_MS, at the latest after SETTLE_MAX_MS.
+ */
+const QUIET_MS = 1_500;
+const SETTLE_MAX_MS = 6_000;
+
+async function spansSettled(otlp: OtlpReceiver): Promise<void> {
+  const began = performance.now();
+  for (;;) {
+    const now = performance.now();
+    const last = otlp.lastSpanAt();
+    if (now - Math.max(last, began) >= QUIET_MS || now - began >= SETTLE_MAX_MS) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** The sampled requests with the calls that carried their trace ids; calls of other traces are left out. */
