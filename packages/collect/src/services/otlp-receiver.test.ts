@@ -44,7 +44,8 @@ describe("gwprof's OTLP receiver", () => {
 
   it('takes protobuf, gzipped protobuf and JSON exports, answers each with success, and counts what does not decode', async () => {
     receiver = await startOtlpReceiver();
-    const post = (body: Buffer, headers: Record<string, string>) => fetch(`${receiver!.endpoint}/v1/traces`, { method: 'POST', body, headers });
+    const post = (body: Buffer, headers: Record<string, string>) =>
+      fetch(`${receiver!.endpoint}/v1/traces`, { method: 'POST', body: new Uint8Array(body), headers });
     expect((await post(fixture('otel-js-export.pb'), { 'content-type': 'application/x-protobuf' })).status).toBe(200);
     expect((await post(gzipSync(fixture('otel-js-export.pb')), { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' })).status).toBe(200);
     expect((await post(fixture('hive-gateway-export.json'), { 'content-type': 'application/json' })).status).toBe(200);
