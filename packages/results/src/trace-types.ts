@@ -58,6 +58,12 @@ export interface TraceSample {
   unlogged: string[];
   /** Calls of traced requests the subgraphs' logs had no room for. */
   droppedCalls: number;
+  /**
+   * How calls were given to requests: by the trace id they carried (absent), or, the gateway not
+   * forwarding the trace context, by timing: requests sent one at a time (c=1), each call given to
+   * the sampled request in flight when it arrived.
+   */
+  attribution?: 'timing';
   /** The gateway was told to export OTLP spans to gwprof: what arrived. Absent: not told. */
   spans?: SpanReception;
 }

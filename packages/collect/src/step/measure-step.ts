@@ -161,7 +161,10 @@ async function measureWindow(
 ): Promise<WindowResult> {
   const { settings } = ctx;
   const start = timeline.seconds;
-  const traceWindow = traces && settings.trace ? openTraceWindow(traces, settings.trace, ctx.subgraphs, ctx.otlp ?? null) : null;
+  const traceWindow =
+    traces && settings.trace
+      ? openTraceWindow(traces, settings.trace, ctx.subgraphs, ctx.otlp ?? null, ctx.load.kind === 'closed' && ctx.load.concurrency === 1)
+      : null;
   const probes = await openWindowProbes({
     gatewayPid: ctx.gateway.pid,
     gatewayAlive: () => ctx.gateway.isRunning(),
