@@ -37,5 +37,6 @@ export { bringUp } from './up.js';
 export { composeSupergraph } from './gateways/compose-supergraph.js';
 export { FED2_PATH } from './services/subgraphs.js';
 export { attachSubgraphs } from './services/subgraphs.js';
+export { startOtlpReceiver, type OtlpReceiver } from './services/otlp-receiver.js';
 export { firstDifference, inSelectionOrder, selectionOrderOf } from './scenario/validate-response.js';
 export { runBisect, type BisectOptions, type BisectOutcome } from './bisect/run-bisect.js';
