@@ -7,7 +7,8 @@
 // parent-based ratio of 1, Grafbase's `sampling = 1.0`). Prints the verdict and the change of CPU
 // per request, throughput and latency with their intervals, and the spans the sink received.
 //
-//   node bench/dist/tracing-cost.js --gateway hive|grafbase [--concurrency 10] [--budget 4] [--out FILE.json]
+//   node bench/dist/tracing-cost.js --gateway hive|grafbase [--concurrency 10] [--budget 4] [--base-port 4850] [--out FILE.json]
+// Ports: the baseline's gateway at base, its subgraphs base+1..4; the candidate's at base+5, base+11..14.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -21,6 +22,7 @@ const { values } = benchArgs({
     gateway: { type: 'string', default: 'hive' },
     concurrency: { type: 'string', default: '10' },
     budget: { type: 'string', default: '4' },
+    'base-port': { type: 'string', default: '4850' },
     out: { type: 'string' },
   },
 });
@@ -33,7 +35,12 @@ const read = (): Promise<string> => new Promise((resolve) => lines.once('line', 
 const endpoint = await read();
 log(`OTLP receiver at ${endpoint}; comparing ${values.gateway} plain (baseline) with its spans exported (candidate)`);
 
-const flags = ['-c', values.concurrency!, '--budget', values.budget!, '--no-profile', '--candidate-env', `GWPROF_OTLP_ENDPOINT=${endpoint}`];
+const base = Number(values['base-port']);
+const ports = (from: number): string => [1, 2, 3, 4].map((i) => from + i).join(',');
+const flags = [
+  ...['-c', values.concurrency!, '--budget', values.budget!, '--no-profile', '--candidate-env', `GWPROF_OTLP_ENDPOINT=${endpoint}`],
+  ...['--gateway-port', String(base), '--subgraph-ports', ports(base), '--candidate-port', String(base + 5), '--candidate-subgraph-ports', ports(base + 10)],
+];
 const comparison = runCompareCli<CompareResult>({ root, gateway: values.gateway!, flags, label: `tracing-cost-${values.gateway}`, log });
 const received = read();
 sink.kill('SIGTERM');
