@@ -38,7 +38,7 @@ describe('sweep --trace', () => {
       '--gateway',
       'hive',
       '-c',
-      '1',
+      '4',
       '-d',
       '3',
       '-w',
@@ -126,7 +126,7 @@ describe('sweep --trace', () => {
   it('shows the split in summary.md and the slowest requests’ waterfalls in index.html', () => {
     const summary = readFileSync(path.join(runDir, 'summary.md'), 'utf8');
     expect(summary).toContain('## Where the time went (traced requests)');
-    expect(summary).toMatch(/\| c=1 \| all \| \d+ \|/);
+    expect(summary).toMatch(/\| c=4 \| all \| \d+ \|/);
     expect(summary).toContain("### The gateway's own phases (its OTLP spans)");
     const html = readFileSync(path.join(runDir, 'index.html'), 'utf8');
     expect((html.match(/<svg class="chart waterfall"/g) ?? []).length).toBe(5);
