@@ -128,7 +128,7 @@ export function sweepCommand(): Command {
     )
     .option(
       '--no-gateway-spans',
-      "with --trace: leave the gateway's own OpenTelemetry export off (by default Hive Gateway and Grafbase export their spans to gwprof, which places their phases in each traced request)",
+      "with --trace: no OTLP receiver, the gateway's own OpenTelemetry export left off (by default gwprof receives the spans of a gateway that exports them: Hive Gateway, a cmd: reading GWPROF_OTLP_ENDPOINT; and places its phases in each traced request)",
     )
     .addOption(
       new Option('--profiler <kind>', 'inspector: V8 sampler per step (flame graph and buckets per step); clinic or 0x: wrap the gateway for the whole run')
