@@ -77,6 +77,8 @@ for (const { dir, manifest } of workspace) {
     recursive: true,
     filter: (f) => !/\.(test|d)\.[cm]?[jt]s(\.map)?$/.test(f) && !f.endsWith('.map'),
   });
+  // OpenTelemetry's .proto files, which collect's OTLP receiver loads at run time, beside dist as in the repository.
+  if (existsSync(path.join(dir, 'proto'))) cpSync(path.join(dir, 'proto'), path.join(target, 'proto'), { recursive: true });
   const published = publishable(manifest);
   addThirdParty(manifest, published);
   const bundledDependencies = Object.fromEntries(Object.entries(published.dependencies).filter(([name]) => name.startsWith('@gwprof/')));

@@ -1,8 +1,10 @@
 /**
- * End to end: `sweep --trace` on Apollo Gateway over the real subgraphs, with 80 ms planted in the
+ * End to end: `sweep --trace` on Hive Gateway over the real subgraphs, with 80 ms planted in the
  * reviews subgraph alone. The traced requests' split must put that delay on the subgraph critical
  * path under reviews, by its size (80 ms for each round of reviews calls the gateway waited on), leave
- * the gateway's own parts small, and add up to the measured latency.
+ * the gateway's own parts small, and add up to the measured latency. Hive Gateway also exports its
+ * own spans to gwprof's OTLP receiver: its phases must sit in the same requests, and its fetches
+ * to reviews must hold the delay as the subgraph saw it.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -34,9 +36,9 @@ describe('sweep --trace', () => {
     result = await runCli([
       'sweep',
       '--gateway',
-      'apollo',
+      'hive',
       '-c',
-      '2',
+      '4',
       '-d',
       '3',
       '-w',
@@ -79,7 +81,7 @@ describe('sweep --trace', () => {
     const requests = run.steps[0]!.traces!.requests;
     const rounds = requests.reduce((sum, request) => sum + reviewsRounds(request), 0) / requests.length;
     expect(rounds).toBeGreaterThanOrEqual(1);
-    // 80 ms a round of reviews calls, plus what a reviews call costs beside the delay (a few ms at c=2).
+    // 80 ms a round of reviews calls, plus what a reviews call costs beside the delay (a few ms).
     expect(all.criticalPathMs.reviews!).toBeGreaterThanOrEqual(DELAY_MS * rounds - 1);
     expect(all.criticalPathMs.reviews!).toBeLessThanOrEqual(DELAY_MS * rounds + 20);
     // The rest of the latency is small beside it: the other subgraphs and the gateway's own parts.
@@ -96,10 +98,36 @@ describe('sweep --trace', () => {
     expect(all.latencyMs).toBeLessThan(run.steps[0]!.latencyMs!.mean * 1.25);
   });
 
+  it("places the gateway's own spans in the traced requests, and its fetches agree with the calls the subgraphs saw", () => {
+    const sample = run.steps[0]!.traces!;
+    expect(sample.spans!.rejected).toBe(0);
+    const withSpans = sample.requests.filter((request) => (request.spans?.length ?? 0) > 0);
+    expect(withSpans.length).toBeGreaterThanOrEqual(sample.requests.length * 0.9);
+    for (const request of withSpans) {
+      // The server span lies within the request, as the engine timed it (Hive's span starts are whole ms).
+      const server = request.spans!.find((span) => span.kind === 'server')!;
+      expect(server.startMs).toBeGreaterThan(-1.5);
+      expect(server.endMs).toBeLessThan(request.latencyMs + 1.5);
+      // Its fetches to reviews hold the planted delay.
+      for (const span of request.spans!.filter((s) => s.kind === 'client' && s.subgraph === 'reviews'))
+        expect(span.endMs - span.startMs).toBeGreaterThanOrEqual(DELAY_MS - 1);
+    }
+    const gateway = run.analysis!.traceSplits![0]!.gatewaySpans!;
+    const phases = gateway.phasesMs.map((phase) => phase.name);
+    for (const phase of ['graphql.parse', 'graphql.validate', 'graphql.execute']) expect(phases).toContain(phase);
+    // The gateway's HTTP client spans against the subgraphs' own view of the same calls: a span holds
+    // its call (the gateway's client, the loopback and its reading the answer on top).
+    const agreement = gateway.fetchAgreement!;
+    expect(agreement.pairs).toBeGreaterThan(withSpans.length);
+    expect(agreement.medianDiffMs).toBeGreaterThan(-1.5);
+    expect(agreement.medianDiffMs).toBeLessThan(10);
+  });
+
   it('shows the split in summary.md and the slowest requests’ waterfalls in index.html', () => {
     const summary = readFileSync(path.join(runDir, 'summary.md'), 'utf8');
     expect(summary).toContain('## Where the time went (traced requests)');
-    expect(summary).toMatch(/\| c=2 \| all \| \d+ \|/);
+    expect(summary).toMatch(/\| c=4 \| all \| \d+ \|/);
+    expect(summary).toContain("### The gateway's own phases (its OTLP spans)");
     const html = readFileSync(path.join(runDir, 'index.html'), 'utf8');
     expect((html.match(/<svg class="chart waterfall"/g) ?? []).length).toBe(5);
   });

@@ -148,3 +148,4 @@ export { pointNoise, RANGE_CONFIDENCE, STEP_FAMILY_ERROR, type PointNoise } from
 export { analyzeBisection, confirmationOf, planOf, reproduceArgs } from './bisect/bisect-analysis.js';
 export { SLOWEST_SHOWN, meanSplit, stepTraceSplit, traceSplits } from './traces/trace-split.js';
 export { splitRequest, type RequestParts } from './traces/request-split.js';
+export { PHASES_SHOWN, fetchAgreement, gatewaySpanSplit } from './traces/gateway-spans.js';

@@ -44,6 +44,7 @@ interface SweepFlags extends ServiceFlags {
   engine: 'gwprof' | 'k6';
   k6?: string;
   trace: boolean;
+  gatewaySpans: boolean;
 }
 
 export function sweepCommand(): Command {
@@ -125,6 +126,10 @@ export function sweepCommand(): Command {
       `a W3C traceparent on every request, the built-in gateways forwarding it; per step, where ${DEFAULTS.traceSampling.perWindow} sampled requests' time went: before the first subgraph call, the subgraph critical path, gaps, after the last answer (docs/traces.md)`,
       false,
     )
+    .option(
+      '--no-gateway-spans',
+      "with --trace: no OTLP receiver, the gateway's own OpenTelemetry export left off (by default gwprof receives the spans of a gateway that exports them: Hive Gateway, a cmd: reading GWPROF_OTLP_ENDPOINT; and places its phases in each traced request)",
+    )
     .addOption(
       new Option('--profiler <kind>', 'inspector: V8 sampler per step (flame graph and buckets per step); clinic or 0x: wrap the gateway for the whole run')
         .choices(['inspector', 'clinic', '0x'])
@@ -150,7 +155,7 @@ function sweepOptions(flags: SweepFlags, gatewaySource: string | undefined, sign
     ...gatewayOf(flags.gateway, gatewaySource, chosen),
     ...(flags.gatewayPid !== undefined ? { gatewayPid: flags.gatewayPid } : {}),
     gatewayEnv: { ...(flags.gatewayEnv ?? {}), ...(flags.trace ? { [TRACE_CONTEXT_ENV]: '1' } : {}) },
-    ...(flags.trace ? { trace: traceSampling(flags) } : {}),
+    ...(flags.trace ? { trace: traceSampling(flags), gatewaySpans: flags.gatewaySpans } : {}),
     scenarioName: chosen.name,
     levels: levelsOf(flags, flags.concurrency ?? [...(flags.quick || !scenario ? preset.concurrency : scenario.concurrency)]),
     ...(flags.rate === 'auto' ? { autoRate: { arrivals: flags.arrivals, maxInFlight: flags.maxInFlight } } : {}),

@@ -11,7 +11,7 @@ export { findK6 } from './k6/k6-engine.js';
 export { recordFinishedRunsComparison } from './compare/finished-runs.js';
 export { DEFAULTS, SCENARIOS, SEED_QUERY, VARIED_QUERY, type ScenarioFiles } from './defaults.js';
 export { SUBGRAPH_NAMES, type SubgraphName } from './gateways/index.js';
-export { TRACE_CONTEXT_ENV } from './gateways/types.js';
+export { OTLP_ENDPOINT_ENV, TRACE_CONTEXT_ENV } from './gateways/types.js';
 export { TOOL_VERSION } from './run/version.js';
 export { makeRunId } from './run/run-folder.js';
 // Building blocks for the benchmarks (bench/): the same machinery the sweep uses.
@@ -45,5 +45,6 @@ export { bringUp } from './up.js';
 export { composeSupergraph } from './gateways/compose-supergraph.js';
 export { FED2_PATH } from './services/subgraphs.js';
 export { attachSubgraphs } from './services/subgraphs.js';
+export { startOtlpReceiver, type OtlpReceiver } from './services/otlp-receiver.js';
 export { firstDifference, inSelectionOrder, selectionOrderOf } from './scenario/validate-response.js';
 export { runBisect, type BisectOptions, type BisectOutcome } from './bisect/run-bisect.js';

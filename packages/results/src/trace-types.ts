@@ -13,11 +13,40 @@ export interface TracedCall {
   bytes: number;
 }
 
+/** One span the gateway itself exported over OTLP for a traced request (its own phases: parse, validate, plan, execute, fetch…). */
+export interface GatewaySpan {
+  /** As the gateway names it. */
+  name: string;
+  /** OTLP's span kind: server (the request), client (an outgoing call), internal (a phase). */
+  kind: 'server' | 'client' | 'internal' | 'other';
+  /** ms after the request's latency began, from the gateway's wall clock mapped onto the machine's monotonic one. */
+  startMs: number;
+  endMs: number;
+  /** How many of its ancestors are among the request's spans (0: a root). */
+  depth: number;
+  /** Its parent's index in the request's spans; null for a root (or a parent not exported). */
+  parent: number | null;
+  /** The subgraph a fetch went to, where the span or an ancestor says (an attribute ending in `subgraph.name`). */
+  subgraph?: string;
+}
+
 /** A sampled request answered successfully, with every subgraph call that carried its trace id. */
 export interface TracedRequest {
   traceId: string;
   latencyMs: number;
   calls: TracedCall[];
+  /** The gateway's own spans of this trace, in start order, where it exported OTLP (`sweep --trace`). */
+  spans?: GatewaySpan[];
+}
+
+/** What gwprof's OTLP receiver got in a step's window. */
+export interface SpanReception {
+  /** Spans received in all, and those of the step's traced requests. */
+  received: number;
+  matched: number;
+  /** Spans past the receiver's limit, and exports that did not decode. */
+  dropped: number;
+  rejected: number;
 }
 
 /** A step's traced requests (StepRecord.traces). */
@@ -29,6 +58,14 @@ export interface TraceSample {
   unlogged: string[];
   /** Calls of traced requests the subgraphs' logs had no room for. */
   droppedCalls: number;
+  /**
+   * How calls were given to requests: by the trace id they carried (absent), or, the gateway not
+   * forwarding the trace context, by timing: requests sent one at a time (c=1), each call given to
+   * the sampled request in flight when it arrived.
+   */
+  attribution?: 'timing';
+  /** The gateway was told to export OTLP spans to gwprof: what arrived. Absent: not told. */
+  spans?: SpanReception;
 }
 
 /** Means over a set of traced requests, ms: the parts add up to the latency. */
@@ -69,4 +106,31 @@ export interface StepTraceSplit {
   slowest: TracedRequest[];
   /** Why there is no split, or what it lacks ("no trace context forwarded", "calls of X not logged"); null: nothing. */
   missing: string | null;
+  /** The gateway's own spans, where it exported them. */
+  gatewaySpans?: GatewaySpanSplit;
+}
+
+/** The gateway's own phases over the traced requests it exported spans for. */
+export interface GatewaySpanSplit {
+  /** Traced requests with spans. */
+  requests: number;
+  /**
+   * Per span name, the mean time per request spent in spans of that name (ms), longest first.
+   * Spans nest (a fetch inside an execute inside the request): these do not add up to the latency.
+   */
+  phasesMs: { name: string; kind: GatewaySpan['kind']; meanMs: number; perRequest: number }[];
+  /** The gateway's client spans to subgraphs against the counting proxy's view of the same calls; null: none to pair. */
+  fetchAgreement: FetchAgreement | null;
+  /** What is missing: no span arrived, some traced requests without spans, spans dropped; null: nothing. */
+  note: string | null;
+}
+
+/** Client spans paired with the proxy's calls of the same request, in start order (requests with as many of each). */
+export interface FetchAgreement {
+  pairs: number;
+  /** The span's duration minus the call's, ms: median, and the 90th percentile of its absolute value. */
+  medianDiffMs: number;
+  p90AbsDiffMs: number;
+  /** The call's start minus the span's, ms (median): the gateway's clock and client time before the subgraph saw the call. */
+  medianStartOffsetMs: number;
 }

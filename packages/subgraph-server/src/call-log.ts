@@ -4,7 +4,8 @@
  * id, when it arrived and when its answer was written (ms on the machine's monotonic clock, which
  * every process reads alike; wall-clock origins differ between processes by milliseconds) and
  * the bytes of the answer. The harness takes them after each measured window (GET /__gwprof/calls,
- * which also empties the log). Bounded: past `capacity` calls, further ones are only counted.
+ * which also empties the log; `?untraced=1` or `0` also switches the logging of calls without a
+ * traceparent on or off). Bounded: past `capacity` calls, further ones are only counted.
  */
 
 /** One subgraph call of a traced request. */
@@ -45,6 +46,12 @@ export function machineMs(): number {
 export class CallLog {
   private calls: LoggedCall[] = [];
   private dropped = 0;
+  /**
+   * Also log calls that carry no traceparent at all (trace id ''): the harness asks for them while it
+   * sends one request at a time to a gateway that does not forward the trace context, and places
+   * them in their request by timing.
+   */
+  untraced = false;
 
   constructor(
     private readonly name: string,
@@ -70,8 +77,16 @@ export class CallLog {
  * `bytes` reads the answer's size once it is written.
  */
 export function logTracedCall(log: CallLog, traceparent: string | string[] | undefined, res: import('node:http').ServerResponse, bytes: () => number): void {
-  const traceId = sampledTraceId(traceparent);
+  const traceId = sampledTraceId(traceparent) ?? (log.untraced && traceparent === undefined ? '' : null);
   if (traceId === null) return;
   const start = machineMs();
   res.once('finish', () => log.add({ traceId, start, end: machineMs(), bytes: bytes() }));
+}
+
+/** GET /__gwprof/calls[?untraced=0|1]: the page, after switching untraced logging as asked. */
+export function takeCallPage(log: CallLog, url: string): CallLogPage {
+  const asked = /[?&]untraced=([01])/.exec(url);
+  const page = log.take();
+  if (asked) log.untraced = asked[1] === '1';
+  return page;
 }

@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 import { parse, validate, execute, type DocumentNode, type GraphQLSchema, type GraphQLError } from 'graphql';
-import { CallLog, logTracedCall } from './call-log.js';
+import { CallLog, logTracedCall, takeCallPage } from './call-log.js';
 
 export { DATA_SET } from './data-set.js';
 export * from './call-log.js';
@@ -139,7 +139,7 @@ function handlerCountingFor(name: string, handleGraphQL: HandleGraphQL, send: Se
       return;
     }
     if (req.method === 'GET' && url.startsWith('/__gwprof/calls')) {
-      send(res, 200, calls.take());
+      send(res, 200, takeCallPage(calls, url));
       return;
     }
     if (req.method === 'GET' && url.startsWith('/health')) {

@@ -82,7 +82,7 @@ describe("a step's split", () => {
   it('says the trace context was not forwarded when no traced request reached a subgraph', () => {
     const split = stepTraceSplit('c10', sample([request(10, []), request(12, [])]));
     expect(split.all).toBeNull();
-    expect(split.missing).toBe("no trace context forwarded: none of the 2 traced requests' trace ids reached a subgraph");
+    expect(split.missing).toBe("no trace context forwarded: none of the 2 traced requests' trace ids reached a subgraph (a step at -c 1 splits by timing)");
     expect(stepTraceSplit('c10', sample([request(10, [])], ['accounts'])).missing).toBe('calls to accounts not logged');
   });
 });

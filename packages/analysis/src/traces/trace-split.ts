@@ -1,5 +1,6 @@
 /** A step's traced requests as where their time went: means over all of them and over the slowest (p99). */
 import type { StepRecord, StepTraceSplit, TraceSample, TraceSplit, TracedRequest } from '@gwprof/results';
+import { gatewaySpanSplit } from './gateway-spans.js';
 import { type RequestParts, splitRequest } from './request-split.js';
 
 /** Waterfalls drawn per step. */
@@ -26,6 +27,7 @@ export function stepTraceSplit(stepId: string, sample: TraceSample): StepTraceSp
     p99: meanSplit(p99),
     slowest: [...withCalls].sort((a, b) => b.latencyMs - a.latencyMs).slice(0, SLOWEST_SHOWN),
     missing: missing(sample, withCalls),
+    ...(sample.spans ? { gatewaySpans: gatewaySpanSplit(sample)! } : {}),
   };
 }
 
@@ -33,8 +35,15 @@ function missing(sample: TraceSample, withCalls: readonly TracedRequest[]): stri
   const unlogged = sample.unlogged.length > 0 ? `calls to ${sample.unlogged.join(', ')} not logged` : null;
   if (sample.requests.length === 0) return 'no traced request was answered in the window';
   if (withCalls.length === 0)
-    return unlogged ?? `no trace context forwarded: none of the ${sample.requests.length} traced requests' trace ids reached a subgraph`;
-  return unlogged;
+    return (
+      unlogged ??
+      `no trace context forwarded: none of the ${sample.requests.length} traced requests' trace ids reached a subgraph (a step at -c 1 splits by timing)`
+    );
+  const timing =
+    sample.attribution === 'timing'
+      ? 'no trace context forwarded: split by timing, one request at a time (c=1), each subgraph call given to the request in flight when it arrived'
+      : null;
+  return [timing, unlogged].filter((part) => part !== null).join('; ') || null;
 }
 
 /** Means of the parts; null for no requests. */

@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { grafbaseDevArgs, grafbaseDevForm, grafbaseDevHelp, grafbaseGatewaySettings } from './grafbase-dev-form.js';
 import { nativeBinaryOf, nativeBinaryPath, nativeBuildRecord } from './native-builds.js';
-import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
+import { type GatewayAdapter, type GatewayContext, type GatewayLaunch, OTLP_ENDPOINT_ENV } from './types.js';
 
 /**
  * One folder per set of subgraph addresses, config and schema files together: a comparison's
@@ -33,6 +33,37 @@ export function grafbaseConfig(subgraphUrls: Record<string, string>, dir: string
   return Object.entries(subgraphUrls)
     .map(([name, url]) => `[subgraphs.${name}]\nurl = ${JSON.stringify(url)}\nschema_path = ${JSON.stringify(path.resolve(dir, schemaFile(name)))}\n`)
     .join('\n');
+}
+
+/**
+ * Grafbase's telemetry settings when gwprof receives spans: W3C trace context read from each
+ * request and sent on to the subgraphs, parent-based sampling (only gwprof's sampled requests
+ * export), an OTLP/HTTP exporter to gwprof's receiver sending its batch every second. Empty: not asked.
+ */
+export function grafbaseTelemetry(endpoint: string | undefined): string {
+  if (!endpoint) return '';
+  return [
+    '',
+    '[telemetry]',
+    'service_name = "grafbase-gateway"',
+    '',
+    '[telemetry.tracing]',
+    'sampling = 1.0',
+    'parent_based_sampler = true',
+    '',
+    '[telemetry.tracing.propagation]',
+    'trace_context = true',
+    '',
+    '[telemetry.exporters.otlp]',
+    'enabled = true',
+    `endpoint = ${JSON.stringify(endpoint)}`,
+    'protocol = "http"',
+    'timeout = "5s"',
+    '',
+    '[telemetry.exporters.otlp.batch_export]',
+    'scheduled_delay = "1s"',
+    '',
+  ].join('\n');
 }
 
 /** Beside the subgraphs' file: the gateway's own settings, for CLIs before 0.92 that take them apart. */
@@ -77,7 +108,7 @@ export function grafbaseGateway(atVersion?: string): GatewayAdapter {
       mkdirSync(path.join(dir, 'home'), { recursive: true });
       schemaFiles = Object.keys(context.subgraphUrls).map((name) => path.join(dir, schemaFile(name)));
       for (const [name, url] of Object.entries(context.subgraphUrls)) writeFileSync(path.join(dir, schemaFile(name)), await subgraphSdl(name, url));
-      writeFileSync(file, grafbaseConfig(context.subgraphUrls, dir));
+      writeFileSync(file, grafbaseConfig(context.subgraphUrls, dir) + grafbaseTelemetry(context.env[OTLP_ENDPOINT_ENV]));
       writeFileSync(gatewaySettingsPath(file), grafbaseGatewaySettings(Object.keys(context.subgraphUrls)));
     },
     reloadFiles: () => schemaFiles,

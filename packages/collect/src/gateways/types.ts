@@ -16,6 +16,13 @@ export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
  */
 export const TRACE_CONTEXT_ENV = 'GWPROF_TRACE_CONTEXT';
 
+/**
+ * Set, when gwprof receives spans (`--trace`), to its OTLP/HTTP receiver's base URL
+ * (`http://127.0.0.1:PORT`; traces go to PORT/v1/traces): the built-in gateways that export OTLP
+ * are told to export there, each by its own setting; a `cmd:` gateway may read it too.
+ */
+export const OTLP_ENDPOINT_ENV = 'GWPROF_OTLP_ENDPOINT';
+
 export interface GatewayContext {
   port: number;
   /** The demo's four for the built-in gateways; a scenario file's own for `cmd:` gateways. */

@@ -6,7 +6,7 @@
  * they do (GET /__gwprof/calls), and forwards nothing else of its own.
  */
 import http from 'node:http';
-import { CallLog, logTracedCall } from '@gwprof/subgraph-server';
+import { CallLog, logTracedCall, takeCallPage } from '@gwprof/subgraph-server';
 
 export interface CountingProxy {
   server: http.Server;
@@ -27,7 +27,7 @@ export function startCountingProxy(name: string, listenPort: number, targetPort:
     }
     if (req.method === 'GET' && req.url?.startsWith('/__gwprof/calls')) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(calls.take()));
+      res.end(JSON.stringify(takeCallPage(calls, req.url)));
       return;
     }
     requests++;

@@ -13,7 +13,7 @@ import type { ManagedProcess, ProcessRegistry } from '../processes/processes.js'
 import { processTree } from '../processes/proc-stats.js';
 import { hasListener, pidListeningOn } from '../processes/listening-pid.js';
 import { lastMeaningfulLine } from './gateway-log-line.js';
-import { TRACE_CONTEXT_ENV, type GatewayAdapter, type GatewayContext } from '../gateways/types.js';
+import { OTLP_ENDPOINT_ENV, TRACE_CONTEXT_ENV, type GatewayAdapter, type GatewayContext } from '../gateways/types.js';
 import { GwprofError } from '@gwprof/results';
 
 export interface GatewayStartOptions {
@@ -221,6 +221,8 @@ export async function startGateway(options: GatewayStartOptions): Promise<Runnin
   await assertPortFree(port, `gateway ${adapter.spec}`);
   // Whether it forwards trace context is part of how a gateway is built (legacy Mesh bakes its headers in).
   const traced: Record<string, string> = options.extraEnv[TRACE_CONTEXT_ENV] === '1' ? { [TRACE_CONTEXT_ENV]: '1' } : {};
+  const otlp = options.extraEnv[OTLP_ENDPOINT_ENV];
+  if (otlp) traced[OTLP_ENDPOINT_ENV] = otlp;
   const baseEnv = { ...gatewayEnvironment(port, options.subgraphUrls), ...traced };
   const node = options.node ? nodeShim(options.node, options.callgrind) : null;
   const context: GatewayContext = { port, subgraphUrls: options.subgraphUrls, env: baseEnv, runDir: options.runDir, logger, node: node ?? process.execPath };

@@ -71,9 +71,9 @@ export async function startScenarioSubgraphs(options: StartOptions): Promise<Sub
       pidOf: (name) => pids.get(name) ?? null,
       requestCounts: allCounted ? countRequests(Object.fromEntries(options.subgraphs.map((s) => [s.name, portOf(s)]))) : null,
       // Only the proxied ones log calls; the others are reported unlogged.
-      takeCalls: async () => {
+      takeCalls: async (untraced) => {
         const proxiedPorts = Object.fromEntries(options.subgraphs.filter((s) => s.proxy).map((s) => [s.name, portOf(s)]));
-        const pages = await takeCalls(proxiedPorts)();
+        const pages = await takeCalls(proxiedPorts)(untraced);
         return Object.fromEntries(options.subgraphs.map((s) => [s.name, pages[s.name] ?? null]));
       },
       helperPids: (): Record<string, number> => {

@@ -24,9 +24,10 @@ export interface RunningSubgraphs {
   requestCounts: (() => Promise<Record<string, number>>) | null;
   /**
    * The calls of traced requests each subgraph logged since the last take (call-log.ts), emptying
-   * the logs; a subgraph that keeps no log is null. Absent where none can be read.
+   * the logs; a subgraph that keeps no log is null. Absent where none can be read. `untraced`: from
+   * now on, also log (true) or stop logging (false) calls that carry no traceparent.
    */
-  takeCalls?: () => Promise<Record<string, CallLogPage | null>>;
+  takeCalls?: (untraced?: boolean) => Promise<Record<string, CallLogPage | null>>;
   /** Harness processes that serve them beside the subgraphs themselves (gwprof's counting proxy), by name. */
   helperPids?: () => Record<string, number>;
   stop(): Promise<void>;
@@ -47,12 +48,13 @@ export function countRequests(ports: Record<string, number>): () => Promise<Reco
 }
 
 /** Each subgraph's (or counting proxy's) traced calls since the last take, from /__gwprof/calls; null where it keeps no log (the native subgraphs). */
-export function takeCalls(ports: Record<string, number>): () => Promise<Record<string, CallLogPage | null>> {
-  return async () => {
+export function takeCalls(ports: Record<string, number>): (untraced?: boolean) => Promise<Record<string, CallLogPage | null>> {
+  return async (untraced) => {
+    const query = untraced === undefined ? '' : `?untraced=${untraced ? 1 : 0}`;
     const pages: Record<string, CallLogPage | null> = {};
     await Promise.all(
       Object.keys(ports).map(async (name) => {
-        const response = await fetch(`http://127.0.0.1:${ports[name]}/__gwprof/calls`, { signal: AbortSignal.timeout(5000) });
+        const response = await fetch(`http://127.0.0.1:${ports[name]}/__gwprof/calls${query}`, { signal: AbortSignal.timeout(5000) });
         const page = response.ok ? ((await response.json().catch(() => null)) as CallLogPage | null) : null;
         pages[name] = page && Array.isArray(page.calls) ? page : null;
       }),

@@ -161,7 +161,10 @@ async function measureWindow(
 ): Promise<WindowResult> {
   const { settings } = ctx;
   const start = timeline.seconds;
-  const traceWindow = traces && settings.trace ? openTraceWindow(traces, settings.trace, ctx.subgraphs) : null;
+  const traceWindow =
+    traces && settings.trace
+      ? openTraceWindow(traces, settings.trace, ctx.subgraphs, ctx.otlp ?? null, ctx.load.kind === 'closed' && ctx.load.concurrency === 1)
+      : null;
   const probes = await openWindowProbes({
     gatewayPid: ctx.gateway.pid,
     gatewayAlive: () => ctx.gateway.isRunning(),
@@ -191,8 +194,10 @@ async function measureWindow(
       // Sampling ends with the window, before the probes take their time to close.
       const traced = traceWindow ? await traceWindow.close() : null;
       const measurements = await probes.close();
+      // The gateway's spans arrive after the window, in its batches: waited for once the probes are closed.
+      const withSpans = traced && traceWindow ? await traceWindow.withSpans(traced) : null;
       return {
-        ...(traced ? { traces: traced } : {}),
+        ...(withSpans ? { traces: withSpans } : {}),
         start,
         seconds,
         limitedBy: decision.done ? decision.limitedBy : 'duration',

@@ -9,6 +9,7 @@ import type { StepGateway } from '../services/gateway-process.js';
 export type { StepGateway } from '../services/gateway-process.js';
 import type { Settled } from './settle.js';
 import type { TraceSampling } from '../load/request-traces.js';
+import type { OtlpReceiver } from '../services/otlp-receiver.js';
 import type { WindowMeasurements } from './window-probes.js';
 
 /** What a step needs to know: the load and validation settings shared by sweep and compare. */
@@ -56,6 +57,8 @@ export interface StepContext {
   scenario: Scenario;
   gateway: StepGateway;
   subgraphs: RunningSubgraphs;
+  /** `--trace` on a gateway told to export OTLP spans: gwprof's receiver of them. */
+  otlp?: OtlpReceiver | null;
   profiler: GatewayProfiler | null;
   /** Why there is no profiler although profiling was asked for; recorded on the step. */
   profilerUnavailable?: string | null;

@@ -20,12 +20,16 @@ import { measureFanoutAlone } from '../load/fanout-probe.js';
 import { requestBodies } from '../load/request-stream.js';
 import { openRun, type RunSetup } from '../run/run-opening.js';
 import type { RecordJournal } from '../run/record-journal.js';
+import { type OtlpReceiver, startOtlpReceiver } from '../services/otlp-receiver.js';
+import { OTLP_ENDPOINT_ENV } from '../gateways/types.js';
 
 export interface SweepOptions extends StepSettings, ServiceOptions {
   gateway: string;
   /** For a url: gateway: its local process, to measure its CPU and memory and to profile it. */
   gatewayPid?: number;
   gatewayEnv: Record<string, string>;
+  /** With `trace`: receive the gateway's own OTLP spans (the built-in gateways that export them are told to). */
+  gatewaySpans?: boolean;
   /** Where a cmd: gateway runs: the user's folder unless given (a scenario file's own gateway runs from the file's folder). */
   gatewayCwd?: string;
   /** The steps' loads, in order: closed-loop connections or open-loop rates. */
@@ -82,9 +86,11 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   const run = journal.record;
   session.logs.harness.info({ runDir: session.runDir, config: run.config }, 'sweep starting');
 
-  const failure = await opened.live({ label: 'sweep' }, async () => {
+  const otlp = adapter && options.trace && options.gatewaySpans ? await startOtlpReceiver() : null;
+  const gatewayEnv = otlp ? { ...options.gatewayEnv, [OTLP_ENDPOINT_ENV]: otlp.endpoint } : options.gatewayEnv;
+  const failure = await opened.live({ label: 'sweep', release: async () => otlp?.close() }, async () => {
     const target = adapter
-      ? await launchGatewayUnderTest(await session.startBed(), adapter, options.gatewayEnv, 'gateway')
+      ? await launchGatewayUnderTest(await session.startBed(), adapter, gatewayEnv, 'gateway')
       : await attachGatewayUnderTest({
           url: attachedUrl!,
           spec: options.gateway,
@@ -99,7 +105,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     run.fanoutAlone = await fanoutAlone(target, scenario, options);
     journal.save();
     const levels = options.autoRate ? await probeRates(options, scenario, target, session, journal, options.autoRate) : options.levels;
-    await runSteps(options, levels, scenario, target, session, journal);
+    await runSteps(options, levels, scenario, target, session, journal, otlp);
     target.profiler?.close();
     await collectExternalReport(options, target, run);
   });
@@ -114,6 +120,7 @@ async function runSteps(
   target: GatewayUnderTest,
   session: Session,
   journal: RecordJournal<RunResult>,
+  otlp: OtlpReceiver | null,
 ): Promise<void> {
   for (const load of levels) {
     if (options.signal.aborted) return;
@@ -126,6 +133,7 @@ async function runSteps(
       scenario,
       gateway: target.step,
       subgraphs: target.subgraphs,
+      otlp,
       profiler: target.profiler,
       profilerUnavailable: target.profilerUnavailable,
       runDir: session.runDir,

@@ -52,4 +52,25 @@ describe('the trace split on the pages', () => {
     expect(html).not.toContain(SCRIPT_TAG);
     expect(findExternalResourceLoads(html)).toEqual([]);
   });
+
+  it("shows the gateway's own phases, its client spans against the proxy's calls, and its spans in the waterfalls", () => {
+    const withSpans = tracedRun();
+    const sample = withSpans.steps[0]!.traces!;
+    sample.spans = { received: 9, matched: 9, dropped: 0, rejected: 0 };
+    for (const request of sample.requests)
+      request.spans = [
+        { name: 'POST /graphql', kind: 'server', startMs: 0.5, endMs: request.latencyMs - 0.5, depth: 0, parent: null },
+        { name: 'graphql.parse', kind: 'internal', startMs: 0.5, endMs: 0.75, depth: 1, parent: 0 },
+        { name: `fetch ${SCRIPT_TAG}`, kind: 'client', startMs: 0.9, endMs: 3.5, depth: 1, parent: 0, subgraph: 'accounts' },
+      ];
+    withSpans.analysis!.traceSplits = [stepTraceSplit(withSpans.steps[0]!.id, sample)];
+    const md = renderSummaryMarkdown(withSpans);
+    expect(md).toContain("### The gateway's own phases (its OTLP spans)");
+    // (9 + 19 + 99) / 3 = 42.3 ms in the server span; each request's one client span is 2.6 ms to the call's 2 ms: 3 calls, 1 span: not paired.
+    expect(md).toMatch(/\| c=10 \| 3 \| POST \/graphql 42\.3 \(×1\) · .*graphql\.parse 0\.25 \(×1\) \| – \|/);
+    const html = renderReportHtml(withSpans);
+    expect(html).toContain('id="gateway-phases"');
+    expect(html).toContain('gateway span graphql.parse (internal): 0.50–0.75 ms (0.25 ms)');
+    expect(html).not.toContain(SCRIPT_TAG);
+  });
 });

@@ -57,6 +57,44 @@ function splitCells(label: string, which: string, split: TraceSplit): string[] {
   ];
 }
 
+export const GATEWAY_PHASES_HEADERS = [
+  'step',
+  'requests with spans',
+  "the gateway's own spans: mean ms per request (spans per request)",
+  'client spans vs proxy calls',
+];
+
+export const GATEWAY_PHASES_NOTE =
+  "The spans the gateway exported over OTLP for the traced requests, by the gateway's own names, longest first. Spans nest (a fetch inside an execute inside the request): they do not add up. The last column pairs each request's client spans with the calls the subgraphs saw, in start order: the span's duration minus the call's (median, and the 90th percentile of its size) and the call's start minus the span's (median). docs/traces.md";
+
+/** One row per step whose gateway was told to export spans. */
+export function gatewayPhaseRows(run: RunResult): string[][] {
+  const rows: string[][] = [];
+  for (const split of run.analysis?.traceSplits ?? []) {
+    const spans = split.gatewaySpans;
+    if (!spans) continue;
+    const step = run.steps.find((s) => s.id === split.stepId);
+    const phases = spans.phasesMs.map((phase) => `${phase.name} ${ms(phase.meanMs)} (×${phase.perRequest})`).join(' · ');
+    const agreement = spans.fetchAgreement;
+    rows.push([
+      step ? stepLabel(step) : split.stepId,
+      String(spans.requests),
+      phases || (spans.note ?? '–'),
+      agreement
+        ? `${agreement.pairs} pairs: span − call median ${ms(agreement.medianDiffMs)}, p90 |Δ| ${ms(agreement.p90AbsDiffMs)}; start offset ${ms(agreement.medianStartOffsetMs)}`
+        : '–',
+    ]);
+  }
+  return rows;
+}
+
+function gatewayPhaseNotes(run: RunResult): string[] {
+  return (run.analysis?.traceSplits ?? []).flatMap((split) => {
+    const step = run.steps.find((s) => s.id === split.stepId);
+    return split.gatewaySpans?.note && split.gatewaySpans.requests > 0 ? [`${step ? stepLabel(step) : split.stepId}: ${split.gatewaySpans.note}`] : [];
+  });
+}
+
 /** Lines under the table: what is missing or left out, per step. */
 function splitNotes(run: RunResult): string[] {
   const notes: string[] = [];
@@ -86,7 +124,39 @@ export function traceSplitMarkdown(run: RunResult): string[] {
     '',
     TRACE_SPLIT_NOTE,
     ...splitNotes(run).flatMap((note) => ['', `- ${escapeMarkdown(note)}`]),
+    ...gatewayPhasesMarkdown(run),
   ];
+}
+
+function gatewayPhasesMarkdown(run: RunResult): string[] {
+  const rows = gatewayPhaseRows(run);
+  if (rows.length === 0) return [];
+  return [
+    '',
+    "### The gateway's own phases (its OTLP spans)",
+    '',
+    formatMarkdownTable(
+      GATEWAY_PHASES_HEADERS.map((header, i) => ({ header, align: i === 1 ? 'right' : 'left' })),
+      rows.map((row) => row.map(escapeMarkdown)),
+    ),
+    '',
+    GATEWAY_PHASES_NOTE,
+    ...gatewayPhaseNotes(run).flatMap((note) => ['', `- ${escapeMarkdown(note)}`]),
+  ];
+}
+
+function gatewayPhasesHtml(run: RunResult): string {
+  const rows = gatewayPhaseRows(run);
+  if (rows.length === 0) return '';
+  const table = htmlTable(
+    GATEWAY_PHASES_HEADERS.map((header, i) => ({ header, numeric: i === 1 })),
+    rows.map((cells) => ({ cells: cells.map(escapeHtml) })),
+    'id="gateway-phases"',
+  );
+  const notes = gatewayPhaseNotes(run)
+    .map((note) => `<li class="note">${escapeHtml(note)}</li>`)
+    .join('');
+  return `<h3>The gateway's own phases (its OTLP spans)</h3>${table}<p class="meta">${escapeHtml(GATEWAY_PHASES_NOTE)}</p>${notes ? `<ul>${notes}</ul>` : ''}`;
 }
 
 export function traceSplitHtml(run: RunResult): string {
@@ -103,7 +173,7 @@ export function traceSplitHtml(run: RunResult): string {
   const waterfalls = splits.map((split) => stepWaterfalls(run, split)).join('\n');
   return `<section id="traces"><h2>Where the time went (traced requests)</h2>${table}<p class="meta">${escapeHtml(TRACE_SPLIT_NOTE)}</p>${
     notes ? `<ul>${notes}</ul>` : ''
-  }${waterfalls}</section>`;
+  }${gatewayPhasesHtml(run)}${waterfalls}</section>`;
 }
 
 function stepWaterfalls(run: RunResult, split: StepTraceSplit): string {
@@ -120,12 +190,26 @@ const WIDTH = 760;
 const LABEL = 110;
 const ROW = 16;
 
-/** One request as bars on its own time axis: the request on top, then each subgraph call in the order they started. */
+const SPAN_COLOR = '#bab0ac';
+
+/**
+ * One request as bars on its own time axis: the request on top, then the gateway's own spans
+ * (where it exported them, indented by nesting, in grey), then each subgraph call as the subgraph
+ * saw it, in the order they started.
+ */
 export function waterfallSvg(request: TracedRequest, names: readonly string[]): string {
   const span = Math.max(request.latencyMs, ...request.calls.map((call) => call.endMs), 1e-3);
+  const spanRows = (request.spans ?? []).map((s) => ({
+    label: `${'·'.repeat(Math.min(s.depth, 4))}${s.name}`.slice(0, 17),
+    start: s.startMs,
+    end: s.endMs,
+    color: SPAN_COLOR,
+    title: `gateway span ${s.name} (${s.kind}${s.subgraph ? `, ${s.subgraph}` : ''}): ${ms(s.startMs)}–${ms(s.endMs)} ms (${ms(s.endMs - s.startMs)} ms)`,
+  }));
   const x = (t: number): number => LABEL + (Math.min(Math.max(t, 0), span) / span) * (WIDTH - LABEL - 10);
   const rows = [
     { label: 'request', start: 0, end: request.latencyMs, color: '#888', title: `request ${ms(request.latencyMs)} ms` },
+    ...spanRows,
     ...request.calls.map((call) => ({
       label: call.subgraph,
       start: call.startMs,
@@ -143,6 +227,6 @@ export function waterfallSvg(request: TracedRequest, names: readonly string[]): 
     })
     .join('');
   return `<svg class="chart waterfall" xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" role="img"><text x="4" y="12" class="chart-title">${escapeHtml(
-    `trace ${request.traceId} · ${ms(request.latencyMs)} ms · ${request.calls.length} subgraph calls`,
+    `trace ${request.traceId} · ${ms(request.latencyMs)} ms · ${request.calls.length} subgraph calls${request.spans ? ` · ${request.spans.length} gateway spans` : ''}`,
   )}</text>${bars}</svg>`;
 }
