@@ -93,6 +93,17 @@ export {
 } from './soak/leak.js';
 export { analyzeSoak, leakDesignOf } from './soak/soak-analysis.js';
 export {
+  UNKNOWN_BINARY,
+  allocationSites,
+  isAllocatorFrame,
+  parseDhat,
+  parseFrame,
+  type AllocationSitesFound,
+  type DhatProfile,
+  type DhatRun,
+  type BinaryTraits,
+} from './soak/dhat-sites.js';
+export {
   growingClasses,
   summarizeHeapSnapshot,
   summarizeHeapSnapshotFile,

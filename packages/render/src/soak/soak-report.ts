@@ -10,6 +10,7 @@ import { NONE, fixed } from '../format.js';
 import { htmlPage, htmlTable } from '../html-page.js';
 import { lineChart, type LineSeries } from '../svg-chart.js';
 import { type Column, formatMarkdownTable, formatTextTable } from '../text-table.js';
+import { allocationSitesHtml, allocationSitesMarkdown, allocationSitesText } from './allocation-sites.js';
 
 const MB = 1e6;
 const mb = (bytes: number | null | undefined): string => fixed(bytes == null ? null : bytes / MB, 1);
@@ -89,7 +90,7 @@ export function nativeMeasureNote(soak: SoakResult): string | null {
   return (
     `The verdict stands on RssAnon (the anonymous part of the gateway's RSS, from /proc) read after each ${soak.config.calmSec} s calm: a native process has no forced GC, so it is memory as the process and its allocator hold it. ` +
     "It counts freed memory the allocator keeps (its caches, arenas and fragmentation) as used, and leaked blocks that land in memory the allocator already holds raise it only once that is used up: a leak whose total stays below the allocator's retention is invisible, and a slow one shows late. " +
-    `It names no allocation site, and reads no allocator statistics.${resolution}`
+    `It reads no allocator statistics; ${soak.allocationSites ? "the allocation sites below are valgrind's DHAT's, counted after the soak" : "allocation sites are counted (valgrind's DHAT) after a leak verdict, or with --sites always"}.${resolution}`
   );
 }
 
@@ -162,6 +163,8 @@ export function renderSoakTerminal(soak: SoakResult): string {
     if (harness) parts.push(harness);
   }
   if (soak.crash) parts.push(crashText(soak));
+  const sites = allocationSitesText(soak);
+  if (sites) parts.push(sites);
   parts.push(soakVerdictLine(soak));
   return parts.join('\n\n');
 }
@@ -205,6 +208,7 @@ export function renderSoakMarkdown(soak: SoakResult): string {
     if (harness) lines.push(`${harness}.`, '');
   }
   if (soak.crash) lines.push('## Crash', '', fencedCrash(soak), '');
+  lines.push(...allocationSitesMarkdown(soak));
   const shown = thinIntervals(soak.intervals, 200);
   const table = intervalTable(soak);
   lines.push(
@@ -329,6 +333,7 @@ export function renderSoakHtml(soak: SoakResult): string {
     trends ? `<h2>Memory trend after the warm-up</h2>${trends}${note ? `<p>${escapeHtml(note)}</p>` : ''}` : '',
     classes ? `<h2>Classes that grew in every snapshot diff</h2><ul>${classes}</ul>` : '',
     soak.crash ? `<h2>Crash</h2><pre>${escapeHtml(crashText(soak))}</pre>` : '',
+    allocationSitesHtml(soak),
     `<section id="throughput">${throughput}</section>`,
     `<section id="latency">${latency}</section>`,
     `<section id="resources">${resources}${loop}</section>`,
