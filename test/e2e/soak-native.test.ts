@@ -3,7 +3,9 @@
  * as a `cmd:` gateway with no preload. Its memory is read from /proc after each calm: a planted leak of
  * 20,000 bytes per request at 200 req/s (16 MB per interval against a stub whose RssAnon is under
  * 1 MB and does not move) must be called `leak` at that size, the same stub without it `no leak`, and
- * a stub that exits mid-soak a crash. The three soaks run side by side, each on its own ports.
+ * a stub that exits mid-soak a crash. The three soaks run side by side, each on its own ports. After the
+ * leak verdict the stub runs twice more under valgrind's DHAT (a few seconds), which names the leaking
+ * function (leak_request) and its bytes live per request.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -74,7 +76,24 @@ describe('gwprof soak of a native gateway (no preload)', () => {
     expect(anon!.bytesPerRequest!.slope).toBeLessThan(22_000);
     expect(stdout).toMatch(/stands on RssAnon/);
     expect(stdout).toMatch(/Verdict: LEAK/);
-    expect(readFileSync(path.join(dir, 'leak', 'summary.md'), 'utf8')).toMatch(/no forced GC exists for it/);
+    const summary = readFileSync(path.join(dir, 'leak', 'summary.md'), 'utf8');
+    expect(summary).toMatch(/no forced GC exists for it/);
+    // What grows, named: after the leak verdict, two runs under valgrind's DHAT (20 and 220 requests).
+    const sites = s.allocationSites!;
+    expect(sites.error).toBeNull();
+    expect(sites.reason).toBe('leak');
+    expect(sites.runs.map((r) => [r.ok, r.endedBy])).toEqual([
+      [20, 'signal'],
+      [220, 'signal'],
+    ]);
+    const [site] = sites.sites;
+    expect(site!.name).toBe('leak_request');
+    expect(site!.bytesLivePerRequest).toBeGreaterThan(20_000 * 0.85);
+    expect(site!.bytesLivePerRequest).toBeLessThan(20_000 * 1.15);
+    expect(sites.unseen).toEqual([]);
+    expect(stdout).toMatch(/Allocation sites of the bytes still live \(valgrind-[\d.]+ DHAT, after the leak verdict/);
+    expect(stdout).toMatch(/20000\.0\s+1\.00\s+20000\.0\s+leak_request \(in .*stub-gateway\)/);
+    expect(summary).toMatch(/\| `leak_request \(in .*stub-gateway\)` \|/);
   }, 60_000);
 
   it.concurrent('calls the same stub without the leak no leak (exit 0)', async () => {
@@ -82,6 +101,8 @@ describe('gwprof soak of a native gateway (no preload)', () => {
     expect(code).toBe(0);
     expect(s.analysis!.verdict).toBe('no leak');
     expect(s.analysis!.trends[0]!.bytesPerRequest!.high!).toBeLessThan(30);
+    // No leak: no allocation sites counted.
+    expect(s.allocationSites).toBeNull();
     expect(s.intervals.every((i) => i.requests.ok > 0 && i.requests.failed === 0)).toBe(true);
     expect(stdout).toMatch(/Verdict: NO LEAK — RssAnon after the calm/);
   }, 60_000);

@@ -95,6 +95,17 @@ export { analyzeSoak, leakDesignOf } from './soak/soak-analysis.js';
 export { analyzeReloads, reloadMemory } from './soak/reload-analysis.js';
 export { loadWindows, type LoadWindowCut, type ReloadSecond } from './soak/reload-windows.js';
 export {
+  UNKNOWN_BINARY,
+  allocationSites,
+  isAllocatorFrame,
+  parseDhat,
+  parseFrame,
+  type AllocationSitesFound,
+  type DhatProfile,
+  type DhatRun,
+  type BinaryTraits,
+} from './soak/dhat-sites.js';
+export {
   growingClasses,
   summarizeHeapSnapshot,
   summarizeHeapSnapshotFile,

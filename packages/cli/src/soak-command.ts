@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { BUILT_IN_SPECS } from './gateway-specs.js';
 import { Command, Option } from 'commander';
-import { DEFAULTS, SCENARIOS, runSoak, type SoakOptions } from '@gwprof/collect';
+import { DEFAULTS, SCENARIOS, runSoak, type SitesWhen, type SoakOptions } from '@gwprof/collect';
 import { publishSoak } from '@gwprof/publish';
 import { renderSoakTerminal } from '@gwprof/render';
 import { GwprofError, type SoakResult } from '@gwprof/results';
@@ -33,6 +33,7 @@ interface SoakFlags extends ServiceFlags, ReloadFlags {
   snapshotEvery?: number;
   warmup?: number;
   leakThreshold: number;
+  sites: SitesWhen;
   query?: string;
   variables?: string;
   expect?: string;
@@ -78,6 +79,14 @@ export function soakCommand(): Command {
       'memory growth per successful request that counts as a leak',
       parsePositiveNumber('--leak-threshold'),
       SOAK.leakThresholdBytesPerRequest,
+    )
+    .addOption(
+      new Option(
+        '--sites <when>',
+        "a native gateway's allocation sites of the bytes still live, counted after the soak under valgrind's DHAT: after a leak verdict, always, or never",
+      )
+        .choices(['leak', 'always', 'never'])
+        .default('leak'),
     )
     .option('--scenario <name|file>', scenarioHelp(), SOAK.scenario)
     .option('--query <file>', 'GraphQL query to POST instead of the default stream')
@@ -135,6 +144,7 @@ function soakOptions(flags: SoakFlags, gatewaySource: string | undefined, signal
     reload: reloadOptions(flags, gateway.gateway, schedule.intervalSec, flags.calm),
     snapshotsKept: SOAK.snapshotsKept,
     leakThresholdBytesPerRequest: flags.leakThreshold,
+    sites: flags.sites,
     signal,
     onProgress: (line, final) => progress.update(line, final),
   };

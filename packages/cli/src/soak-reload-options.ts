@@ -65,7 +65,7 @@ function checkReloadable(flags: ReloadFlags, gateway: string): void {
     );
   if (!RELOADING_BUILT_INS.includes(gateway.split('@')[0]!))
     throw new GwprofError(
-      `--reload-every: gwprof cannot reload ${gateway} while it serves (hive and grafbase watch their schema files; a cmd: gateway takes --reload-command or --reload-signal): see docs/soak.md#reloads-under-load`,
+      `--reload-every: gwprof cannot reload ${gateway} while it serves (hive and grafbase watch their schema files; a cmd: gateway takes --reload-command or --reload-signal): see docs/soak-reload.md`,
     );
 }
 

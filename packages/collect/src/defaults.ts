@@ -107,6 +107,21 @@ export const DEFAULTS = {
   quick: { concurrency: [10, 100], durationSec: 5, maxDurationSec: 15, warmupSec: 10 },
   /** The closed-loop steps that find a gateway's peak before `--rate auto` or a soak: shorter than a sweep's, as only their peak is kept. */
   peakProbe: { durationSec: 10, maxDurationSec: 20, warmupSec: 15 },
+  /** A native soak's allocation sites (soak/allocation-sites.ts): two runs under valgrind's DHAT after the soak. */
+  allocationSites: {
+    /** The shorter run's requests; the longer answers these and `countedRequests` more, the divisor of every figure. */
+    warmupRequests: 20,
+    countedRequests: 200,
+    /** Sites shown, the largest by bytes live per request. */
+    top: 10,
+    /** Rust's and C++'s allocation shims take frames of their own before the gateway's code. */
+    valgrindArgs: ['--tool=dhat', '--num-callers=30'],
+    /** Left at its default action by gateways (they handle SIGTERM and SIGINT by shutting down, which frees what they hold). */
+    endSignal: 'SIGVTALRM' as NodeJS.Signals,
+    /** How long the process gets to end on that signal (DHAT writes its profile then), and after SIGTERM if it ignored it. */
+    endGraceMs: 20_000,
+    shutdownGraceMs: 60_000,
+  },
   compare: {
     scenario: VARIED_QUERY,
     concurrency: [20],

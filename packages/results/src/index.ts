@@ -8,5 +8,6 @@ export { GwprofError, asError } from './errors.js';
 export { compareLoadAt, loadLabel, loadLevel } from './load.js';
 export * from './soak-types.js';
 export * from './soak-reload-types.js';
+export * from './allocation-site-types.js';
 export * from './trace-types.js';
 export * from './side-builds.js';

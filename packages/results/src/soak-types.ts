@@ -3,6 +3,7 @@
  * bounded memory, with a forced GC in a calm at the end of each interval and heap snapshots now and
  * then. `soak.json`-shaped `results.json` (kind "soak") is rewritten after every interval.
  */
+import type { SoakAllocationSites } from './allocation-site-types.js';
 import type { FailureCounts } from './failures.js';
 import type { LatencyMs, RecordHeader, RequestSourceRecord, RunEnvironment, ServicesRecord } from './types.js';
 import type { SoakIntervalReloads, SoakReloadAnalysis, SoakReloadConfig } from './soak-reload-types.js';
@@ -196,5 +197,7 @@ export interface SoakResult extends RecordHeader<'soak'> {
   intervals: SoakInterval[];
   snapshots: SoakSnapshot[];
   crash: SoakCrash | null;
+  /** A native gateway's allocation sites of the bytes still live, counted under DHAT after the soak; absent or null when not counted. */
+  allocationSites?: SoakAllocationSites | null;
   analysis: SoakAnalysis | null;
 }

@@ -31,11 +31,11 @@ export function valgrindVersion(): string | null {
  * valgrind, installed with apt-get when it is missing and we are root on Debian (as Chromium is for
  * the tests); otherwise one line saying how to get it.
  */
-export function ensureValgrind(onProgress: (line: string, final: boolean) => void): string {
+export function ensureValgrind(onProgress: (line: string, final: boolean) => void, need = '--measure instructions'): string {
   const found = valgrindVersion();
   if (found) return found;
   const canInstall = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
-  if (!canInstall) throw new GwprofError('--measure instructions needs valgrind (callgrind): install it, e.g. `apt-get install valgrind`, and run again');
+  if (!canInstall) throw new GwprofError(`${need} needs valgrind: install it, e.g. \`apt-get install valgrind\`, and run again`);
   onProgress('installing valgrind with apt-get (once)…', false);
   try {
     execFileSync('apt-get', ['install', '-y', '-q', 'valgrind'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
@@ -44,13 +44,11 @@ export function ensureValgrind(onProgress: (line: string, final: boolean) => voi
       execFileSync('apt-get', ['update', '-q'], { stdio: 'ignore' });
       execFileSync('apt-get', ['install', '-y', '-q', 'valgrind'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     } catch (error) {
-      throw new GwprofError(
-        `--measure instructions needs valgrind, and apt-get could not install it (${(error as Error).message.split('\n')[0]}): install it and run again`,
-      );
+      throw new GwprofError(`${need} needs valgrind, and apt-get could not install it (${(error as Error).message.split('\n')[0]}): install it and run again`);
     }
   }
   const installed = valgrindVersion();
-  if (!installed) throw new GwprofError('--measure instructions needs valgrind: apt-get ran but valgrind is still not on PATH');
+  if (!installed) throw new GwprofError(`${need} needs valgrind: apt-get ran but valgrind is still not on PATH`);
   return installed;
 }
 

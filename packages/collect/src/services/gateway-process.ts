@@ -46,7 +46,11 @@ export interface GatewayStartOptions {
 export interface CallgrindLaunch {
   valgrindArgs: readonly string[];
   outFile: string;
+  /** The tool's option that names its output file: callgrind's unless given (DHAT's `--dhat-out-file`). */
+  outFileOption?: string;
 }
+
+const outFileArg = (launch: CallgrindLaunch): string => `${launch.outFileOption ?? '--callgrind-out-file'}=${launch.outFile}`;
 
 /** The Node.js a gateway runs on and the V8 flags it gets (flags NODE_OPTIONS may not carry). */
 export interface NodeChoice {
@@ -102,7 +106,7 @@ function nodeShim(choice: NodeChoice, callgrind: CallgrindLaunch | undefined): s
   if (choice.binary.path === process.execPath && choice.v8Flags.length === 0 && !callgrind) return null;
   mkdirSync(choice.shimDir, { recursive: true });
   const shim = path.join(choice.shimDir, 'node');
-  const valgrind = callgrind ? ['valgrind', ...callgrind.valgrindArgs, `--callgrind-out-file=${callgrind.outFile}`] : [];
+  const valgrind = callgrind ? ['valgrind', ...callgrind.valgrindArgs, outFileArg(callgrind)] : [];
   const words = [...valgrind, choice.binary.path, ...choice.v8Flags].map(shellQuote).join(' ');
   writeFileSync(shim, `#!/bin/sh\nexec ${words} "$@"\n`, { mode: 0o755 });
   return shim;
@@ -117,7 +121,7 @@ function underCallgrind(callgrind: CallgrindLaunch, shim: string | null, command
   const skip = shim ? [`--trace-children-skip=${shim}`] : [];
   return {
     command: 'valgrind',
-    args: [...callgrind.valgrindArgs, `--callgrind-out-file=${callgrind.outFile}`, '--trace-children=yes', ...skip, command, ...args],
+    args: [...callgrind.valgrindArgs, outFileArg(callgrind), '--trace-children=yes', ...skip, command, ...args],
   };
 }
 

@@ -116,6 +116,8 @@ export interface LaunchOptions {
   subgraphs?: RunningSubgraphs;
   /** Under callgrind (a comparison by instructions): then on no pinned core, since counts do not depend on speed. */
   callgrind?: CallgrindLaunch;
+  /** false: no CPU profiler for it (a process under a valgrind tool that is not measured by time). */
+  profiled?: boolean;
 }
 
 /** perf on a native gateway's process, or why not. */
@@ -196,6 +198,7 @@ export async function startTestBed(options: {
       node,
       subgraphs = views.subgraphs,
       callgrind,
+      profiled = true,
     }: LaunchOptions): Promise<LaunchedGateway> {
       options.onProgress(`starting gateway ${adapter.spec}…`, false);
       launched.add(adapter);
@@ -227,7 +230,9 @@ export async function startTestBed(options: {
       // A native gateway has no V8 to profile: perf samples it instead (a cmd: binary unwound by DWARF, which
       // needs no frame pointers). Under callgrind the process is valgrind's, and the preload still answers.
       const stackWalk = adapter.stackWalk ?? (!callgrind && !isNodeProcess(gateway.serverPid) ? 'dwarf' : null);
-      if (options.profiler === 'inspector' && stackWalk) {
+      if (!profiled) {
+        profilerUnavailable = 'not profiled';
+      } else if (options.profiler === 'inspector' && stackWalk) {
         const native = nativeProfiler(gateway.serverPid, stackWalk, profilerDir);
         profiler = native.profiler;
         profilerUnavailable = native.unavailable;

@@ -54,7 +54,7 @@ export function reloadSwitch(options: SoakReloadOptions, adapter: GatewayAdapter
   const marked = files.find((file) => hasQueryBlock(readFileSync(file, 'utf8')));
   if (!marked)
     throw new GwprofError(
-      `--reload-every: gwprof cannot reload ${adapter.spec} while it serves (hive and grafbase watch their schema files; see docs/soak.md#reloads-under-load): give another --gateway`,
+      `--reload-every: gwprof cannot reload ${adapter.spec} while it serves (hive and grafbase watch their schema files; see docs/soak-reload.md): give another --gateway`,
     );
   return fileSwitch(options, marked, gateway);
 }

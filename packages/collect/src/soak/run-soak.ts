@@ -23,10 +23,11 @@ import type { ScenarioSource } from '../run/scenario-source.js';
 import { recordHeader, servicesRecord } from '../run/record-header.js';
 import { runInterval, type IntervalContext } from './soak-interval.js';
 import { SnapshotKeeper } from './snapshots.js';
-import { rssNetOfHeapUnderLoad, snapshotDue } from '@gwprof/analysis';
+import { leakDesignOf, rssNetOfHeapUnderLoad, snapshotDue } from '@gwprof/analysis';
 import { openRun } from '../run/run-opening.js';
 import { openReloadSwitch, type ReloadSwitch, type SoakReloadOptions } from './reload-switch.js';
 import { ReloadDriver } from './reload-driver.js';
+import { countAllocationSites, type SitesWhen } from './allocation-sites.js';
 
 export interface SoakOptions extends ServiceOptions, RunRequest {
   gateway: string;
@@ -49,6 +50,8 @@ export interface SoakOptions extends ServiceOptions, RunRequest {
   timeoutSec: number;
   /** Swap the supergraph while serving (--reload-every); null: never. */
   reload: SoakReloadOptions | null;
+  /** A native gateway's allocation sites under valgrind's DHAT after the soak: after a `leak` verdict (the default), always, or never. */
+  sites?: SitesWhen;
 }
 
 export interface SoakOutcome {
@@ -95,6 +98,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
     if (reloads) soak.config.reload = reloads.config;
     await soakIntervals(options, soak, session, scenario, launched.gateway, preload, reloads);
     preload?.close();
+    if (!preload) {
+      const sitesRequest = { ...options, when: options.sites ?? 'leak', soak, leakDesign: leakDesignOf(soak), bed, adapter, scenario, runDir: session.runDir };
+      soak.allocationSites = await countAllocationSites(sitesRequest, launched.gateway);
+      journal.save();
+    }
   });
   return { soak, runDir: session.runDir, failure };
 }

@@ -11,6 +11,7 @@ import { htmlPage, htmlTable } from '../html-page.js';
 import { lineChart, type LineSeries } from '../svg-chart.js';
 import { type Column, formatMarkdownTable, formatTextTable } from '../text-table.js';
 import { reloadHtml, reloadMarkdown, reloadTerminal } from './reload-report.js';
+import { allocationSitesHtml, allocationSitesMarkdown, allocationSitesText } from './allocation-sites.js';
 
 const MB = 1e6;
 const mb = (bytes: number | null | undefined): string => fixed(bytes == null ? null : bytes / MB, 1);
@@ -90,7 +91,7 @@ export function nativeMeasureNote(soak: SoakResult): string | null {
   return (
     `The verdict stands on RssAnon (the anonymous part of the gateway's RSS, from /proc) read after each ${soak.config.calmSec} s calm: a native process has no forced GC, so it is memory as the process and its allocator hold it. ` +
     "It counts freed memory the allocator keeps (its caches, arenas and fragmentation) as used, and leaked blocks that land in memory the allocator already holds raise it only once that is used up: a leak whose total stays below the allocator's retention is invisible, and a slow one shows late. " +
-    `It names no allocation site, and reads no allocator statistics.${resolution}`
+    `It reads no allocator statistics; ${soak.allocationSites ? "the allocation sites below are valgrind's DHAT's, counted after the soak" : "allocation sites are counted (valgrind's DHAT) after a leak verdict, or with --sites always"}.${resolution}`
   );
 }
 
@@ -165,6 +166,8 @@ export function renderSoakTerminal(soak: SoakResult): string {
   const reloads = reloadTerminal(soak);
   if (reloads) parts.push(reloads);
   if (soak.crash) parts.push(crashText(soak));
+  const sites = allocationSitesText(soak);
+  if (sites) parts.push(sites);
   parts.push(soakVerdictLine(soak));
   return parts.join('\n\n');
 }
@@ -209,6 +212,7 @@ export function renderSoakMarkdown(soak: SoakResult): string {
   }
   lines.push(...reloadMarkdown(soak));
   if (soak.crash) lines.push('## Crash', '', fencedCrash(soak), '');
+  lines.push(...allocationSitesMarkdown(soak));
   const shown = thinIntervals(soak.intervals, 200);
   const table = intervalTable(soak);
   lines.push(
@@ -334,6 +338,7 @@ export function renderSoakHtml(soak: SoakResult): string {
     reloadHtml(soak),
     classes ? `<h2>Classes that grew in every snapshot diff</h2><ul>${classes}</ul>` : '',
     soak.crash ? `<h2>Crash</h2><pre>${escapeHtml(crashText(soak))}</pre>` : '',
+    allocationSitesHtml(soak),
     `<section id="throughput">${throughput}</section>`,
     `<section id="latency">${latency}</section>`,
     `<section id="resources">${resources}${loop}</section>`,
