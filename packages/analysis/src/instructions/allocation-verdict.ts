@@ -63,6 +63,8 @@ export function exitCodeWithAllocations(exitCode: ExitCode, verdict: AllocationV
 
 /** One line for the verdict's reasons. */
 export function allocationReason(verdict: AllocationVerdict): string {
-  const outcome = verdict.decision.outcome === 'continue' ? 'undecided' : verdict.decision.outcome;
-  return `${verdict.kind === 'allocator calls' ? 'allocations' : 'V8 heap bytes allocated'} per request: ${outcome} (${verdict.decision.reason})`;
+  const { outcome, reason } = verdict.decision;
+  // The test's words are about time; more allocations are more, not slower.
+  const words = reason.replace(/: slower$/, ': more per request').replace(/: faster$/, ': fewer per request');
+  return `${verdict.kind === 'allocator calls' ? 'allocations' : 'V8 heap bytes allocated'} per request: ${outcome === 'continue' ? 'undecided' : outcome} (${words})`;
 }
