@@ -56,7 +56,7 @@ interface BisectFlags extends ServiceFlags {
 export function bisectCommand(): Command {
   const command = new Command('bisect')
     .description(
-      'which release or commit made it slower? Counts instructions per validated request at the points between a good and a bad end, two at a time, until every step above the threshold lies between two neighbouring points; then confirms each step by a full comparison',
+      'which release or commit made it slower, or (--measure memory) allocate more? Counts instructions or allocations per validated request at the points between a good and a bad end, two at a time, until every step above the threshold lies between two neighbouring points; then confirms each step by a full comparison',
     )
     .option(
       '-g, --gateway <name>',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AllocationVerdict, PublishedCompare } from '@gwprof/results';
 import { stripAnsi } from '../ansi.js';
 import { makeCompareFixture } from '../test-fixtures/compare-fixture.js';
+import { renderCompareReportHtml } from './compare-html.js';
 import { renderCompareMarkdown } from './compare-markdown.js';
 import { renderCompareTable } from './compare-table.js';
 
@@ -52,5 +53,11 @@ describe('a comparison with an allocation verdict', () => {
     expect(md.split('\n')[0]).toBe('## gwprof compare: NO CHANGE; ALLOCATIONS REGRESSION');
     expect(md).toMatch(/Allocations per ok request \(allocator calls\): REGRESSION/);
     expect(md).toMatch(/\| \+1\.00 \| 20\.00 \| 21\.00 \| `gwprof_planted_allocations` \|/);
+  });
+
+  it('shows it on the page under the verdict', () => {
+    const html = renderCompareReportHtml(withAllocations());
+    expect(html).toMatch(/<p id="allocation-verdict">Allocations per ok request \(allocator calls\): REGRESSION/);
+    expect(html).toMatch(/<td class="mono">gwprof_planted_allocations<\/td>/);
   });
 });
