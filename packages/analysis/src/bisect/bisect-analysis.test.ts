@@ -118,7 +118,7 @@ describe('a memory bisection', () => {
   function memoryRecord(allocationsPerRequest: number[][]) {
     const record = bisectRecord(allocationsPerRequest.map((a) => a.map(() => 783_000)));
     record.config.measure = 'memory';
-    record.points.forEach((p, i) => p.counts.forEach((c, k) => (c.allocationCalls = Math.round(allocationsPerRequest[i]![k]! * c.ok))));
+    for (const p of record.points) for (const [k, c] of p.counts.entries()) c.allocationCalls = Math.round(allocationsPerRequest[p.index]![k]! * c.ok);
     return record;
   }
 
