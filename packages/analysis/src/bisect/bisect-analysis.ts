@@ -27,7 +27,9 @@ export function countValue(config: BisectResult['config']): (count: BisectCount)
 export function bisectUnit(bisect: BisectResult): string {
   if (bisect.config.measure !== 'memory') return 'instructions/req';
   const counts = bisect.points.flatMap((p) => p.counts);
-  return counts.some((c) => c.allocationCalls != null && c.allocationCalls > 0) ? 'allocations/req' : 'bytes/req';
+  const bytesOnly =
+    counts.some((c) => c.allocatedBytes != null && c.allocatedBytes > 0) && !counts.some((c) => c.allocationCalls != null && c.allocationCalls > 0);
+  return bytesOnly ? 'bytes/req' : 'allocations/req';
 }
 
 function pointValues(bisect: BisectResult, point: BisectPoint): number[] {

@@ -20,6 +20,7 @@ const METRIC_LABELS: Record<string, string> = {
   cpuMsPerOkRequest: 'gateway CPU per ok request',
   instructionsPerOkRequest: 'gateway instructions per ok request',
   allocationsPerOkRequest: 'gateway allocations per ok request (calls into its allocator)',
+  allocatedBytesPerOkRequest: "gateway bytes allocated per ok request (V8's heap)",
   p50: 'p50 latency',
   p99: 'p99 latency',
   rssMaxMB: 'peak RSS',
