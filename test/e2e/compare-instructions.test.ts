@@ -1,7 +1,8 @@
 /**
  * End to end: `gwprof compare --measure instructions`, each side's gateway under callgrind, with
  * an answer so wrong that the verdict is certain: a candidate that answers wrongly is invalid, and
- * load levels are refused. The same stub on both sides (no change), a compiled (non-Node) stub
+ * load levels are refused; a Node side's batches carry V8's heap bytes. Allocations planted in a
+ * compiled stub, read by the allocation verdict, are compare-allocations.slow.ts's (40 s). The same stub on both sides (no change), a compiled (non-Node) stub
  * counted without V8 flags, and a stub that runs several times its own instructions in a planted
  * loop (a regression, found where it is) are compare-instructions.long.test.ts's (`pnpm test:long`). Error rates on small changes belong to
  * the benchmark (docs/validation/compare-instructions.md).
@@ -20,6 +21,9 @@ describe('gwprof compare --measure instructions', () => {
     expect(code).toBe(4);
     expect(c.analysis.verdict).toBe('invalid');
     expect(c.analysis.verdictReasons[0]).toMatch(/candidate batch 1\.1: 20 of 20 responses failed validation/);
+    // Node sides: V8's heap bytes read through the preload around each batch, no allocator calls.
+    for (const batch of c.batches!) expect(batch).toMatchObject({ allocationCalls: null, allocatedBytes: expect.any(Number) });
+    expect(c.batches!.every((b) => b.allocatedBytes! > 0)).toBe(true);
   }, 300_000);
 
   it('refuses load levels with one line: counted requests go one at a time', async () => {

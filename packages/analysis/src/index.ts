@@ -124,7 +124,7 @@ export {
   judgeInstructions,
   type InstructionTestDesign,
 } from './instructions/instruction-test.js';
-export { ALLOCATION_ENTRY, allocationCalls, allocationCallsOfFile } from './instructions/allocation-calls.js';
+export { ALLOCATION_ENTRY, allocationCallCount, allocationCalls, allocationCallsOfFile, type AllocationCallCount } from './instructions/allocation-calls.js';
 export { disturbedEpochs, disturbedNote, DISTURBED_THRESHOLDS, type DisturbedEpoch } from './instructions/disturbed-epochs.js';
 export { callgrindTotal, parseCallgrindDump, type CallgrindDump } from './instructions/callgrind-dump.js';
 export { instructionMeasure, timeMeasure } from './compare/measure-statement.js';
@@ -143,6 +143,7 @@ export {
   type InstructionProfile,
 } from './instructions/instruction-profile.js';
 export { analyzeInstructionComparison } from './instructions/instruction-comparison.js';
+export { allocationVerdict, callerMoves, exitCodeWithAllocations } from './instructions/allocation-verdict.js';
 export { comparisonOutcome } from './compare/comparison-outcome.js';
 export { analyzeRunsComparison } from './compare/runs-comparison.js';
 export {

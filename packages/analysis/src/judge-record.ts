@@ -4,7 +4,7 @@
  */
 import { compareLoadAt, loadLabel, type CompareResult } from '@gwprof/results';
 import { failedWindows, judgeComparison } from './compare/compare-windows.js';
-import { judgeInstructions } from './instructions/instruction-test.js';
+import { judgeInstructions, type InstructionTestDesign } from './instructions/instruction-test.js';
 import type { ComparisonVerdict } from './compare/verdict.js';
 import { compareValidationFixes, type SideFailures } from './failure-diagnosis.js';
 
@@ -28,19 +28,7 @@ function judgeByDesign(compare: Pick<CompareResult, 'config' | 'windows' | 'batc
   const { threshold, alpha, minEpochs, spendingPower } = design;
   // A run that ended before its plan was fixed never reached a look.
   const maxEpochs = compare.plan?.maxEpochs ?? minEpochs;
-  if (design.measure === 'instructions') {
-    if (!design.instructions) throw new RangeError('a comparison by instructions needs design.instructions');
-    const lastLooks = compare.plan?.lastLooks;
-    return judgeInstructions(compare.batches ?? [], {
-      threshold,
-      alpha,
-      minEpochs,
-      maxEpochs,
-      ...(lastLooks ? { lastLooks } : {}),
-      spendingPower,
-      minEpochSd: design.instructions.minEpochSd,
-    });
-  }
+  if (design.measure === 'instructions') return judgeInstructions(compare.batches ?? [], instructionTestDesign(compare));
   const { load, levels } = compare.config;
   const label = (level: number) => loadLabel(compareLoadAt(load, level));
   return judgeComparison(compare.windows, {
@@ -53,4 +41,21 @@ function judgeByDesign(compare: Pick<CompareResult, 'config' | 'windows' | 'batc
     spendingPower,
     holdWithoutFarthest: design.holdWithoutFarthest,
   });
+}
+
+/** The test of a comparison by instructions, from its design and plan: the same for its instructions and its allocations. */
+export function instructionTestDesign(compare: Pick<CompareResult, 'config' | 'plan'>): InstructionTestDesign {
+  const design = compare.config.design;
+  if (!design?.instructions) throw new RangeError('a comparison by instructions needs design.instructions');
+  const { threshold, alpha, minEpochs, spendingPower } = design;
+  const lastLooks = compare.plan?.lastLooks;
+  return {
+    threshold,
+    alpha,
+    minEpochs,
+    maxEpochs: compare.plan?.maxEpochs ?? minEpochs,
+    ...(lastLooks ? { lastLooks } : {}),
+    spendingPower,
+    minEpochSd: design.instructions.minEpochSd,
+  };
 }

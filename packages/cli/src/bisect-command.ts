@@ -1,8 +1,16 @@
 import path from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { reproduceArgs } from '@gwprof/analysis';
 import { CALLGRIND_ARGS, DEFAULTS, runBisect, runComparison, type BisectOptions } from '@gwprof/collect';
-import { GwprofError, readBisectResult, type BisectConfirmation, type BisectResult, type PublishedBisect } from '@gwprof/results';
+import {
+  GwprofError,
+  readBisectResult,
+  type BisectConfirmation,
+  type BisectMeasure,
+  type BisectResult,
+  type PublishedBisect,
+  type PublishedCompare,
+} from '@gwprof/results';
 import { publishBisect, publishCompare } from '@gwprof/publish';
 import { renderBisectTable } from '@gwprof/render';
 import { compareOptionsFromArgs } from './compare-command.js';
@@ -40,6 +48,7 @@ interface BisectFlags extends ServiceFlags {
   expect?: string;
   expectNone: boolean;
   confirm: boolean;
+  measure: BisectMeasure;
   markdown?: string;
   json?: JsonFlag;
 }
@@ -47,7 +56,7 @@ interface BisectFlags extends ServiceFlags {
 export function bisectCommand(): Command {
   const command = new Command('bisect')
     .description(
-      'which release or commit made it slower? Counts instructions per validated request at the points between a good and a bad end, two at a time, until every step above the threshold lies between two neighbouring points; then confirms each step by a full comparison',
+      'which release or commit made it slower, or (--measure memory) allocate more? Counts instructions or allocations per validated request at the points between a good and a bad end, two at a time, until every step above the threshold lies between two neighbouring points; then confirms each step by a full comparison',
     )
     .option(
       '-g, --gateway <name>',
@@ -62,6 +71,14 @@ export function bisectCommand(): Command {
     .option('--good <version|revision>', 'the older end, where it was fast')
     .option('--bad <version|revision>', 'the newer end, where it is slow')
     .option('--resume <dir>', 'go on with an interrupted bisection from its run folder (its bisect.json keeps the settings and every count)')
+    .addOption(
+      new Option(
+        '--measure <kind>',
+        "what a point's value is: instructions per validated request, or memory: allocations per validated request counted in the same batches (a native gateway's allocator calls, a Node gateway's bytes on V8's heap)",
+      )
+        .choices(['instructions', 'memory'])
+        .default('instructions'),
+    )
     .option('--threshold <percent>', 'a step is a change of at least this between two neighbouring points', parsePercent('--threshold'), BISECT.threshold * 100)
     .option(
       '--min-point-sd <percent>',
@@ -184,6 +201,7 @@ function newConfig(flags: BisectFlags): NonNullable<BisectOptions['config']> {
       minEpochSd: COUNTING.minEpochSd,
     },
     confirm: flags.confirm,
+    ...(flags.measure === 'memory' ? { measure: 'memory' as const } : {}),
   };
 }
 
@@ -212,6 +230,15 @@ async function confirmStep(
     interval: decision?.interval ?? null,
     exitCode: compare.analysis.exitCode,
     moves: level?.instructionMoves ?? null,
+    ...allocationsOf(compare),
     ...(outcome.failure ? { error: outcome.failure.message } : {}),
   };
+}
+
+/** The comparison's allocation verdict, as a confirmation keeps it. */
+function allocationsOf(compare: PublishedCompare): Pick<BisectConfirmation, 'allocations'> {
+  const v = compare.analysis.allocationVerdict;
+  if (!v) return {};
+  const { outcome, relativeChange, interval } = v.decision;
+  return { allocations: { verdict: outcome === 'continue' ? 'inconclusive' : outcome, relativeChange, interval, functions: v.functions } };
 }

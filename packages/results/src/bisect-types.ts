@@ -5,7 +5,7 @@
  * confirmed each step. It is rewritten after every point, and a bisection resumes from it.
  */
 import type { RecordHeader, RequestSourceRecord, RunEnvironment } from './types.js';
-import type { InstructionDesign, InstructionMoves } from './instruction-types.js';
+import type { AllocationCallerMove, InstructionDesign, InstructionMoves } from './instruction-types.js';
 
 /** Where the points come from. */
 export type BisectSource =
@@ -41,11 +41,20 @@ export interface BisectConfig extends RequestSourceRecord {
   instructions: InstructionDesign;
   /** Each step found is confirmed by a full `gwprof compare --measure instructions` of its two points. */
   confirm: boolean;
+  /**
+   * What a point's value is: instructions per validated request, or (`memory`) allocations per
+   * validated request counted in the same batches (a native gateway's allocator calls, a Node
+   * gateway's bytes on V8's heap). Absent in older files: instructions.
+   */
+  measure?: BisectMeasure;
 }
+
+export type BisectMeasure = 'instructions' | 'memory';
 
 /** Why a point was not counted (`git bisect skip`). */
 export interface BisectSkip {
-  stage: 'install' | 'build' | 'start' | 'validate';
+  /** `count`: a memory bisection's batch counted no allocations. */
+  stage: 'install' | 'build' | 'start' | 'validate' | 'count';
   reason: string;
 }
 
@@ -59,6 +68,8 @@ export interface BisectCount {
   instructionsPerOkRequest: number;
   /** A native gateway's allocator calls in the batch; null for a Node gateway. */
   allocationCalls: number | null;
+  /** A Node gateway's bytes allocated on V8's heap in the batch; null for a native gateway, absent in older files. */
+  allocatedBytes?: number | null;
   warmupSec: number;
 }
 
@@ -87,6 +98,14 @@ export interface BisectConfirmation {
   exitCode: number | null;
   /** Where the instructions went between the two points, from the comparison's profile pair; null without one. */
   moves: InstructionMoves | null;
+  /** The comparison's allocation verdict (a memory bisection's confirmation); absent when it gave none. */
+  allocations?: {
+    verdict: string;
+    relativeChange: number;
+    interval: { low: number; high: number } | null;
+    /** The allocator's callers that moved most between the two points. */
+    functions: AllocationCallerMove[];
+  };
   error?: string;
 }
 
@@ -145,8 +164,12 @@ export interface BisectNoise {
 export type PublishedBisect = BisectResult & { analysis: BisectAnalysis };
 
 export interface BisectAnalysis {
-  /** Mean instructions per validated request of each counted point, by index; null when not counted. */
+  /** Mean instructions (a memory bisection: allocations) per validated request of each counted point, by index; null when not counted. */
   perRequest: (number | null)[];
+  /** What perRequest counts: instructions/req, allocations/req or bytes/req; absent in older files (instructions/req). */
+  unit?: string;
+  /** The confirmed step with the largest change, either way; null when none. Absent in older files. */
+  largestStep?: BisectStep | null;
   /** Relative change from the good end to the bad end. */
   totalChange: number | null;
   /** Steps found by the counts, less those their confirmation did not confirm. */

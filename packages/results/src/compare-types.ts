@@ -4,7 +4,14 @@
  * the publish pass.
  */
 import type { ExitCode } from './exit-codes.js';
-import type { InstructionBatch, InstructionDesign, InstructionMoves, InstructionProfileRecord, InstructionSide } from './instruction-types.js';
+import type {
+  AllocationVerdict,
+  InstructionBatch,
+  InstructionDesign,
+  InstructionMoves,
+  InstructionProfileRecord,
+  InstructionSide,
+} from './instruction-types.js';
 import type { RecordHeader, RequestSourceRecord, RunEnvironment } from './record-types.js';
 import type { StepAnalysis, StepRecord } from './step-types.js';
 
@@ -351,6 +358,8 @@ export interface CompareAnalysis {
   windows: StepAnalysis[];
   /** What the verdict measured, and what that measure cannot see; absent in files published before it was stated. */
   measure?: MeasureStatement;
+  /** A comparison by instructions: the verdict on allocations per request; absent when they were not counted on both sides. */
+  allocationVerdict?: AllocationVerdict;
 }
 
 /** The gating measure in words, for the verdict, the comment and compare.json. */

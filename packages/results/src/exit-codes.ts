@@ -34,7 +34,7 @@ export const COMMAND_EXITS: Readonly<Record<CommandName, ReadonlyArray<readonly 
   ],
   compare: [
     [EXIT.ok, 'no change or improvement (or deltas only, for two finished runs)'],
-    [EXIT.failed, 'regression'],
+    [EXIT.failed, 'regression (with --measure instructions: of instructions, or of allocations per request)'],
     [EXIT.error, 'bad input, or the comparison could not run to its end: no verdict'],
     [EXIT.inconclusive, 'inconclusive: the budget or the last look came before a verdict'],
     [EXIT.invalid, 'invalid: a response failed validation, no verdict on speed'],

@@ -3,6 +3,7 @@
  * is on only for fixed batches of requests, and a batch's count is what the gateway process
  * executed in user space while it answered them.
  */
+import type { LevelDecision, MetricComparison } from './compare-types.js';
 import type { FailureCounts, FailureSample } from './failures.js';
 
 /** How a comparison by instructions is measured (CompareDesign.instructions). */
@@ -52,6 +53,16 @@ export interface InstructionBatch {
    * allocation-calls.ts); null for a Node gateway, whose heap is V8's; absent in older records.
    */
   allocationCalls?: number | null;
+  /**
+   * Those calls by the function that made them (the allocator's direct caller, callgrind's call edges);
+   * absent for a Node gateway and in older records.
+   */
+  allocationCallers?: Record<string, number>;
+  /**
+   * A Node gateway's bytes allocated on V8's heap during the batch (the growth of its used heap plus
+   * what each GC freed, v8.GCProfiler, read through the preload); null for a native gateway, absent in older records.
+   */
+  allocatedBytes?: number | null;
 }
 
 /** One side's process in an epoch of a comparison by instructions. */
@@ -143,4 +154,31 @@ export interface InstructionFunctionMove extends InstructionBucketMove {
   url: string;
   /** 1-based; 0 for pseudo-frames such as (garbage collector). */
   line: number;
+}
+
+/** What a comparison by instructions counts as allocations: a native gateway's allocator calls, or a Node gateway's bytes on V8's heap. */
+export type AllocationKind = 'allocator calls' | 'V8 bytes';
+
+/**
+ * The verdict on allocations per validated request, from the same batches and the same test as the
+ * instructions' (the epochs the instruction verdict stopped at): a regression fails the comparison
+ * (exit 1) as an instruction regression does; undecided, it is shown and leaves the exit code alone.
+ */
+export interface AllocationVerdict {
+  kind: AllocationKind;
+  /** allocations/req or bytes/req. */
+  unit: string;
+  decision: LevelDecision;
+  /** Each side's allocations per validated request, and the change with a plain 95% interval. */
+  metric: MetricComparison;
+  /** The functions whose allocations per request moved most, largest move first: a native gateway's allocator callers; [] for Node. */
+  functions: AllocationCallerMove[];
+}
+
+/** A function that calls the allocator, and its calls per validated request on each side (mean over the verdict's batches). */
+export interface AllocationCallerMove {
+  functionName: string;
+  baselinePerOkRequest: number;
+  candidatePerOkRequest: number;
+  deltaPerOkRequest: number;
 }

@@ -112,3 +112,49 @@ describe('analyzeBisection', () => {
     ]);
   });
 });
+
+describe('a memory bisection', () => {
+  /** Grafbase's figures (bench/results/bisect/grafbase-0.80.4-0.103.0): flat instructions, allocations that step by +3% and then by −2%. */
+  function memoryRecord(allocationsPerRequest: number[][]) {
+    const record = bisectRecord(allocationsPerRequest.map((a) => a.map(() => 783_000)));
+    record.config.measure = 'memory';
+    for (const p of record.points) for (const [k, c] of p.counts.entries()) c.allocationCalls = Math.round(allocationsPerRequest[p.index]![k]! * c.ok);
+    return record;
+  }
+
+  it('places its steps on allocations per request, names the largest, and confirms it by the allocation verdict', () => {
+    const record = memoryRecord([
+      [866, 866.1, 865.9],
+      [866, 866, 866],
+      [892, 892, 892],
+      [874, 874.1, 873.9],
+    ]);
+    record.config.maxCountsPerPoint = 3;
+    const analysis = analyzeBisection(record);
+    expect(analysis.unit).toBe('allocations/req');
+    expect(analysis.perRequest[2]).toBeCloseTo(892, 0);
+    expect(analysis.steps.map((s) => [s.good, s.bad, s.kind])).toEqual([
+      [1, 2, 'regression'],
+      [2, 3, 'improvement'],
+    ]);
+    expect(analysis.largestStep).toMatchObject({ good: 1, bad: 2, relativeChange: expect.closeTo(26 / 866, 4) });
+    expect(analysis.steps[0]!.reproduce).toMatch(/ --no-profile$/);
+    // A confirmation whose allocation verdict found no change takes the step back, whatever its instructions said.
+    record.confirmations = [
+      {
+        good: 1,
+        bad: 2,
+        runDir: 'confirm-1-2',
+        verdict: 'regression',
+        relativeChange: 0.02,
+        interval: null,
+        exitCode: 1,
+        moves: null,
+        allocations: { verdict: 'no change', relativeChange: 0, interval: null, functions: [] },
+      },
+    ];
+    const confirmed = analyzeBisection(record);
+    expect(confirmed.unconfirmedSteps!.map((s) => s.good)).toEqual([1]);
+    expect(confirmed.largestStep).toMatchObject({ good: 2, bad: 3 });
+  });
+});

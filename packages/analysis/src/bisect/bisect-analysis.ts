@@ -6,22 +6,51 @@
  * a step within the noise of the threshold, or a range the noise left unresolved, is said, not
  * decided (exit 3).
  */
-import type { BisectAnalysis, BisectConfirmation, BisectNoise, BisectResult, BisectStep } from '@gwprof/results';
+import type { BisectAnalysis, BisectConfirmation, BisectCount, BisectNoise, BisectPoint, BisectResult, BisectStep } from '@gwprof/results';
 import { exitCodeOf, type Finding } from '../exit-code.js';
 import { RANGE_CONFIDENCE, countsForThreshold, resolvableThreshold } from './bisect-noise.js';
 import { meanLog, planBisection, type BisectPlan } from './bisect-plan.js';
 
+/**
+ * What a count weighs at a point: its instructions per validated request, or in a memory bisection its
+ * allocations per validated request (allocator calls, else V8's heap bytes); null for a count without them.
+ */
+export function countValue(config: BisectResult['config']): (count: BisectCount) => number | null {
+  if (config.measure !== 'memory') return (c) => c.instructionsPerOkRequest;
+  return (c) => {
+    const allocations = c.allocationCalls ?? c.allocatedBytes ?? null;
+    return allocations !== null && allocations > 0 && c.ok > 0 ? allocations / c.ok : null;
+  };
+}
+
+/** What a point's value counts, per validated request. */
+export function bisectUnit(bisect: BisectResult): string {
+  if (bisect.config.measure !== 'memory') return 'instructions/req';
+  const counts = bisect.points.flatMap((p) => p.counts);
+  const bytesOnly =
+    counts.some((c) => c.allocatedBytes != null && c.allocatedBytes > 0) && !counts.some((c) => c.allocationCalls != null && c.allocationCalls > 0);
+  return bytesOnly ? 'bytes/req' : 'allocations/req';
+}
+
+function pointValues(bisect: BisectResult, point: BisectPoint): number[] {
+  const value = countValue(bisect.config);
+  return point.counts.map(value).filter((v): v is number => v !== null);
+}
+
 export function planOf(bisect: BisectResult): BisectPlan {
   const { config } = bisect;
   return planBisection(
-    bisect.points.map((p) => ({ perRequest: p.counts.map((c) => c.instructionsPerOkRequest), skipped: p.skipped !== null })),
+    bisect.points.map((p) => ({ perRequest: pointValues(bisect, p), skipped: p.skipped !== null })),
     { threshold: config.threshold, splitFraction: config.splitFraction, minPointSd: config.minPointSd, maxCountsPerPoint: config.maxCountsPerPoint },
   );
 }
 
 export function analyzeBisection(bisect: BisectResult): BisectAnalysis {
   const plan = planOf(bisect);
-  const perRequest = bisect.points.map((p) => (p.counts.length > 0 ? Math.exp(meanLog(p.counts.map((c) => c.instructionsPerOkRequest))) : null));
+  const perRequest = bisect.points.map((p) => {
+    const values = pointValues(bisect, p);
+    return values.length > 0 ? Math.exp(meanLog(values)) : null;
+  });
   const first = perRequest[0];
   const last = perRequest[perRequest.length - 1];
   const found: BisectStep[] = plan.steps.map((s) => ({
@@ -35,6 +64,8 @@ export function analyzeBisection(bisect: BisectResult): BisectAnalysis {
   const { verdict, reasons, finding } = verdictOf(bisect, plan, steps, unconfirmedSteps, noise);
   return {
     perRequest,
+    unit: bisectUnit(bisect),
+    largestStep: largestOf(steps),
     totalChange: first && last ? last / first - 1 : null,
     steps,
     unconfirmedSteps,
@@ -64,12 +95,22 @@ function noiseOf(bisect: BisectResult, plan: BisectPlan): BisectNoise {
   };
 }
 
-/** Its full comparison found no change, or a change the other way. */
+/** The step whose change is largest, either way. */
+function largestOf(steps: readonly BisectStep[]): BisectStep | null {
+  return steps.reduce<BisectStep | null>(
+    (largest, s) => (largest === null || Math.abs(s.relativeChange) > Math.abs(largest.relativeChange) ? s : largest),
+    null,
+  );
+}
+
+/** Its full comparison found no change, or a change the other way (in a memory bisection: its allocation verdict did). */
 function notConfirmed(bisect: BisectResult, step: BisectStep): boolean {
   const c = confirmationOf(bisect, step);
   if (!c || c.error || c.verdict === null) return false;
+  const verdict = bisect.config.measure === 'memory' ? c.allocations?.verdict : c.verdict;
+  if (verdict === undefined) return false;
   const opposite = step.kind === 'regression' ? 'improvement' : 'regression';
-  return c.verdict === 'no change' || c.verdict === opposite;
+  return verdict === 'no change' || verdict === opposite;
 }
 
 export function confirmationOf(bisect: BisectResult, step: { good: number; bad: number }): BisectConfirmation | undefined {
@@ -163,6 +204,8 @@ export function reproduceArgs(bisect: BisectResult, good: number, bad: number): 
     ...requests,
     ...(config.expectNone ? ['--expect-none'] : []),
     ...counting,
+    // Allocations are decided from the verdict's own batches: the pair that shows where the instructions went adds nothing to them.
+    ...(config.measure === 'memory' ? ['--no-profile'] : []),
   ];
 }
 

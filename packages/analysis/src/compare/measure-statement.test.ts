@@ -30,7 +30,7 @@ describe('what an instruction count measured', () => {
       config: { baseline: 'hive-router', candidate: 'cmd:./target/release/router' },
       environment: { gatewayBuilds: { 'baseline:hive-router': build, 'candidate:cmd:./target/release/router': { ...build, version: 'PR' } } },
     });
-    const statement = instructionMeasure(design, goldens, epochs(false), undefined, native, true);
+    const statement = instructionMeasure(design, goldens, epochs(false), undefined, native, 'allocator calls');
     const text = [statement.measured, ...statement.cannotSee, ...statement.notes].join(' ');
     expect(text).not.toMatch(/V8|TurboFan|JIT|JavaScript|baseline tier/);
     expect(text).toContain('one thread at a time');

@@ -2,7 +2,7 @@
  * What a comparison's verdict measured, and what that measure cannot see: stated in the verdict,
  * the PR comment and compare.json, so no reader takes a count for a time or the reverse.
  */
-import type { CompareConfig, CompareDesign, InstructionEpoch, MeasureStatement, SideBuilds } from '@gwprof/results';
+import type { AllocationKind, CompareConfig, CompareDesign, InstructionEpoch, MeasureStatement, SideBuilds } from '@gwprof/results';
 
 /** What the sides' answers were checked against, where that is not the same goldens for both. */
 type Goldens = Pick<CompareConfig, 'expect' | 'candidateExpect' | 'expectNone'>;
@@ -32,8 +32,8 @@ export function instructionMeasure(
   epochs: readonly InstructionEpoch[],
   profileError?: string,
   native: SideBuilds = {},
-  /** An allocation row is shown: what it counts is said. */
-  allocationsShown = false,
+  /** What the allocation row counts, when one is shown: what it counts is said. */
+  allocationsShown: AllocationKind | null = null,
 ): MeasureStatement {
   const flags = design.instructions?.v8Flags.join(' ') ?? '';
   const sides = ['baseline', 'candidate'] as const;
@@ -62,7 +62,7 @@ export function instructionMeasure(
           ? [`the ${side} is a native gateway (${build.name} ${build.version}, ${build.profile}): counted as built, with nothing added to its process`]
           : [];
       }),
-      ...(allocationsShown ? [NATIVE_ALLOCATIONS] : []),
+      ...(allocationsShown === 'allocator calls' ? [NATIVE_ALLOCATIONS] : allocationsShown === 'V8 bytes' ? [NODE_ALLOCATIONS] : []),
       ...unreached.map(
         (side) =>
           `the ${side} is not a Node process that gwprof's preload reached: counted without V8 flags and without a full GC before each batch, so its count may vary with its JIT and GC`,
@@ -77,6 +77,10 @@ export function instructionMeasure(
 /** What the allocation row of a native gateway counts, and what it cannot. */
 const NATIVE_ALLOCATIONS =
   "a native gateway's allocations per request are the calls into its allocator that obtain memory (Rust's allocation shims, jemalloc, mimalloc, the C library's malloc family), counted in the same batches: not bytes, not frees, and not an allocation the compiler inlined into its caller";
+
+/** What the allocation row of a Node gateway counts, and what it cannot. */
+const NODE_ALLOCATIONS =
+  "a Node gateway's allocations per request are the bytes allocated on V8's heap in the same batches (the used heap's growth plus what each GC freed, by v8.GCProfiler): not the process's malloc (Buffers' backing stores, native addons), and an object a GC moves is counted once";
 
 /** What a count of Node gateways cannot see: V8's optimising tier. */
 const nodeUnseen = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALLOCATION_ENTRY, allocationCalls } from './allocation-calls.js';
+import { ALLOCATION_ENTRY, allocationCallCount, allocationCalls } from './allocation-calls.js';
 
 // Calls as callgrind files them: fn= the caller, cfn= the callee, calls=N before the call's cost.
 const DUMP = `events: Ir
@@ -35,6 +35,13 @@ describe('allocationCalls', () => {
   it('counts the calls that obtain memory from outside the allocators, once each, not frees', () => {
     // 40 through Rust's shim (its own call to mimalloc not again), 7 to jemalloc, 5 to the C library's malloc (calloc's own call to it not again).
     expect(allocationCalls(DUMP)).toBe(52);
+  });
+
+  it("names the function that made each call: the allocator's direct caller outside the allocators", () => {
+    expect(allocationCallCount(DUMP)).toEqual({
+      calls: 52,
+      byCaller: { 'hive_router::executor::run': 40, 'grafbase::engine::plan': 7, 'ring::c_code': 5 },
+    });
   });
 
   it("knows the allocators' entry points, and not their internals", () => {

@@ -16,6 +16,8 @@ export const ALLOCATION_ENTRY =
 /** The reader's visitor that sums allocation calls: a context is its innermost function's name. */
 export class AllocationCallCounter implements DumpVisitor<string> {
   calls = 0;
+  /** The calls by the function that made them. */
+  readonly byCaller = new Map<string, number>();
 
   context(frames: string[]): string {
     return frames[0] ?? '';
@@ -24,7 +26,9 @@ export class AllocationCallCounter implements DumpVisitor<string> {
   self(): void {}
 
   call(caller: string, callee: string, calls: number): void {
-    if (ALLOCATION_ENTRY.test(callee) && !ALLOCATION_ENTRY.test(caller)) this.calls += calls;
+    if (!ALLOCATION_ENTRY.test(callee) || ALLOCATION_ENTRY.test(caller)) return;
+    this.calls += calls;
+    this.byCaller.set(caller, (this.byCaller.get(caller) ?? 0) + calls);
   }
 }
 
@@ -34,8 +38,20 @@ export function allocationCalls(text: string): number {
   return counter.calls;
 }
 
-export async function allocationCallsOfFile(file: string): Promise<number> {
+/** A dump's allocation calls, in all and by the function that made them. */
+export interface AllocationCallCount {
+  calls: number;
+  byCaller: Record<string, number>;
+}
+
+export function allocationCallCount(text: string): AllocationCallCount {
+  const counter = new AllocationCallCounter();
+  readDumpText(text, new CallgrindReader(counter));
+  return { calls: counter.calls, byCaller: Object.fromEntries(counter.byCaller) };
+}
+
+export async function allocationCallsOfFile(file: string): Promise<AllocationCallCount> {
   const counter = new AllocationCallCounter();
   await readDumpFile(file, new CallgrindReader(counter));
-  return counter.calls;
+  return { calls: counter.calls, byCaller: Object.fromEntries(counter.byCaller) };
 }

@@ -7,10 +7,12 @@ import { buildsBySide, type CompareAnalysis, type CompareLevel, type CompareResu
 import type { BucketRule } from '../profiles/rules.js';
 import { comparisonOutcome } from '../compare/comparison-outcome.js';
 import { instructionBreakdown, instructionMoves, type InstructionProfile } from './instruction-profile.js';
-import { INSTRUCTION_LEVEL, allocationMetric, instructionMetric, instructionObservations } from './instruction-test.js';
+import { INSTRUCTION_LEVEL, allocationKind, allocationMetric, instructionMetric, instructionObservations } from './instruction-test.js';
 import type { ComparisonVerdict } from '../compare/verdict.js';
 import { instructionMeasure } from '../compare/measure-statement.js';
 import { disturbedEpochs } from './disturbed-epochs.js';
+import { allocationReason, allocationVerdict, exitCodeWithAllocations } from './allocation-verdict.js';
+import { instructionTestDesign } from '../judge-record.js';
 
 export function analyzeInstructionComparison(
   compare: CompareResult,
@@ -56,10 +58,19 @@ export function analyzeInstructionComparison(
     allocation: null,
     pprof: null,
   };
+  const outcome = comparisonOutcome(compare, verdict);
+  const allocation = compare.state === 'complete' ? allocationVerdict(batches, instructionTestDesign(compare)) : null;
   return {
     levels: [level],
-    ...comparisonOutcome(compare, verdict),
+    ...outcome,
+    ...(allocation
+      ? {
+          verdictReasons: [...outcome.verdictReasons, allocationReason(allocation)],
+          exitCode: exitCodeWithAllocations(outcome.exitCode, allocation),
+          allocationVerdict: allocation,
+        }
+      : {}),
     windows: [],
-    measure: instructionMeasure(design, compare.config, compare.instructionEpochs ?? [], record?.error, buildsBySide(compare), allocations !== null),
+    measure: instructionMeasure(design, compare.config, compare.instructionEpochs ?? [], record?.error, buildsBySide(compare), allocationKind(counted)),
   };
 }

@@ -5,7 +5,7 @@
  * (epoch-test.ts) decides on the epochs' x, with its variance floored at the noise measured
  * between processes, since counts can repeat exactly and a zero spread proves nothing.
  */
-import type { InstructionBatch, LevelDecision, MetricComparison } from '@gwprof/results';
+import type { AllocationKind, InstructionBatch, LevelDecision, MetricComparison } from '@gwprof/results';
 import { decideEpochs, epochValues, type EpochBlock, type EpochTestDesign } from '../compare/epoch-test.js';
 import { blockLogRatio, summarize } from '../compare/compare-windows.js';
 import { comparisonVerdict, type ComparisonVerdict } from '../compare/verdict.js';
@@ -26,11 +26,11 @@ function usable(batch: InstructionBatch): number | null {
 
 /** Each epoch with batches on both sides, as one observation: its x. */
 export function instructionObservations(batches: readonly InstructionBatch[]): EpochBlock[] {
-  return observations(batches, usable);
+  return epochObservations(batches, usable);
 }
 
 /** Each epoch with a per-request value on both sides: the log of the candidate's over the baseline's. */
-function observations(batches: readonly InstructionBatch[], perRequest: (b: InstructionBatch) => number | null): EpochBlock[] {
+function epochObservations(batches: readonly InstructionBatch[], perRequest: (b: InstructionBatch) => number | null): EpochBlock[] {
   const epochs = [...new Set(batches.map((b) => b.epoch))].sort((a, b) => a - b);
   return epochs.flatMap((epoch) => {
     const values = (side: InstructionBatch['side']) =>
@@ -50,9 +50,21 @@ export function failedBatches(batches: readonly InstructionBatch[]): Instruction
 }
 
 export function decideInstructions(batches: readonly InstructionBatch[], design: InstructionTestDesign): LevelDecision {
+  return decidePerRequest(batches, design, usable);
+}
+
+/**
+ * The test on any per-request figure of the batches (instructions, allocations), over the epochs
+ * the instructions do not set aside (epochs far from the others on both sides).
+ */
+export function decidePerRequest(
+  batches: readonly InstructionBatch[],
+  design: InstructionTestDesign,
+  perRequest: (b: InstructionBatch) => number | null,
+): LevelDecision {
   const disturbed = disturbedEpochs(batches, design.threshold);
   const setAside = new Set(disturbed.map((d) => d.epoch));
-  const observations = instructionObservations(batches).filter((o) => !setAside.has(o.epoch));
+  const observations = epochObservations(batches, perRequest).filter((o) => !setAside.has(o.epoch));
   const looks = planInLooks(
     design,
     observations.map((o) => o.epoch),
@@ -113,14 +125,38 @@ export function instructionMetric(batches: readonly InstructionBatch[]): MetricC
  * summarised like the count, never gating; null when no batch of either side has them.
  */
 export function allocationMetric(batches: readonly InstructionBatch[]): MetricComparison | null {
-  const perRequest = (b: InstructionBatch) => (b.allocationCalls != null && b.allocationCalls > 0 && b.ok > 0 ? b.allocationCalls / b.ok : null);
-  const seen = (side: InstructionBatch['side']) => batches.some((b) => b.side === side && perRequest(b) !== null);
-  if (!seen('baseline') || !seen('candidate')) return null;
-  return perRequestMetric(batches, perRequest, 'allocationsPerOkRequest', 'allocations/req');
+  const kind = allocationKind(batches);
+  if (kind === null) return null;
+  return perRequestMetric(
+    batches,
+    allocationsPerOkRequest(kind),
+    kind === 'allocator calls' ? 'allocationsPerOkRequest' : 'allocatedBytesPerOkRequest',
+    allocationUnit(kind),
+  );
+}
+
+/** What both sides' batches count as allocations; null when the sides do not count the same thing (a Node side against a native one) or neither counts any. */
+export function allocationKind(batches: readonly InstructionBatch[]): AllocationKind | null {
+  const both = (kind: AllocationKind) =>
+    (['baseline', 'candidate'] as const).every((side) => batches.some((b) => b.side === side && allocationsPerOkRequest(kind)(b) !== null));
+  if (both('allocator calls')) return 'allocator calls';
+  return both('V8 bytes') ? 'V8 bytes' : null;
+}
+
+export function allocationUnit(kind: AllocationKind): string {
+  return kind === 'allocator calls' ? 'allocations/req' : 'bytes/req';
+}
+
+/** A batch's allocations per validated request of that kind; null when it has none or no request passed. */
+export function allocationsPerOkRequest(kind: AllocationKind): (b: InstructionBatch) => number | null {
+  return (b) => {
+    const count = kind === 'allocator calls' ? b.allocationCalls : b.allocatedBytes;
+    return count != null && count > 0 && b.ok > 0 ? count / b.ok : null;
+  };
 }
 
 /** A per-request figure of the batches: each side's values, and the change from the epochs' log ratios with a plain 95% t interval. */
-function perRequestMetric(
+export function perRequestMetric(
   batches: readonly InstructionBatch[],
   perRequest: (b: InstructionBatch) => number | null,
   metric: string,
@@ -133,7 +169,7 @@ function perRequestMetric(
         .map(perRequest)
         .filter((v): v is number => v !== null),
     );
-  const xs = observations(batches, perRequest).map((o) => o.x);
+  const xs = epochObservations(batches, perRequest).map((o) => o.x);
   const base = { metric, unit, higherIsBetter: false, baseline: side('baseline'), candidate: side('candidate') };
   if (xs.length === 0) return { ...base, relativeChange: null, interval: null, confidence: null, method: 'no epoch with batches on both sides' };
   const m = mean(xs);

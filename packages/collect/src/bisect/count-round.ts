@@ -5,7 +5,7 @@
  * its sides. A point that does not start, or answers a request wrongly, is skipped, never counted;
  * the other point of the round goes on.
  */
-import type { BisectPoint, BisectSkip, InstructionDesign } from '@gwprof/results';
+import type { BisectMeasure, BisectPoint, BisectSkip, InstructionDesign } from '@gwprof/results';
 import { GatewayPair, SIDES, type Side } from '../epochs/gateway-pair.js';
 import type { NodeBinary } from '../processes/node-binaries.js';
 import type { TestBed } from '../services/test-bed.js';
@@ -18,6 +18,8 @@ import { sendSequential } from '../instructions/sequential-batch.js';
 export interface RoundContext extends CountingContext {
   bed: TestBed;
   design: InstructionDesign;
+  /** A memory bisection skips a point whose batch counted no allocations: it has no value to place. */
+  measure: BisectMeasure;
   node: NodeBinary;
   ports: Record<Side, number>;
   limits: { memoryLimitMB: number | null; cpuQuotaCores: number | null };
@@ -63,6 +65,11 @@ async function countPoint(ctx: RoundContext, pair: GatewayPair, side: Side, roun
   if (!batch) return;
   if (batch.ok < batch.requests || batch.instructionsPerOkRequest === null)
     return skip(ctx, point, failedRequests('counted batch', batch.requests - batch.ok, batch.requests, batch.failureSamples));
+  if (ctx.measure === 'memory' && !batch.allocationCalls && !batch.allocatedBytes)
+    return skip(ctx, point, {
+      stage: 'count',
+      reason: "no allocations counted: no call into a known allocator's entry points (a binary without their symbols?) and no V8 heap reading",
+    });
   point.counts.push({
     startedAt: batch.startedAt,
     pid: gateway.process!.serverPid,
@@ -71,6 +78,7 @@ async function countPoint(ctx: RoundContext, pair: GatewayPair, side: Side, roun
     instructions: batch.instructions,
     instructionsPerOkRequest: batch.instructionsPerOkRequest,
     allocationCalls: batch.allocationCalls ?? null,
+    allocatedBytes: batch.allocatedBytes ?? null,
     warmupSec: Math.round(warmup.seconds * 10) / 10,
   });
 }

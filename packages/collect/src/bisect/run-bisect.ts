@@ -94,6 +94,7 @@ export async function runBisect(options: BisectOptions): Promise<BisectOutcome> 
         options,
         bed,
         design: bisect.config.instructions,
+        measure: bisect.config.measure ?? 'instructions',
         node: resolveNode(undefined),
         ports: { baseline: options.gatewayPort, candidate: options.candidatePort },
         limits: { memoryLimitMB: session.resources.memoryLimitMB, cpuQuotaCores: session.resources.cpuQuota?.cores ?? null },

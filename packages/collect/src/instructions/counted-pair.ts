@@ -127,12 +127,15 @@ export async function countBatch(
     forcedGcMs = Math.round((performance.now() - t0) * 10) / 10;
   }
   const indices = Array.from({ length: requests }, (_, i) => i);
+  // Read outside the counted span, so the preload's own work is not in the instructions.
+  const allocatedBefore = (await gateway.profiler?.allocatedBytes?.()) ?? null;
   await startCounting(pid);
   const sent = await sendSequential(gateway.step.url, ctx.scenarios[name], indices, timeout, ctx.options.signal);
   const dump = await stopCounting(pid, outBase, `${name}-e${epoch || 'profile'}-b${batch}`);
   if (ctx.options.signal.aborted) return null;
+  const allocatedBytes = allocatedBefore === null ? null : (await gateway.profiler!.allocatedBytes!()) - allocatedBefore;
   // A Node gateway's heap is V8's: its allocator calls are not its allocations.
-  const allocationCalls = gateway.profiler?.collectGarbage ? null : await allocationCallsOfFile(dump.file);
+  const allocations = gateway.profiler?.collectGarbage ? null : await allocationCallsOfFile(dump.file);
   ctx.options.onProgress(
     `${label ?? `${epoch ? `epoch ${epoch} batch ${batch}` : 'where the instructions went:'} ${name}`}: ${(dump.total / Math.max(1, sent.ok) / 1e6).toFixed(3)} M instructions/req (${sent.ok}/${sent.requests} ok, ${sent.seconds.toFixed(1)} s)`,
     true,
@@ -151,6 +154,8 @@ export async function countBatch(
     seconds: Math.round(sent.seconds * 100) / 100,
     forcedGcMs,
     dumpFile: path.relative(ctx.session.runDir, dump.file),
-    allocationCalls,
+    allocationCalls: allocations?.calls ?? null,
+    ...(allocations ? { allocationCallers: allocations.byCaller } : {}),
+    allocatedBytes,
   };
 }

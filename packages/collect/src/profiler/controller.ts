@@ -117,6 +117,12 @@ export class ProfilerClient implements GatewayProfiler {
     return this.request({ op: 'gc' }, 120_000);
   }
 
+  /** Bytes allocated on V8's heap since the first call (which returns 0): the difference of two calls is what was allocated between them. */
+  async allocatedBytes(): Promise<number> {
+    const { bytes } = await this.request({ op: 'allocated' }, 10_000);
+    return bytes;
+  }
+
   /**
    * Has the gateway write a heap snapshot to `file` (it blocks its event loop meanwhile): its size
    * in bytes, and its RSS and heap just before and after.

@@ -31,6 +31,8 @@ export interface GatewayProfiler {
   stopHeapSampling?(heapprofile: string): Promise<{ heapSamples: number }>;
   /** A full GC (two, as `global.gc()` makes them), then the heap used after it; only the preload's profiler can. */
   collectGarbage?(): Promise<{ heapUsedBytes: number }>;
+  /** Bytes allocated on V8's heap since the first call; only the preload's profiler can. */
+  allocatedBytes?(): Promise<number>;
   /** A process of its own that samples the gateway (perf) while it runs: metered with the harness. */
   samplerPid?(): number | null;
   close(): void;

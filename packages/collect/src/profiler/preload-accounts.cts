@@ -5,6 +5,7 @@
  */
 import fs = require('node:fs');
 import perfHooks = require('node:perf_hooks');
+import v8 = require('node:v8');
 import type { ProcessStats, WindowAccountReply } from './protocol.js';
 
 /**
@@ -129,5 +130,27 @@ export function anonymousRss(): number | null {
     return line ? Number(line[1]) * 1024 : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Bytes allocated on V8's heap since the first reading: the used heap's growth plus what every GC
+ * in between freed (v8.GCProfiler's heap statistics before and after each). V8 keeps no running
+ * total of what it allocated; this one is exact up to the GCs' own bookkeeping.
+ */
+export class AllocatedBytes {
+  private profiler: v8.GCProfiler | null = null;
+  private freed = 0;
+  private base: number | null = null;
+
+  bytes(): number {
+    if (this.profiler) {
+      for (const gc of this.profiler.stop()?.statistics ?? []) this.freed += gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize;
+    }
+    this.profiler = new v8.GCProfiler();
+    this.profiler.start();
+    const total = this.freed + v8.getHeapStatistics().used_heap_size;
+    this.base ??= total;
+    return total - this.base;
   }
 }

@@ -26,6 +26,7 @@ if (directory && workerThreads.isMainThread) {
   let session: inspector.Session | null = null;
   let samplingHeap = false;
   const window = new accounts.WindowAccount();
+  const allocated = new accounts.AllocatedBytes();
   let account: accounts.ProcessAccount | null = null;
 
   const post = <T,>(method: string, params?: object): Promise<T> =>
@@ -66,6 +67,8 @@ if (directory && workerThreads.isMainThread) {
           v8MallocedBytes: heap.malloced_memory,
         };
       }
+      case 'allocated':
+        return { bytes: allocated.bytes() };
       case 'snapshot': {
         if (!command.file) throw new Error('snapshot needs a file');
         const before = process.memoryUsage();

@@ -13,6 +13,8 @@ export type ProfilerCommand =
   | { op: 'stop'; file: string; heapFile?: string }
   | { op: 'stats' }
   | { op: 'gc' }
+  /** Bytes allocated on V8's heap since the first such command (0 then). */
+  | { op: 'allocated' }
   | { op: 'snapshot'; file: string }
   /** TurboFan's inlining on or off, every optimised function dropped so that it holds at once. */
   | { op: 'inlining'; enabled: boolean }
@@ -58,6 +60,7 @@ export interface ProfilerReplies {
   stop: WindowAccountReply & { samples: number; heapSamples: number | null };
   stats: ProcessStats;
   gc: MemoryAfterGc & NativeMemoryDetail;
+  allocated: { bytes: number };
   snapshot: { file: string; bytes: number; memoryAround: { before: RssAndHeap; after: RssAndHeap } };
   inlining: { ms: number };
   heapStart: { started: true };

@@ -4,7 +4,7 @@ import { escapeHtml } from '../escape.js';
 import { htmlPage, htmlTable } from '../html-page.js';
 import { lineChart } from '../svg-chart.js';
 import { instructionBucketLine } from '../compare/instruction-moves.js';
-import { POINT_HEADERS, bisectStatement, confirmationLine, noiseLine, pointRows, stepTitle, undecidedLines } from './bisect-rows.js';
+import { bisectUnit, pointHeaders, bisectStatement, confirmationLine, noiseLine, pointRows, stepTitle, undecidedLines } from './bisect-rows.js';
 
 export function renderBisectHtml(bisect: PublishedBisect): string {
   const { analysis } = bisect;
@@ -16,7 +16,7 @@ export function renderBisectHtml(bisect: PublishedBisect): string {
     })
     .join('');
   const table = htmlTable(
-    POINT_HEADERS.map((header, i) => ({ header, numeric: i === 0 || (i >= 2 && i <= 4) })),
+    pointHeaders(bisect).map((header, i) => ({ header, numeric: i === 0 || (i >= 2 && i <= 4) })),
     pointRows(bisect).map((row) => ({ cells: row.map((cell) => escapeHtml(cell)), ...(row[5]!.startsWith('skipped') ? { className: 'failed' } : {}) })),
   );
   const undecided = undecidedLines(bisect);
@@ -42,11 +42,14 @@ function curve(bisect: PublishedBisect): string {
   const short = (label: string) => label.split(' ')[0]!.slice(0, 10);
   return lineChart({
     id: 'bisect-curve',
-    title: `Instructions per request above the lowest point counted (${(lowest / 1e6).toFixed(3)} M)`,
+    title:
+      bisect.config.measure === 'memory'
+        ? `${bisectUnit(bisect)} above the lowest point counted (${lowest.toFixed(1)})`
+        : `Instructions per request above the lowest point counted (${(lowest / 1e6).toFixed(3)} M)`,
     xLabels: counted.map((p) => short(p.label)),
     xTitle: 'points counted, oldest first',
     yTitle: '% above the lowest',
-    series: [{ name: 'instructions/req', color: '#1f5fa8', values: values.map((v) => (v / lowest - 1) * 100) }],
+    series: [{ name: bisectUnit(bisect), color: '#1f5fa8', values: values.map((v) => (v / lowest - 1) * 100) }],
     markers: bisect.analysis.steps.map((s) => ({ index: counted.findIndex((p) => p.index === s.bad), label: 'step' })),
     formatValue: (v) => `${Number(v.toPrecision(3))}%`,
     width: Math.max(640, counted.length * 56),

@@ -4,7 +4,17 @@ import { escapeMarkdown, markdownCode } from '../escape.js';
 import { formatMarkdownTable } from '../text-table.js';
 import { fencedBlock } from '../markdown-blocks.js';
 import { INSTRUCTION_FUNCTION_HEADERS, instructionBucketLine, instructionFunctionCells, instructionFunctionMoves } from '../compare/instruction-moves.js';
-import { POINT_HEADERS, bisectStatement, confirmationLine, noiseLine, pointRows, stepTitle, undecidedLines } from './bisect-rows.js';
+import {
+  allocationCallersLine,
+  largestStepLine,
+  pointHeaders,
+  bisectStatement,
+  confirmationLine,
+  noiseLine,
+  pointRows,
+  stepTitle,
+  undecidedLines,
+} from './bisect-rows.js';
 
 export function renderBisectMarkdown(bisect: PublishedBisect): string {
   const { analysis, config } = bisect;
@@ -12,14 +22,18 @@ export function renderBisectMarkdown(bisect: PublishedBisect): string {
   const parts = [
     `## gwprof bisect: ${escapeMarkdown(analysis.verdict)}`,
     '',
-    `${escapeMarkdown(subject)}, instructions per validated request ${analysis.totalChange !== null ? `${(analysis.totalChange * 100).toFixed(2)}%` : '–'} from end to end.`,
+    `${escapeMarkdown(subject)}, ${config.measure === 'memory' ? 'allocations' : 'instructions'} per validated request ${analysis.totalChange !== null ? `${(analysis.totalChange * 100).toFixed(2)}%` : '–'} from end to end.`,
     ...analysis.reasons.map((r) => `- ${escapeMarkdown(r)}`),
     '',
   ];
+  const largest = largestStepLine(bisect);
+  if (largest) parts.push(`**${escapeMarkdown(largest)}**`, '');
   for (const step of analysis.steps) {
     parts.push(`### ${escapeMarkdown(stepTitle(bisect, step))}`, '');
     const confirmation = confirmationLine(bisect, step);
     if (confirmation) parts.push(escapeMarkdown(confirmation), '');
+    const callers = allocationCallersLine(bisect, step);
+    if (callers) parts.push(escapeMarkdown(callers), '');
     const moves = bisect.confirmations.find((c) => c.good === step.good && c.bad === step.bad)?.moves;
     if (moves) {
       parts.push(escapeMarkdown(instructionBucketLine(moves)), '');
@@ -43,7 +57,7 @@ export function renderBisectMarkdown(bisect: PublishedBisect): string {
     '### Points counted',
     '',
     formatMarkdownTable(
-      POINT_HEADERS.map((header, i) => ({ header, align: i === 0 || (i >= 2 && i <= 4) ? ('right' as const) : ('left' as const) })),
+      pointHeaders(bisect).map((header, i) => ({ header, align: i === 0 || (i >= 2 && i <= 4) ? ('right' as const) : ('left' as const) })),
       pointRows(bisect).map((row) => row.map((cell) => escapeMarkdown(cell))),
     ),
     '',

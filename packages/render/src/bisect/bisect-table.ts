@@ -2,12 +2,12 @@
 import type { PublishedBisect } from '@gwprof/results';
 import { formatTextTable } from '../text-table.js';
 import { instructionBucketLine } from '../compare/instruction-moves.js';
-import { POINT_HEADERS, confirmationLine, noiseLine, pointRows, stepTitle, undecidedLines } from './bisect-rows.js';
+import { allocationCallersLine, largestStepLine, pointHeaders, confirmationLine, noiseLine, pointRows, stepTitle, undecidedLines } from './bisect-rows.js';
 
 export function renderBisectTable(bisect: PublishedBisect): string {
   const { analysis } = bisect;
   const table = formatTextTable(
-    POINT_HEADERS.map((header, i) => ({ header, align: i === 2 || i === 3 || i === 4 ? ('right' as const) : ('left' as const) })),
+    pointHeaders(bisect).map((header, i) => ({ header, align: i === 2 || i === 3 || i === 4 ? ('right' as const) : ('left' as const) })),
     pointRows(bisect).map((row) => [...row.slice(0, 5), row[5]!.slice(0, 90)]),
   );
   const steps = analysis.steps.flatMap((step) => {
@@ -17,6 +17,7 @@ export function renderBisectTable(bisect: PublishedBisect): string {
       `  ${stepTitle(bisect, step)}`,
       ...(confirmation ? [`    ${confirmation}`] : []),
       ...(moves ? [`    ${instructionBucketLine(moves)}`] : []),
+      ...optional(allocationCallersLine(bisect, step)).map((line) => `    ${line}`),
       `    reproduce: ${step.reproduce}`,
     ];
   });
@@ -28,7 +29,12 @@ export function renderBisectTable(bisect: PublishedBisect): string {
     '',
     table,
     ...(steps.length > 0 ? ['', 'Steps:', ...steps] : []),
+    ...optional(largestStepLine(bisect)).map((line) => `\n${line}`),
     ...(undecided.length > 0 ? ['', 'Not named as steps:', ...undecided.map((line) => `  ${line}`)] : []),
     ...(noise ? ['', noise] : []),
   ].join('\n');
+}
+
+function optional(line: string | null): string[] {
+  return line === null ? [] : [line];
 }

@@ -91,4 +91,39 @@ describe('a bisection rendered', () => {
     expect(html.match(/<circle /g)).toHaveLength(4);
     expect(findExternalResourceLoads(html)).toEqual([]);
   });
+
+  it('shows a memory bisection in allocations per request, with its largest step, its allocation confirmation and the callers that moved', () => {
+    const record = bisectRecord([[783_000, 783_000, 783_000], 783_000, [783_000, 783_000, 783_000]]);
+    record.config.measure = 'memory';
+    const allocations = [866, 866, 892];
+    for (const p of record.points) for (const c of p.counts) c.allocationCalls = allocations[p.index]! * c.ok;
+    record.confirmations = [
+      {
+        good: 1,
+        bad: 2,
+        runDir: 'confirm-1-2',
+        verdict: 'no change',
+        relativeChange: 0.001,
+        interval: null,
+        exitCode: 1,
+        moves: null,
+        allocations: {
+          verdict: 'regression',
+          relativeChange: 0.03,
+          interval: { low: 0.029, high: 0.031 },
+          functions: [{ functionName: 'engine::plan', baselinePerOkRequest: 10, candidatePerOkRequest: 36, deltaPerOkRequest: 26 }],
+        },
+      },
+    ];
+    const bisect: PublishedBisect = { ...record, analysis: analyzeBisection(record) };
+    const text = renderBisectTable(bisect);
+    expect(text).toMatch(/#\s+point\s+allocations\/req/);
+    expect(text).toMatch(/0\.1\.2\s+892\.0\s+\+3\.00%/);
+    expect(text).toMatch(/Confirmed by a full comparison's allocation verdict: regression, \+3\.00% \[\+2\.90%, \+3\.10%\] \(instructions: no change/);
+    expect(text).toMatch(/Allocator calls per request moved most in: engine::plan \+26\.00\./);
+    expect(text).toMatch(/Largest step: 0\.1\.1 → 0\.1\.2: \+3\.00% \[.*\] allocations\/req \(regression\)\./);
+    expect(renderBisectMarkdown(bisect)).toMatch(
+      /Allocations per validated request \(calls into the gateway's allocator that obtain memory\), counted under callgrind/,
+    );
+  });
 });

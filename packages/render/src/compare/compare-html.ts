@@ -1,4 +1,5 @@
 import { loadLevel, type CompareLevel, type MoveNoise, type PublishedCompare } from '@gwprof/results';
+import { ALLOCATION_CALLER_HEADERS, allocationCallerCells, allocationVerdictLine } from './allocation-verdict.js';
 import { escapeHtml } from '../escape.js';
 import { NONE, fixed, integer, ms, signedPercent } from '../format.js';
 import {
@@ -280,6 +281,23 @@ function setupSection(compare: PublishedCompare): string {
 }
 
 /** The report page of a comparison: per level the decision, metrics, what moved, and the windows. */
+/** The allocation verdict of a comparison by instructions, and the functions whose allocator calls moved. */
+function allocationVerdictHtml(compare: PublishedCompare): string {
+  const v = compare.analysis.allocationVerdict;
+  if (!v) return '';
+  const rows = v.functions.map(
+    (f) =>
+      `<tr>${allocationCallerCells(f)
+        .map((c, i) => `<td${i < 3 ? ' class="num"' : ' class="mono"'}>${escapeHtml(c)}</td>`)
+        .join('')}</tr>`,
+  );
+  const table =
+    rows.length > 0
+      ? `<table><thead><tr>${ALLOCATION_CALLER_HEADERS.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`
+      : '';
+  return `<p id="allocation-verdict">${escapeHtml(allocationVerdictLine(v, compare.config.design?.threshold ?? null))}</p>${table}`;
+}
+
 export function renderCompareReportHtml(compare: PublishedCompare): string {
   const c = compare.config;
   const header = `<header id="compare-summary">
@@ -291,6 +309,7 @@ ${measureLines(compare)
   .map((line) => `<p class="measure">${escapeHtml(line)}</p>`)
   .join('\n')}
 ${compare.stopReason ? `<p>Stopped: ${escapeHtml(compare.stopReason)}</p>` : ''}
+${allocationVerdictHtml(compare)}
 </header>`;
   const levels = compare.analysis.levels
     .map(

@@ -34,6 +34,7 @@ import {
 } from './instruction-moves.js';
 import { reproduceCommand } from '../reproduce-command.js';
 import { type Column, formatMarkdownTable } from '../text-table.js';
+import { ALLOCATION_CALLER_HEADERS, ALLOCATION_CALLERS_HEADING, allocationCallerCells, allocationVerdictLine } from './allocation-verdict.js';
 import { failedWindows } from '@gwprof/analysis';
 
 function levelSection(level: CompareLevel, threshold: number | null, file: FileLink): string[] {
@@ -111,6 +112,18 @@ function allocationBlock(level: CompareLevel, file: FileLink): string[] {
   return out;
 }
 
+/** The allocation verdict of a comparison by instructions, and the functions whose allocator calls moved. */
+function allocationVerdictBlock(compare: PublishedCompare): string[] {
+  const v = compare.analysis.allocationVerdict;
+  if (!v) return [];
+  const out = [escapeMarkdown(allocationVerdictLine(v, compare.config.design?.threshold ?? null)), ''];
+  if (v.functions.length === 0) return out;
+  const columns: Column[] = ALLOCATION_CALLER_HEADERS.map((header, i) => ({ header, ...(i < 3 ? { align: 'right' as const } : {}) }));
+  const cells = v.functions.map((f) => allocationCallerCells(f).map((c, i) => (i === 3 ? markdownCode(c, true) : escapeMarkdown(c))));
+  out.push(`<details><summary>${escapeMarkdown(ALLOCATION_CALLERS_HEADING)}</summary>`, '', formatMarkdownTable(columns, cells), '', '</details>', '');
+  return out;
+}
+
 function setupLines(compare: PublishedCompare): string[] {
   const env = compare.environment;
   const c = compare.config;
@@ -178,6 +191,7 @@ export function renderCompareMarkdown(compare: PublishedCompare, options: { file
   if (compare.state !== 'complete') lines.push('', `Compare run state: **${escapeMarkdown(compare.state)}**`);
   lines.push('');
   for (const level of compare.analysis.levels) lines.push(...levelSection(level, compare.config.design?.threshold ?? null, file));
+  lines.push(...allocationVerdictBlock(compare));
   lines.push(
     isDeltasOnly(compare)
       ? 'Single runs per side: deltas only.'

@@ -12,6 +12,7 @@ import {
 import { NONE, ciRange, fixed, metricValue, signedPercent } from '../format.js';
 import { functionDisplayName, functionLocation } from '../function-names.js';
 import { upstreamUnseenWarning } from '../upstream-unseen.js';
+import { allocationBannerWord } from './allocation-verdict.js';
 import { upstreamUnseenBySide } from '@gwprof/analysis';
 
 const METRIC_LABELS: Record<string, string> = {
@@ -19,6 +20,7 @@ const METRIC_LABELS: Record<string, string> = {
   cpuMsPerOkRequest: 'gateway CPU per ok request',
   instructionsPerOkRequest: 'gateway instructions per ok request',
   allocationsPerOkRequest: 'gateway allocations per ok request (calls into its allocator)',
+  allocatedBytesPerOkRequest: "gateway bytes allocated per ok request (V8's heap)",
   p50: 'p50 latency',
   p99: 'p99 latency',
   rssMaxMB: 'peak RSS',
@@ -247,12 +249,15 @@ export function overallVerdictText(compare: PublishedCompare): string {
     error: 'NO VERDICT (THE COMPARISON FAILED)',
     'deltas only': 'DELTAS ONLY',
   };
-  return words[compare.analysis.verdict] ?? String(compare.analysis.verdict).toUpperCase();
+  const instructions = words[compare.analysis.verdict] ?? String(compare.analysis.verdict).toUpperCase();
+  const allocations = allocationBannerWord(compare.analysis.allocationVerdict);
+  return allocations ? `${instructions}; ${allocations}` : instructions;
 }
 
 /** Good, bad or neutral for the overall verdict banner. */
 export function verdictTone(compare: PublishedCompare): 'ok' | 'bad' | 'warn' {
   const v = compare.analysis.verdict;
+  if (compare.analysis.allocationVerdict?.decision.outcome === 'regression' && v !== 'inconclusive') return 'bad';
   if (v === 'no change' || v === 'improvement') return 'ok';
   if (v === 'regression' || v === 'invalid' || v === 'error') return 'bad';
   return 'warn';

@@ -27,6 +27,7 @@ import {
   instructionMovesNote,
 } from './instruction-moves.js';
 import { type Column, formatTextTable } from '../text-table.js';
+import { ALLOCATION_CALLER_HEADERS, ALLOCATION_CALLERS_HEADING, allocationCallerCells, allocationVerdictLine } from './allocation-verdict.js';
 import { failedWindows } from '@gwprof/analysis';
 
 const columns = (headers: string[], numericFrom: number): Column[] =>
@@ -83,6 +84,7 @@ export function renderCompareTable(compare: PublishedCompare, opts: TerminalOpti
       lines.push(`  ${escapeTerminal(instructionMovesNote(m))}`);
     }
   }
+  lines.push(...allocationLines(compare));
   const failed = failedWindows(compare.windows);
   if (failed.length > 0) {
     lines.push('', p.red(`${failed.length} window(s) failed validation:`));
@@ -100,4 +102,21 @@ export function renderCompareTable(compare: PublishedCompare, opts: TerminalOpti
   if (compare.stopReason) lines.push(`Stopped: ${escapeTerminal(compare.stopReason)}`);
   if (compare.state !== 'complete') lines.push(p.yellow(`Compare run ${compare.state}`));
   return lines.join('\n');
+}
+
+/** The allocation verdict of a comparison by instructions, and the functions whose allocator calls moved. */
+function allocationLines(compare: PublishedCompare): string[] {
+  const v = compare.analysis.allocationVerdict;
+  if (!v) return [];
+  const lines = ['', escapeTerminal(allocationVerdictLine(v, compare.config.design?.threshold ?? null))];
+  if (v.functions.length > 0)
+    lines.push(
+      `  ${ALLOCATION_CALLERS_HEADING}:`,
+      formatTextTable(
+        columns(ALLOCATION_CALLER_HEADERS, 0).map((c, i) => (i < 3 ? c : { header: c.header })),
+        v.functions.slice(0, 8).map((f) => allocationCallerCells(f).map(escapeTerminal)),
+        '    ',
+      ),
+    );
+  return lines;
 }
