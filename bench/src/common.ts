@@ -1,6 +1,7 @@
 /** What the benchmarks share: where the repository is, and the sweep's closed-loop load for a while. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,6 +95,37 @@ export function runTimed(
       resolve({ code, stdout, stderr, cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN });
     });
   });
+}
+
+/** A server of the benchmark's own, pinned to the machine's last core (the load runs on core 0), its output discarded. */
+export function startPinnedServer(script: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+  const cores = os.availableParallelism();
+  const pinned = cores >= 2 ? ['-c', String(cores - 1), process.execPath, ...script] : null;
+  return spawn(pinned ? 'taskset' : process.execPath, pinned ?? script, { env: { ...process.env, ...env }, stdio: 'ignore' });
+}
+
+/** Waits until something listens on the loopback port, for at most 10 s. */
+export async function waitForPort(port: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await sleep(50);
+  }
+  throw new Error(`nothing listens on port ${port}`);
+}
+
+/** One run of a load engine script (bench/dist/loadgen-engine.js or another build of it) on core 0: the summary it prints. */
+export async function engineSummary<T>(script: string, args: string[]): Promise<T> {
+  const run = await runTimed(process.execPath, [script, ...args], { cpus: '0' });
+  const line = run.stdout.split('\n').find((l) => l.startsWith('{'));
+  if (run.code !== 0 || !line) throw new Error(`the engine failed (${run.code}): ${run.stdout}${run.stderr}`);
+  return JSON.parse(line) as T;
 }
 
 /** What bench/wrk/graphql.lua prints when wrk is done. */

@@ -18,7 +18,8 @@
 // can fill the harness's core first, and the two tools would then compare their own costs instead.
 //
 //   node bench/dist/fidelity.js [--levels 10,100,300] [--pairs 5] [--duration 20] [--level-warmup 10] [--gateway mesh] [--gateway-cpu-quota 0.5]
-//                               [--scenario varied|seed-000] [--out bench/results/fidelity/fidelity.json]
+//                               [--scenario varied|seed-000] [--base-port 4000] [--out bench/results/fidelity/fidelity.json]
+// --base-port N: the gateway on N and the four subgraphs on N+1 to N+4 (default: gwprof's own ports), beside another bed.
 // Needs wrk (Debian: apt-get install wrk).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -26,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { benchArgs } from './args.js';
 import { median } from '@gwprof/analysis';
-import { DEFAULTS, SCENARIOS, attachSubgraphs, bringUp, cpuSeconds, loadScenario, requestBodies, settleGateway } from '@gwprof/collect';
+import { DEFAULTS, SCENARIOS, SUBGRAPH_NAMES, attachSubgraphs, bringUp, cpuSeconds, loadScenario, requestBodies, settleGateway } from '@gwprof/collect';
 import { closedLoopFor, fixed, wrkRun, type ToolRun } from './common.js';
 
 const { values } = benchArgs({
@@ -39,6 +40,7 @@ const { values } = benchArgs({
     'gateway-cpu-quota': { type: 'string', default: '' },
     scenario: { type: 'string', default: 'varied' },
     timeout: { type: 'string', default: '10' },
+    'base-port': { type: 'string', default: '' },
     out: { type: 'string' },
   },
 });
@@ -54,6 +56,10 @@ const levels = values.levels.split(',').map(Number);
 const pairs = Number(values.pairs);
 const baseDuration = Number(values.duration);
 const timeoutSec = Number(values.timeout);
+const basePort = values['base-port'] ? Number(values['base-port']) : null;
+const gatewayPort = basePort ?? DEFAULTS.gatewayPort;
+const subgraphPorts: typeof DEFAULTS.subgraphPorts =
+  basePort === null ? DEFAULTS.subgraphPorts : (Object.fromEntries(SUBGRAPH_NAMES.map((name, i) => [name, basePort + 1 + i])) as typeof DEFAULTS.subgraphPorts);
 const scenario = loadScenario(preset.files);
 const work = mkdtempSync(path.join(os.tmpdir(), 'gwprof-fidelity-'));
 const bodiesFile = path.join(work, 'bodies.jsonl');
@@ -110,8 +116,8 @@ const bed = await bringUp({
   gateway: values.gateway,
   gatewayEnv: {},
   subgraphDelayMs: 0,
-  subgraphPorts: DEFAULTS.subgraphPorts,
-  gatewayPort: DEFAULTS.gatewayPort,
+  subgraphPorts,
+  gatewayPort,
   ...(preset.gatewayCpus ? { gatewayCpus: preset.gatewayCpus } : {}),
   ...(values['gateway-cpu-quota'] ? { gatewayCpuQuota: Number(values['gateway-cpu-quota']) } : {}),
   outDir: work,
@@ -124,7 +130,7 @@ const others = execFileSync('taskset', ['-p', '-c', String(process.pid)], { enco
   .trim();
 // What the gateway did for a run's successful responses: subgraph requests (fan-out; Mesh merges
 // concurrent subgraph calls, so fan-out falls when requests arrive together) and its CPU time.
-const subgraphs = await attachSubgraphs(DEFAULTS.subgraphPorts);
+const subgraphs = await attachSubgraphs(subgraphPorts);
 const subgraphRequests = async (): Promise<number> => Object.values(await subgraphs.requestCounts!()).reduce((a, b) => a + b, 0);
 const gatewayCpuMs = (): number => cpuSeconds([bed.gateway.pid]) * 1000;
 async function withGatewayWork(run: () => Promise<ToolRun>): Promise<MeasuredRun> {

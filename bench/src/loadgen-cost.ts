@@ -18,15 +18,14 @@
 // gateway's pace, where each response wakes the load generator on its own).
 //
 //   node bench/dist/loadgen-cost.js [--streams stub,varied] [--pairs 5] [--seconds 15] [--connections 10] [--service-ms 0.2] [--engine-script bench/dist/loadgen-engine.js] [--out bench/results/loadgen-cost/loadgen-vs-wrk.json]
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { median } from '@gwprof/analysis';
 import { requestBodies } from '@gwprof/collect';
 import { benchArgs } from './args.js';
-import { fixed, repoRoot, runTimed, sleep } from './common.js';
+import { engineSummary, fixed, repoRoot, runTimed, startPinnedServer, waitForPort } from './common.js';
 import { streamScenario } from './loadgen-streams.js';
 
 const { values } = benchArgs({
@@ -81,26 +80,7 @@ function startServer(stream: string) {
     stream === 'stub'
       ? [path.join(repoRoot, 'fixtures/stub-gateway.mjs')]
       : [path.join(repoRoot, 'bench/dist/golden-server.js'), '--stream', stream, '--port', values.port, '--service-ms', values['service-ms']];
-  const pinned = cores >= 2 ? ['-c', serverCpus, process.execPath, ...script] : null;
-  return spawn(pinned ? 'taskset' : process.execPath, pinned ?? script, {
-    env: { ...process.env, PORT: values.port, STUB_SERVICE_MS: values['service-ms'] },
-    stdio: 'ignore',
-  });
-}
-
-async function waitForPort(port: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await sleep(50);
-  }
-  throw new Error(`nothing listens on port ${port}`);
+  return startPinnedServer(script, { PORT: values.port, STUB_SERVICE_MS: values['service-ms'] });
 }
 
 async function wrkRun(bodiesFile: string, runSeconds: number): Promise<Run> {
@@ -125,12 +105,9 @@ async function wrkRun(bodiesFile: string, runSeconds: number): Promise<Run> {
 }
 
 async function engineRun(stream: string, tool: 'closed' | 'open', rate: number, runSeconds: number): Promise<Run> {
-  const args = [path.resolve(repoRoot, values['engine-script']), '--url', url, '--stream', stream, '--engine', tool];
+  const args = ['--url', url, '--stream', stream, '--engine', tool];
   args.push('--connections', String(connections), '--rate', String(rate), '--warmup', values.warmup, '--seconds', String(runSeconds));
-  const run = await runTimed(process.execPath, args, { cpus: loadCpus });
-  const line = run.stdout.split('\n').find((l) => l.startsWith('{'));
-  if (run.code !== 0 || !line) throw new Error(`the engine failed (${run.code}): ${run.stdout}${run.stderr}`);
-  const r = JSON.parse(line) as Omit<Run, 'tool' | 'cpuUsPerRequest'> & { failureSamples: unknown[] };
+  const r = await engineSummary<Omit<Run, 'tool' | 'cpuUsPerRequest'> & { failureSamples: unknown[] }>(path.resolve(repoRoot, values['engine-script']), args);
   if (r.failed > 0) log(`  ${tool}: ${r.failed} failed: ${JSON.stringify(r.failureSamples)}`);
   return {
     tool,

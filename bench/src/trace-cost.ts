@@ -6,13 +6,10 @@
 // side, with the traced/plain ratio per pair.
 //
 //   node bench/dist/trace-cost.js [--pairs 5] [--seconds 10] [--engine closed|open] [--port 4890]
-import { spawn } from 'node:child_process';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { median } from '@gwprof/analysis';
 import { benchArgs } from './args.js';
-import { repoRoot, runTimed, sleep } from './common.js';
+import { engineSummary, repoRoot, startPinnedServer, waitForPort } from './common.js';
 
 const { values } = benchArgs({
   options: {
@@ -22,7 +19,6 @@ const { values } = benchArgs({
     port: { type: 'string', default: '4890' },
   },
 });
-const cores = os.availableParallelism();
 const url = `http://127.0.0.1:${values.port}/graphql`;
 
 interface EngineRun {
@@ -33,35 +29,17 @@ interface EngineRun {
   failed: number;
 }
 
-async function waitForPort(port: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await sleep(50);
-  }
-  throw new Error(`nothing listens on port ${port}`);
-}
-
 async function engineRun(traced: boolean): Promise<EngineRun> {
-  const args = [path.join(repoRoot, 'bench/dist/loadgen-engine.js'), '--url', url, '--stream', 'varied', '--engine', values.engine];
+  const args = ['--url', url, '--stream', 'varied', '--engine', values.engine];
   args.push('--rate', '3000', '--warmup', '3', '--seconds', values.seconds, ...(traced ? ['--trace'] : []));
-  const run = await runTimed(process.execPath, args, { cpus: '0' });
-  const line = run.stdout.split('\n').find((l) => l.startsWith('{'));
-  if (run.code !== 0 || !line) throw new Error(`the engine failed (${run.code}): ${run.stdout}${run.stderr}`);
-  const r = JSON.parse(line) as { requests: number; rps: number; failed: number; cpuUserUs: number; cpuSystemUs: number };
+  const r = await engineSummary<{ requests: number; rps: number; failed: number; cpuUserUs: number; cpuSystemUs: number }>(
+    path.join(repoRoot, 'bench/dist/loadgen-engine.js'),
+    args,
+  );
   return { traced, requests: r.requests, rps: r.rps, failed: r.failed, cpuUsPerRequest: (r.cpuUserUs + r.cpuSystemUs) / r.requests };
 }
 
-const serverArgs = [path.join(repoRoot, 'bench/dist/golden-server.js'), '--stream', 'varied', '--port', values.port, '--service-ms', '0.2'];
-const server = spawn(cores >= 2 ? 'taskset' : process.execPath, cores >= 2 ? ['-c', String(cores - 1), process.execPath, ...serverArgs] : serverArgs, {
-  stdio: 'ignore',
-});
+const server = startPinnedServer([path.join(repoRoot, 'bench/dist/golden-server.js'), '--stream', 'varied', '--port', values.port, '--service-ms', '0.2']);
 try {
   await waitForPort(Number(values.port));
   const ratios: number[] = [];

@@ -10,7 +10,7 @@ import { stepGatewayOf, type RunningGateway } from './services/gateway-process.j
 import os from 'node:os';
 import path from 'node:path';
 import { InspectorProfiler, isNodeProcess } from './profiler/inspector-profiler.js';
-import { PerfProfiler, perfVersion } from './profiler/perf-profiler.js';
+import { perfProfilerOf } from './profiler/perf-profiler.js';
 import type { GatewayProfiler } from './profiler/gateway-profiler.js';
 import type { ExternalProfiler } from './profiler/external.js';
 import { attachSubgraphs, type RunningSubgraphs } from './services/subgraphs.js';
@@ -87,16 +87,17 @@ export async function attachGatewayUnderTest(options: {
   let profilerUnavailable: string | null = null;
   if (options.profile) {
     if (options.pid === null) profilerUnavailable = 'a gateway measured by URL is profiled only with --gateway-pid naming its local process';
-    else if (!isNodeProcess(options.pid)) {
-      // A native process: perf samples it, its stacks unwound by DWARF (no frame pointers needed).
-      if (perfVersion()) profiler = new PerfProfiler(options.pid, 'dwarf', path.join(os.tmpdir(), `gwprof-perf-${options.pid}-${process.pid}.data`));
-      else profilerUnavailable = 'a native gateway is profiled with Linux perf, which is not on the PATH (Debian: apt-get install linux-perf)';
-    } else {
+    else if (isNodeProcess(options.pid)) {
       try {
         profiler = await InspectorProfiler.attach(options.pid);
       } catch (error) {
         profilerUnavailable = (error as Error).message;
       }
+    } else {
+      // A native process: perf samples it, its stacks unwound by DWARF (no frame pointers needed).
+      const native = perfProfilerOf(options.pid, 'dwarf', path.join(os.tmpdir(), `gwprof-perf-${options.pid}-${process.pid}.data`));
+      profiler = native.profiler;
+      profilerUnavailable = native.unavailable;
     }
   }
   const build = options.pid === null ? null : await processBuild(options.pid, options.spec);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SoakCalm, SoakInterval } from '@gwprof/results';
 import { DEFAULT_LEAK_DESIGN, judgeSoak, leakingClasses, snapshotDue } from './leak.js';
 import { mulberry32 } from '../random.js';
+import { soakIntervals } from '../testing/soak-intervals.js';
 
 const RATE = 100;
 const INTERVAL = 60;
@@ -18,8 +19,7 @@ interface SoakShape {
 /** Intervals of a soak at RATE req/s whose heap after GC is `heapAt(seconds)`, with a little noise. */
 function soak(count: number, heapAt: (sec: number) => number, options: SoakShape = {}): SoakInterval[] {
   const random = mulberry32(5);
-  return Array.from({ length: count }, (_, index) => {
-    const endSec = (index + 1) * INTERVAL;
+  return soakIntervals(count, { rate: RATE, seconds: INTERVAL }, (endSec) => {
     const jitter = (size = options.noise ?? 50_000) => (random() - 0.5) * 2 * size;
     const heapTotalBytes = heapAt(endSec) + 20e6;
     const native = (options.native ?? (() => 60e6))(endSec - INTERVAL / 2);
@@ -42,21 +42,7 @@ function soak(count: number, heapAt: (sec: number) => number, options: SoakShape
       activeResources: 10,
       eventLoopDelayP99Ms: 20,
     };
-    return {
-      index,
-      startSec: endSec - INTERVAL,
-      endSec,
-      loadSec: INTERVAL - 3,
-      requests: { sent: INTERVAL * RATE, ok: INTERVAL * RATE, failed: 0, dropped: 0 },
-      failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0, protocolErrors: 0 },
-      okRps: RATE,
-      latencyMs: null,
-      gateway: { mean: sample, max: sample },
-      gatewayCpuPercent: null,
-      gcShare: null,
-      calm,
-      harnessRssBytes: 100e6,
-    };
+    return { gateway: { mean: sample, max: sample }, gatewayCpuPercent: null, calm };
   });
 }
 

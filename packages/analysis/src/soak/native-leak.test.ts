@@ -3,6 +3,7 @@ import type { SoakInterval } from '@gwprof/results';
 import { DEFAULT_LEAK_DESIGN, intervalsAfterWarmup, judgeSoak, soakMemoryMeasure } from './leak.js';
 import { analyzeSoak } from './soak-analysis.js';
 import { mulberry32 } from '../random.js';
+import { soakIntervals } from '../testing/soak-intervals.js';
 
 const RATE = 200;
 const INTERVAL = 30;
@@ -14,24 +15,13 @@ const INTERVAL = 30;
  */
 function nativeSoak(count: number, anonAt: (sec: number) => number, noise = 200_000): SoakInterval[] {
   const random = mulberry32(11);
-  return Array.from({ length: count }, (_, index) => {
-    const endSec = (index + 1) * INTERVAL;
+  return soakIntervals(count, { rate: RATE, seconds: INTERVAL }, (endSec) => {
     const rssAnonBytes = anonAt(endSec) + (random() - 0.5) * 2 * noise;
     return {
-      index,
-      startSec: endSec - INTERVAL,
-      endSec,
-      loadSec: INTERVAL - 3,
-      requests: { sent: INTERVAL * RATE, ok: INTERVAL * RATE, failed: 0, dropped: 0 },
-      failureCounts: { non2xx: 0, badBody: 0, graphqlErrors: 0, mismatch: 0, timeouts: 0, socketErrors: 0, protocolErrors: 0 },
-      okRps: RATE,
-      latencyMs: null,
       gateway: null,
       gatewayCpuPercent: 40,
-      gcShare: null,
       calm: null,
       nativeCalm: { atSec: endSec, okRequestsSoFar: endSec * RATE, rssBytes: rssAnonBytes + 60e6 + random() * 20e6, rssAnonBytes },
-      harnessRssBytes: 100e6,
     };
   });
 }

@@ -6,12 +6,10 @@
  */
 import path from 'node:path';
 import { mulberry32 } from '@gwprof/analysis';
-import { GwprofError, compareLoadAt, sideBuildKey, type CompareConfig, type CompareResult, type RequestSourceRecord } from '@gwprof/results';
+import { GwprofError, compareLoadAt, sideBuildKey, type CompareResult } from '@gwprof/results';
 import { candidateRequests } from '../run/scenario-source.js';
 import { gatewayFromSpec } from '../gateways/index.js';
 import { resolveNode } from '../processes/node-binaries.js';
-import type { Session } from '../run/session.js';
-import { recordHeader } from '../run/record-header.js';
 import type { CompareOptions, ComparisonContext } from '../epochs/context.js';
 import { epochsUntilDecided, type EpochMeasure } from '../epochs/epoch-loop.js';
 import { GatewayPair, SIDES } from '../epochs/gateway-pair.js';
@@ -19,6 +17,7 @@ import { ensureValgrind } from '../instructions/callgrind.js';
 import { countedEpochs } from '../instructions/counted-epochs.js';
 import { openRun } from '../run/run-opening.js';
 import { timedEpochs } from './timed-epochs.js';
+import { newCompareRecord } from './compare-record.js';
 
 export type { CompareOptions } from '../epochs/context.js';
 
@@ -54,7 +53,7 @@ export async function runComparison(options: CompareOptions): Promise<Comparison
       profiler: options.profile || counting ? 'inspector' : 'none',
     }),
     newRecord: ({ checked: { nodes }, session, recorded, nativeSubgraphs }) =>
-      newCompare(
+      newCompareRecord(
         options,
         session,
         { ...recorded, candidateExpect: candidateGoldens, subgraphs: nativeSubgraphs ? 'native' : 'node' },
@@ -132,38 +131,4 @@ function seedOf(runId: string): number {
   let hash = 2166136261;
   for (const char of runId) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619);
   return hash >>> 0;
-}
-
-function newCompare(
-  options: CompareOptions,
-  session: Session,
-  recorded: RequestSourceRecord & Pick<CompareConfig, 'candidateExpect' | 'subgraphs'>,
-  nodes: CompareConfig['nodes'],
-): CompareResult {
-  const config: CompareConfig = {
-    baseline: options.baseline,
-    candidate: options.candidate,
-    baselineEnv: options.baselineEnv,
-    candidateEnv: options.candidateEnv,
-    load: options.load,
-    levels: options.levels,
-    ...recorded,
-    profile: options.profile,
-    heapSamplingBytes: options.profile ? options.heapSamplingBytes : null,
-    nodes,
-    design: options.design,
-  };
-  return {
-    ...recordHeader('compare', session.runId),
-    mode: 'windows',
-    config,
-    environment: session.environment,
-    runs: null,
-    epochs: [],
-    windows: [],
-    plan: null,
-    budgetFit: null,
-    stopReason: 'still running',
-    analysis: null,
-  };
 }

@@ -7,6 +7,8 @@ import { Client } from 'undici';
 import { hardCapMs } from './exchange.js';
 import { REQUEST_HEADERS } from './http1-request.js';
 import type { RunningSubgraphs } from '../services/subgraphs.js';
+import type { Scenario } from '../scenario/scenario.js';
+import { requestBodies } from './request-stream.js';
 
 export interface FanoutAlone {
   requests: number;
@@ -15,18 +17,14 @@ export interface FanoutAlone {
 }
 
 /**
- * `requests` of the bodies in turn, off the hot path: undici sends them, each awaited (a late one as
- * long as the load engine awaits it) before the next.
+ * The scenario's requests in turn (5 to 20 of them), off the hot path: undici sends them, each
+ * awaited (a late one as long as the load engine awaits it) before the next.
  */
-export async function measureFanoutAlone(
-  url: string,
-  bodies: readonly string[],
-  subgraphs: RunningSubgraphs,
-  requests: number,
-  timeoutMs: number,
-): Promise<FanoutAlone> {
+export async function measureFanoutAlone(url: string, scenario: Scenario, subgraphs: RunningSubgraphs, timeoutMs: number): Promise<FanoutAlone> {
   const counts = subgraphs.requestCounts;
   if (!counts) return { requests: 0, fanout: null };
+  const bodies = requestBodies(scenario);
+  const requests = Math.min(20, Math.max(5, scenario.requests.length));
   const target = new URL(url);
   const waitMs = hardCapMs(timeoutMs);
   const client = new Client(target.origin, { pipelining: 1, headersTimeout: waitMs, bodyTimeout: waitMs });

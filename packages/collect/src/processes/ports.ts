@@ -14,6 +14,16 @@ export function assertPortFree(port: number, usedFor: string): Promise<void> {
   });
 }
 
+/**
+ * Fails when two of the ports are one (`which` names them all in the message), then when one is in
+ * use; `ports` maps each port's intended user to the port.
+ */
+export async function assertPortsFree(which: string, ports: Record<string, number>): Promise<void> {
+  const numbers = Object.values(ports);
+  if (new Set(numbers).size !== numbers.length) throw new GwprofError(`${which} must all differ (got ${numbers.join(', ')})`);
+  for (const [usedFor, port] of Object.entries(ports)) await assertPortFree(port, usedFor);
+}
+
 /** Resolves once something accepts connections on 127.0.0.1:port, or rejects after the timeout. */
 export async function waitForPort(port: number, timeoutMs: number, isAlive: () => boolean): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -30,6 +30,13 @@ export function perfVersion(): string | null {
   }
 }
 
+/** perf on a native gateway's process, or why not. */
+export function perfProfilerOf(pid: number, stackWalk: StackWalk, dataFile: string): { profiler: PerfProfiler | null; unavailable: string | null } {
+  if (!perfVersion())
+    return { profiler: null, unavailable: 'a native gateway is profiled with Linux perf, which is not on the PATH (Debian: apt-get install linux-perf)' };
+  return { profiler: new PerfProfiler(pid, stackWalk, dataFile), unavailable: null };
+}
+
 export class PerfProfiler implements GatewayProfiler {
   private recording: ChildProcess | null = null;
   private exited: Promise<number | null> | null = null;

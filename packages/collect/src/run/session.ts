@@ -4,15 +4,8 @@
  * test bed (subgraphs, gateway launcher) and its teardown.
  */
 import { openRunFolder, makeRunId, type RunFolder } from './run-folder.js';
-import {
-  planResources,
-  startTestBed,
-  type OwnSubgraphs,
-  type ProfilerKind,
-  type ResourcePlan,
-  type ServiceOptions,
-  type TestBed,
-} from '../services/test-bed.js';
+import { startTestBed, type OwnSubgraphs, type ProfilerKind, type ServiceOptions, type TestBed } from '../services/test-bed.js';
+import { planResources, type ResourcePlan } from '../services/resource-plan.js';
 import { describeEnvironment } from './environment.js';
 import type { RunEnvironment } from '@gwprof/results';
 

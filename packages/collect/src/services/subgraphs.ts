@@ -70,9 +70,10 @@ export function takeCalls(ports: Record<string, number>): (untraced?: boolean) =
  */
 export async function attachSubgraphs(ports: Record<SubgraphName, number>): Promise<RunningSubgraphs> {
   const requestCounts = countRequests(ports);
+  const calls = takeCalls(ports);
   const everyPid = readdirSync('/proc').map(Number).filter(Number.isInteger);
   const pids = Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, pidListeningOn(ports[name], everyPid)])) as Record<SubgraphName, number | null>;
-  return { urls: urlsOf(ports), pidOf: (name) => pids[name as SubgraphName] ?? null, requestCounts, takeCalls: takeCalls(ports), stop: async () => undefined };
+  return { urls: urlsOf(ports), pidOf: (name) => pids[name as SubgraphName] ?? null, requestCounts, takeCalls: calls, stop: async () => undefined };
 }
 
 /** The subgraphs as each gateway sees them: the run's addresses, and a comparison's candidate's own (null otherwise). */

@@ -1,13 +1,13 @@
 /**
- * The services around the gateway under test, shared by sweep and compare: resource plan
- * (open files, CPU sets, memory cap), the four subgraphs, and a way to launch a gateway
- * (fresh process each time for compare) with its in-process profiler connected.
+ * The services around the gateway under test, shared by every kind of run: the four subgraphs
+ * (or a scenario file's own), and a way to launch a gateway (fresh process each time for compare)
+ * with its in-process profiler connected, within the run's resource plan (resource-plan.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureFdLimit, type FdLimit } from '../processes/fd-limit.js';
-import { createCpuQuota, createMemoryCap, pinSelf, planCpuSets, type CpuPlan, type CpuQuota, type MemoryCap } from '../processes/isolation.js';
+import { pinSelf, type CpuQuota, type MemoryCap } from '../processes/isolation.js';
+import type { ResourcePlan } from './resource-plan.js';
 import type { RunLogs } from '../processes/log.js';
 import { ProcessRegistry } from '../processes/processes.js';
 import { startSubgraphs, urlsForFederation, type RunningSubgraphs, type SubgraphViews } from './subgraphs.js';
@@ -17,11 +17,11 @@ import { startGateway, type CallgrindLaunch, type RunningGateway } from './gatew
 import type { NodeBinary } from '../processes/node-binaries.js';
 import { ProfilerClient, withProfilerPreload } from '../profiler/controller.js';
 import { profilerWrapper, type ExternalProfiler } from '../profiler/external.js';
-import { PerfProfiler, perfVersion, type StackWalk } from '../profiler/perf-profiler.js';
+import { perfProfilerOf } from '../profiler/perf-profiler.js';
 import { isNodeProcess } from '../profiler/inspector-profiler.js';
 import type { GatewayProfiler } from '../profiler/gateway-profiler.js';
 import type { GatewayAdapter, SubgraphName } from '../gateways/types.js';
-import { GwprofError, type GatewayBuild } from '@gwprof/results';
+import type { GatewayBuild } from '@gwprof/results';
 import { callgrindClientBuild, processBuild } from '../gateways/native-builds.js';
 import type { SubgraphsChoice } from './native-subgraphs.js';
 
@@ -49,38 +49,6 @@ export interface OwnSubgraphs {
   subgraphs: ScenarioSubgraph[];
   /** The scenario file's folder: where their commands run. */
   dir: string;
-}
-
-export interface ResourcePlan {
-  fdLimit: FdLimit;
-  cpuPlan: CpuPlan;
-  memoryCap: MemoryCap | null;
-  memoryLimitMB: number | null;
-  cpuQuota: CpuQuota | null;
-}
-
-/**
- * Checks and plans everything that can be refused before any process starts. A gateway that is
- * already running (`attached`) is not ours to pin or cap.
- */
-export function planResources(options: {
-  maxConcurrency: number;
-  gatewayCpus?: number;
-  gatewayMemoryMB?: number;
-  gatewayCpuQuota?: number;
-  attached?: boolean;
-}): ResourcePlan {
-  const fdLimit = ensureFdLimit(options.maxConcurrency);
-  if (options.attached) {
-    if (options.gatewayCpus !== undefined || options.gatewayMemoryMB !== undefined || options.gatewayCpuQuota !== undefined) {
-      throw new GwprofError('--gateway-cpus, --gateway-memory and --gateway-cpu-quota apply to gateways gwprof starts, not to one measured by URL');
-    }
-    return { fdLimit, cpuPlan: { gateway: null, others: null }, memoryCap: null, memoryLimitMB: null, cpuQuota: null };
-  }
-  const cpuPlan = planCpuSets(options.gatewayCpus);
-  const memoryCap = options.gatewayMemoryMB !== undefined ? createMemoryCap(options.gatewayMemoryMB, `gwprof-${process.pid}-gateway`) : null;
-  const cpuQuota = options.gatewayCpuQuota !== undefined ? createCpuQuota(options.gatewayCpuQuota, `gwprof-${process.pid}-gateway`) : null;
-  return { fdLimit, cpuPlan, memoryCap, memoryLimitMB: options.gatewayMemoryMB ?? null, cpuQuota };
 }
 
 export interface LaunchedGateway {
@@ -118,13 +86,6 @@ export interface LaunchOptions {
   callgrind?: CallgrindLaunch;
   /** false: no CPU profiler for it (a process under a valgrind tool that is not measured by time). */
   profiled?: boolean;
-}
-
-/** perf on a native gateway's process, or why not. */
-function nativeProfiler(pid: number, stackWalk: StackWalk, dir: string): { profiler: PerfProfiler | null; unavailable: string | null } {
-  if (!perfVersion())
-    return { profiler: null, unavailable: 'a native gateway is profiled with Linux perf, which is not on the PATH (Debian: apt-get install linux-perf)' };
-  return { profiler: new PerfProfiler(pid, stackWalk, path.join(dir, `perf-${pid}.data`)), unavailable: null };
 }
 
 export async function startTestBed(options: {
@@ -233,7 +194,7 @@ export async function startTestBed(options: {
       if (!profiled) {
         profilerUnavailable = 'not profiled';
       } else if (options.profiler === 'inspector' && stackWalk) {
-        const native = nativeProfiler(gateway.serverPid, stackWalk, profilerDir);
+        const native = perfProfilerOf(gateway.serverPid, stackWalk, path.join(profilerDir, `perf-${gateway.serverPid}.data`));
         profiler = native.profiler;
         profilerUnavailable = native.unavailable;
       } else if (options.profiler === 'inspector') {

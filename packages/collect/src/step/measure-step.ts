@@ -1,24 +1,13 @@
-/**
- * One step: a single continuous load on the same connections. The gateway first settles (works off
- * the previous step), the warm-up runs until throughput stops trending, then the measured window
- * runs until it holds enough round trips and responses for the level; what completed inside it is
- * the step. Shared by sweep and compare, so both measure alike.
- */
-import path from 'node:path';
 import { cpuWarmupDecision, judgeWindowSteadiness, warmupDecision, windowDecision, type WindowRule } from '@gwprof/analysis';
 import { loadLabel, type StepRecord, type WarmupRecord } from '@gwprof/results';
 import { DEFAULTS } from '../defaults.js';
-import { startK6Engine } from '../k6/k6-engine.js';
-import { startClosedLoop } from '../load/closed-loop.js';
-import { wireRequests } from '../load/http1-request.js';
 import type { LoadEngine } from '../load/load-engine.js';
-import { startOpenLoop } from '../load/open-loop.js';
 import { LoadRecorder } from '../load/recorder.js';
-import { RequestStream } from '../load/request-stream.js';
 import { RequestTraces } from '../load/request-traces.js';
 import { attributeAllocations } from './allocation-attribution.js';
 import { CpuSampler } from './gateway-cpu.js';
 import { settleGateway, type Settled } from './settle.js';
+import { startEngine } from './step-engine.js';
 import { buildStepRecord } from './step-record.js';
 import type { StepContext, WarmupResult, WindowResult } from './step-types.js';
 import { StepTimeline } from './timeline.js';
@@ -211,30 +200,4 @@ async function measureWindow(
 
 function progress(ctx: StepContext, text: string): void {
   ctx.settings.onProgress(`${ctx.label ? `${ctx.label} ` : ''}${loadLabel(ctx.load)} ${text}`, false);
-}
-
-function startEngine(ctx: StepContext, recorder: LoadRecorder, traces: RequestTraces | null): LoadEngine {
-  const engine = ctx.settings.engine;
-  if (engine?.kind === 'k6') {
-    return startK6Engine({
-      k6: engine.k6,
-      url: ctx.gateway.url,
-      load: ctx.load,
-      timeoutSec: ctx.settings.timeoutSec,
-      scenario: ctx.scenario,
-      workDir: path.join(ctx.runDir, 'k6'),
-      recorder,
-    });
-  }
-  const stream = new RequestStream(ctx.scenario);
-  const common = {
-    wire: wireRequests(ctx.gateway.url, stream.bodies, { traced: traces !== null }),
-    timeoutMs: ctx.settings.timeoutSec * 1000,
-    stream,
-    recorder,
-    ...(traces ? { traces } : {}),
-  };
-  if (ctx.load.kind === 'closed') return startClosedLoop({ ...common, connections: ctx.load.concurrency });
-  // The seed makes a step's arrivals the same every time the step runs.
-  return startOpenLoop({ ...common, rate: ctx.load.targetRps, arrivals: ctx.load.arrivals, maxInFlight: ctx.load.maxInFlight, seed: ctx.load.targetRps });
 }

@@ -61,16 +61,15 @@ export async function openWindowProbes(targets: ProbeTargets): Promise<WindowPro
     }
   }
   const countsBefore = await readCounts(targets.subgraphs, warnings);
+  // Every process metered is found first, then metered.
+  const helperPids = harnessHelpers(targets, profileError);
+  const subgraphPids = Object.keys(targets.subgraphs.urls).map((n) => [n, targets.subgraphs.pidOf(n)] as const);
   const gatewayPid = targets.gatewayPid;
   const gatewayMeter = gatewayPid === null ? null : new TreeUsageMeter(() => [gatewayPid]);
-  // Subgraphs: CPU only, no periodic /proc scans competing with the load generator.
-  const subgraphMeters = Object.fromEntries(
-    Object.keys(targets.subgraphs.urls).map((n) => {
-      const pid = targets.subgraphs.pidOf(n);
-      return [n, pid === null ? null : new TreeUsageMeter(() => [pid], null)];
-    }),
-  );
-  const helperMeters = Object.fromEntries(Object.entries(harnessHelpers(targets, profileError)).map(([n, pid]) => [n, new TreeUsageMeter(() => [pid], null)]));
+  // Subgraphs and helpers: CPU only, no periodic /proc scans competing with the load generator.
+  const cpuMeter = (pid: number) => new TreeUsageMeter(() => [pid], null);
+  const subgraphMeters = Object.fromEntries(subgraphPids.map(([n, pid]) => [n, pid === null ? null : cpuMeter(pid)]));
+  const helperMeters = Object.fromEntries(Object.entries(helperPids).map(([n, pid]) => [n, cpuMeter(pid)]));
   const externalLoadgen = targets.loadgenPids?.length ? new TreeUsageMeter(() => targets.loadgenPids!, null) : null;
   const coreMeters = meterCores(gatewayPid);
   gatewayMeter?.start();
