@@ -12,7 +12,7 @@ describe('gwprof bisect', () => {
     const result = await runCli(['bisect', '--gateway', 'mesh', '--good', '1.0.0', '--bad', '1.1.0']);
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toMatch(
-      /^gwprof: bisect --gateway takes a built-in gateway with published versions \(hive, apollo, grafbase, hive-router, apollo-router\); bisect other gateways by commits/,
+      /^gwprof: bisect --gateway takes a built-in gateway with published versions \(grafbase, hive-router, apollo-router, hive, apollo\); bisect other gateways by commits/,
     );
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   }, 60_000);

@@ -197,7 +197,7 @@ describe('failing and interrupted sweeps', () => {
     const unknown = await runCli(['sweep', '--gateway', 'nginx', '--out', tempDir('bad')]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.trim()).toBe(
-      'gwprof: unknown gateway "nginx": use one of mesh, hive, apollo, grafbase, hive-router, apollo-router or cmd:<shell command> (another published version: grafbase@0.100.0, hive@2.10.4)',
+      'gwprof: unknown gateway "nginx": use one of mesh, hive, apollo, grafbase, hive-router, apollo-router or cmd:<shell command> (another version: hive-router@0.3.x, grafbase@0.100.0, hive@2.10.4)',
     );
     const missing = await runCli(['sweep', '--query', '/nonexistent/q.graphql', '--out', tempDir('bad')]);
     expect(missing.code).toBe(2);
