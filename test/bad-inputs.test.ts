@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli } from './e2e/cli.js';
+import { freePort } from '../packages/collect/src/processes/ports.js';
 
 interface Ports {
   gateway: number;
@@ -219,17 +220,6 @@ const TABLE: BadInput[] = [
   { name: 'buckets of a missing profile', args: () => ['buckets', 'missing.cpuprofile'], line: /missing\.cpuprofile: cannot read CPU profile \(ENOENT\)$/ },
   { name: 'help for a typo', args: () => ['help', 'sweepp'], line: /^no command named 'sweepp': did you mean sweep\?/ },
 ];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('bad inputs: one line naming the fix, exit 2, nothing started', () => {
   let ports: Ports;

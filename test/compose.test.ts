@@ -5,23 +5,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli, tempDir } from './e2e/cli.js';
+import { freePort } from '../packages/collect/src/processes/ports.js';
 
 const NAMES = ['accounts', 'reviews', 'products', 'inventory'];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function answering(port: number): Promise<void> {
   for (let i = 0; i < 100; i++) {
