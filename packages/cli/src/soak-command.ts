@@ -29,7 +29,8 @@ interface SoakFlags extends ServiceFlags, ReloadFlags {
   arrivals: 'poisson' | 'uniform';
   duration: number;
   interval?: number;
-  calm: number;
+  /** Given, or left to the gateway's kind (soakCalmSec). */
+  calm?: number;
   snapshotEvery?: number;
   warmup?: number;
   leakThreshold: number;
@@ -63,7 +64,11 @@ export function soakCommand(): Command {
       `load, then a calm with a forced GC, every this long (default: the duration / ${SOAK.intervalsPerSoak}, within ${SOAK.minIntervalSec} s – ${SOAK.maxIntervalSec / 60} min)`,
       parseDuration('--interval'),
     )
-    .option('--calm <time>', 'how long without load before each forced GC (a bare number is seconds)', parseDuration('--calm'), SOAK.calmSec)
+    .option(
+      '--calm <time>',
+      `how long without load before each interval's memory reading (a bare number is seconds; default: ${SOAK.calmSec} s for mesh, hive and apollo, whose heap is read after a forced GC; ${SOAK.nativeCalmSec} s, at most a third of the interval, for a native or cmd: gateway, whose allocator returns freed pages slowly)`,
+      parseDuration('--calm'),
+    )
     .option(
       '--snapshot-every <n>',
       `a heap snapshot after the last interval, and every n intervals while heap or external memory grows (default: about ${SOAK.snapshotsPerSoak} per soak that grows; 0: none)`,
@@ -100,9 +105,10 @@ export function soakCommand(): Command {
   });
 }
 
-/** The interval, snapshots and warm-up the flags leave to the duration. */
-export function soakSchedule(flags: Pick<SoakFlags, 'duration' | 'interval' | 'calm' | 'snapshotEvery' | 'warmup'>): {
+/** The interval, calm, snapshots and warm-up the flags leave to the duration and the gateway. */
+export function soakSchedule(flags: Pick<SoakFlags, 'duration' | 'interval' | 'calm' | 'snapshotEvery' | 'warmup' | 'gateway'>): {
   intervalSec: number;
+  calmSec: number;
   snapshotEvery: number;
   warmupSec: number;
 } {
@@ -114,19 +120,26 @@ export function soakSchedule(flags: Pick<SoakFlags, 'duration' | 'interval' | 'c
   const intervalSec = flags.interval ?? Math.min(SOAK.maxIntervalSec, Math.max(SOAK.minIntervalSec, Math.round(flags.duration / SOAK.intervalsPerSoak)));
   if (intervalSec > flags.duration) throw new GwprofError(`--interval (${intervalSec} s) is longer than --duration (${flags.duration} s)`);
   const calmOf = flags.interval === undefined ? `the interval (${intervalSec} s, from --duration)` : `--interval (${intervalSec} s)`;
-  if (flags.calm >= intervalSec) throw new GwprofError(`--calm (${flags.calm} s) must be shorter than ${calmOf}`);
+  const calmSec = flags.calm ?? soakCalmSec(flags.gateway, intervalSec);
+  if (calmSec >= intervalSec) throw new GwprofError(`--calm (${calmSec} s) must be shorter than ${calmOf}`);
   const intervals = Math.max(1, Math.round(flags.duration / intervalSec));
   const snapshotEvery = flags.snapshotEvery ?? Math.max(1, Math.round(intervals / (SOAK.snapshotsPerSoak - 1)));
   const warmupSec = flags.warmup ?? Math.min(SOAK.maxWarmupSec, Math.max(2 * intervalSec, flags.duration / 10));
-  return { intervalSec, snapshotEvery, warmupSec };
+  return { intervalSec, calmSec, snapshotEvery, warmupSec };
+}
+
+/** The calm a soak takes when --calm is not given: a Node built-in's forced GC needs little; an allocator's page return more. */
+export function soakCalmSec(gateway: string, intervalSec: number): number {
+  const nodeBuiltIn = /^(mesh|hive|apollo)(@|$)/.test(gateway);
+  return nodeBuiltIn ? SOAK.calmSec : Math.max(1, Math.min(SOAK.nativeCalmSec, Math.floor(intervalSec / 3)));
 }
 
 function soakOptions(flags: SoakFlags, gatewaySource: string | undefined, signal: AbortSignal, progress: ProgressLine): SoakOptions {
   if (flags.rate !== undefined && flags.concurrency !== undefined) throw new GwprofError('give --rate (open loop) or --concurrency (closed loop), not both');
   const services = serviceOptions(flags);
   const chosen = chooseScenario(flags.scenario);
-  const schedule = soakSchedule(flags);
   const gateway = gatewayOf(flags.gateway, gatewaySource, chosen);
+  const schedule = soakSchedule({ ...flags, gateway: gateway.gateway });
   return {
     ...services,
     ...gateway,
@@ -139,9 +152,8 @@ function soakOptions(flags: SoakFlags, gatewaySource: string | undefined, signal
         : { kind: 'open', rate: flags.rate ?? null, arrivals: flags.arrivals },
     rateFraction: SOAK.rateFraction,
     durationSec: flags.duration,
-    calmSec: flags.calm,
     ...schedule,
-    reload: reloadOptions(flags, gateway.gateway, schedule.intervalSec, flags.calm),
+    reload: reloadOptions(flags, gateway.gateway, schedule.intervalSec, schedule.calmSec),
     snapshotsKept: SOAK.snapshotsKept,
     leakThresholdBytesPerRequest: flags.leakThreshold,
     sites: flags.sites,

@@ -233,6 +233,12 @@ export const DEFAULTS = {
     maxIntervalSec: 300,
     /** The calm before the forced GC: in-flight requests drain and the gateway's timers run. */
     calmSec: 3,
+    /**
+     * A native gateway's calm (and a cmd: one's, whose kind is known only once it runs): jemalloc
+     * hands freed pages back over about 10 s (its dirty_decay_ms), so a 3 s calm reads a burst's
+     * pages as growth (docs/validation/soak.md, Grafbase 30 minutes). At most a third of the interval.
+     */
+    nativeCalmSec: 15,
     /** About this many heap snapshots in a soak whose memory grows (first and last included; a soak that does not grow gets those two); files of all but the first and the newest few are removed. */
     snapshotsPerSoak: 8,
     snapshotsKept: 3,
