@@ -20,12 +20,16 @@ function busyThenIdle(busyMs: number): Promise<number> {
   return new Promise((resolve) => child.stdout!.once('data', () => resolve(child.pid!)));
 }
 
-/** A process that spins on two threads for good: up to 200% of a core, so other load cannot push it near idle. */
-function busyForever(): number {
-  const script = `new (require('node:worker_threads').Worker)('for (;;) {}', { eval: true }); for (;;) {}`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+/**
+ * A process that spins on two threads for good: up to 200% of a core, so other load cannot push it
+ * near idle; resolves with its pid once it says it spins (a Node start slowed by a loaded machine
+ * would otherwise read as idle).
+ */
+function busyForever(): Promise<number> {
+  const script = `new (require('node:worker_threads').Worker)('for (;;) {}', { eval: true }); process.stdout.write('busy\\n'); for (;;) {}`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
   children.push(child);
-  return child.pid!;
+  return new Promise((resolve) => child.stdout!.once('data', () => resolve(child.pid!)));
 }
 
 /** What settleGateway calls idle: below this % of a core (settle.ts, IDLE_PERCENT). */
@@ -43,7 +47,7 @@ describe('settleGateway', () => {
   });
 
   it('gives up at its bound when the gateway stays busy, and says so', async () => {
-    const pid = busyForever();
+    const pid = await busyForever();
     const settled = await settleGateway(pid, 1.5, new AbortController().signal);
     expect(settled.settled).toBe(false);
     // It stops at the first reading (every 250 ms) past its bound; a wait that ignored the bound would
