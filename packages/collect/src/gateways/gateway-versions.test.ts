@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gatewayFromSpec } from './index.js';
 import { gatewayPins, parseVersionAsk, pinOf, resolveGatewaySpec, versionFor } from './gateway-versions.js';
-import { NATIVE_BINARIES, rustTooOld, type CargoBinary } from './native-builds.js';
+import { NATIVE_BINARIES, missingProtoc, rustTooOld, type CargoBinary } from './native-builds.js';
 
 const CRATES = ['0.2.10', '0.2.14', '0.2.19', '0.3.0', '0.3.9', '0.3.10', '0.4.0-rc.1'];
 const listed = async () => CRATES;
@@ -83,5 +83,18 @@ describe('a cargo build refused for the Rust it was given', () => {
 
   it('leaves any other failure as it was', () => {
     expect(rustTooOld(hive0310, 'cargo install hive-router failed (exit 101): error: linker `cc` not found')).toBeNull();
+  });
+});
+
+describe('a cargo build stopped for want of protoc', () => {
+  const apollo = NATIVE_BINARIES['apollo-router'] as CargoBinary;
+
+  it('names protoc and how to install it, from the build script line cargo printed', () => {
+    const cargo =
+      'cargo install apollo-router failed (exit 101): Error: Custom { kind: NotFound, error: "Could not find `protoc`. If `protoc` is installed, try setting the `PROTOC` environment variable" } | error: failed to compile `apollo-router v2.17.0`';
+    expect(missingProtoc(apollo, cargo)?.message).toBe(
+      'apollo-router 2.17.0 needs protoc, the Protocol Buffers compiler, to build: install it (Debian: apt-get install protobuf-compiler; or set PROTOC to its path) and run again',
+    );
+    expect(missingProtoc(apollo, 'cargo install apollo-router failed (exit 101): error: linker `cc` not found')).toBeNull();
   });
 });

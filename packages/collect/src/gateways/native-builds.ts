@@ -136,7 +136,7 @@ async function cargoInstall(binary: CargoBinary, root: string, onProgress: (line
     },
     signal,
   ).catch((error: Error) => {
-    throw rustTooOld(binary, error.message) ?? error;
+    throw rustTooOld(binary, error.message) ?? missingProtoc(binary, error.message) ?? error;
   });
   // A build stopped halfway leaves no binary where a later run would take it for installed.
   renameSync(path.join(staging, 'bin'), path.join(root, 'bin'));
@@ -157,6 +157,14 @@ export function rustTooOld(binary: CargoBinary, failure: string): GwprofError | 
   );
 }
 
+/** A build stopped by a crate's build script that needs protoc (Apollo Router's), as one line naming the fix; null otherwise. */
+export function missingProtoc(binary: CargoBinary, failure: string): GwprofError | null {
+  if (!/Could not find `protoc`|protoc.*(not found|No such file)/.test(failure)) return null;
+  return new GwprofError(
+    `${binary.crate} ${binary.version} needs protoc, the Protocol Buffers compiler, to build: install it (Debian: apt-get install protobuf-compiler; or set PROTOC to its path) and run again`,
+  );
+}
+
 function run(
   command: string,
   args: string[],
@@ -169,10 +177,14 @@ function run(
   return new Promise((resolve, reject) => {
     const child = spawnGroup(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }, signal);
     const tail: string[] = [];
+    // cargo's last lines say only that it failed; its first error lines say why.
+    const causes: string[] = [];
     for (const stream of [child.stdout!, child.stderr!]) {
       createInterface({ input: stream }).on('line', (line) => {
         tail.push(line);
         if (tail.length > 10) tail.shift();
+        if (causes.length < 2 && /^error[:[]|Could not find `\w+`/.test(line.trim()) && !/^error: failed to compile/.test(line.trim()))
+          causes.push(line.trim());
         onLine?.(line);
       });
     }
@@ -180,7 +192,7 @@ function run(
     child.once('exit', (code) => {
       if (code === 0) resolve();
       else if (signal?.aborted) reject(new Error('interrupted'));
-      else reject(new GwprofError(`${what} failed (exit ${code}): ${tail.slice(-3).join(' | ')}`));
+      else reject(new GwprofError(`${what} failed (exit ${code}): ${[...causes, ...tail.slice(-3)].join(' | ')}`));
     });
   });
 }
