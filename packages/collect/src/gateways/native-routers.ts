@@ -2,7 +2,8 @@
  * Hive Router and Apollo Router: native routers that serve a supergraph file. Before each start
  * the Federation 2 supergraph is composed from the running subgraphs with Apollo's composition
  * (gateways/supergraph/compose.mjs), the same file for both routers, and a config file written
- * into the run folder names it, the address to listen on and nothing the router may reach out to.
+ * into the run folder names it, the address to listen on and nothing the router may reach out to
+ * but, under `sweep --trace`, gwprof's own OTLP receiver on loopback.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
