@@ -4,10 +4,12 @@
 // over OTLP/HTTP (candidate), at equal load. The candidate's spans go to gwprof's receiver running
 // in a process of its own (otlp-sink.js), as a collector would take them; the comparison sends no
 // traceparent, so the gateway traces every request as a root (sampling 1.0: Hive Gateway's
-// parent-based ratio of 1, Grafbase's `sampling = 1.0`). Prints the verdict and the change of CPU
-// per request, throughput and latency with their intervals, and the spans the sink received.
+// parent-based ratio of 1, Grafbase's `sampling = 1.0`, Hive Router's `collect.sampling: 1.0`,
+// Apollo Router's `sampler: always_on`), each by the settings `sweep --trace` writes for it
+// (packages/collect/src/gateways/). Prints the verdict and the change of CPU per request,
+// throughput and latency with their intervals, and the spans the sink received.
 //
-//   node bench/dist/tracing-cost.js --gateway hive|grafbase [--concurrency 10] [--budget 4] [--base-port 4850] [--out FILE.json]
+//   node bench/dist/tracing-cost.js --gateway hive|grafbase|hive-router|apollo-router [--concurrency 10] [--budget 4] [--base-port 4850] [--out FILE.json]
 // Ports: the baseline's gateway at base, its subgraphs base+1..4; the candidate's at base+5, base+11..14.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

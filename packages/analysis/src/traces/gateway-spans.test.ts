@@ -56,6 +56,23 @@ describe("the gateway's own spans", () => {
     expect(agreement.medianStartOffsetMs).toBe(0.5);
   });
 
+  it('takes a client span with a client span further below it (through an internal one) as a wrapper, not a call', () => {
+    const nested = request('a');
+    // As Hive Router nests them: subgraph operation (client) > http.inflight (internal) > http.client (client).
+    nested.spans = [
+      span('http.server', 'server', 1, 49, null),
+      span('graphql.execute', 'internal', 2, 48, 0),
+      span('graphql.subgraph.operation', 'client', 2, 9, 1, 'accounts'),
+      span('http.inflight', 'internal', 2.2, 8.8, 2, 'accounts'),
+      span('http.client', 'client', 2.5, 8.5, 3, 'accounts'),
+      span('graphql.subgraph.operation', 'client', 10, 42, 1, 'reviews'),
+      span('http.inflight', 'internal', 10.5, 41.5, 5, 'reviews'),
+      span('http.client', 'client', 11, 41, 6, 'reviews'),
+    ];
+    expect(fetchAgreement([nested])).toEqual(fetchAgreement([request('a')]));
+    expect(fetchAgreement([nested])!.pairs).toBe(2);
+  });
+
   it('leaves out a request whose spans and calls do not pair one to one', () => {
     const extra = request('a');
     extra.calls.push({ subgraph: 'reviews', startMs: 44, endMs: 45, bytes: 1 });

@@ -64,8 +64,8 @@ export function fetchAgreement(requests: readonly TracedRequest[]): FetchAgreeme
 
 function pairs(request: TracedRequest): [GatewaySpan, TracedCall][] {
   const spans = request.spans ?? [];
-  const hasClientChild = new Set(spans.filter((span) => span.kind === 'client' && span.parent !== null).map((span) => span.parent!));
-  const clients = spans.filter((span, i) => span.kind === 'client' && !hasClientChild.has(i));
+  const hasClientBelow = clientAncestors(spans);
+  const clients = spans.filter((span, i) => span.kind === 'client' && !hasClientBelow.has(i));
   if (clients.length === 0 || clients.length !== request.calls.length) return [];
   const named = clients.every((span) => span.subgraph !== undefined);
   const keyOfSpan = (span: GatewaySpan): string => (named ? span.subgraph! : '');
@@ -76,6 +76,20 @@ function pairs(request: TracedRequest): [GatewaySpan, TracedCall][] {
     const ofCalls = request.calls.filter((call) => keyOfCall(call) === key).sort((a, b) => a.startMs - b.startMs);
     if (ofSpans.length !== ofCalls.length) return [];
     for (const [i, span] of ofSpans.entries()) found.push([span, ofCalls[i]!]);
+  }
+  return found;
+}
+
+/**
+ * The spans with a client span anywhere below them, not only as a child: Hive Router puts an
+ * internal span (`http.inflight`) between its subgraph operation and its HTTP client span.
+ */
+function clientAncestors(spans: readonly GatewaySpan[]): Set<number> {
+  const found = new Set<number>();
+  for (const span of spans) {
+    if (span.kind !== 'client') continue;
+    // Bounded by the spans' count: a parent index that loops cannot hold the walk.
+    for (let parent = span.parent, steps = 0; parent !== null && steps < spans.length; parent = spans[parent]?.parent ?? null, steps++) found.add(parent);
   }
   return found;
 }

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { apolloRouterGateway, hiveRouterGateway } from './native-routers.js';
-import type { GatewayContext } from './types.js';
+import { parse } from 'yaml';
+import { apolloRouterConfig, apolloRouterGateway, hiveRouterConfig, hiveRouterGateway, routerTracing } from './native-routers.js';
+import { type GatewayContext, OTLP_ENDPOINT_ENV, TRACE_CONTEXT_ENV } from './types.js';
 
 const context: GatewayContext = {
   port: 4000,
@@ -24,5 +25,56 @@ describe('native routers launch', () => {
     const launch = apolloRouterGateway().launch(context);
     expect(launch.args).toEqual(['--supergraph', path.join(launch.cwd, 'supergraph.graphql'), '--config', path.join(launch.cwd, 'router.yaml')]);
     expect(launch.env).toEqual({ APOLLO_TELEMETRY_DISABLED: 'true' });
+  });
+});
+
+const receiver = 'http://127.0.0.1:45678';
+const parsed = (yaml: string): Record<string, unknown> => parse(yaml) as Record<string, unknown>;
+
+describe("the routers' config without --trace", () => {
+  it('holds no telemetry and no header rule', () => {
+    expect(routerTracing({ PORT: '4000' })).toEqual({ traceContext: false });
+    expect(Object.keys(parsed(hiveRouterConfig('/r/supergraph.graphql', 4000)))).toEqual(['supergraph', 'http', 'log']);
+    expect(Object.keys(parsed(apolloRouterConfig(4000)))).toEqual(['supergraph', 'health_check', 'homepage']);
+    expect(hiveRouterConfig('/r/s.graphql', 4000, routerTracing({}))).toBe(hiveRouterConfig('/r/s.graphql', 4000));
+    expect(apolloRouterConfig(4000, routerTracing({}))).toBe(apolloRouterConfig(4000));
+  });
+});
+
+describe("Hive Router's config under --trace", () => {
+  it('forwards traceparent by a header rule when gwprof takes no spans (its own propagator injects only a span it records)', () => {
+    const config = parsed(hiveRouterConfig('/r/s.graphql', 4000, routerTracing({ [TRACE_CONTEXT_ENV]: '1' })));
+    expect(config.headers).toEqual({ all: { request: [{ propagate: { named: 'traceparent' } }] } });
+    expect(config.telemetry).toBeUndefined();
+  });
+
+  it('exports its spans over OTLP/HTTP to the receiver, parent-based, with W3C propagation', () => {
+    const config = parsed(hiveRouterConfig('/r/s.graphql', 4000, routerTracing({ [TRACE_CONTEXT_ENV]: '1', [OTLP_ENDPOINT_ENV]: receiver })));
+    expect(config.telemetry).toEqual({
+      tracing: {
+        collect: { sampling: 1, parent_based_sampler: true },
+        propagation: { trace_context: true },
+        exporters: [{ kind: 'otlp', enabled: true, endpoint: `${receiver}/v1/traces`, protocol: 'http', batch_processor: { scheduled_delay: '1s' } }],
+      },
+    });
+    expect(config.headers).toBeUndefined();
+    expect(config.http).toEqual({ host: '127.0.0.1', port: 4000 });
+  });
+});
+
+describe("Apollo Router's config under --trace", () => {
+  it('turns its W3C propagator on, with no exporter when gwprof takes no spans', () => {
+    const config = parsed(apolloRouterConfig(4000, routerTracing({ [TRACE_CONTEXT_ENV]: '1' })));
+    expect(config.telemetry).toEqual({
+      exporters: { tracing: { common: { sampler: 'always_on', parent_based_sampler: true }, propagation: { trace_context: true } } },
+    });
+  });
+
+  it('exports its spans over OTLP/HTTP to the receiver, parent-based', () => {
+    const config = parsed(apolloRouterConfig(4000, routerTracing({ [TRACE_CONTEXT_ENV]: '1', [OTLP_ENDPOINT_ENV]: receiver })));
+    const tracing = (config.telemetry as { exporters: { tracing: Record<string, unknown> } }).exporters.tracing;
+    expect(tracing.otlp).toEqual({ enabled: true, endpoint: receiver, protocol: 'http', batch_processor: { scheduled_delay: '1s' } });
+    expect(tracing.common).toEqual({ sampler: 'always_on', parent_based_sampler: true });
+    expect(config.supergraph).toEqual({ listen: '127.0.0.1:4000', path: '/graphql' });
   });
 });

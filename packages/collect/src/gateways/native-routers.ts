@@ -2,14 +2,16 @@
  * Hive Router and Apollo Router: native routers that serve a supergraph file. Before each start
  * the Federation 2 supergraph is composed from the running subgraphs with Apollo's composition
  * (gateways/supergraph/compose.mjs), the same file for both routers, and a config file written
- * into the run folder names it, the address to listen on and nothing the router may reach out to.
+ * into the run folder names it, the address to listen on and nothing the router may reach out to
+ * but, under `sweep --trace`, gwprof's own OTLP receiver on loopback.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { stringify } from 'yaml';
 import { gatewayDir } from '../paths.js';
 import { nativeBinaryOf, nativeBinaryPath, nativeBuildRecord } from './native-builds.js';
 import { runToCompletion } from './run-to-completion.js';
-import type { GatewayAdapter, GatewayContext, GatewayLaunch } from './types.js';
+import { type GatewayAdapter, type GatewayContext, type GatewayLaunch, OTLP_ENDPOINT_ENV, TRACE_CONTEXT_ENV } from './types.js';
 
 /** The folder of the composition helper (installed on first use, as a Node gateway's packages are). */
 export const SUPERGRAPH_HELPER = 'supergraph';
@@ -24,40 +26,111 @@ function filesFor(context: GatewayContext, name: string, configFile: string): { 
   return { dir, supergraph: path.join(dir, 'supergraph.graphql'), config: path.join(dir, configFile) };
 }
 
+/** What gwprof asks of a router's tracing: none without `--trace`. */
+export interface RouterTracing {
+  /** Forward each request's `traceparent` to its subgraph calls (TRACE_CONTEXT_ENV). */
+  traceContext: boolean;
+  /** gwprof's OTLP/HTTP receiver (OTLP_ENDPOINT_ENV): export spans there; absent: no spans. */
+  otlpEndpoint?: string;
+}
+
+export function routerTracing(env: Record<string, string>): RouterTracing {
+  const otlpEndpoint = env[OTLP_ENDPOINT_ENV];
+  return { traceContext: env[TRACE_CONTEXT_ENV] === '1', ...(otlpEndpoint ? { otlpEndpoint } : {}) };
+}
+
+const NO_TRACING: RouterTracing = { traceContext: false };
+
+/** Hive Router's OTLP/HTTP exporter posts to its endpoint as given: the traces path included. */
+function tracesUrl(endpoint: string): string {
+  return `${endpoint}/v1/traces`;
+}
+
+/** YAML for top-level sections appended to a config; empty for none. */
+function sections(value: Record<string, unknown>): string {
+  return Object.keys(value).length === 0 ? '' : stringify(value);
+}
+
 /**
  * Hive Router's config: the supergraph from a file, loaded once, the address to listen on, and
  * warnings and errors logged only: at its default level it writes a JSON line per request (2,500
  * a second at its peak here), work a production router does not do and gwprof would read.
  */
-export function hiveRouterConfig(supergraph: string, port: number): string {
-  return [
-    'supergraph:',
-    '  source: file',
-    `  path: ${JSON.stringify(supergraph)}`,
-    'http:',
-    '  host: 127.0.0.1',
-    `  port: ${port}`,
-    'log:',
-    '  level: warn',
-    '',
-  ].join('\n');
+export function hiveRouterConfig(supergraph: string, port: number, tracing: RouterTracing = NO_TRACING): string {
+  return (
+    [
+      'supergraph:',
+      '  source: file',
+      `  path: ${JSON.stringify(supergraph)}`,
+      'http:',
+      '  host: 127.0.0.1',
+      `  port: ${port}`,
+      'log:',
+      '  level: warn',
+      '',
+    ].join('\n') + sections(hiveRouterTracing(tracing))
+  );
+}
+
+/**
+ * Hive Router's tracing under `--trace`. Its W3C propagator (`propagation.trace_context`, on by
+ * default) injects the context of its own current span: with no exporter its tracing is off and
+ * it injects nothing, so forwarding alone is a header rule that passes `traceparent` on. With
+ * gwprof's receiver: parent-based sampling (only gwprof's sampled requests export), its OTLP
+ * exporter over HTTP (protobuf), batches sent every second; its subgraph calls then carry its own
+ * span's context, in the same trace.
+ */
+export function hiveRouterTracing(tracing: RouterTracing): Record<string, unknown> {
+  if (tracing.otlpEndpoint)
+    return {
+      telemetry: {
+        tracing: {
+          collect: { sampling: 1.0, parent_based_sampler: true },
+          propagation: { trace_context: true },
+          exporters: [{ kind: 'otlp', enabled: true, endpoint: tracesUrl(tracing.otlpEndpoint), protocol: 'http', batch_processor: { scheduled_delay: '1s' } }],
+        },
+      },
+    };
+  if (tracing.traceContext) return { headers: { all: { request: [{ propagate: { named: 'traceparent' } }] } } };
+  return {};
 }
 
 /**
  * Apollo Router's config: its GraphQL endpoint at /graphql on the gateway's port, and its other
  * listeners (health check, homepage) off, so that two routers of a comparison do not collide.
  */
-export function apolloRouterConfig(port: number): string {
-  return ['supergraph:', `  listen: 127.0.0.1:${port}`, '  path: /graphql', 'health_check:', '  enabled: false', 'homepage:', '  enabled: false', ''].join(
-    '\n',
+export function apolloRouterConfig(port: number, tracing: RouterTracing = NO_TRACING): string {
+  return (
+    ['supergraph:', `  listen: 127.0.0.1:${port}`, '  path: /graphql', 'health_check:', '  enabled: false', 'homepage:', '  enabled: false', ''].join('\n') +
+    sections(apolloRouterTracing(tracing))
   );
+}
+
+/**
+ * Apollo Router's tracing under `--trace`: its W3C propagator (`propagation.trace_context`), and
+ * with gwprof's receiver its OTLP exporter over HTTP, every request sampled unless its parent says
+ * otherwise (parent-based: only gwprof's sampled requests export), batches sent every second. Its
+ * endpoint is the receiver's base URL: the router adds the traces path itself.
+ */
+export function apolloRouterTracing(tracing: RouterTracing): Record<string, unknown> {
+  if (!tracing.traceContext && !tracing.otlpEndpoint) return {};
+  const otlp = tracing.otlpEndpoint
+    ? { otlp: { enabled: true, endpoint: tracing.otlpEndpoint, protocol: 'http', batch_processor: { scheduled_delay: '1s' } } }
+    : {};
+  return {
+    telemetry: {
+      exporters: {
+        tracing: { common: { sampler: 'always_on', parent_based_sampler: true }, propagation: { trace_context: true }, ...otlp },
+      },
+    },
+  };
 }
 
 interface RouterSpec {
   name: 'hive-router' | 'apollo-router';
   description: string;
   configFile: string;
-  config(files: { supergraph: string }, port: number): string;
+  config(files: { supergraph: string }, port: number, tracing: RouterTracing): string;
   args(files: { supergraph: string; config: string }): string[];
   env(files: { config: string }): Record<string, string>;
 }
@@ -67,7 +140,7 @@ const ROUTERS: Record<RouterSpec['name'], RouterSpec> = {
     name: 'hive-router',
     description: 'Hive Router (The Guild, Rust)',
     configFile: 'router.config.yaml',
-    config: ({ supergraph }, port) => hiveRouterConfig(supergraph, port),
+    config: ({ supergraph }, port, tracing) => hiveRouterConfig(supergraph, port, tracing),
     args: () => [],
     // Named, not found by its default name: releases before 0.0.13 look for hive-router.config.yaml instead.
     env: ({ config }) => ({ ROUTER_CONFIG_FILE_PATH: config }),
@@ -76,7 +149,7 @@ const ROUTERS: Record<RouterSpec['name'], RouterSpec> = {
     name: 'apollo-router',
     description: 'Apollo Router (Rust; Elastic-2.0)',
     configFile: 'router.yaml',
-    config: (_files, port) => apolloRouterConfig(port),
+    config: (_files, port, tracing) => apolloRouterConfig(port, tracing),
     args: ({ supergraph, config }) => ['--supergraph', supergraph, '--config', config],
     // No anonymous usage reports: the network beyond loopback is not the measurement's.
     env: () => ({ APOLLO_TELEMETRY_DISABLED: 'true' }),
@@ -104,7 +177,7 @@ function nativeRouter(router: RouterSpec, atVersion?: string): GatewayAdapter {
         logger: context.logger,
         timeoutMs: 120_000,
       });
-      writeFileSync(files.config, router.config(files, context.port));
+      writeFileSync(files.config, router.config(files, context.port, routerTracing(context.env)));
     },
     launch(context: GatewayContext): GatewayLaunch {
       const files = filesFor(context, router.name, router.configFile);
