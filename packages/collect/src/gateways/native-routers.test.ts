@@ -1,7 +1,7 @@
 import path from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { apolloRouterGateway, hiveRouterGateway } from './native-routers.js';
+import { apolloRouterConfig, apolloRouterGateway, hiveRouterGateway } from './native-routers.js';
 import type { GatewayContext } from './types.js';
 
 const context: GatewayContext = {
@@ -24,5 +24,19 @@ describe('native routers launch', () => {
     const launch = apolloRouterGateway().launch(context);
     expect(launch.args).toEqual(['--supergraph', path.join(launch.cwd, 'supergraph.graphql'), '--config', path.join(launch.cwd, 'router.yaml')]);
     expect(launch.env).toEqual({ APOLLO_TELEMETRY_DISABLED: 'true' });
+  });
+
+  it("starts Apollo Router's Prometheus exporter only when a soak gives it a port", () => {
+    expect(apolloRouterConfig(4000)).not.toContain('telemetry');
+    expect(apolloRouterConfig(4000, 9464).split('\n').slice(-8)).toEqual([
+      'telemetry:',
+      '  exporters:',
+      '    metrics:',
+      '      prometheus:',
+      '        enabled: true',
+      '        listen: 127.0.0.1:9464',
+      '        path: /metrics',
+      '',
+    ]);
   });
 });

@@ -45,19 +45,46 @@ export function hiveRouterConfig(supergraph: string, port: number): string {
 
 /**
  * Apollo Router's config: its GraphQL endpoint at /graphql on the gateway's port, and its other
- * listeners (health check, homepage) off, so that two routers of a comparison do not collide.
+ * listeners (health check, homepage) off, so that two routers of a comparison do not collide. A soak
+ * gives `prometheusPort`: its Prometheus exporter then serves /metrics there, jemalloc's statistics
+ * among them; no other command starts the exporter.
  */
-export function apolloRouterConfig(port: number): string {
-  return ['supergraph:', `  listen: 127.0.0.1:${port}`, '  path: /graphql', 'health_check:', '  enabled: false', 'homepage:', '  enabled: false', ''].join(
-    '\n',
-  );
+export function apolloRouterConfig(port: number, prometheusPort: number | null = null): string {
+  const prometheus =
+    prometheusPort === null
+      ? []
+      : [
+          'telemetry:',
+          '  exporters:',
+          '    metrics:',
+          '      prometheus:',
+          '        enabled: true',
+          `        listen: 127.0.0.1:${prometheusPort}`,
+          '        path: /metrics',
+        ];
+  return [
+    'supergraph:',
+    `  listen: 127.0.0.1:${port}`,
+    '  path: /graphql',
+    'health_check:',
+    '  enabled: false',
+    'homepage:',
+    '  enabled: false',
+    ...prometheus,
+    '',
+  ].join('\n');
+}
+
+/** What a command asks of a router beside the defaults: a soak, its Prometheus exporter's port. */
+export interface RouterOptions {
+  prometheusPort?: number;
 }
 
 interface RouterSpec {
   name: 'hive-router' | 'apollo-router';
   description: string;
   configFile: string;
-  config(files: { supergraph: string }, port: number): string;
+  config(files: { supergraph: string }, port: number, options: RouterOptions): string;
   args(files: { supergraph: string; config: string }): string[];
   env(files: { config: string }): Record<string, string>;
 }
@@ -76,14 +103,14 @@ const ROUTERS: Record<RouterSpec['name'], RouterSpec> = {
     name: 'apollo-router',
     description: 'Apollo Router (Rust; Elastic-2.0)',
     configFile: 'router.yaml',
-    config: (_files, port) => apolloRouterConfig(port),
+    config: (_files, port, options) => apolloRouterConfig(port, options.prometheusPort ?? null),
     args: ({ supergraph, config }) => ['--supergraph', supergraph, '--config', config],
     // No anonymous usage reports: the network beyond loopback is not the measurement's.
     env: () => ({ APOLLO_TELEMETRY_DISABLED: 'true' }),
   },
 };
 
-function nativeRouter(router: RouterSpec, atVersion?: string): GatewayAdapter {
+function nativeRouter(router: RouterSpec, atVersion?: string, options: RouterOptions = {}): GatewayAdapter {
   const binary = nativeBinaryOf(router.name, atVersion);
   return {
     spec: atVersion ? `${router.name}@${atVersion}` : router.name,
@@ -104,7 +131,7 @@ function nativeRouter(router: RouterSpec, atVersion?: string): GatewayAdapter {
         logger: context.logger,
         timeoutMs: 120_000,
       });
-      writeFileSync(files.config, router.config(files, context.port));
+      writeFileSync(files.config, router.config(files, context.port, options));
     },
     launch(context: GatewayContext): GatewayLaunch {
       const files = filesFor(context, router.name, router.configFile);
@@ -114,4 +141,5 @@ function nativeRouter(router: RouterSpec, atVersion?: string): GatewayAdapter {
 }
 
 export const hiveRouterGateway = (atVersion?: string): GatewayAdapter => nativeRouter(ROUTERS['hive-router']!, atVersion);
-export const apolloRouterGateway = (atVersion?: string): GatewayAdapter => nativeRouter(ROUTERS['apollo-router']!, atVersion);
+export const apolloRouterGateway = (atVersion?: string, options: RouterOptions = {}): GatewayAdapter =>
+  nativeRouter(ROUTERS['apollo-router']!, atVersion, options);
