@@ -13,9 +13,9 @@ beforeAll(async () => {
     if (request.url === '/metrics') {
       response.end(
         [
-          '# TYPE apollo_router_jemalloc_allocated_bytes gauge',
-          'apollo_router_jemalloc_allocated_bytes{otel_scope_name="apollo/router"} 41000000',
-          'apollo_router_jemalloc_resident_bytes{otel_scope_name="apollo/router"} 70000000',
+          '# TYPE apollo_router_jemalloc_allocated gauge',
+          'apollo_router_jemalloc_allocated{otel_scope_name="apollo/router"} 41000000',
+          'apollo_router_jemalloc_resident{otel_scope_name="apollo/router"} 70000000',
           'app_live_bytes 1234',
         ].join('\n'),
       );
@@ -83,6 +83,6 @@ describe("a native gateway's allocator statistics", () => {
     const apollo = await soakGateway('apollo-router', undefined, null);
     expect(apollo.adapter.spec).toBe('apollo-router');
     expect(apollo.allocator!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
-    expect(apollo.allocator!.allocated).toEqual(['apollo_router_jemalloc_allocated_bytes', 'apollo_router_jemalloc_allocated']);
+    expect(apollo.allocator!.allocated).toEqual(['apollo_router_jemalloc_allocated']);
   });
 });

@@ -18,10 +18,11 @@ const READ_TIMEOUT_MS = 5_000;
 
 /**
  * Apollo Router's jemalloc gauges (apollo.router.jemalloc.*, Linux builds since 2.5.0) as its
- * Prometheus exporter names them: dots to underscores, the unit `bytes` as a suffix.
+ * Prometheus exporter names them: dots to underscores, and no unit suffix (their unit is `bytes`,
+ * which opentelemetry-prometheus 0.31 does not map to one: it maps `By`).
  */
 export function apolloRouterJemalloc(port: number): SoakAllocatorSource {
-  const gauge = (stat: string) => [`apollo_router_jemalloc_${stat}_bytes`, `apollo_router_jemalloc_${stat}`];
+  const gauge = (stat: string) => [`apollo_router_jemalloc_${stat}`];
   return {
     description: 'apollo-router jemalloc via its Prometheus endpoint',
     url: `http://127.0.0.1:${port}/metrics`,

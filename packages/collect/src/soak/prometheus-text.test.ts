@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { gaugeValue, parseSamples, parseSelector } from './prometheus-text.js';
 
-/** As Apollo Router's exporter writes its jemalloc gauges (OpenTelemetry's scope labels, a unit suffix). */
+/** As Apollo Router's exporter writes its jemalloc gauges (OpenTelemetry's scope labels), and others. */
 const EXPOSITION = [
-  '# HELP apollo_router_jemalloc_allocated_bytes Total allocated bytes in jemalloc',
-  '# TYPE apollo_router_jemalloc_allocated_bytes gauge',
-  'apollo_router_jemalloc_allocated_bytes{otel_scope_name="apollo/router"} 48123904',
-  'apollo_router_jemalloc_resident_bytes{otel_scope_name="apollo/router"} 6.5011712e+07',
-  'apollo_router_jemalloc_retained_bytes{otel_scope_name="apollo/router",} 20971520 1732870000000',
+  '# HELP apollo_router_jemalloc_allocated Total allocated bytes in jemalloc',
+  '# TYPE apollo_router_jemalloc_allocated gauge',
+  'apollo_router_jemalloc_allocated{otel_scope_name="apollo/router"} 48123904',
+  'apollo_router_jemalloc_resident{otel_scope_name="apollo/router"} 6.5011712e+07',
+  'apollo_router_jemalloc_retained{otel_scope_name="apollo/router",} 20971520 1732870000000',
   'memory_bytes{kind="live",note="a \\"quoted\\" \\\\ value, {braced}"} 100',
   'memory_bytes{kind="kept"} 300',
   'up 1',
@@ -19,9 +19,9 @@ describe('Prometheus text', () => {
   it('reads samples with labels, escapes, exponents, trailing commas and timestamps, skipping what is not one', () => {
     const samples = parseSamples(EXPOSITION);
     expect(samples.map((s) => [s.name, s.value])).toEqual([
-      ['apollo_router_jemalloc_allocated_bytes', 48123904],
-      ['apollo_router_jemalloc_resident_bytes', 65011712],
-      ['apollo_router_jemalloc_retained_bytes', 20971520],
+      ['apollo_router_jemalloc_allocated', 48123904],
+      ['apollo_router_jemalloc_resident', 65011712],
+      ['apollo_router_jemalloc_retained', 20971520],
       ['memory_bytes', 100],
       ['memory_bytes', 300],
       ['up', 1],
@@ -30,9 +30,9 @@ describe('Prometheus text', () => {
   });
 
   it('takes the first selector found, by name and by labels', () => {
-    expect(gaugeValue(EXPOSITION, ['apollo_router_jemalloc_allocated', 'apollo_router_jemalloc_allocated_bytes'])).toEqual({
+    expect(gaugeValue(EXPOSITION, ['apollo_router_jemalloc_allocated_bytes', 'apollo_router_jemalloc_allocated', 'up'])).toEqual({
       value: 48123904,
-      selector: 'apollo_router_jemalloc_allocated_bytes',
+      selector: 'apollo_router_jemalloc_allocated',
     });
     expect(gaugeValue(EXPOSITION, ['memory_bytes{kind="kept"}'])).toEqual({ value: 300, selector: 'memory_bytes{kind="kept"}' });
   });

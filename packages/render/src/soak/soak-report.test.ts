@@ -226,9 +226,9 @@ const allocatorSoak: SoakResult = {
     allocator: {
       description: 'apollo-router jemalloc via its Prometheus endpoint',
       url: 'http://127.0.0.1:9464/metrics',
-      allocated: ['apollo_router_jemalloc_allocated_bytes'],
-      resident: ['apollo_router_jemalloc_resident_bytes'],
-      retained: ['apollo_router_jemalloc_retained_bytes'],
+      allocated: ['apollo_router_jemalloc_allocated'],
+      resident: ['apollo_router_jemalloc_resident'],
+      retained: ['apollo_router_jemalloc_retained'],
     },
   },
   intervals: nativeSoak.intervals.map((i, index) => ({
@@ -274,7 +274,7 @@ describe("soak report of a native gateway read through its allocator's statistic
             allocatedBytes: null,
             residentBytes: null,
             retainedBytes: null,
-            error: 'no metric apollo_router_jemalloc_allocated_bytes on the endpoint',
+            error: 'no metric apollo_router_jemalloc_allocated on the endpoint',
           },
         },
       })),
@@ -283,7 +283,7 @@ describe("soak report of a native gateway read through its allocator's statistic
     const text = renderSoakTerminal(unread);
     expect(text).toMatch(/stands on RssAnon/);
     expect(text).toContain(
-      "Its allocator's statistics (apollo-router jemalloc via its Prometheus endpoint) were asked for at each calm and none was read (no metric apollo_router_jemalloc_allocated_bytes on the endpoint)",
+      "Its allocator's statistics (apollo-router jemalloc via its Prometheus endpoint) were asked for at each calm and none was read (no metric apollo_router_jemalloc_allocated on the endpoint)",
     );
   });
 });
