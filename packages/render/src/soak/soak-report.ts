@@ -139,8 +139,8 @@ function rssAnonNote(soak: SoakResult, sites: string): string {
 function allocatorNote(soak: SoakResult, sites: string): string {
   const source = soak.config.allocator;
   return (
-    `The verdict stands on the allocator's live bytes (${source ? source.description : 'its Prometheus endpoint'}) read after each ${soak.config.calmSec} s calm: bytes the program holds in allocations, without the freed pages the allocator keeps, so neither the calm's length nor a burst's high-water mark moves them. ` +
-    'They cannot see memory allocated outside that allocator (mapped by hand with mmap, another allocator linked in, thread stacks, the kernel’s buffers); RssAnon from /proc, shown beside and not judged, holds those and the pages the allocator keeps. ' +
+    `The verdict stands on the allocator's live bytes (${source ? source.description : 'its Prometheus endpoint'}) read after each ${soak.config.calmSec} s calm: bytes the program holds in allocations, without the freed pages the allocator keeps, so the calm's length does not move them (what the program itself keeps after a burst, in its pools or caches, does). ` +
+    "They cannot see memory allocated outside that allocator (mapped by hand with mmap, another allocator linked in, thread stacks, the kernel's buffers); RssAnon from /proc, shown beside and not judged, holds those and the pages the allocator keeps. " +
     `${sites[0]!.toUpperCase()}${sites.slice(1)}.${resolutionOf(soak, 'allocatedAfterCalm', '')}`
   );
 }
