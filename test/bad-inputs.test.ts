@@ -165,6 +165,16 @@ const TABLE: BadInput[] = [
   { name: 'export k6 --timeout of 10 lightyears', args: () => ['export', 'k6', '--timeout', '10ly'], line: /--timeout must be a duration like 90s/ },
   { name: 'a warm-up without a unit it knows', args: () => ['compare', '-w', 'soon'], line: /--warmup must be a duration/ },
   {
+    name: 'soak --allocator-metric without a metric',
+    args: (p) => ['soak', ...services(p), '--gateway', 'cmd:./my-router', '--allocator-metric', `http://127.0.0.1:${p.silent}/metrics`],
+    line: /^--allocator-metric takes http:\/\/127\.0\.0\.1:PORT\/PATH#METRIC .*: ".*\/metrics" names no metric after #$/,
+  },
+  {
+    name: 'soak --allocator-metric of a built-in gateway',
+    args: (p) => ['soak', ...services(p), '--gateway', 'grafbase', '--allocator-metric', `http://127.0.0.1:${p.silent}/metrics#allocated_bytes`],
+    line: /^--allocator-metric is for a cmd: gateway \(apollo-router's jemalloc statistics are read without it; gwprof reads no allocator statistics of grafbase\): leave it out$/,
+  },
+  {
     name: 'a soak warm-up without a unit it knows',
     args: () => ['soak', '-w', 'soon'],
     line: /^option '-w, --warmup <time>' argument 'soon' is invalid\. --warmup must be a duration/,

@@ -5,7 +5,9 @@
  * 1 MB and does not move) must be called `leak` at that size, the same stub without it `no leak`, and
  * a stub that exits mid-soak a crash. The three soaks run side by side, each on its own ports. After the
  * leak verdict the stub runs twice more under valgrind's DHAT (a few seconds), which names the leaking
- * function (leak_request) and its bytes live per request.
+ * function (leak_request) and its bytes live per request. A fourth soak names the stub's allocator
+ * metric (--allocator-metric): it grows 5,000 bytes per request while RssAnon grows by the 20,000
+ * planted, and the verdict must read the metric's 5,000.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -19,7 +21,7 @@ const dir = tempDir('soak-native');
 const binary = path.join(dir, 'stub-gateway');
 
 /** Six intervals of 5 s, each calm (1 s) after the 3 s warm-up: the six calms the verdict needs at the least. */
-async function soak(ports: number, runId: string, env: string[]): Promise<{ code: number | null; stdout: string; soak: SoakResult }> {
+async function soak(ports: number, runId: string, env: string[], extra: string[] = []): Promise<{ code: number | null; stdout: string; soak: SoakResult }> {
   const gatewayEnv = env.flatMap((e) => ['--gateway-env', e]);
   const result = await runCli([
     'soak',
@@ -43,6 +45,7 @@ async function soak(ports: number, runId: string, env: string[]): Promise<{ code
     dir,
     '--run-id',
     runId,
+    ...extra,
   ]);
   expect(result.stderr).not.toMatch(/Error:/);
   const record = JSON.parse(readFileSync(path.join(dir, runId, 'results.json'), 'utf8')) as SoakResult;
@@ -105,6 +108,38 @@ describe('gwprof soak of a native gateway (no preload)', () => {
     expect(s.allocationSites).toBeNull();
     expect(s.intervals.every((i) => i.requests.ok > 0 && i.requests.failed === 0)).toBe(true);
     expect(stdout).toMatch(/Verdict: NO LEAK — RssAnon after the calm/);
+  }, 60_000);
+
+  it.concurrent("judges the allocator's live bytes from --allocator-metric, not RssAnon, when the gateway publishes them (exit 1)", async () => {
+    const port = BASE_PORT + 30;
+    const metric = `http://127.0.0.1:${port}/metrics#stub_allocated_bytes`;
+    const {
+      code,
+      stdout,
+      soak: s,
+    } = await soak(port, 'allocator', ['STUB_LEAK_BYTES=20000', 'STUB_METRIC_BYTES=5000'], ['--allocator-metric', metric, '--sites', 'never']);
+    expect(code).toBe(1);
+    expect(s.config.allocator!.description).toBe(`stub_allocated_bytes at http://127.0.0.1:${port}/metrics (--allocator-metric)`);
+    for (const interval of s.intervals) {
+      const reading = interval.nativeCalm!.allocator!;
+      expect(reading.error).toBeNull();
+      // 1,000,000 + 5,000 a request answered, read after the calm: every request counted ok was answered.
+      expect(reading.allocatedBytes!).toBeGreaterThanOrEqual(1e6 + 5_000 * interval.nativeCalm!.okRequestsSoFar);
+      expect(reading.residentBytes).toBeNull();
+    }
+    const analysis = s.analysis!;
+    expect(analysis.memoryMeasure).toBe('native-allocator');
+    expect(analysis.verdict).toBe('leak');
+    const [allocated] = analysis.trends;
+    expect(allocated!.series).toBe('allocatedAfterCalm');
+    expect(allocated!.bytesPerRequest!.slope).toBeGreaterThan(4_900);
+    expect(allocated!.bytesPerRequest!.slope).toBeLessThan(5_100);
+    const [anon] = analysis.besideTrends!;
+    expect(anon!.series).toBe('rssAnonAfterCalm');
+    expect(anon!.bytesPerRequest!.slope).toBeGreaterThan(18_000);
+    expect(stdout).toMatch(/stands on the allocator's live bytes \(stub_allocated_bytes at http:\/\/127\.0\.0\.1:\d+\/metrics \(--allocator-metric\)\)/);
+    expect(stdout).toMatch(/RssAnon after the calm \(beside, not judged\)/);
+    expect(stdout).toMatch(/Verdict: LEAK — memory kept growing after the warm-up: allocatedAfterCalm/);
   }, 60_000);
 
   it.concurrent('records a native gateway that dies mid-soak: its exit code and last log lines (exit 1)', async () => {

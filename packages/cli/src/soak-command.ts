@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { BUILT_IN_SPECS } from './gateway-specs.js';
 import { Command, Option } from 'commander';
-import { DEFAULTS, SCENARIOS, runSoak, type SitesWhen, type SoakOptions } from '@gwprof/collect';
+import { DEFAULTS, SCENARIOS, allocatorMetricSource, runSoak, type SitesWhen, type SoakOptions } from '@gwprof/collect';
 import { publishSoak } from '@gwprof/publish';
 import { renderSoakTerminal } from '@gwprof/render';
 import { GwprofError, type SoakResult } from '@gwprof/results';
@@ -35,6 +35,7 @@ interface SoakFlags extends ServiceFlags, ReloadFlags {
   warmup?: number;
   leakThreshold: number;
   sites: SitesWhen;
+  allocatorMetric?: string;
   query?: string;
   variables?: string;
   expect?: string;
@@ -92,6 +93,10 @@ export function soakCommand(): Command {
       )
         .choices(['leak', 'always', 'never'])
         .default('leak'),
+    )
+    .option(
+      '--allocator-metric <url#metric>',
+      "a cmd: gateway's allocator live bytes on a Prometheus endpoint, read at each calm and judged instead of RssAnon: http://127.0.0.1:PORT/metrics#NAME (apollo-router's jemalloc statistics are read without it)",
     )
     .option('--scenario <name|file>', scenarioHelp(), SOAK.scenario)
     .option('--query <file>', 'GraphQL query to POST instead of the default stream')
@@ -157,6 +162,7 @@ function soakOptions(flags: SoakFlags, gatewaySource: string | undefined, signal
     snapshotsKept: SOAK.snapshotsKept,
     leakThresholdBytesPerRequest: flags.leakThreshold,
     sites: flags.sites,
+    allocatorMetric: flags.allocatorMetric === undefined ? null : allocatorMetricSource(flags.allocatorMetric),
     signal,
     onProgress: (line, final) => progress.update(line, final),
   };

@@ -5,6 +5,7 @@ export { CALLGRIND_ARGS } from './instructions/callgrind.js';
 export { WHERE_V8_FLAGS, WHERE_VALGRIND_ARGS } from './instructions/counted-epochs.js';
 export { runSoak, type SoakOptions } from './soak/run-soak.js';
 export type { SitesWhen } from './soak/allocation-sites.js';
+export { allocatorMetricSource } from './soak/allocator-stats.js';
 export { exportK6, type K6ExportRequest } from './k6/export-k6.js';
 export { k6LoadTag } from './k6/k6-script.js';
 export { importK6Run, k6Step, readK6Samples, K6Samples, type K6ImportRequest } from './k6/import-k6.js';

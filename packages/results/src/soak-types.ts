@@ -28,6 +28,35 @@ export interface SoakConfig extends RequestSourceRecord, ServicesRecord {
   leakThresholdBytesPerRequest: number;
   /** Supergraph swaps while serving (--reload-every); absent or null: none. */
   reload?: SoakReloadConfig | null;
+  /** Where a native gateway's allocator statistics are read at each calm; absent or null: none are read. */
+  allocator?: SoakAllocatorSource | null;
+}
+
+/**
+ * A native gateway's allocator statistics on a Prometheus endpoint: Apollo Router's jemalloc gauges,
+ * or a `cmd:` gateway's metric named by --allocator-metric. Each list holds the metric selectors
+ * tried in order (a name, optionally with labels: `name{kind="allocated"}`); the first one found is read.
+ */
+export interface SoakAllocatorSource {
+  /** Named for the report: "apollo-router jemalloc via its Prometheus endpoint". */
+  description: string;
+  /** The Prometheus text endpoint, on loopback. */
+  url: string;
+  /** Bytes the program holds in live allocations (jemalloc's stats.allocated): the series the verdict reads. */
+  allocated: string[];
+  /** Pages the allocator holds resident (jemalloc's stats.resident); empty: not published. */
+  resident: string[];
+  /** Memory the allocator keeps mapped but returned to the kernel (jemalloc's stats.retained); empty: not published. */
+  retained: string[];
+}
+
+/** The allocator's statistics read from its endpoint at a calm, bytes; null where not published or not read. */
+export interface SoakAllocatorReading {
+  allocatedBytes: number | null;
+  residentBytes: number | null;
+  retainedBytes: number | null;
+  /** Why the live bytes were not read (the endpoint did not answer, the metric was absent); null when they were. */
+  error: string | null;
 }
 
 /** The gateway's state sampled during an interval's load (every few seconds): means and maxima. */
@@ -74,6 +103,8 @@ export interface SoakProcessMemory {
   rssBytes: number;
   /** RssAnon: heap, stacks and anonymous maps, without the binary's and libraries' file pages. */
   rssAnonBytes: number | null;
+  /** The allocator's own statistics, read right after /proc when the soak has a source for them; absent: none. */
+  allocator?: SoakAllocatorReading | null;
 }
 
 export interface SoakInterval {
@@ -144,7 +175,7 @@ export interface SoakCrash {
 
 /** A robust trend of one memory series after the warm-up. */
 export interface SoakTrend {
-  series: 'heapAfterGc' | 'external' | 'rssNetOfHeap' | 'rssAnonAfterCalm';
+  series: 'heapAfterGc' | 'external' | 'rssNetOfHeap' | 'rssAnonAfterCalm' | 'allocatedAfterCalm';
   points: number;
   /** When the series was read only up to a calm (RSS, up to the first heap snapshot after the warm-up), that calm's time; else null. */
   judgedUntilSec?: number | null;
@@ -167,7 +198,8 @@ export interface SoakGrowingClass {
   retainerPath: string[] | null;
 }
 
-export type SoakMemoryMeasure = 'node-heap' | 'native-rss';
+/** A Node gateway's heap, a native process's RssAnon, or its allocator's live bytes where it publishes them. */
+export type SoakMemoryMeasure = 'node-heap' | 'native-rss' | 'native-allocator';
 
 export interface SoakAnalysis {
   verdict: 'leak' | 'no leak' | 'inconclusive' | 'crash';
@@ -175,10 +207,14 @@ export interface SoakAnalysis {
   reason: string;
   /**
    * What the verdict stands on: a Node gateway's heap after a forced GC (with external memory and
-   * RSS net of the heap), or a native process's RssAnon after a calm. Absent in older results: the Node heap.
+   * RSS net of the heap), a native process's RssAnon after a calm, or its allocator's live bytes after
+   * a calm. Absent in older results: the Node heap.
    */
   memoryMeasure?: SoakMemoryMeasure;
+  /** The series the verdict reads. */
   trends: SoakTrend[];
+  /** Series read beside the verdict, not judged (RssAnon when the allocator's live bytes are); absent: none. */
+  besideTrends?: SoakTrend[];
   growingClasses: SoakGrowingClass[];
   /** The harness's own RSS slope after the warm-up, MB per hour (it should be flat). */
   harnessRssMbPerHour: number | null;

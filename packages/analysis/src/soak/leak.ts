@@ -9,7 +9,8 @@
  *   - `inconclusive` otherwise, or with too few calms after the warm-up.
  * Bytes per request, not MB per hour, is what a maintainer can act on, and it does not depend on
  * the load the soak happened to run at. A native gateway has no collector to force: its one series
- * is RssAnon read after the calm, which holds what the allocator keeps as well as what is live.
+ * is its allocator's live bytes where the gateway publishes them, else RssAnon read after the calm,
+ * which holds what the allocator keeps as well as what is live.
  */
 import type { SoakAnalysis, SoakCalm, SoakInterval, SoakMemoryMeasure, SoakProcessMemory, SoakSnapshot, SoakTrend } from '@gwprof/results';
 import { mannKendall, theilSen, type TrendPoint } from './trend.js';
@@ -98,12 +99,39 @@ const NODE_SERIES: readonly MemorySeries[] = [
  * RssAnon rather than RSS: the file pages of a gateway's binary (104 MB for Grafbase's) come in as
  * code paths first run and go when the kernel reclaims them, which is neither a leak nor its absence.
  */
-const NATIVE_SERIES: readonly MemorySeries[] = [{ series: 'rssAnonAfterCalm', value: (interval) => interval.nativeCalm?.rssAnonBytes ?? null }];
+const RSS_ANON_SERIES: MemorySeries = { series: 'rssAnonAfterCalm', value: (interval) => interval.nativeCalm?.rssAnonBytes ?? null };
 
-/** A soak whose intervals read a native process's memory is judged on it; any other on the Node heap. */
-export function soakMemoryMeasure(intervals: readonly SoakInterval[]): SoakMemoryMeasure {
-  return intervals.some((interval) => interval.nativeCalm) ? 'native-rss' : 'node-heap';
+/**
+ * The allocator's live bytes (jemalloc's stats.allocated): what the program holds in allocations,
+ * without the freed pages the allocator keeps, so neither the calm's length nor a burst's high-water
+ * mark moves it.
+ */
+const ALLOCATED_SERIES: MemorySeries = { series: 'allocatedAfterCalm', value: allocatedAfterCalm };
+
+export function allocatedAfterCalm(interval: SoakInterval): number | null {
+  return interval.nativeCalm?.allocator?.allocatedBytes ?? null;
 }
+
+/**
+ * The Node heap for a soak with a forced GC at its calms; for a native one, its allocator's live
+ * bytes when any calm read them, else RssAnon.
+ */
+export function soakMemoryMeasure(intervals: readonly SoakInterval[]): SoakMemoryMeasure {
+  if (!intervals.some((interval) => interval.nativeCalm)) return 'node-heap';
+  return intervals.some((interval) => allocatedAfterCalm(interval) !== null) ? 'native-allocator' : 'native-rss';
+}
+
+/** The series the verdict reads, and those shown beside it (RssAnon when the allocator's live bytes decide). */
+function seriesOf(measure: SoakMemoryMeasure): { judged: readonly MemorySeries[]; beside: readonly MemorySeries[] } {
+  if (measure === 'native-allocator') return { judged: [ALLOCATED_SERIES], beside: [RSS_ANON_SERIES] };
+  return { judged: measure === 'native-rss' ? [RSS_ANON_SERIES] : NODE_SERIES, beside: [] };
+}
+
+const NO_LEAK_STANDS_ON: Record<SoakMemoryMeasure, string> = {
+  'node-heap': "every memory series' 90% interval lies",
+  'native-rss': 'RssAnon after the calm: its 90% interval lies',
+  'native-allocator': "the allocator's live bytes after the calm: their 90% interval lies",
+};
 
 /** The native readings after the warm-up, in time order. */
 export function nativeCalmsAfterWarmup(intervals: readonly SoakInterval[], warmupSec: number): SoakProcessMemory[] {
@@ -198,12 +226,14 @@ export function judgeSoak(
   snapshots: readonly SnapshotTime[],
   design: LeakDesign,
   crashed: boolean,
-): Pick<SoakAnalysis, 'verdict' | 'reason' | 'memoryMeasure' | 'trends' | 'harnessRssMbPerHour' | 'harnessHeapMbPerHour'> {
+): Pick<SoakAnalysis, 'verdict' | 'reason' | 'memoryMeasure' | 'trends' | 'besideTrends' | 'harnessRssMbPerHour' | 'harnessHeapMbPerHour'> {
   const judged = intervalsAfterWarmup(intervals, design.warmupSec);
   const calms = judged.map((interval) => calmReading(interval)!);
   const memoryMeasure = soakMemoryMeasure(intervals);
-  const trends = (memoryMeasure === 'native-rss' ? NATIVE_SERIES : NODE_SERIES).map((series) => memoryTrend(judged, snapshots, series, design));
-  const harness = { memoryMeasure, ...harnessSlopes(intervals, design.warmupSec) };
+  const series = seriesOf(memoryMeasure);
+  const trends = series.judged.map((s) => memoryTrend(judged, snapshots, s, design));
+  const beside = series.beside.map((s) => memoryTrend(judged, snapshots, s, design));
+  const harness = { memoryMeasure, ...(beside.length > 0 ? { besideTrends: beside } : {}), ...harnessSlopes(intervals, design.warmupSec) };
   const leaking = trends.filter((t) => t.verdict === 'leak');
   const describe = (t: SoakTrend) =>
     `${t.series} ${signed(t.mbPerHour.slope)} MB/h${t.bytesPerRequest ? ` (${signed(t.bytesPerRequest.slope)} B/request)` : ''}`;
@@ -220,8 +250,7 @@ export function judgeSoak(
     };
   }
   if (trends.every((t) => t.verdict === 'no leak')) {
-    const which = memoryMeasure === 'native-rss' ? 'RssAnon after the calm: its 90% interval lies' : "every memory series' 90% interval lies";
-    return { verdict: 'no leak', reason: `${which} below ${design.thresholdBytesPerRequest} B/request`, trends, ...harness };
+    return { verdict: 'no leak', reason: `${NO_LEAK_STANDS_ON[memoryMeasure]} below ${design.thresholdBytesPerRequest} B/request`, trends, ...harness };
   }
   const open = trends
     .filter((t) => t.verdict === 'inconclusive')

@@ -26,6 +26,19 @@ describe('native routers launch', () => {
     expect(launch.args).toEqual(['--supergraph', path.join(launch.cwd, 'supergraph.graphql'), '--config', path.join(launch.cwd, 'router.yaml')]);
     expect(launch.env).toEqual({ APOLLO_TELEMETRY_DISABLED: 'true' });
   });
+
+  it("starts Apollo Router's Prometheus exporter only when a soak gives it a port", () => {
+    expect(apolloRouterConfig(4000)).not.toContain('telemetry');
+    const config = parse(apolloRouterConfig(4000, undefined, 9464)) as { telemetry: unknown };
+    expect(config.telemetry).toEqual({ exporters: { metrics: { prometheus: { enabled: true, listen: '127.0.0.1:9464', path: '/metrics' } } } });
+  });
+
+  it('holds one telemetry section when a traced soak asks for spans and the exporter both', () => {
+    const yaml = apolloRouterConfig(4000, routerTracing({ [TRACE_CONTEXT_ENV]: '1', [OTLP_ENDPOINT_ENV]: 'http://127.0.0.1:45678' }), 9464);
+    expect(yaml.match(/^telemetry:/gm)).toHaveLength(1);
+    const exporters = (parse(yaml) as { telemetry: { exporters: Record<string, unknown> } }).telemetry.exporters;
+    expect(Object.keys(exporters).sort()).toEqual(['metrics', 'tracing']);
+  });
 });
 
 const receiver = 'http://127.0.0.1:45678';

@@ -97,13 +97,34 @@ export function hiveRouterTracing(tracing: RouterTracing): Record<string, unknow
 
 /**
  * Apollo Router's config: its GraphQL endpoint at /graphql on the gateway's port, and its other
- * listeners (health check, homepage) off, so that two routers of a comparison do not collide.
+ * listeners (health check, homepage) off, so that two routers of a comparison do not collide. A soak
+ * gives `prometheusPort`: its Prometheus exporter then serves /metrics there, jemalloc's statistics
+ * among them; no other command starts the exporter.
  */
-export function apolloRouterConfig(port: number, tracing: RouterTracing = NO_TRACING): string {
+export function apolloRouterConfig(port: number, tracing: RouterTracing = NO_TRACING, prometheusPort: number | null = null): string {
   return (
     ['supergraph:', `  listen: 127.0.0.1:${port}`, '  path: /graphql', 'health_check:', '  enabled: false', 'homepage:', '  enabled: false', ''].join('\n') +
-    sections(apolloRouterTracing(tracing))
+    sections(mergedSections(apolloRouterTracing(tracing), apolloRouterPrometheus(prometheusPort)))
   );
+}
+
+/** Apollo Router's Prometheus exporter on `port` (a soak's): /metrics, jemalloc's statistics among them. */
+function apolloRouterPrometheus(port: number | null): Record<string, unknown> {
+  if (port === null) return {};
+  return { telemetry: { exporters: { metrics: { prometheus: { enabled: true, listen: `127.0.0.1:${port}`, path: '/metrics' } } } } };
+}
+
+/** Two sets of top-level sections as one: a key both hold (`telemetry`) is merged, never written twice. */
+function mergedSections(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const isMapping = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  const out: Record<string, unknown> = { ...a };
+  for (const [key, value] of Object.entries(b)) out[key] = isMapping(out[key]) && isMapping(value) ? mergedSections(out[key], value) : value;
+  return out;
+}
+
+/** What a command asks of a router beside the defaults: a soak, its Prometheus exporter's port. */
+export interface RouterOptions {
+  prometheusPort?: number;
 }
 
 /**
@@ -130,7 +151,7 @@ interface RouterSpec {
   name: 'hive-router' | 'apollo-router';
   description: string;
   configFile: string;
-  config(files: { supergraph: string }, port: number, tracing: RouterTracing): string;
+  config(files: { supergraph: string }, port: number, tracing: RouterTracing, options: RouterOptions): string;
   args(files: { supergraph: string; config: string }): string[];
   env(files: { config: string }): Record<string, string>;
 }
@@ -149,14 +170,14 @@ const ROUTERS: Record<RouterSpec['name'], RouterSpec> = {
     name: 'apollo-router',
     description: 'Apollo Router (Rust; Elastic-2.0)',
     configFile: 'router.yaml',
-    config: (_files, port, tracing) => apolloRouterConfig(port, tracing),
+    config: (_files, port, tracing, options) => apolloRouterConfig(port, tracing, options.prometheusPort ?? null),
     args: ({ supergraph, config }) => ['--supergraph', supergraph, '--config', config],
     // No anonymous usage reports: the network beyond loopback is not the measurement's.
     env: () => ({ APOLLO_TELEMETRY_DISABLED: 'true' }),
   },
 };
 
-function nativeRouter(router: RouterSpec, atVersion?: string): GatewayAdapter {
+function nativeRouter(router: RouterSpec, atVersion?: string, options: RouterOptions = {}): GatewayAdapter {
   const binary = nativeBinaryOf(router.name, atVersion);
   return {
     spec: atVersion ? `${router.name}@${atVersion}` : router.name,
@@ -177,7 +198,7 @@ function nativeRouter(router: RouterSpec, atVersion?: string): GatewayAdapter {
         logger: context.logger,
         timeoutMs: 120_000,
       });
-      writeFileSync(files.config, router.config(files, context.port, routerTracing(context.env)));
+      writeFileSync(files.config, router.config(files, context.port, routerTracing(context.env), options));
     },
     launch(context: GatewayContext): GatewayLaunch {
       const files = filesFor(context, router.name, router.configFile);
@@ -187,4 +208,5 @@ function nativeRouter(router: RouterSpec, atVersion?: string): GatewayAdapter {
 }
 
 export const hiveRouterGateway = (atVersion?: string): GatewayAdapter => nativeRouter(ROUTERS['hive-router']!, atVersion);
-export const apolloRouterGateway = (atVersion?: string): GatewayAdapter => nativeRouter(ROUTERS['apollo-router']!, atVersion);
+export const apolloRouterGateway = (atVersion?: string, options: RouterOptions = {}): GatewayAdapter =>
+  nativeRouter(ROUTERS['apollo-router']!, atVersion, options);

@@ -5,10 +5,17 @@
  * interrupted soak keeps every finished interval. The verdict is the publish pass's, from the file.
  */
 import path from 'node:path';
-import { GwprofError, writeSoakResult, type RequestSourceRecord, type SoakConfig, type SoakInterval, type SoakResult } from '@gwprof/results';
+import {
+  GwprofError,
+  writeSoakResult,
+  type RequestSourceRecord,
+  type SoakAllocatorReading,
+  type SoakAllocatorSource,
+  type SoakConfig,
+  type SoakInterval,
+  type SoakResult,
+} from '@gwprof/results';
 import type { Scenario } from '../scenario/scenario.js';
-import { gatewayFromSpec } from '../gateways/index.js';
-import type { GatewayAdapter } from '../gateways/types.js';
 import type { RunRequest, Session } from '../run/session.js';
 import type { LaunchedGateway, ServiceOptions } from '../services/test-bed.js';
 import type { RunningGateway } from '../services/gateway-process.js';
@@ -28,6 +35,7 @@ import { openRun } from '../run/run-opening.js';
 import { openReloadSwitch, type ReloadSwitch, type SoakReloadOptions } from './reload-switch.js';
 import { ReloadDriver } from './reload-driver.js';
 import { countAllocationSites, type SitesWhen } from './allocation-sites.js';
+import { soakGateway } from './allocator-stats.js';
 
 export interface SoakOptions extends ServiceOptions, RunRequest {
   gateway: string;
@@ -52,6 +60,8 @@ export interface SoakOptions extends ServiceOptions, RunRequest {
   reload: SoakReloadOptions | null;
   /** A native gateway's allocation sites under valgrind's DHAT after the soak: after a `leak` verdict (the default), always, or never. */
   sites?: SitesWhen;
+  /** A `cmd:` gateway's allocator statistics on a Prometheus endpoint (--allocator-metric); null: none. */
+  allocatorMetric?: SoakAllocatorSource | null;
 }
 
 export interface SoakOutcome {
@@ -65,19 +75,20 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
     throw new GwprofError(
       "soak starts the gateway itself (it reads its memory from /proc, and a Node gateway's heap through its preload): give a built-in gateway or cmd:…",
     );
+  const gateway = await soakGateway(options.gateway, options.gatewayCwd, options.allocatorMetric ?? null);
   const opened = await openRun({
     options,
     scenario: options.scenario,
     specs: [options.gateway],
     install: [options.gateway],
-    adapters: () => [soakAdapter(options)],
+    adapters: () => [gateway.adapter],
     session: ([adapter]) => ({
       label: `soak-${adapter!.spec.replace(/^cmd:.*/, 'cmd')}`,
       maxConcurrency: options.load.kind === 'closed' ? options.load.concurrency : 1000,
       gatewayPackages: adapter!.packageVersions(),
       profiler: 'inspector',
     }),
-    newRecord: ({ session, recorded, nativeSubgraphs }) => newSoak(options, session, recorded, nativeSubgraphs),
+    newRecord: ({ session, recorded, nativeSubgraphs }) => newSoak(options, session, recorded, nativeSubgraphs, gateway.allocator),
   });
   const { session, journal, scenario } = opened;
   const soak = journal.record;
@@ -86,8 +97,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
   const failure = await opened.live({ label: 'soak' }, async () => {
     const bed = await session.startBed();
     const launched = await bed.launchGateway({ adapter, gatewayEnv: options.gatewayEnv, processName: 'gateway' });
-    const preload = soakPreload(launched);
-    if (!preload) options.onProgress('a native gateway: no forced GC exists for it; its memory (RssAnon) is read from /proc after each calm', true);
+    const preload = soakPreload(launched, soak.config.allocator ?? null);
+    if (!preload) options.onProgress(nativeReadingLine(soak.config.allocator ?? null), true);
     if (soak.config.load.kind === 'open' && options.load.kind === 'open' && options.load.rate === null) {
       const peak = await probePeak(options, scenario, launched.gateway, bed.subgraphs, session);
       soak.config.load.rate = Math.max(1, Math.round(peak * options.rateFraction));
@@ -107,9 +118,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
   return { soak, runDir: session.runDir, failure };
 }
 
-/** The gateway a soak starts: a Node one with gwprof's preload, or a native one read from /proc. */
-function soakAdapter(options: SoakOptions): GatewayAdapter {
-  return gatewayFromSpec(options.gateway, options.gatewayCwd);
+function nativeReadingLine(allocator: SoakAllocatorSource | null): string {
+  const read = allocator ? `, and its allocator's live bytes from ${allocator.description}` : '';
+  return `a native gateway: no forced GC exists for it; its memory (RssAnon) is read from /proc after each calm${read}`;
 }
 
 /**
@@ -117,8 +128,11 @@ function soakAdapter(options: SoakOptions): GatewayAdapter {
  * is not Node), whose memory is read from /proc. A Node gateway whose preload did not connect is refused:
  * its heap is what the verdict reads.
  */
-function soakPreload(launched: LaunchedGateway): ProfilerClient | null {
-  if (launched.profiler instanceof ProfilerClient) return launched.profiler;
+function soakPreload(launched: LaunchedGateway, allocator: SoakAllocatorSource | null): ProfilerClient | null {
+  if (launched.profiler instanceof ProfilerClient) {
+    if (allocator) throw new GwprofError("--allocator-metric is for a native gateway: a Node gateway's heap is read through gwprof's preload; leave it out");
+    return launched.profiler;
+  }
   if (launched.build) return null;
   throw new GwprofError(`soak needs gwprof's preload in a Node gateway: ${launched.profilerUnavailable ?? 'it did not connect'}`);
 }
@@ -158,6 +172,7 @@ async function soakIntervals(
     clock,
     // Reloads begin after the warm-up: its calms are the memory without them.
     reloads: reloads ? new ReloadDriver(reloads, options.warmupSec, clock) : null,
+    allocator: soak.config.allocator ?? null,
   };
   // Heap snapshots are a Node gateway's: a native one's memory has no classes gwprof can read.
   const keeper = profiler ? new SnapshotKeeper(session.runDir, profiler, options.snapshotsKept, session.logs.harness) : null;
@@ -184,13 +199,18 @@ function progressLine(interval: SoakInterval, count: number): string {
   const heap = calm
     ? `heap after GC ${(calm.heapUsedBytes / 1e6).toFixed(1)} MB`
     : nativeCalm
-      ? `RSS after the calm ${(nativeCalm.rssBytes / 1e6).toFixed(1)} MB, anonymous ${anon == null ? '–' : (anon / 1e6).toFixed(1)} MB`
+      ? `RSS after the calm ${(nativeCalm.rssBytes / 1e6).toFixed(1)} MB, anonymous ${anon == null ? '–' : (anon / 1e6).toFixed(1)} MB${allocatorPart(nativeCalm.allocator)}`
       : 'no calm';
   const net = rssNetOfHeapUnderLoad(interval);
   const native = net === null ? '' : ` · RSS net of heap ${(net / 1e6).toFixed(1)} MB`;
   const failed = interval.requests.failed > 0 ? ` · ${interval.requests.failed} failed` : '';
   const reloads = interval.reloads ? ` · ${reloadsLine(interval.reloads)}` : '';
   return `interval ${interval.index + 1}/${count} · ${formatClock(interval.endSec)} · ${interval.okRps.toFixed(1)} ok req/s${failed} · ${heap}${native}${reloads}`;
+}
+
+function allocatorPart(reading: SoakAllocatorReading | null | undefined): string {
+  if (!reading) return '';
+  return reading.allocatedBytes === null ? ` · allocator not read: ${reading.error}` : ` · allocated ${(reading.allocatedBytes / 1e6).toFixed(1)} MB`;
 }
 
 function reloadsLine({ reloads, reloadsSoFar }: NonNullable<SoakInterval['reloads']>): string {
@@ -240,7 +260,13 @@ async function probePeak(options: SoakOptions, scenario: Scenario, gateway: Runn
   return peak;
 }
 
-function newSoak(options: SoakOptions, session: Session, recorded: RequestSourceRecord, nativeSubgraphs: string | null): SoakResult {
+function newSoak(
+  options: SoakOptions,
+  session: Session,
+  recorded: RequestSourceRecord,
+  nativeSubgraphs: string | null,
+  allocator: SoakAllocatorSource | null,
+): SoakResult {
   const config: SoakConfig = {
     gateway: options.gateway,
     gatewayEnv: options.gatewayEnv,
@@ -254,6 +280,7 @@ function newSoak(options: SoakOptions, session: Session, recorded: RequestSource
     snapshotEvery: options.snapshotEvery,
     warmupSec: options.warmupSec,
     leakThresholdBytesPerRequest: options.leakThresholdBytesPerRequest,
+    allocator,
     ...servicesRecord(options, nativeSubgraphs),
   };
   return {

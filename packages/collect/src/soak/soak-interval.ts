@@ -5,7 +5,7 @@
  * has no preload and no collector to force: its calm ends in a reading of its memory from /proc.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { SoakCalm, SoakConfig, SoakGatewaySample, SoakInterval, SoakProcessMemory } from '@gwprof/results';
+import type { SoakAllocatorSource, SoakCalm, SoakConfig, SoakGatewaySample, SoakInterval, SoakProcessMemory } from '@gwprof/results';
 import type { ProcessStats, ProfilerClient } from '../profiler/controller.js';
 import { startClosedLoop } from '../load/closed-loop.js';
 import type { WireRequests } from '../load/http1-request.js';
@@ -16,6 +16,7 @@ import type { RequestStream } from '../load/request-stream.js';
 import { TreeUsageMeter } from '../processes/proc-stats.js';
 import { harnessHeapAfterGc } from './harness-gc.js';
 import { processMemory } from './process-memory.js';
+import { readAllocatorStats } from './allocator-stats.js';
 import type { ReloadDriver } from './reload-driver.js';
 
 /** How often the gateway's state is read during the load. */
@@ -37,6 +38,8 @@ export interface IntervalContext {
   clock: () => number;
   /** A reload soak's swaps (--reload-every); null without. */
   reloads: ReloadDriver | null;
+  /** Where a native gateway's allocator statistics are read at each calm; null: none. */
+  allocator: SoakAllocatorSource | null;
 }
 
 export interface IntervalPlan {
@@ -124,12 +127,14 @@ async function calmPhase(context: IntervalContext, profiler: ProfilerClient, pla
 
 /**
  * A native gateway's calm: the whole calm without load (what was in flight drains, the gateway's
- * own timers and its allocator's deferred frees run), then its memory as /proc shows it.
+ * own timers and its allocator's deferred frees run), then its memory as /proc shows it and, where
+ * it publishes them, its allocator's statistics (read after /proc: answering the read allocates).
  */
 async function nativeCalmPhase(context: IntervalContext, plan: IntervalPlan, okRequestsSoFar: number): Promise<SoakProcessMemory | null> {
   await soakSleep(plan.calmSec * 1000, context.stopSignal);
   if (!context.isRunning() || context.isStopped()) return null;
-  return { atSec: context.clock(), okRequestsSoFar, ...processMemory(context.gatewayPids()) };
+  const memory: SoakProcessMemory = { atSec: context.clock(), okRequestsSoFar, ...processMemory(context.gatewayPids()) };
+  return context.allocator ? { ...memory, allocator: await readAllocatorStats(context.allocator) } : memory;
 }
 
 export async function runInterval(context: IntervalContext, plan: IntervalPlan): Promise<SoakInterval> {

@@ -39,11 +39,18 @@ function heading(sites: SoakAllocationSites): string {
   return `Allocation sites of the bytes still live (${sites.tool}, ${why}${runs})`;
 }
 
-/** All sites' live bytes per request beside the RssAnon slope the verdict read: how much of the growth valgrind saw. */
+/** All sites' live bytes per request beside the slope the verdict read (the allocator's live bytes, or RssAnon): how much of the growth valgrind saw. */
 function totalsLine(soak: SoakResult, sites: SoakAllocationSites): string | null {
   if (!sites.totals) return null;
-  const anon = soak.analysis?.trends.find((t) => t.series === 'rssAnonAfterCalm')?.bytesPerRequest?.slope;
-  const beside = anon == null ? '' : `; RssAnon grew ${fixed(anon, 1)} bytes per request in the soak`;
+  const trends = soak.analysis?.trends ?? [];
+  const allocated = trends.find((t) => t.series === 'allocatedAfterCalm')?.bytesPerRequest?.slope;
+  const anon = trends.find((t) => t.series === 'rssAnonAfterCalm')?.bytesPerRequest?.slope;
+  const beside =
+    allocated != null
+      ? `; the allocator's live bytes grew ${fixed(allocated, 1)} bytes per request in the soak`
+      : anon == null
+        ? ''
+        : `; RssAnon grew ${fixed(anon, 1)} bytes per request in the soak`;
   const ended = sites.runs.some((run) => run.endedBy === 'shutdown')
     ? ' The gateway handled the signal meant to end it as it was, so it was stopped by its own shutdown, which may have freed what it held.'
     : '';

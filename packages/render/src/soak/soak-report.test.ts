@@ -216,3 +216,74 @@ describe('soak report of a native gateway', () => {
     expect(html).toContain('allocator');
   });
 });
+
+/** The same native soak with its allocator's statistics read at each calm (Apollo Router's jemalloc). */
+const allocatorSoak: SoakResult = {
+  ...nativeSoak,
+  config: {
+    ...nativeSoak.config,
+    gateway: 'apollo-router',
+    allocator: {
+      description: 'apollo-router jemalloc via its Prometheus endpoint',
+      url: 'http://127.0.0.1:9464/metrics',
+      allocated: ['apollo_router_jemalloc_allocated'],
+      resident: ['apollo_router_jemalloc_resident'],
+      retained: ['apollo_router_jemalloc_retained'],
+    },
+  },
+  intervals: nativeSoak.intervals.map((i, index) => ({
+    ...i,
+    nativeCalm: { ...i.nativeCalm!, allocator: { allocatedBytes: 25e6 + index * 1000, residentBytes: 38e6, retainedBytes: 12e6, error: null } },
+  })),
+  analysis: {
+    ...nativeSoak.analysis!,
+    reason: "the allocator's live bytes after the calm: their 90% interval lies below 30 B/request",
+    memoryMeasure: 'native-allocator',
+    trends: [{ ...nativeSoak.analysis!.trends[0]!, series: 'allocatedAfterCalm', bytesPerRequest: { slope: 0.2, low: -0.4, high: 0.9 } }],
+    besideTrends: [{ ...nativeSoak.analysis!.trends[0]!, verdict: 'inconclusive' }],
+  },
+};
+
+describe("soak report of a native gateway read through its allocator's statistics", () => {
+  it('says the verdict stands on the live bytes, from which source, what they cannot see, and shows RssAnon beside, not judged', () => {
+    const text = renderSoakTerminal(allocatorSoak);
+    expect(text).toMatch(/allocator's live bytes after the calm\s+8\s+0\.60 \[0\.10, 1\.20\]\s+0\.2 \[-0\.4, 0\.9\]\s+0\.200\s+no leak/);
+    expect(text).toMatch(/RssAnon after the calm \(beside, not judged\)\s+8 .*inconclusive/);
+    expect(text).toMatch(/stands on the allocator's live bytes \(apollo-router jemalloc via its Prometheus endpoint\) read after each 3 s calm/);
+    expect(text).toMatch(/cannot see memory allocated outside that allocator \(mapped by hand with mmap/);
+    expect(text).toContain('reaches at most 0.9 bytes per request');
+    const md = renderSoakMarkdown(allocatorSoak);
+    expect(md).toMatch(/read from \/proc and its allocator's statistics from apollo-router jemalloc via its Prometheus endpoint/);
+    expect(md).toMatch(/\| RssAnon after calm MB \| allocated MB \| allocator resident MB \| allocator retained MB \|/);
+    expect(md).toMatch(/\| 180\.0 \| 40\.0 \| 25\.0 \| 38\.0 \| 12\.0 \|/);
+    const html = renderSoakHtml(allocatorSoak);
+    expect(html).toMatch(
+      /<svg id="memory"[\s\S]*data-series="allocator(?:&#39;|&#x27;|')s live bytes after the calm"[\s\S]*data-series="trend of the live bytes"/,
+    );
+    expect(html).not.toContain('data-series="trend of RssAnon"');
+  });
+
+  it('says so when the statistics were asked for and no calm read them, and judges RssAnon', () => {
+    const unread: SoakResult = {
+      ...allocatorSoak,
+      intervals: nativeSoak.intervals.map((i) => ({
+        ...i,
+        nativeCalm: {
+          ...i.nativeCalm!,
+          allocator: {
+            allocatedBytes: null,
+            residentBytes: null,
+            retainedBytes: null,
+            error: 'no metric apollo_router_jemalloc_allocated on the endpoint',
+          },
+        },
+      })),
+      analysis: nativeSoak.analysis,
+    };
+    const text = renderSoakTerminal(unread);
+    expect(text).toMatch(/stands on RssAnon/);
+    expect(text).toContain(
+      "Its allocator's statistics (apollo-router jemalloc via its Prometheus endpoint) were asked for at each calm and none was read (no metric apollo_router_jemalloc_allocated on the endpoint)",
+    );
+  });
+});

@@ -4,7 +4,7 @@
  * and in the HTML report memory, throughput, latency and the process's resources over time.
  */
 import { calmReading, rssNetOfHeap, rssNetOfHeapUnderLoad, soakMemoryMeasure } from '@gwprof/analysis';
-import type { SoakInterval, SoakResult, SoakSnapshot, SoakTrend } from '@gwprof/results';
+import type { SoakInterval, SoakMemoryMeasure, SoakResult, SoakSnapshot, SoakTrend } from '@gwprof/results';
 import { escapeHtml, escapeMarkdown, markdownCode } from '../escape.js';
 import { NONE, fixed } from '../format.js';
 import { htmlPage, htmlTable } from '../html-page.js';
@@ -31,6 +31,7 @@ const SERIES_NAMES: Record<SoakTrend['series'], string> = {
   external: 'external memory',
   rssNetOfHeap: 'RSS net of heap, under load',
   rssAnonAfterCalm: 'RssAnon after the calm',
+  allocatedAfterCalm: "allocator's live bytes after the calm",
 };
 
 const rightAligned = (headers: string[]): Column[] => headers.map((header) => ({ header, align: 'right' }));
@@ -47,6 +48,13 @@ const INTERVAL_COLUMNS: Column[] = [
 
 /** A native gateway's intervals: no heap, no preload's samples, its memory from /proc after each calm. */
 const NATIVE_INTERVAL_COLUMNS: Column[] = [...LOAD_COLUMNS, ...rightAligned(['RSS after calm MB', 'RssAnon after calm MB']), ...TAIL_COLUMNS];
+
+/** The same with the allocator's own statistics after each calm, where the soak read them. */
+const ALLOCATOR_INTERVAL_COLUMNS: Column[] = [
+  ...LOAD_COLUMNS,
+  ...rightAligned(['RSS after calm MB', 'RssAnon after calm MB', 'allocated MB', 'allocator resident MB', 'allocator retained MB']),
+  ...TAIL_COLUMNS,
+];
 
 const loadCells = (interval: SoakInterval): string[] => [
   soakClock(interval.endSec),
@@ -66,11 +74,29 @@ function nativeIntervalRow(interval: SoakInterval): string[] {
   return [...loadCells(interval), mb(interval.nativeCalm?.rssBytes), mb(interval.nativeCalm?.rssAnonBytes), ...tailCells(interval)];
 }
 
-const isNative = (soak: SoakResult): boolean => (soak.analysis?.memoryMeasure ?? soakMemoryMeasure(soak.intervals)) === 'native-rss';
+function allocatorIntervalRow(interval: SoakInterval): string[] {
+  const { nativeCalm } = interval;
+  const allocator = nativeCalm?.allocator;
+  return [
+    ...loadCells(interval),
+    mb(nativeCalm?.rssBytes),
+    mb(nativeCalm?.rssAnonBytes),
+    mb(allocator?.allocatedBytes),
+    mb(allocator?.residentBytes),
+    mb(allocator?.retainedBytes),
+    ...tailCells(interval),
+  ];
+}
+
+const measureOf = (soak: SoakResult): SoakMemoryMeasure => soak.analysis?.memoryMeasure ?? soakMemoryMeasure(soak.intervals);
+const isNative = (soak: SoakResult): boolean => measureOf(soak) !== 'node-heap';
 
 /** The interval table's columns and rows for this soak's kind of gateway. */
 function intervalTable(soak: SoakResult): { columns: Column[]; row: (interval: SoakInterval) => string[] } {
-  return isNative(soak) ? { columns: NATIVE_INTERVAL_COLUMNS, row: nativeIntervalRow } : { columns: INTERVAL_COLUMNS, row: intervalRow };
+  if (!isNative(soak)) return { columns: INTERVAL_COLUMNS, row: intervalRow };
+  return soak.config.allocator
+    ? { columns: ALLOCATOR_INTERVAL_COLUMNS, row: allocatorIntervalRow }
+    : { columns: NATIVE_INTERVAL_COLUMNS, row: nativeIntervalRow };
 }
 
 /**
@@ -79,19 +105,43 @@ function intervalTable(soak: SoakResult): { columns: Column[]; row: (interval: S
  * holds, and no smaller than the soak's own resolution (the upper end of the slope's interval).
  */
 export function nativeMeasureNote(soak: SoakResult): string | null {
-  if (!isNative(soak)) return null;
-  const anon = soak.analysis?.trends.find((t) => t.series === 'rssAnonAfterCalm');
-  const high = anon?.bytesPerRequest?.high;
-  const resolution =
-    high == null || anon?.verdict === 'leak'
-      ? ''
-      : high > 0
-        ? ` This soak's slope reaches at most ${fixed(high, 1)} bytes per request (the upper end of its 90% interval): a larger steady leak would have shown once past the allocator's retention.`
-        : ` RssAnon did not grow after the warm-up (the upper end of the slope's 90% interval: ${fixed(high, 1)} bytes per request).`;
+  const measure = measureOf(soak);
+  if (measure === 'node-heap') return null;
+  const sites = soak.allocationSites
+    ? "the allocation sites below are valgrind's DHAT's, counted after the soak"
+    : "allocation sites are counted (valgrind's DHAT) after a leak verdict, or with --sites always";
+  return measure === 'native-allocator' ? allocatorNote(soak, sites) : rssAnonNote(soak, sites);
+}
+
+/** What the upper end of the judged series' interval says: the smallest steady leak this soak could tell from none. */
+function resolutionOf(soak: SoakResult, series: SoakTrend['series'], shownPast: string): string {
+  const trend = soak.analysis?.trends.find((t) => t.series === series);
+  const high = trend?.bytesPerRequest?.high;
+  if (high == null || trend?.verdict === 'leak') return '';
+  return high > 0
+    ? ` This soak's slope reaches at most ${fixed(high, 1)} bytes per request (the upper end of its 90% interval): a larger steady leak would have shown${shownPast}.`
+    : ` ${SERIES_NAMES[series]} did not grow after the warm-up (the upper end of the slope's 90% interval: ${fixed(high, 1)} bytes per request).`;
+}
+
+function rssAnonNote(soak: SoakResult, sites: string): string {
+  const source = soak.config.allocator;
+  const firstError = soak.intervals.map((i) => i.nativeCalm?.allocator?.error).find((e) => e != null);
+  const statistics = source
+    ? `Its allocator's statistics (${source.description}) were asked for at each calm and none was read${firstError ? ` (${firstError})` : ''}`
+    : 'It reads no allocator statistics';
   return (
     `The verdict stands on RssAnon (the anonymous part of the gateway's RSS, from /proc) read after each ${soak.config.calmSec} s calm: a native process has no forced GC, so it is memory as the process and its allocator hold it. ` +
     "It counts freed memory the allocator keeps (its caches, arenas and fragmentation) as used, and leaked blocks that land in memory the allocator already holds raise it only once that is used up: a leak whose total stays below the allocator's retention is invisible, and a slow one shows late. " +
-    `It reads no allocator statistics; ${soak.allocationSites ? "the allocation sites below are valgrind's DHAT's, counted after the soak" : "allocation sites are counted (valgrind's DHAT) after a leak verdict, or with --sites always"}.${resolution}`
+    `${statistics}; ${sites}.${resolutionOf(soak, 'rssAnonAfterCalm', " once past the allocator's retention")}`
+  );
+}
+
+function allocatorNote(soak: SoakResult, sites: string): string {
+  const source = soak.config.allocator;
+  return (
+    `The verdict stands on the allocator's live bytes (${source ? source.description : 'its Prometheus endpoint'}) read after each ${soak.config.calmSec} s calm: bytes the program holds in allocations, without the freed pages the allocator keeps, so the calm's length does not move them (what the program itself keeps after a burst, in its pools or caches, does). ` +
+    "They cannot see memory allocated outside that allocator (mapped by hand with mmap, another allocator linked in, thread stacks, the kernel's buffers); RssAnon from /proc, shown beside and not judged, holds those and the pages the allocator keeps. " +
+    `${sites[0]!.toUpperCase()}${sites.slice(1)}.${resolutionOf(soak, 'allocatedAfterCalm', '')}`
   );
 }
 
@@ -118,12 +168,19 @@ export function thinIntervals(intervals: readonly SoakInterval[], max: number): 
   return Array.from({ length: max }, (_, i) => intervals[Math.round(i * step)]!);
 }
 
-function trendRow(trend: SoakTrend): string[] {
+/** The judged series' trends, then those read beside the verdict (named so). */
+function trendRows(soak: SoakResult): string[][] {
+  const analysis = soak.analysis;
+  if (!analysis) return [];
+  return [...analysis.trends.map((t) => trendRow(t)), ...(analysis.besideTrends ?? []).map((t) => trendRow(t, ' (beside, not judged)'))];
+}
+
+function trendRow(trend: SoakTrend, note = ''): string[] {
   const { mbPerHour: h, bytesPerRequest: b } = trend;
   const range = (low: number | null, high: number | null, digits: number) =>
     low === null || high === null ? NONE : `[${low.toFixed(digits)}, ${high.toFixed(digits)}]`;
   return [
-    SERIES_NAMES[trend.series],
+    `${SERIES_NAMES[trend.series]}${note}`,
     trend.judgedUntilSec ? `${trend.points} (to ${soakClock(trend.judgedUntilSec)}: the first snapshot)` : String(trend.points),
     `${fixed(h.slope, 2)} ${range(h.low, h.high, 2)}`,
     b ? `${fixed(b.slope, 1)} ${range(b.low, b.high, 1)}` : NONE,
@@ -154,7 +211,7 @@ export function renderSoakTerminal(soak: SoakResult): string {
   const parts = [formatTextTable(table.columns, thinIntervals(soak.intervals, 24).map(table.row))];
   if (soak.analysis) {
     parts.push(
-      `Memory after the ${soak.config.warmupSec} s warm-up (Theil–Sen slope, Sen's 90% interval, Mann–Kendall):\n${formatTextTable(TREND_COLUMNS, soak.analysis.trends.map(trendRow))}`,
+      `Memory after the ${soak.config.warmupSec} s warm-up (Theil–Sen slope, Sen's 90% interval, Mann–Kendall):\n${formatTextTable(TREND_COLUMNS, trendRows(soak))}`,
     );
     const note = nativeMeasureNote(soak);
     if (note) parts.push(note);
@@ -194,11 +251,11 @@ export function renderSoakMarkdown(soak: SoakResult): string {
     '',
     `**${escapeMarkdown(soakVerdictLine(soak))}**`,
     '',
-    `${markdownCode(config.gateway)} at ${load}${config.rateFrom ? `, ${config.rateFrom.fraction * 100}% of a probed closed-loop peak of ${config.rateFrom.probedPeakRps.toFixed(0)} req/s` : ''}, for ${soakClock(config.durationSec)} in intervals of ${config.intervalSec} s, each ending in a ${config.calmSec} s calm ${isNative(soak) ? 'after which its memory is read from /proc (a native gateway: no forced GC exists for it)' : 'with a forced full GC'}. State: ${soak.state}.`,
+    `${markdownCode(config.gateway)} at ${load}${config.rateFrom ? `, ${config.rateFrom.fraction * 100}% of a probed closed-loop peak of ${config.rateFrom.probedPeakRps.toFixed(0)} req/s` : ''}, for ${soakClock(config.durationSec)} in intervals of ${config.intervalSec} s, each ending in a ${config.calmSec} s calm ${isNative(soak) ? `after which its memory is read from /proc${config.allocator ? ` and its allocator's statistics from ${config.allocator.description}` : ''} (a native gateway: no forced GC exists for it)` : 'with a forced full GC'}. State: ${soak.state}.`,
     '',
   ];
   if (soak.analysis) {
-    lines.push('## Memory trend after the warm-up', '', formatMarkdownTable(TREND_COLUMNS, soak.analysis.trends.map(trendRow)), '');
+    lines.push('## Memory trend after the warm-up', '', formatMarkdownTable(TREND_COLUMNS, trendRows(soak)), '');
     const readings = isNative(soak)
       ? nativeMeasureNote(soak)
       : "Heap and external memory are read after the forced GC at each calm; RSS net of heap is the mean of RSS minus heap total over each interval's load.";
@@ -277,13 +334,18 @@ export function renderSoakHtml(soak: SoakResult): string {
   const xLabels = shown.map((i) => soakClock(i.endSec));
   const chart = (id: string, title: string, yTitle: string, series: LineSeries[]) =>
     lineChart({ id, title, xLabels, xTitle: 'time since start', yTitle, series, width: 900 });
-  const judgedTrend = soak.analysis?.trends.find((t) => t.series === (isNative(soak) ? 'rssAnonAfterCalm' : 'heapAfterGc'));
+  const judgedSeries: Record<SoakMemoryMeasure, SoakTrend['series']> = {
+    'node-heap': 'heapAfterGc',
+    'native-rss': 'rssAnonAfterCalm',
+    'native-allocator': 'allocatedAfterCalm',
+  };
+  const judgedTrend = soak.analysis?.trends.find((t) => t.series === judgedSeries[measureOf(soak)]);
   const trendValues = shown.map((i) => {
     const at = calmReading(i)?.atSec;
     return judgedTrend && at !== undefined && at >= soak.config.warmupSec ? judgedTrend.line.interceptMb + judgedTrend.line.slopeMbPerHour * (at / 3600) : null;
   });
   const memory = isNative(soak)
-    ? nativeMemoryChart(chart, shown, trendValues)
+    ? nativeMemoryChart(chart, shown, trendValues, measureOf(soak))
     : chart('memory', 'Memory (MB)', 'MB', [
         { name: 'heap after forced GC', color: '#1f77b4', values: shown.map((i) => (i.calm ? i.calm.heapUsedBytes / MB : null)) },
         { name: 'trend of heap after GC', color: '#1f77b4', dashed: true, values: trendValues },
@@ -315,7 +377,7 @@ export function renderSoakHtml(soak: SoakResult): string {
   const trends = soak.analysis
     ? htmlTable(
         TREND_COLUMNS.map((c) => ({ header: c.header })),
-        soak.analysis.trends.map((t) => ({ cells: trendRow(t).map(escapeHtml) })),
+        trendRows(soak).map((row) => ({ cells: row.map(escapeHtml) })),
       )
     : '';
   const classes = (soak.analysis?.growingClasses ?? [])
@@ -351,17 +413,39 @@ export function renderSoakHtml(soak: SoakResult): string {
   return htmlPage({ title: `gwprof soak ${soak.runId}`, body });
 }
 
-/** A native gateway's memory over time: RSS and RssAnon after each calm, the trend the verdict reads, the harness's own. */
+/**
+ * A native gateway's memory over time: RSS and RssAnon after each calm, the allocator's live and
+ * resident bytes where they were read, the trend the verdict reads, the harness's own.
+ */
 function nativeMemoryChart(
   chart: (id: string, title: string, yTitle: string, series: LineSeries[]) => string,
   shown: readonly SoakInterval[],
   trendValues: Array<number | null>,
+  measure: SoakMemoryMeasure,
 ): string {
-  return chart('memory', 'Memory after each calm, from /proc (MB)', 'MB', [
-    { name: 'RssAnon after the calm', color: '#1f77b4', values: shown.map((i) => mbOrNull(i.nativeCalm?.rssAnonBytes ?? null)) },
-    { name: 'trend of RssAnon', color: '#1f77b4', dashed: true, values: trendValues },
-    { name: 'RSS after the calm', color: '#d62728', values: shown.map((i) => mbOrNull(i.nativeCalm?.rssBytes ?? null)) },
-    { name: 'harness RSS', color: '#7f7f7f', dashed: true, values: shown.map((i) => i.harnessRssBytes / MB) },
-    { name: 'harness heap after its GC', color: '#bcbd22', dashed: true, values: shown.map((i) => mbOrNull(i.harnessHeapAfterGcBytes ?? null)) },
-  ]);
+  const onAllocator = measure === 'native-allocator';
+  const allocator: LineSeries[] = onAllocator
+    ? [
+        {
+          name: "allocator's live bytes after the calm",
+          color: '#2ca02c',
+          values: shown.map((i) => mbOrNull(i.nativeCalm?.allocator?.allocatedBytes ?? null)),
+        },
+        { name: 'trend of the live bytes', color: '#2ca02c', dashed: true, values: trendValues },
+        { name: 'allocator resident', color: '#9467bd', values: shown.map((i) => mbOrNull(i.nativeCalm?.allocator?.residentBytes ?? null)) },
+      ]
+    : [];
+  return chart(
+    'memory',
+    onAllocator ? "Memory after each calm, from /proc and the allocator's statistics (MB)" : 'Memory after each calm, from /proc (MB)',
+    'MB',
+    [
+      ...allocator,
+      { name: 'RssAnon after the calm', color: '#1f77b4', values: shown.map((i) => mbOrNull(i.nativeCalm?.rssAnonBytes ?? null)) },
+      ...(onAllocator ? [] : [{ name: 'trend of RssAnon', color: '#1f77b4', dashed: true, values: trendValues }]),
+      { name: 'RSS after the calm', color: '#d62728', values: shown.map((i) => mbOrNull(i.nativeCalm?.rssBytes ?? null)) },
+      { name: 'harness RSS', color: '#7f7f7f', dashed: true, values: shown.map((i) => i.harnessRssBytes / MB) },
+      { name: 'harness heap after its GC', color: '#bcbd22', dashed: true, values: shown.map((i) => mbOrNull(i.harnessHeapAfterGcBytes ?? null)) },
+    ],
+  );
 }
