@@ -107,9 +107,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
   return { soak, runDir: session.runDir, failure };
 }
 
-/** The gateway a soak starts: a Node one with gwprof's preload, or a native one read from /proc. */
+/** The gateway a soak starts: a Node one with gwprof's preload, or a native one read from /proc; set to reload in a reload soak. */
 function soakAdapter(options: SoakOptions): GatewayAdapter {
-  return gatewayFromSpec(options.gateway, options.gatewayCwd);
+  const adapter = gatewayFromSpec(options.gateway, options.gatewayCwd);
+  return options.reload ? (adapter.reloading?.() ?? adapter) : adapter;
 }
 
 /**
