@@ -33,6 +33,7 @@ const OTHER_TOOLS: Record<string, string> = {
   '--separate-callers': 'valgrind (callgrind)',
   '--instr-atstart': 'valgrind (callgrind)',
   '--listen-address': 'Grafbase',
+  '--hot-reload': 'Apollo Router',
 };
 
 function helpFlags(): Set<string> {

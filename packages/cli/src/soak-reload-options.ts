@@ -1,6 +1,7 @@
 /** `gwprof soak --reload-every`: the flags of a soak that swaps the gateway's supergraph while it serves. */
 import { constants } from 'node:os';
 import { type Command, InvalidArgumentError } from 'commander';
+import { RELOADING_GATEWAYS } from '@gwprof/collect';
 import { GwprofError } from '@gwprof/results';
 import { parseDuration } from './options.js';
 
@@ -33,7 +34,7 @@ export function addReloadOptions(command: Command): Command {
   return command
     .option(
       '--reload-every <time>',
-      "swap the gateway's supergraph this often while it serves, from the end of the warm-up (hive and grafbase: their schema files, rewritten; a cmd: gateway: --reload-command or --reload-signal)",
+      "swap the gateway's supergraph this often while it serves, from the end of the warm-up (hive, grafbase, hive-router, apollo-router: their schema files, rewritten; a cmd: gateway: --reload-command or --reload-signal)",
       parseDuration('--reload-every'),
     )
     .option(
@@ -46,9 +47,6 @@ export function addReloadOptions(command: Command): Command {
     .option('--reload-signal <SIG>', "cmd: gateways: a signal to the gateway's server process that makes it reload (HUP)", parseSignal)
     .option('--reload-seen <regex>', 'cmd: gateways: a line the gateway logs once it has reloaded (an unseen swap is not counted as a reload)', parsePattern);
 }
-
-/** The built-in gateways whose schema files gwprof rewrites while they serve. */
-const RELOADING_BUILT_INS = ['hive', 'grafbase'];
 
 /** What a gateway needs to be reloaded, checked before anything starts. */
 function checkReloadable(flags: ReloadFlags, gateway: string): void {
@@ -63,9 +61,9 @@ function checkReloadable(flags: ReloadFlags, gateway: string): void {
     throw new GwprofError(
       '--reload-command, --reload-signal and --reload-seen are for a cmd: gateway: a built-in one is reloaded by rewriting its schema files',
     );
-  if (!RELOADING_BUILT_INS.includes(gateway.split('@')[0]!))
+  if (!RELOADING_GATEWAYS.includes(gateway.split('@')[0]!))
     throw new GwprofError(
-      `--reload-every: gwprof cannot reload ${gateway} while it serves (hive and grafbase watch their schema files; a cmd: gateway takes --reload-command or --reload-signal): see docs/soak-reload.md`,
+      `--reload-every: gwprof cannot reload ${gateway} while it serves (it reloads ${RELOADING_GATEWAYS.join(', ')}, each watching its schema files, and a cmd: gateway given --reload-command or --reload-signal): see docs/soak-reload.md`,
     );
 }
 

@@ -21,6 +21,7 @@ export { openSession, type Session } from './run/session.js';
 export {
   BUILT_IN_GATEWAYS,
   NATIVE_BINARIES,
+  RELOADING_GATEWAYS,
   gatewayFromSpec,
   gatewayPins,
   installNativeBinary,

@@ -25,6 +25,12 @@ export const BUILT_IN_GATEWAYS: Record<string, () => GatewayAdapter> = {
   'apollo-router': apolloRouterGateway,
 };
 
+/**
+ * The built-ins a soak's --reload-every reloads while they serve: each serves its schema files anew
+ * when gwprof rewrites them (the routers once started to watch them: their adapters' `reloading()`).
+ */
+export const RELOADING_GATEWAYS: readonly string[] = ['hive', 'grafbase', 'hive-router', 'apollo-router'];
+
 /** The native built-ins at another published version than their pin: `grafbase@0.100.0`. */
 const NATIVE_AT_VERSION: Record<string, (version: string) => GatewayAdapter> = {
   grafbase: grafbaseGateway,

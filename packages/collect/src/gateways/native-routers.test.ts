@@ -2,6 +2,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { BUILT_IN_GATEWAYS, RELOADING_GATEWAYS } from './index.js';
 import { apolloRouterConfig, apolloRouterGateway, hiveRouterConfig, hiveRouterGateway, routerTracing } from './native-routers.js';
 import { type GatewayContext, OTLP_ENDPOINT_ENV, TRACE_CONTEXT_ENV } from './types.js';
 
@@ -29,12 +30,12 @@ describe('native routers launch', () => {
 
   it("starts Apollo Router's Prometheus exporter only when a soak gives it a port", () => {
     expect(apolloRouterConfig(4000)).not.toContain('telemetry');
-    const config = parse(apolloRouterConfig(4000, undefined, 9464)) as { telemetry: unknown };
+    const config = parse(apolloRouterConfig(4000, undefined, { prometheusPort: 9464 })) as { telemetry: unknown };
     expect(config.telemetry).toEqual({ exporters: { metrics: { prometheus: { enabled: true, listen: '127.0.0.1:9464', path: '/metrics' } } } });
   });
 
   it('holds one telemetry section when a traced soak asks for spans and the exporter both', () => {
-    const yaml = apolloRouterConfig(4000, routerTracing({ [TRACE_CONTEXT_ENV]: '1', [OTLP_ENDPOINT_ENV]: 'http://127.0.0.1:45678' }), 9464);
+    const yaml = apolloRouterConfig(4000, routerTracing({ [TRACE_CONTEXT_ENV]: '1', [OTLP_ENDPOINT_ENV]: 'http://127.0.0.1:45678' }), { prometheusPort: 9464 });
     expect(yaml.match(/^telemetry:/gm)).toHaveLength(1);
     const exporters = (parse(yaml) as { telemetry: { exporters: Record<string, unknown> } }).telemetry.exporters;
     expect(Object.keys(exporters).sort()).toEqual(['metrics', 'tracing']);
@@ -89,5 +90,53 @@ describe("Apollo Router's config under --trace", () => {
     expect(tracing.otlp).toEqual({ enabled: true, endpoint: receiver, protocol: 'http', batch_processor: { scheduled_delay: '1s' } });
     expect(tracing.common).toEqual({ sampler: 'always_on', parent_based_sampler: true });
     expect(config.supergraph).toEqual({ listen: '127.0.0.1:4000', path: '/graphql' });
+  });
+});
+
+describe('native routers in a reload soak', () => {
+  it('start exactly as before unless a reload soak asks: no watch, no introspection, no file to rewrite', () => {
+    expect(parse(hiveRouterConfig('/run/supergraph.graphql', 4000)).supergraph).toEqual({ source: 'file', path: '/run/supergraph.graphql' });
+    expect(parse(apolloRouterConfig(4000)).supergraph).toEqual({ listen: '127.0.0.1:4000', path: '/graphql' });
+    for (const router of [hiveRouterGateway(), apolloRouterGateway()]) expect(router.reloadFiles).toBeUndefined();
+    expect(apolloRouterGateway().launch(context).args).not.toContain('--hot-reload');
+  });
+
+  it('Hive Router polls its supergraph file every second; Apollo Router watches it (--hot-reload) and answers introspection', () => {
+    expect(parse(hiveRouterConfig('/run/supergraph.graphql', 4000, undefined, true)).supergraph).toEqual({
+      source: 'file',
+      path: '/run/supergraph.graphql',
+      poll_interval: '1s',
+    });
+    expect(hiveRouterGateway().reloading!().launch(context).args).toEqual([]);
+    expect(parse(apolloRouterConfig(4000, undefined, { reloads: true })).supergraph).toEqual({
+      listen: '127.0.0.1:4000',
+      path: '/graphql',
+      introspection: true,
+    });
+    const launch = apolloRouterGateway('2.17.0').reloading!().launch(context);
+    expect(launch.args).toEqual([
+      '--supergraph',
+      path.join(launch.cwd, 'supergraph.graphql'),
+      '--config',
+      path.join(launch.cwd, 'router.yaml'),
+      '--hot-reload',
+    ]);
+  });
+
+  it('names the supergraph file the last prepare() wrote as the one to rewrite, and keeps spec and version', () => {
+    const router = apolloRouterGateway('2.17.0').reloading!();
+    expect(router.spec).toBe('apollo-router@2.17.0');
+    expect(router.reloadFiles!()).toEqual([]);
+    expect(router.reloading).toBeUndefined();
+  });
+
+  it('RELOADING_GATEWAYS lists exactly the built-ins that name files to rewrite once set to reload', () => {
+    const reloadable = Object.entries(BUILT_IN_GATEWAYS)
+      .filter(([, factory]) => {
+        const adapter = factory();
+        return (adapter.reloading?.() ?? adapter).reloadFiles !== undefined;
+      })
+      .map(([name]) => name);
+    expect(reloadable.sort()).toEqual([...RELOADING_GATEWAYS].sort());
   });
 });

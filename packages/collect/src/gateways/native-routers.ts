@@ -52,16 +52,24 @@ function sections(value: Record<string, unknown>): string {
 }
 
 /**
- * Hive Router's config: the supergraph from a file, loaded once, the address to listen on, and
- * warnings and errors logged only: at its default level it writes a JSON line per request (2,500
- * a second at its peak here), work a production router does not do and gwprof would read.
+ * How often Hive Router, in a reload soak, reads its supergraph file's modified time (its
+ * `supergraph/file.rs` loads the file anew when that moves): a swap is served within about this.
  */
-export function hiveRouterConfig(supergraph: string, port: number, tracing: RouterTracing = NO_TRACING): string {
+export const HIVE_ROUTER_POLL_INTERVAL = '1s';
+
+/**
+ * Hive Router's config: the supergraph from a file, loaded once (polled in a reload soak), the
+ * address to listen on, and warnings and errors logged only: at its default level it writes a JSON
+ * line per request (2,500 a second at its peak here), work a production router does not do and
+ * gwprof would read.
+ */
+export function hiveRouterConfig(supergraph: string, port: number, tracing: RouterTracing = NO_TRACING, reloads = false): string {
   return (
     [
       'supergraph:',
       '  source: file',
       `  path: ${JSON.stringify(supergraph)}`,
+      ...(reloads ? [`  poll_interval: ${HIVE_ROUTER_POLL_INTERVAL}`] : []),
       'http:',
       '  host: 127.0.0.1',
       `  port: ${port}`,
@@ -99,12 +107,14 @@ export function hiveRouterTracing(tracing: RouterTracing): Record<string, unknow
  * Apollo Router's config: its GraphQL endpoint at /graphql on the gateway's port, and its other
  * listeners (health check, homepage) off, so that two routers of a comparison do not collide. A soak
  * gives `prometheusPort`: its Prometheus exporter then serves /metrics there, jemalloc's statistics
- * among them; no other command starts the exporter.
+ * among them; no other command starts the exporter. In a reload soak, introspection on (off by
+ * default): it is how a reload is seen served.
  */
-export function apolloRouterConfig(port: number, tracing: RouterTracing = NO_TRACING, prometheusPort: number | null = null): string {
+export function apolloRouterConfig(port: number, tracing: RouterTracing = NO_TRACING, options: RouterOptions = {}): string {
+  const supergraph = ['supergraph:', `  listen: 127.0.0.1:${port}`, '  path: /graphql', ...(options.reloads ? ['  introspection: true'] : [])];
   return (
-    ['supergraph:', `  listen: 127.0.0.1:${port}`, '  path: /graphql', 'health_check:', '  enabled: false', 'homepage:', '  enabled: false', ''].join('\n') +
-    sections(mergedSections(apolloRouterTracing(tracing), apolloRouterPrometheus(prometheusPort)))
+    [...supergraph, 'health_check:', '  enabled: false', 'homepage:', '  enabled: false', ''].join('\n') +
+    sections(mergedSections(apolloRouterTracing(tracing), apolloRouterPrometheus(options.prometheusPort ?? null)))
   );
 }
 
@@ -122,9 +132,11 @@ function mergedSections(a: Record<string, unknown>, b: Record<string, unknown>):
   return out;
 }
 
-/** What a command asks of a router beside the defaults: a soak, its Prometheus exporter's port. */
+/** What a command asks of a router beside the defaults: a soak, its Prometheus exporter's port; a reload soak, `reloads`. */
 export interface RouterOptions {
   prometheusPort?: number;
+  /** Set up to serve its supergraph file anew when it changes (a reload soak rewrites it). */
+  reloads?: boolean;
 }
 
 /**
@@ -152,7 +164,7 @@ interface RouterSpec {
   description: string;
   configFile: string;
   config(files: { supergraph: string }, port: number, tracing: RouterTracing, options: RouterOptions): string;
-  args(files: { supergraph: string; config: string }): string[];
+  args(files: { supergraph: string; config: string }, options: RouterOptions): string[];
   env(files: { config: string }): Record<string, string>;
 }
 
@@ -161,7 +173,7 @@ const ROUTERS: Record<RouterSpec['name'], RouterSpec> = {
     name: 'hive-router',
     description: 'Hive Router (The Guild, Rust)',
     configFile: 'router.config.yaml',
-    config: ({ supergraph }, port, tracing) => hiveRouterConfig(supergraph, port, tracing),
+    config: ({ supergraph }, port, tracing, options) => hiveRouterConfig(supergraph, port, tracing, options.reloads ?? false),
     args: () => [],
     // Named, not found by its default name: releases before 0.0.13 look for hive-router.config.yaml instead.
     env: ({ config }) => ({ ROUTER_CONFIG_FILE_PATH: config }),
@@ -170,8 +182,9 @@ const ROUTERS: Record<RouterSpec['name'], RouterSpec> = {
     name: 'apollo-router',
     description: 'Apollo Router (Rust; Elastic-2.0)',
     configFile: 'router.yaml',
-    config: (_files, port, tracing, options) => apolloRouterConfig(port, tracing, options.prometheusPort ?? null),
-    args: ({ supergraph, config }) => ['--supergraph', supergraph, '--config', config],
+    config: (_files, port, tracing, options) => apolloRouterConfig(port, tracing, options),
+    // --hot-reload: it watches the supergraph file (and the config) and serves each change.
+    args: ({ supergraph, config }, options) => ['--supergraph', supergraph, '--config', config, ...(options.reloads ? ['--hot-reload'] : [])],
     // No anonymous usage reports: the network beyond loopback is not the measurement's.
     env: () => ({ APOLLO_TELEMETRY_DISABLED: 'true' }),
   },
@@ -179,6 +192,7 @@ const ROUTERS: Record<RouterSpec['name'], RouterSpec> = {
 
 function nativeRouter(router: RouterSpec, atVersion?: string, options: RouterOptions = {}): GatewayAdapter {
   const binary = nativeBinaryOf(router.name, atVersion);
+  let supergraph: string | null = null;
   return {
     spec: atVersion ? `${router.name}@${atVersion}` : router.name,
     description: `${router.description} ${binary.version}`,
@@ -191,6 +205,7 @@ function nativeRouter(router: RouterSpec, atVersion?: string, options: RouterOpt
     async prepare(context: GatewayContext): Promise<void> {
       const files = filesFor(context, router.name, router.configFile);
       mkdirSync(files.dir, { recursive: true });
+      supergraph = files.supergraph;
       const helper = gatewayDir(SUPERGRAPH_HELPER);
       await runToCompletion('supergraph composition', process.execPath, [path.join(helper, 'compose.mjs'), files.supergraph], {
         cwd: helper,
@@ -202,8 +217,17 @@ function nativeRouter(router: RouterSpec, atVersion?: string, options: RouterOpt
     },
     launch(context: GatewayContext): GatewayLaunch {
       const files = filesFor(context, router.name, router.configFile);
-      return { command: nativeBinaryPath(router.name, atVersion), args: router.args(files), cwd: files.dir, isNodeScript: false, env: router.env(files) };
+      return {
+        command: nativeBinaryPath(router.name, atVersion),
+        args: router.args(files, options),
+        cwd: files.dir,
+        isNodeScript: false,
+        env: router.env(files),
+      };
     },
+    ...(options.reloads
+      ? { reloadFiles: () => (supergraph ? [supergraph] : []) }
+      : { reloading: () => nativeRouter(router, atVersion, { ...options, reloads: true }) }),
   };
 }
 

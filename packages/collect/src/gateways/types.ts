@@ -73,4 +73,9 @@ export interface GatewayAdapter {
    * --reload-every rewrites them in place), as the last prepare() wrote them; absent: it reloads none.
    */
   reloadFiles?(): string[];
+  /**
+   * The same gateway started so that it serves its schema files anew when they change, for one that
+   * watches them only when told to (the native routers); a reload soak starts this one.
+   */
+  reloading?(): GatewayAdapter;
 }

@@ -18,7 +18,25 @@ describe('the reload marker', () => {
     expect(withReloadMarker('extend type Query {\n  a: Int\n}')).toBe(`extend type Query {\n  ${RELOAD_MARKER_FIELD}: Boolean\n  a: Int\n}`);
   });
 
+  it("adds it after the directives of Apollo's composition, each on a line of its own (the native routers' supergraph)", () => {
+    const composed = [
+      'type Query',
+      '  @join__type(graph: ACCOUNTS)',
+      '  @join__type(graph: PRODUCTS)',
+      '{',
+      '  me: User @join__field(graph: ACCOUNTS)',
+      '}',
+      '',
+      'type QueryPlanHint {',
+      '  cost: Int',
+      '}',
+    ].join('\n');
+    expect(hasQueryBlock(composed)).toBe(true);
+    expect(withReloadMarker(composed)).toBe(composed.replace('PRODUCTS)\n{\n', `PRODUCTS)\n{\n  ${RELOAD_MARKER_FIELD}: Boolean\n`));
+  });
+
   it('refuses a schema with no Query block', () => {
+    expect(hasQueryBlock('type QueryPlanHint {\n  cost: Int\n}')).toBe(false);
     expect(hasQueryBlock('type Product {\n  upc: String!\n}')).toBe(false);
     expect(() => withReloadMarker('type Product {\n  upc: String!\n}')).toThrow(/no `type Query \{` block/);
   });

@@ -8,7 +8,8 @@
 /** The extra field of variant B. */
 export const RELOAD_MARKER_FIELD = 'gwprofReloadMarker';
 
-const QUERY_BLOCK = /^((?:extend\s+)?type\s+Query\b[^{\n]*\{)[ \t]*$/m;
+/** `type Query … {`: its directives on the same line (Mesh's supergraph, a subgraph's schema) or on lines of their own (Apollo's composition). */
+const QUERY_BLOCK = /^((?:extend\s+)?type\s+Query\b[^{]*\{)[ \t]*$/m;
 
 /** Whether a schema file has a `type Query {` block the marker can go into. */
 export function hasQueryBlock(sdl: string): boolean {

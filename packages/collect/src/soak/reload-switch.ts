@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { GwprofError, type SoakReloadConfig } from '@gwprof/results';
+import { RELOADING_GATEWAYS } from '../gateways/index.js';
 import type { GatewayAdapter } from '../gateways/types.js';
 import type { RunningGateway } from '../services/gateway-process.js';
 import { MARKER_QUERY, RELOAD_MARKER_FIELD, hasQueryBlock, markerInAnswer, withReloadMarker } from './reload-marker.js';
@@ -54,7 +55,7 @@ export function reloadSwitch(options: SoakReloadOptions, adapter: GatewayAdapter
   const marked = files.find((file) => hasQueryBlock(readFileSync(file, 'utf8')));
   if (!marked)
     throw new GwprofError(
-      `--reload-every: gwprof cannot reload ${adapter.spec} while it serves (hive and grafbase watch their schema files; see docs/soak-reload.md): give another --gateway`,
+      `--reload-every: gwprof cannot reload ${adapter.spec} while it serves (it reloads ${RELOADING_GATEWAYS.join(', ')}, each watching its schema files; see docs/soak-reload.md): give another --gateway`,
     );
   return fileSwitch(options, marked, gateway);
 }

@@ -15,6 +15,7 @@ import {
   type SoakInterval,
   type SoakResult,
 } from '@gwprof/results';
+import type { GatewayAdapter } from '../gateways/types.js';
 import type { Scenario } from '../scenario/scenario.js';
 import type { RunRequest, Session } from '../run/session.js';
 import type { LaunchedGateway, ServiceOptions } from '../services/test-bed.js';
@@ -81,7 +82,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
     scenario: options.scenario,
     specs: [options.gateway],
     install: [options.gateway],
-    adapters: () => [gateway.adapter],
+    adapters: () => [soakAdapter(gateway.adapter, options.reload)],
     session: ([adapter]) => ({
       label: `soak-${adapter!.spec.replace(/^cmd:.*/, 'cmd')}`,
       maxConcurrency: options.load.kind === 'closed' ? options.load.concurrency : 1000,
@@ -121,6 +122,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakOutcome> {
 function nativeReadingLine(allocator: SoakAllocatorSource | null): string {
   const read = allocator ? `, and its allocator's live bytes from ${allocator.description}` : '';
   return `a native gateway: no forced GC exists for it; its memory (RssAnon) is read from /proc after each calm${read}`;
+}
+
+/** The soak's gateway, set to reload its supergraph when the soak swaps it (--reload-every). */
+function soakAdapter(adapter: GatewayAdapter, reload: SoakReloadOptions | null): GatewayAdapter {
+  return reload ? (adapter.reloading?.() ?? adapter) : adapter;
 }
 
 /**
