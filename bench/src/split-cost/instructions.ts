@@ -1,0 +1,150 @@
+/**
+ * What a gateway does more when its requests carry a traceparent: its instructions per validated
+ * request under callgrind, counted exactly as `gwprof compare --measure instructions` counts them
+ * (collect's pair, launch, warm-up and batch), a plain process (baseline) beside one started as
+ * `sweep --trace` starts it (GWPROF_TRACE_CONTEXT=1) whose every request carries a traceparent of
+ * its own (candidate). compare cannot put a header on one side's requests, so this drives the
+ * epochs itself: a fresh pair each epoch, both started and warmed at once, then its batches.
+ */
+import {
+  CALLGRIND_ARGS,
+  DEFAULTS,
+  GatewayPair,
+  NO_EXTRAS,
+  RequestTraces,
+  SIDES,
+  TRACE_CONTEXT_ENV,
+  callgrindLaunch,
+  countBatch,
+  currentNode,
+  gatewayFromSpec,
+  loadScenario,
+  openSession,
+  sendSequential,
+  type CountingContext,
+  type ExtraHeaders,
+  type GatewayUnderTest,
+  type Side,
+} from '@gwprof/collect';
+import type { InstructionDesign } from '@gwprof/results';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const COUNTING = DEFAULTS.compare.instructions;
+const PORTS: Record<Side, number> = { baseline: 4000, candidate: DEFAULTS.compare.candidatePort };
+
+export interface CountPlan {
+  gateway: string;
+  epochs: number;
+  batches: number;
+  /** Both sides plain: what the count's noise alone gives. */
+  aa: boolean;
+  log: (line: string) => void;
+}
+
+/** One epoch's batches: instructions per ok request of each batch, by side, and their means. */
+export interface CountedEpoch {
+  epoch: number;
+  baseline: number[];
+  candidate: number[];
+  baselinePerRequest: number;
+  candidatePerRequest: number;
+  /** Responses that failed validation in the epoch's counted batches (any: the epoch is not kept). */
+  failed: number;
+}
+
+/** A traceparent per request, as the engine's (a random prefix and a counter; flags 00, the unsampled requests' at a sweep's peak). */
+export function traceparents(): ExtraHeaders {
+  const ids = new RequestTraces({ perSecond: 0, perWindow: 0 });
+  let next = 0;
+  return () => {
+    const id = ids.traceId(++next);
+    return { traceparent: `00-${id}-${id.slice(16)}-00` };
+  };
+}
+
+export async function countedEpochs(plan: CountPlan, onEpoch: (epoch: CountedEpoch) => void): Promise<void> {
+  const session = openSession({
+    outDir: mkdtempSync(path.join(os.tmpdir(), 'gwprof-split-cost-')),
+    label: 'split-cost',
+    maxConcurrency: 1,
+    gatewayPackages: {},
+    profiler: 'inspector',
+    commandLine: process.argv.slice(2),
+    subgraphPorts: DEFAULTS.subgraphPorts,
+    candidateSubgraphPorts: portsPlus(DEFAULTS.subgraphPorts, DEFAULTS.compare.candidateSubgraphPortOffset),
+    subgraphDelayMs: 0,
+    gatewayPort: PORTS.baseline,
+    onProgress: (line) => plan.log(line),
+  });
+  const design: InstructionDesign = { ...COUNTING, batchesPerEpoch: plan.batches, v8Flags: [...COUNTING.v8Flags], valgrindArgs: [...CALLGRIND_ARGS] };
+  const scenario = loadScenario(DEFAULTS.compare.scenario);
+  const ctx: CountingContext = {
+    scenarios: { baseline: scenario, candidate: scenario },
+    session: { runDir: session.runDir },
+    options: { timeoutSec: 60, signal: new AbortController().signal, onProgress: (line) => plan.log(line) },
+    extraHeaders: plan.aa ? {} : { candidate: traceparents() },
+  };
+  const adapter = gatewayFromSpec(plan.gateway);
+  const node = currentNode();
+  try {
+    const bed = await session.startBed();
+    const candidateEnv: Record<string, string> = plan.aa ? {} : { [TRACE_CONTEXT_ENV]: '1' };
+    const pair = new GatewayPair(
+      bed,
+      { baseline: { adapter, env: {}, port: PORTS.baseline, node }, candidate: { adapter, env: candidateEnv, port: PORTS.candidate, node } },
+      { memoryLimitMB: null, cpuQuotaCores: null },
+    );
+    try {
+      for (let epoch = 1; epoch <= plan.epochs; epoch++) onEpoch(await countEpoch(ctx, pair, design, epoch));
+    } finally {
+      await pair.stop();
+      pair.release();
+    }
+  } finally {
+    await session.close();
+  }
+}
+
+async function countEpoch(ctx: CountingContext, pair: GatewayPair, design: InstructionDesign, epoch: number): Promise<CountedEpoch> {
+  await pair.restart();
+  const label = String(epoch);
+  const launches = SIDES.map((side) => callgrindLaunch(ctx, side, label, design, NO_EXTRAS));
+  const gateways = await Promise.all(SIDES.map((side, i) => pair.startSide(side, label, design.v8Flags, launches[i])));
+  await Promise.all(SIDES.map((side, i) => warmUp(ctx, gateways[i]!, side, design)));
+  const perRequest: Record<Side, number[]> = { baseline: [], candidate: [] };
+  let failed = 0;
+  for (let batch = 1; batch <= design.batchesPerEpoch; batch++) {
+    const counted = await Promise.all(
+      SIDES.map((side, i) =>
+        countBatch(
+          ctx,
+          { gateway: gateways[i]!, outBase: launches[i]!.outFile.replace('%p', String(gateways[i]!.process!.serverPid)) },
+          side,
+          { epoch, batch },
+          design,
+        ),
+      ),
+    );
+    counted.forEach((b, i) => {
+      if (!b || b.instructionsPerOkRequest === null) throw new Error(`epoch ${epoch} batch ${batch}: the ${SIDES[i]} counted nothing`);
+      failed += b.requests - b.ok;
+      perRequest[SIDES[i]!].push(b.instructionsPerOkRequest);
+    });
+  }
+  if (failed > 0) throw new Error(`epoch ${epoch}: ${failed} responses failed validation`);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return { epoch, ...perRequest, baselinePerRequest: mean(perRequest.baseline), candidatePerRequest: mean(perRequest.candidate), failed };
+}
+
+/** Uncounted requests, one at a time, as a comparison's epoch begins (the candidate's with their traceparent). */
+async function warmUp(ctx: CountingContext, gateway: GatewayUnderTest, side: Side, design: InstructionDesign): Promise<void> {
+  const indices = Array.from({ length: design.warmupRequests }, (_, i) => i);
+  const warm = await sendSequential(gateway.step.url, ctx.scenarios[side], indices, 120_000, ctx.options.signal, ctx.extraHeaders?.[side]);
+  if (warm.ok < warm.requests) throw new Error(`the ${side}'s warm-up had ${warm.requests - warm.ok} failures: ${warm.failureSamples[0]?.message ?? ''}`);
+}
+
+function portsPlus<K extends string>(ports: Record<K, number>, offset: number): Record<K, number> {
+  return Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, (port as number) + offset])) as Record<K, number>;
+}
