@@ -24,6 +24,7 @@ import {
   type CountingContext,
   type ExtraHeaders,
   type GatewayUnderTest,
+  type RunningSubgraphs,
   type Side,
 } from '@gwprof/collect';
 import type { InstructionDesign } from '@gwprof/results';
@@ -52,15 +53,32 @@ export interface CountedEpoch {
   candidatePerRequest: number;
   /** Responses that failed validation in the epoch's counted batches (any: the epoch is not kept). */
   failed: number;
+  /**
+   * Subgraph calls that carried one of the candidate's trace ids, per request sent to it (warm-up and
+   * batches): whether, and how often, the gateway forwarded the header. null: the subgraphs keep no log.
+   */
+  forwardedPerRequest: number | null;
 }
 
-/** A traceparent per request, as the engine's (a random prefix and a counter; flags 00, the unsampled requests' at a sweep's peak). */
-export function traceparents(): ExtraHeaders {
+/** Trace ids for one side's requests, and the header that carries each. */
+interface Traceparents {
+  prefix: string;
+  headers: ExtraHeaders;
+}
+
+/**
+ * A traceparent per request, as the engine's: a random prefix and a counter. Sampled (flags 01), so
+ * the subgraphs log the calls that carry it: what the gateway forwarded is read back, not assumed.
+ */
+export function traceparents(): Traceparents {
   const ids = new RequestTraces({ perSecond: 0, perWindow: 0 });
   let next = 0;
-  return () => {
-    const id = ids.traceId(++next);
-    return { traceparent: `00-${id}-${id.slice(16)}-00` };
+  return {
+    prefix: ids.prefix,
+    headers: () => {
+      const id = ids.traceId(++next);
+      return { traceparent: `00-${id}-${id.slice(16)}-01` };
+    },
   };
 }
 
@@ -80,11 +98,12 @@ export async function countedEpochs(plan: CountPlan, onEpoch: (epoch: CountedEpo
   });
   const design: InstructionDesign = { ...COUNTING, batchesPerEpoch: plan.batches, v8Flags: [...COUNTING.v8Flags], valgrindArgs: [...CALLGRIND_ARGS] };
   const scenario = loadScenario(DEFAULTS.compare.scenario);
+  const traced = plan.aa ? null : traceparents();
   const ctx: CountingContext = {
     scenarios: { baseline: scenario, candidate: scenario },
     session: { runDir: session.runDir },
     options: { timeoutSec: 60, signal: new AbortController().signal, onProgress: (line) => plan.log(line) },
-    extraHeaders: plan.aa ? {} : { candidate: traceparents() },
+    extraHeaders: traced ? { candidate: traced.headers } : {},
   };
   const adapter = gatewayFromSpec(plan.gateway);
   const node = currentNode();
@@ -97,7 +116,14 @@ export async function countedEpochs(plan: CountPlan, onEpoch: (epoch: CountedEpo
       { memoryLimitMB: null, cpuQuotaCores: null },
     );
     try {
-      for (let epoch = 1; epoch <= plan.epochs; epoch++) onEpoch(await countEpoch(ctx, pair, design, epoch));
+      const forwarded = callsCarrying(bed.candidateSubgraphs?.takeCalls, traced?.prefix ?? null);
+      for (let epoch = 1; epoch <= plan.epochs; epoch++) {
+        await forwarded();
+        const counted = await countEpoch(ctx, pair, design, epoch);
+        const calls = await forwarded();
+        const sent = design.warmupRequests + design.batchesPerEpoch * design.batchRequests;
+        onEpoch({ ...counted, forwardedPerRequest: calls === null ? null : calls / sent });
+      }
     } finally {
       await pair.stop();
       pair.release();
@@ -107,7 +133,22 @@ export async function countedEpochs(plan: CountPlan, onEpoch: (epoch: CountedEpo
   }
 }
 
-async function countEpoch(ctx: CountingContext, pair: GatewayPair, design: InstructionDesign, epoch: number): Promise<CountedEpoch> {
+/** Reads (and empties) the subgraphs' call logs: how many calls carried a trace id beginning with `prefix`; null without logs. */
+function callsCarrying(take: RunningSubgraphs['takeCalls'], prefix: string | null): () => Promise<number | null> {
+  return async () => {
+    if (!take) return null;
+    const pages = Object.values(await take());
+    if (pages.some((page) => page === null)) return null;
+    return prefix === null ? 0 : pages.reduce((sum, page) => sum + page!.calls.filter((call) => call.traceId.startsWith(prefix)).length, 0);
+  };
+}
+
+async function countEpoch(
+  ctx: CountingContext,
+  pair: GatewayPair,
+  design: InstructionDesign,
+  epoch: number,
+): Promise<Omit<CountedEpoch, 'forwardedPerRequest'>> {
   await pair.restart();
   const label = String(epoch);
   const launches = SIDES.map((side) => callgrindLaunch(ctx, side, label, design, NO_EXTRAS));

@@ -45,7 +45,7 @@ export { TreeUsageMeter, cpuSeconds } from './processes/proc-stats.js';
 export { bringUp } from './up.js';
 export { composeSupergraph } from './gateways/compose-supergraph.js';
 export { FED2_PATH } from './services/subgraphs.js';
-export { attachSubgraphs } from './services/subgraphs.js';
+export { attachSubgraphs, type RunningSubgraphs } from './services/subgraphs.js';
 export { startOtlpReceiver, type OtlpReceiver } from './services/otlp-receiver.js';
 export { GatewayPair, SIDES, type Side } from './epochs/gateway-pair.js';
 export type { GatewayUnderTest } from './gateway-under-test.js';
