@@ -59,6 +59,7 @@ else {
 }
 
 async function throughput(): Promise<void> {
+  const started = new Date().toISOString();
   const plan: SweepPlan = {
     gateway: values.gateway,
     level: Number(values.level),
@@ -66,8 +67,8 @@ async function throughput(): Promise<void> {
     warmupSec: Number(values.warmup),
     subgraphs: values.subgraphs,
     out: path.join(values.out, 'runs'),
+    stamp: started.slice(0, 16).replace(/\D/g, ''),
   };
-  const started = new Date().toISOString();
   const file = jsonFile('throughput');
   const done: ThroughputRun[] = [];
   throughputPairs(plan, Number(values.pairs), log, (run) => {

@@ -16,7 +16,10 @@ export interface SweepPlan {
   durationSec: number;
   warmupSec: number;
   subgraphs: string;
+  /** Where the sweeps' run folders go. */
   out: string;
+  /** Begins every run folder's name: the session's (a date and time), so a second session writes beside the first. */
+  stamp: string;
 }
 
 /** One sweep's one step, as the figures the comparison reads. */
@@ -46,7 +49,7 @@ export function sweepArgs(plan: SweepPlan, traced: boolean, runId: string): stri
 
 /** Runs one sweep and reads its step back. */
 export function sweepOnce(plan: SweepPlan, pair: number, traced: boolean, log: (line: string) => void): ThroughputRun {
-  const runId = `${plan.gateway}-c${plan.level}-p${pair}-${traced ? 'traced' : 'plain'}`;
+  const runId = `${plan.stamp}-${plan.gateway}-c${plan.level}-p${pair}-${traced ? 'traced' : 'plain'}`;
   try {
     execFileSync(process.execPath, [CLI, ...sweepArgs(plan, traced, runId)], { stdio: ['ignore', 'ignore', 'inherit'] });
   } catch (error) {
