@@ -28,7 +28,7 @@ import {
   type Side,
 } from '@gwprof/collect';
 import type { InstructionDesign } from '@gwprof/results';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -83,8 +83,10 @@ export function traceparents(): Traceparents {
 }
 
 export async function countedEpochs(plan: CountPlan, onEpoch: (epoch: CountedEpoch) => void): Promise<void> {
+  // The dumps (tens of MB each) are read as they are made: the folder goes at the end.
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'gwprof-split-cost-'));
   const session = openSession({
-    outDir: mkdtempSync(path.join(os.tmpdir(), 'gwprof-split-cost-')),
+    outDir,
     label: 'split-cost',
     maxConcurrency: 1,
     gatewayPackages: {},
@@ -130,6 +132,7 @@ export async function countedEpochs(plan: CountPlan, onEpoch: (epoch: CountedEpo
     }
   } finally {
     await session.close();
+    rmSync(outDir, { recursive: true, force: true });
   }
 }
 
