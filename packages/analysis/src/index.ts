@@ -70,6 +70,7 @@ export {
 export { upstreamUnseen, upstreamUnseenBySide, type SideUpstreamUnseen } from './profiles/upstream.js';
 export { mulberry32 } from './random.js';
 export { mean, median, variance } from './descriptive.js';
+export { studentTQuantile } from './compare/student-t.js';
 export { uslThroughput } from './capacity/usl.js';
 export { MOVE_FAMILY_CONFIDENCE, epochPairs, moveNoise, type EpochPair, type WindowCosts } from './compare/move-noise.js';
 // Soak: memory trends, the leak verdict, heap snapshots by class

@@ -14,7 +14,7 @@ import type { Scenario } from '../scenario/scenario.js';
 import { SIDES, type Side } from '../epochs/gateway-pair.js';
 import { allocationCallsOfFile } from '@gwprof/analysis';
 import { startCounting, stopCounting } from './callgrind.js';
-import { sendSequential, type SequentialResult } from './sequential-batch.js';
+import { sendSequential, type ExtraHeaders, type SequentialResult } from './sequential-batch.js';
 
 /** A request under callgrind may take seconds: never sooner than this is it a timeout. */
 const MIN_TIMEOUT_MS = 120_000;
@@ -24,6 +24,8 @@ export interface CountingContext {
   scenarios: Record<Side, Scenario>;
   session: { runDir: string };
   options: Pick<CompareOptions, 'timeoutSec' | 'signal' | 'onProgress'>;
+  /** Headers a side's requests carry beside the engine's (a traceparent: bench/src/split-cost); absent: none. */
+  extraHeaders?: Partial<Record<Side, ExtraHeaders>>;
 }
 
 export interface CountedSide {
@@ -130,7 +132,7 @@ export async function countBatch(
   // Read outside the counted span, so the preload's own work is not in the instructions.
   const allocatedBefore = (await gateway.profiler?.allocatedBytes?.()) ?? null;
   await startCounting(pid);
-  const sent = await sendSequential(gateway.step.url, ctx.scenarios[name], indices, timeout, ctx.options.signal);
+  const sent = await sendSequential(gateway.step.url, ctx.scenarios[name], indices, timeout, ctx.options.signal, ctx.extraHeaders?.[name]);
   const dump = await stopCounting(pid, outBase, `${name}-e${epoch || 'profile'}-b${batch}`);
   if (ctx.options.signal.aborted) return null;
   const allocatedBytes = allocatedBefore === null ? null : (await gateway.profiler!.allocatedBytes!()) - allocatedBefore;

@@ -18,6 +18,9 @@ export interface SequentialResult {
   seconds: number;
 }
 
+/** Headers a request carries beside REQUEST_HEADERS, by its place in the batch (0, 1, …). */
+export type ExtraHeaders = (sent: number) => Record<string, string>;
+
 /** Sends the scenario's requests at `indices` (cycled) in order; a request unanswered after timeoutMs is a timeout. */
 export async function sendSequential(
   url: string,
@@ -25,6 +28,7 @@ export async function sendSequential(
   indices: readonly number[],
   timeoutMs: number,
   signal: AbortSignal,
+  extraHeaders?: ExtraHeaders,
 ): Promise<SequentialResult> {
   const target = new URL(url);
   const stream = new RequestStream(scenario);
@@ -43,7 +47,7 @@ export async function sendSequential(
         const response = await client.request({
           path: target.pathname,
           method: 'POST',
-          headers: REQUEST_HEADERS,
+          headers: extraHeaders ? { ...REQUEST_HEADERS, ...extraHeaders(requests - 1) } : REQUEST_HEADERS,
           body: prepared.body,
           signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
         });
