@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { COMPOSED_QUERY } from '../testing/composed-query.js';
 import { RELOAD_MARKER_FIELD, hasQueryBlock, markerInAnswer, withReloadMarker } from './reload-marker.js';
 
 const supergraph = [
@@ -19,18 +20,7 @@ describe('the reload marker', () => {
   });
 
   it("adds it after the directives of Apollo's composition, each on a line of its own (the native routers' supergraph)", () => {
-    const composed = [
-      'type Query',
-      '  @join__type(graph: ACCOUNTS)',
-      '  @join__type(graph: PRODUCTS)',
-      '{',
-      '  me: User @join__field(graph: ACCOUNTS)',
-      '}',
-      '',
-      'type QueryPlanHint {',
-      '  cost: Int',
-      '}',
-    ].join('\n');
+    const composed = [...COMPOSED_QUERY, '', 'type QueryPlanHint {', '  cost: Int', '}'].join('\n');
     expect(hasQueryBlock(composed)).toBe(true);
     expect(withReloadMarker(composed)).toBe(composed.replace('PRODUCTS)\n{\n', `PRODUCTS)\n{\n  ${RELOAD_MARKER_FIELD}: Boolean\n`));
   });

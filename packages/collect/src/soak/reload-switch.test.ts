@@ -6,19 +6,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayAdapter } from '../gateways/types.js';
 import type { RunningGateway } from '../services/gateway-process.js';
+import { COMPOSED_QUERY } from '../testing/composed-query.js';
 import { RELOAD_MARKER_FIELD } from './reload-marker.js';
 import { reloadSwitch } from './reload-switch.js';
 
-/** A supergraph as Apollo's composition writes it for the native routers: Query's directives on lines of their own. */
-const SUPERGRAPH = [
-  'type Query',
-  '  @join__type(graph: ACCOUNTS)',
-  '  @join__type(graph: PRODUCTS)',
-  '{',
-  '  me: User @join__field(graph: ACCOUNTS)',
-  '}',
-  '',
-].join('\n');
+/** A supergraph as Apollo's composition writes it for the native routers. */
+const SUPERGRAPH = [...COMPOSED_QUERY, ''].join('\n');
 
 const options = { everySec: 20, windowSec: 5 };
 
