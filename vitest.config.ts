@@ -24,6 +24,7 @@ const unitFiles = [
   'test/bad-inputs.test.ts',
   'test/docs-flags.test.ts',
   'test/compose.test.ts',
+  'test/file-times-reporter.test.ts',
 ];
 
 /** The long tier's: run by `pnpm test:long`, never by README's test command. */

@@ -16,13 +16,19 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const budget = JSON.parse(readFileSync(path.join(root, 'test', 'budget.json'), 'utf8'));
 const { values } = parseArgs({ options: { 'command-seconds': { type: 'string' }, 'long-seconds': { type: 'string' } } });
 
-/** One vitest JSON report: its files, slowest first, and vitest's start to its last file's end. */
+/**
+ * One vitest JSON report: its files, slowest first, and vitest's start to its last file's end. A
+ * file's seconds are test/file-times-reporter.ts's (import, hooks and tests) when it wrote them
+ * beside the report; the JSON report's own span leaves out `beforeAll` and import.
+ */
 function readReport(file) {
   const report = JSON.parse(readFileSync(file, 'utf8'));
+  const timesFile = file.replace(/\.json$/, '.files.json');
+  const whole = existsSync(timesFile) ? new Map(JSON.parse(readFileSync(timesFile, 'utf8')).map((t) => [t.file, t.seconds])) : new Map();
   const files = report.testResults
     .map((result) => ({
       name: path.relative(root, result.name),
-      seconds: (result.endTime - result.startTime) / 1000,
+      seconds: whole.get(result.name) ?? (result.endTime - result.startTime) / 1000,
       tests: result.assertionResults.length,
       status: result.status,
     }))
