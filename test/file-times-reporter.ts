@@ -5,7 +5,6 @@ import type { Reporter, TestModule, Vitest } from 'vitest/node';
 /** One test file's seconds, as scripts/test-times.mjs reads them. */
 export interface FileTime {
   file: string;
-  project: string;
   /** Import, setup, every test and every hook (a `beforeAll` that starts a gateway included). */
   seconds: number;
   tests: number;
@@ -32,7 +31,6 @@ export default class FileTimesReporter implements Reporter {
     const ms = d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration;
     this.times.push({
       file: testModule.moduleId,
-      project: testModule.project.name,
       seconds: ms / 1000,
       tests: [...testModule.children.allTests()].length,
       state: testModule.state(),
